@@ -1,0 +1,136 @@
+/**
+ * What a command is: one file in `commands/` that declares its options and returns a neutral reply.
+ * Argument types derive from the declaration, so `args.limit` is a `number | undefined` exactly when
+ * the `limit` option is an optional integer. Platform adapters read the same declaration to register
+ * slash commands (Discord), parse `/matchday` text (Slack) and complete input (terminal).
+ */
+import type { Reply } from './reply.ts';
+import type { Settings } from './settings.ts';
+
+export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'channel' | 'role';
+
+/** Names the autocomplete index resolves: the same index powers fuzzy name resolution in commands. */
+export type AutocompleteSource = 'team' | 'tournament' | 'game' | 'substage' | 'series' | 'timezone';
+
+export interface Choice<V extends string | number = string | number> {
+  name: string;
+  value: V;
+}
+
+export interface OptionDef {
+  type: OptionType;
+  description: string;
+  required?: boolean;
+  choices?: readonly Choice[];
+  /** Numbers: inclusive bounds. Strings: length bounds. */
+  min?: number;
+  max?: number;
+  autocomplete?: AutocompleteSource;
+}
+
+export type OptionsDef = Record<string, OptionDef>;
+
+export interface SubcommandDef<O extends OptionsDef = OptionsDef> {
+  description: string;
+  options?: O;
+}
+
+type ValueOf<D extends OptionDef> = D['type'] extends 'integer' | 'number'
+  ? number
+  : D['type'] extends 'boolean'
+    ? boolean
+    : string;
+
+/** The parsed arguments of an options declaration. */
+export type ArgsOf<O extends OptionsDef | undefined> = O extends OptionsDef
+  ? { [K in keyof O as O[K]['required'] extends true ? K : never]: ValueOf<O[K]> } & {
+      [K in keyof O as O[K]['required'] extends true ? never : K]?: ValueOf<O[K]>;
+    }
+  : Record<string, never>;
+
+export type Platform = 'discord' | 'slack' | 'terminal';
+
+export interface Tenant {
+  /** `<platform>:<guild or workspace id>`; the store's namespace. */
+  id: string;
+  platform: Platform;
+  settings: Settings;
+}
+
+export interface CommandUser {
+  id: string;
+  name: string;
+  /** From the verified payload: Manage Server on Discord, admin or owner on Slack; true in the terminal. */
+  isAdmin: boolean;
+}
+
+export interface CommandChannel {
+  id: string;
+  name?: string;
+}
+
+/**
+ * What a platform can tell a command about a channel before it is chosen for notifications
+ * (Discord: view, send, embed links). Absent where the platform has nothing to check.
+ */
+export interface ChannelCheck {
+  check(channelId: string): Promise<{ ok: true; name?: string } | { ok: false; missing: string[] }>;
+}
+
+export interface CommandRuntimeServices {
+  /** The data client scoped to this call (interactive priority, 2 s deadline). */
+  // biome-ignore lint/suspicious/noExplicitAny: the concrete client type is attached by the runtime
+  data: any;
+  /** Fuzzy name resolution over teams, tournaments, games (the autocomplete index). */
+  // biome-ignore lint/suspicious/noExplicitAny: the concrete index type is attached by the runtime
+  names: any;
+  /** Saves the tenant's settings (validated) and returns what was stored. */
+  saveSettings(settings: Settings): Promise<Settings>;
+  channels?: ChannelCheck;
+}
+
+export interface CommandContext<A> extends CommandRuntimeServices {
+  args: A;
+  /** The chosen subcommand, for commands declared with subcommands. */
+  subcommand?: string;
+  tenant: Tenant;
+  user: CommandUser;
+  channel: CommandChannel;
+  /** The shared clock's current instant. */
+  now: Date;
+}
+
+export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | undefined> {
+  name: string;
+  description: string;
+  options?: O;
+  /** Mutually exclusive with `options`: each subcommand has its own options. */
+  subcommands?: Record<string, SubcommandDef>;
+  adminOnly?: boolean;
+  /** True when the answer needs the data service (platforms defer the first answer). */
+  usesService?: boolean;
+  /** Whether the reply is for everyone in the channel (default) or just the user. */
+  ephemeral?: boolean;
+  run(context: CommandContext<ArgsOf<O>>): Promise<Reply>;
+}
+
+/** Declares a command; the identity function exists so that `args` is typed from `options`. */
+export function defineCommand<const O extends OptionsDef | undefined = undefined>(definition: CommandDef<O>): CommandDef<O> {
+  return definition;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of commands of any option shape
+export type AnyCommand = CommandDef<any>;
+
+/** An expected failure: the user sees `message`; nothing is logged as a bug. */
+export class UserError extends Error {
+  override name = 'UserError';
+  constructor(
+    readonly code: string,
+    message: string,
+    /** Suggestions to show with the message (e.g. close matches of a name). */
+    readonly suggestions: string[] = [],
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The neutral reply: what every command returns and every notification posts. It knows nothing of
+ * Discord, Slack or terminals; each platform has one pure renderer that turns it into its own shape
+ * (`src/platforms/<platform>/render.ts`) within that platform's limits.
+ *
+ * Text is a list of inline spans rather than a markup string, so that renderers can escape data
+ * (a team called `<!channel>` or `@everyone` pings nobody), render times natively and hide spoilers
+ * in each platform's idiom.
+ */
+
+/** One piece of inline text. */
+export type Span =
+  | string
+  /** Plain text from data; renderers escape it. A bare string is the same. */
+  | { text: string; bold?: boolean; italic?: boolean; code?: boolean }
+  /** An instant, rendered natively: Discord `<t:unix:f>`, Slack `<!date^...>`, terminal local time. */
+  | { time: Date; style: TimeStyle }
+  /** Hidden until revealed: Discord `||...||`, Slack a reveal button, terminal a placeholder. */
+  | { spoiler: Span[] }
+  /** A link with a label. */
+  | { link: string; label: string }
+  /** A role mention; only roles named here may ever be pinged. */
+  | { role: string };
+
+/**
+ * `full`: date and time; `relative`: "in 5 minutes"; `time`: time of day; `date`: date only.
+ * Renderers map these to `<t:unix:f|R|t|D>`, `{date_short_pretty} {time}`/`{ago}`, and local text.
+ */
+export type TimeStyle = 'full' | 'relative' | 'time' | 'date';
+
+/** A line of inline spans. */
+export type Text = Span[];
+
+export interface Field {
+  name: string;
+  value: Text;
+  inline?: boolean;
+}
+
+/** A compact table: column headers and rows of cells; numeric columns are right-aligned. */
+export interface Table {
+  columns: { header: string; align?: 'left' | 'right' }[];
+  rows: Text[][];
+}
+
+export interface LinkButton {
+  label: string;
+  url: string;
+}
+
+/** Colours as 0xRRGGBB. */
+export const COLOURS = {
+  info: 0x5865f2,
+  live: 0xe03e3e,
+  upcoming: 0x3b82f6,
+  finished: 0x6b7280,
+  success: 0x22c55e,
+  warning: 0xf59e0b,
+  error: 0xef4444,
+} as const;
+
+export interface Card {
+  title: string;
+  url?: string;
+  colour?: number;
+  description?: Text[];
+  fields?: Field[];
+  table?: Table;
+  footer?: string;
+  /** A picture to attach (PNG bytes), or the URL of one. */
+  image?: { png: Uint8Array; name: string; alt: string } | { url: string; alt: string };
+  buttons?: LinkButton[];
+}
+
+export interface Reply {
+  /** Text above the cards, e.g. a role mention on a notification. */
+  content?: Text;
+  cards: Card[];
+  /** Seen only by the user who asked (Discord ephemeral, Slack ephemeral response). */
+  ephemeral?: boolean;
+  /** True when some of the data came from cache after the service failed: renderers add a notice. */
+  stale?: boolean;
+  /** Roles that may be pinged by this reply; nothing else ever is. */
+  mentionRoles?: string[];
+}
+
+export const STALE_NOTICE = 'Data may be out of date: the esports data service is not answering right now.';
+
+/** Flattens spans into plain text (no markup), for fallbacks, logs and tests. */
+export function plainText(text: Text, reveal = false): string {
+  return text
+    .map((span) => {
+      if (typeof span === 'string') return span;
+      if ('text' in span) return span.text;
+      if ('time' in span) return span.time.toISOString();
+      if ('spoiler' in span) return reveal ? plainText(span.spoiler, true) : '[spoiler]';
+      if ('link' in span) return span.label;
+      return `@${span.role}`;
+    })
+    .join('');
+}
+
+/** Everything a reply says, as plain text (spoilers hidden unless `reveal`), for tests and fallbacks. */
+export function replyText(reply: Reply, reveal = false): string {
+  const lines: string[] = [];
+  if (reply.content) lines.push(plainText(reply.content, reveal));
+  for (const card of reply.cards) {
+    lines.push(card.title);
+    for (const line of card.description ?? []) lines.push(plainText(line, reveal));
+    for (const field of card.fields ?? []) lines.push(`${field.name}: ${plainText(field.value, reveal)}`);
+    if (card.table) {
+      lines.push(card.table.columns.map((c) => c.header).join(' | '));
+      for (const row of card.table.rows) lines.push(row.map((cell) => plainText(cell, reveal)).join(' | '));
+    }
+    if (card.footer) lines.push(card.footer);
+  }
+  return lines.join('\n');
+}
+
+/** A reply with one card holding a short message; for notices and errors. */
+export function notice(title: string, message: string, options: { colour?: number; ephemeral?: boolean } = {}): Reply {
+  return {
+    cards: [{ title, colour: options.colour ?? COLOURS.info, description: [[message]] }],
+    ephemeral: options.ephemeral ?? false,
+  };
+}
