@@ -1,0 +1,72 @@
+/**
+ * The delivery ledger: the durable record of which notification was sent where. It, not node-cron,
+ * is the source of truth after a restart (`shared/notes/reliability.md`, "Notifications: none lost,
+ * none twice").
+ *
+ * Life of a key: `claim` (atomic: exactly one caller wins) -> post -> `markSent(messageId)`.
+ * A transient failure `release`s the key so a later tick claims it again; a permanent one `fail`s it
+ * for good. A claim holds a lease: when a process dies between claim and markSent, the key becomes
+ * claimable again once the lease runs out, so nothing is lost (the platform's own dedupe, e.g.
+ * Discord's nonce from the key, covers the post that may have gone out just before the crash).
+ *
+ * Implementations: `SqliteLedger` (default, `sqlite-ledger.ts`) and `RedisLedger` (`redis-ledger.ts`).
+ */
+import type { Platform } from '../bot/command.ts';
+
+export type LedgerState = 'claimed' | 'sent' | 'failed';
+
+export interface LedgerEntry {
+  key: string;
+  state: LedgerState;
+  /** The platform's message id once sent (live cards are edited through it). */
+  messageId?: string;
+  /** Why a key failed for good. */
+  reason?: string;
+  /** Epoch ms of the last change (the ledger's own time source: real time unless injected). */
+  updatedAt: number;
+}
+
+export interface Ledger {
+  /** Takes the key if nobody holds it (or a dead holder's lease ran out). True when this caller won. */
+  claim(key: string): Promise<boolean>;
+  /** The platform confirmed: the key is done, with the message id to edit later. */
+  markSent(key: string, messageId: string): Promise<void>;
+  /** A transient failure: gives the key back so a later attempt can claim it. */
+  release(key: string): Promise<void>;
+  /** A permanent failure (or a deliberate skip): the key is never claimed again. */
+  fail(key: string, reason: string): Promise<void>;
+  get(key: string): Promise<LedgerEntry | undefined>;
+  /** The message id of a sent key (a live card's message), if any. */
+  findMessage(key: string): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+export interface LedgerOptions {
+  /** How long a claim holds before another process may take it over. Default 60 s. */
+  leaseMs?: number;
+  /** Time source for leases and timestamps. Default `Date.now` (leases are about real processes). */
+  now?: () => number;
+}
+
+export const DEFAULT_LEASE_MS = 60_000;
+
+/** What a notification is: the first part of its key. */
+export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest';
+
+/**
+ * The key of one notification in one channel: `kind:subject:detail:platform:tenant:channel`, where
+ * the subject is the series id (the local date for a digest) and the detail the lead (reminders,
+ * with the start it was computed from, so a moved series gets a reminder for its new start), or the
+ * state (`card`, `over`) or the slot (digests). The tenant id already starts with the platform.
+ */
+export function ledgerKey(
+  kind: LedgerKind,
+  subject: string | number,
+  detail: string | number,
+  target: { platform: Platform; tenantId: string; channelId: string },
+): string {
+  const tenant = target.tenantId.startsWith(`${target.platform}:`)
+    ? target.tenantId
+    : `${target.platform}:${target.tenantId}`;
+  return `${kind}:${subject}:${detail}:${tenant}:${target.channelId}`;
+}

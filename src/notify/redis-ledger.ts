@@ -1,0 +1,96 @@
+/**
+ * The ledger on Redis, for several instances sharing one store: the claim is `SET key NX PX lease`,
+ * atomic in Redis; the lease expiring is what frees the key of a process that died mid-send.
+ * Values are `state|updatedAt|detail` strings. Sent and failed keys are kept for `retentionMs`.
+ */
+import { createClient } from '@redis/client';
+import {
+  DEFAULT_LEASE_MS,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerOptions,
+  type LedgerState,
+} from './ledger.ts';
+
+export interface RedisLedgerOptions extends LedgerOptions {
+  /** Prefix for every key, so one Redis can hold several deployments. Default `matchday:ledger:`. */
+  prefix?: string;
+  /** How long sent and failed keys are kept. Default 30 days. */
+  retentionMs?: number;
+}
+
+// Deletes the key only while it is a claim: a release must never erase a sent or failed record.
+const RELEASE_SCRIPT = `if string.sub(redis.call('GET', KEYS[1]) or '', 1, 8) == 'claimed|' then return redis.call('DEL', KEYS[1]) end return 0`;
+
+type RedisConnection = ReturnType<typeof createClient>;
+
+export class RedisLedger implements Ledger {
+  readonly #client: RedisConnection;
+  readonly #connected: Promise<unknown>;
+  readonly #prefix: string;
+  readonly #leaseMs: number;
+  readonly #retentionMs: number;
+  readonly #now: () => number;
+
+  /** Connects to `url` (e.g. `redis://127.0.0.1:6390`). */
+  constructor(url: string, options: RedisLedgerOptions = {}) {
+    this.#prefix = options.prefix ?? 'matchday:ledger:';
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
+    this.#now = options.now ?? Date.now;
+    this.#client = createClient({ url });
+    // Without a listener an unreachable server would crash the process; the failing call reports it instead.
+    this.#client.on('error', () => undefined);
+    this.#connected = this.#client.connect();
+  }
+
+  async claim(key: string): Promise<boolean> {
+    await this.#connected;
+    const reply = await this.#client.set(this.#prefix + key, `claimed|${this.#now()}|`, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: this.#leaseMs },
+    });
+    return reply === 'OK';
+  }
+
+  async markSent(key: string, messageId: string): Promise<void> {
+    await this.#connected;
+    await this.#client.set(this.#prefix + key, `sent|${this.#now()}|${messageId}`, {
+      expiration: { type: 'PX', value: this.#retentionMs },
+    });
+  }
+
+  async release(key: string): Promise<void> {
+    await this.#connected;
+    await this.#client.eval(RELEASE_SCRIPT, { keys: [this.#prefix + key], arguments: [] });
+  }
+
+  async fail(key: string, reason: string): Promise<void> {
+    await this.#connected;
+    await this.#client.set(this.#prefix + key, `failed|${this.#now()}|${reason}`, {
+      expiration: { type: 'PX', value: this.#retentionMs },
+    });
+  }
+
+  async get(key: string): Promise<LedgerEntry | undefined> {
+    await this.#connected;
+    const value = await this.#client.get(this.#prefix + key);
+    if (value === null) return undefined;
+    const [state, at, ...rest] = value.split('|');
+    const detail = rest.join('|');
+    const entry: LedgerEntry = { key, state: state as LedgerState, updatedAt: Number(at) };
+    if (state === 'sent') entry.messageId = detail;
+    if (state === 'failed') entry.reason = detail;
+    return entry;
+  }
+
+  async findMessage(key: string): Promise<string | undefined> {
+    const entry = await this.get(key);
+    return entry?.state === 'sent' ? entry.messageId : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.#connected.catch(() => undefined);
+    if (this.#client.isOpen) await this.#client.quit();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The default ledger: one SQLite file (sqlite3 driver), beside the tenant store. The claim is one
+ * statement, `INSERT ... ON CONFLICT DO UPDATE ... WHERE <the holder's lease ran out>`, so it is
+ * atomic in the store itself: two processes on the same file can never both win a key.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import sqlite3 from 'sqlite3';
+import {
+  DEFAULT_LEASE_MS,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerOptions,
+  type LedgerState,
+} from './ledger.ts';
+
+/** Where the ledger lives unless told otherwise. */
+export const DEFAULT_LEDGER_PATH = './data/ledger.sqlite';
+
+interface Row {
+  key: string;
+  state: LedgerState;
+  message_id: string | null;
+  reason: string | null;
+  updated_at: number;
+}
+
+export class SqliteLedger implements Ledger {
+  readonly #db: sqlite3.Database;
+  readonly #ready: Promise<void>;
+  readonly #leaseMs: number;
+  readonly #now: () => number;
+
+  /** Opens (and creates) the ledger file; `':memory:'` works for throwaway use. */
+  constructor(path: string = DEFAULT_LEDGER_PATH, options: LedgerOptions = {}) {
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#now = options.now ?? Date.now;
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.#db = new sqlite3.Database(path);
+    this.#ready = (async () => {
+      // WAL lets a second process read while one writes; busy_timeout waits out a writer instead of failing.
+      await this.#exec('PRAGMA busy_timeout = 5000');
+      if (path !== ':memory:') await this.#exec('PRAGMA journal_mode = WAL');
+      await this.#exec(`CREATE TABLE IF NOT EXISTS ledger (
+        key TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        message_id TEXT,
+        reason TEXT,
+        claimed_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      )`);
+    })();
+  }
+
+  async claim(key: string): Promise<boolean> {
+    await this.#ready;
+    const now = this.#now();
+    const changes = await this.#run(
+      `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES (?, 'claimed', ?, ?)
+       ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
+       WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ?`,
+      [key, now, now, now - this.#leaseMs],
+    );
+    return changes === 1;
+  }
+
+  async markSent(key: string, messageId: string): Promise<void> {
+    await this.#ready;
+    const now = this.#now();
+    await this.#run(
+      `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES (?, 'sent', ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`,
+      [key, messageId, now, now],
+    );
+  }
+
+  async release(key: string): Promise<void> {
+    await this.#ready;
+    await this.#run(`DELETE FROM ledger WHERE key = ? AND state = 'claimed'`, [key]);
+  }
+
+  async fail(key: string, reason: string): Promise<void> {
+    await this.#ready;
+    const now = this.#now();
+    await this.#run(
+      `INSERT INTO ledger (key, state, reason, claimed_at, updated_at) VALUES (?, 'failed', ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET state = 'failed', reason = excluded.reason, updated_at = excluded.updated_at`,
+      [key, reason, now, now],
+    );
+  }
+
+  async get(key: string): Promise<LedgerEntry | undefined> {
+    await this.#ready;
+    const row = await new Promise<Row | undefined>((resolve, reject) => {
+      this.#db.get<Row>(
+        'SELECT key, state, message_id, reason, updated_at FROM ledger WHERE key = ?',
+        [key],
+        (err, found) => (err ? reject(err) : resolve(found)),
+      );
+    });
+    if (!row) return undefined;
+    const entry: LedgerEntry = { key: row.key, state: row.state, updatedAt: row.updated_at };
+    if (row.message_id !== null) entry.messageId = row.message_id;
+    if (row.reason !== null) entry.reason = row.reason;
+    return entry;
+  }
+
+  async findMessage(key: string): Promise<string | undefined> {
+    const entry = await this.get(key);
+    return entry?.state === 'sent' ? entry.messageId : undefined;
+  }
+
+  /** Every key with its state, for tests and the bench (small ledgers only). */
+  async all(): Promise<LedgerEntry[]> {
+    await this.#ready;
+    const rows = await new Promise<Row[]>((resolve, reject) => {
+      this.#db.all<Row>(
+        'SELECT key, state, message_id, reason, updated_at FROM ledger ORDER BY key',
+        (err, found) => (err ? reject(err) : resolve(found)),
+      );
+    });
+    return rows.map((row) => ({
+      key: row.key,
+      state: row.state,
+      updatedAt: row.updated_at,
+      ...(row.message_id !== null ? { messageId: row.message_id } : {}),
+      ...(row.reason !== null ? { reason: row.reason } : {}),
+    }));
+  }
+
+  async close(): Promise<void> {
+    await this.#ready.catch(() => undefined);
+    await new Promise<void>((resolve, reject) => this.#db.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  #exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.#db.exec(sql, (err) => (err ? reject(err) : resolve())));
+  }
+
+  #run(sql: string, params: unknown[]): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.#db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve(this.changes);
+      });
+    });
+  }
+}
