@@ -1,0 +1,487 @@
+/**
+ * The neutral reply as a Slack message: Block Kit blocks within Slack's limits, plus the fallback
+ * `text` Slack shows in notifications. Pure: no network, no Bolt.
+ *
+ * - Limits (https://docs.slack.dev/reference/block-kit/blocks): 50 blocks, section text 3000, header
+ *   150, 10 fields of 2000. Long text is split over several sections; what still does not fit in 50
+ *   blocks is left out with a note saying so. A message never comes back `invalid_blocks`.
+ * - Text from data is escaped (`&`, `<`, `>`, https://docs.slack.dev/messaging/formatting-message-text#escaping)
+ *   so a team called `<!channel>` pings nobody; `@here`-like words get a word joiner as well.
+ * - Times are `<!date^unix^{token}|fallback>`, shown in each reader's own time zone.
+ * - Slack has no spoiler markup: a spoiler is blanked out and its section gets a "Reveal" button whose
+ *   click answers the clicker alone (`REVEAL_ACTION`, handled in `app.ts`).
+ */
+import type { types } from '@slack/bolt';
+import {
+  type Card,
+  type Field,
+  type Reply,
+  type Span,
+  STALE_NOTICE,
+  type Table,
+  type Text,
+  type TimeStyle,
+} from '../../bot/reply.ts';
+
+/** Slack's Block Kit limits, as named constants. */
+export const SLACK_LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  sectionFields: 10,
+  fieldText: 2000,
+  headerText: 150,
+  contextText: 3000,
+  actionsElements: 25,
+  buttonText: 75,
+  buttonValue: 2000,
+  buttonUrl: 3000,
+  imageUrl: 3000,
+  altText: 2000,
+  /** Our own cap for the notification fallback; Slack allows 40,000 but previews show a line or two. */
+  fallbackText: 3000,
+} as const;
+
+/** Action ids of the reveal buttons start with this; the value holds the revealed mrkdwn. */
+export const REVEAL_ACTION = 'matchday_reveal';
+/** Action ids of link buttons start with this (Slack still sends a block action for them: ack it). */
+export const LINK_ACTION = 'matchday_link';
+
+/** What a spoiler looks like until revealed: fixed width, so its length gives nothing away. */
+export const SPOILER_MASK = '▒▒▒▒▒';
+
+export type SlackBlock = types.KnownBlock;
+
+/** A message ready for `chat.postMessage`, `chat.update` or `respond()`. */
+export interface SlackMessage {
+  text: string;
+  blocks: SlackBlock[];
+}
+
+/**
+ * Escapes text from data for mrkdwn: `&`, `<`, `>` become entities, so nothing in a name can form a
+ * mention, link or `<!channel>`; `@here`, `@channel` and `@everyone` get an invisible word joiner so no
+ * client or `link_names` setting can turn them into a ping either.
+ */
+export function escapeMrkdwn(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/@(here|channel|everyone)\b/gi, '@\u2060$1');
+}
+
+/** Cuts mrkdwn to at most `max` characters without breaking a `<...>` sequence or an `&...;` entity. */
+export function truncateMrkdwn(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, Math.max(0, max - 1));
+  const open = cut.lastIndexOf('<');
+  if (open > cut.lastIndexOf('>')) cut = cut.slice(0, open);
+  const amp = cut.lastIndexOf('&');
+  if (amp > cut.lastIndexOf(';') && cut.length - amp < 8) cut = cut.slice(0, amp);
+  return `${cut}…`;
+}
+
+function truncatePlain(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+const DATE_TOKENS: Record<TimeStyle, string> = {
+  full: '{date_short_pretty} {time}',
+  relative: '{ago}',
+  time: '{time}',
+  date: '{date_short_pretty}',
+};
+
+/** The fallback Slack shows where it cannot localise a date (old clients, notifications): UTC. */
+export function timeFallback(time: Date, style: TimeStyle): string {
+  const iso = time.toISOString();
+  const date = iso.slice(0, 10);
+  const clock = `${iso.slice(11, 16)} UTC`;
+  if (style === 'date') return date;
+  if (style === 'time') return clock;
+  return `${date} ${clock}`;
+}
+
+/** The URL normalised, when it is http(s); anything else (javascript:, slack:, junk) is refused. */
+function httpUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An http(s) URL fit for mrkdwn's `<url|label>`: `|` and `>` would end it; `&` must be an entity. */
+function mrkdwnUrl(url: string): string | undefined {
+  return httpUrl(url)
+    ?.replaceAll('|', '%7C')
+    .replaceAll('<', '%3C')
+    .replaceAll('>', '%3E')
+    .replaceAll('&', '&amp;');
+}
+
+/** Only Slack user group ids (S...) can be mentioned, and only those the reply names in `mentionRoles`. */
+const USER_GROUP = /^S[A-Z0-9]{2,20}$/;
+
+interface SpanOptions {
+  reveal: boolean;
+  mentionRoles: ReadonlySet<string>;
+}
+
+/** Renders a line of spans as mrkdwn; `spoiler` says whether anything was masked. */
+export function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string; spoiler: boolean } {
+  let spoiler = false;
+  const render = (spans: readonly Span[]): string =>
+    spans
+      .map((span): string => {
+        if (typeof span === 'string') return escapeMrkdwn(span);
+        if ('text' in span) {
+          const escaped = escapeMrkdwn(span.text);
+          // Markers must hug the text (`*bold*`, not `* bold *`): keep surrounding spaces outside.
+          const match = /^(\s*)(.*?)(\s*)$/s.exec(escaped);
+          const [, lead = '', core = '', trail = ''] = match ?? [];
+          if (core === '') return escaped;
+          let styled = core;
+          if (span.code) styled = `\`${styled.replaceAll('`', 'ˋ')}\``;
+          if (span.italic) styled = `_${styled}_`;
+          if (span.bold) styled = `*${styled}*`;
+          return `${lead}${styled}${trail}`;
+        }
+        if ('time' in span) {
+          const unix = Math.floor(span.time.getTime() / 1000);
+          if (!Number.isFinite(unix)) return 'an unknown time';
+          return `<!date^${unix}^${DATE_TOKENS[span.style]}|${timeFallback(span.time, span.style)}>`;
+        }
+        if ('spoiler' in span) {
+          spoiler = true;
+          return options.reveal ? render(span.spoiler) : SPOILER_MASK;
+        }
+        if ('link' in span) {
+          const url = mrkdwnUrl(span.link);
+          const label = escapeMrkdwn(span.label).replaceAll('|', '¦');
+          return url ? `<${url}|${label}>` : label;
+        }
+        if (options.mentionRoles.has(span.role) && USER_GROUP.test(span.role))
+          return `<!subteam^${span.role}>`;
+        return escapeMrkdwn(`@${span.role}`);
+      })
+      .join('');
+  const mrkdwn = render(text);
+  return { mrkdwn, spoiler };
+}
+
+/** A span as plain characters for a monospace table cell (no markup works inside code blocks). */
+function cellText(cell: Text, reveal: boolean): string {
+  return cell
+    .map((span): string => {
+      if (typeof span === 'string') return span;
+      if ('text' in span) return span.text;
+      if ('time' in span) return timeFallback(span.time, span.style);
+      if ('spoiler' in span) return reveal ? cellText(span.spoiler, true) : SPOILER_MASK;
+      if ('link' in span) return span.label;
+      return `@${span.role}`;
+    })
+    .join('')
+    .replace(/[\r\n\t]+/g, ' ');
+}
+
+function hasSpoiler(text: Text): boolean {
+  return text.some((span) => typeof span === 'object' && 'spoiler' in span);
+}
+
+const MAX_CELL = 28;
+
+/** The table as monospace lines: a header row, a rule, then the rows; one string per line. */
+function tableLines(table: Table, reveal: boolean): { lines: string[]; spoilerRows: Set<number> } {
+  const cells = table.rows.map((row) => row.map((cell) => truncatePlain(cellText(cell, reveal), MAX_CELL)));
+  const headers = table.columns.map((column) => truncatePlain(column.header, MAX_CELL));
+  const widths = headers.map((header, i) =>
+    Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
+  );
+  const pad = (value: string, i: number) =>
+    table.columns[i]?.align === 'right' ? value.padStart(widths[i] ?? 0) : value.padEnd(widths[i] ?? 0);
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => pad(value, i))
+      .join('  ')
+      .trimEnd();
+  const spoilerRows = new Set<number>();
+  table.rows.forEach((row, index) => {
+    if (row.some(hasSpoiler)) spoilerRows.add(index + 2);
+  });
+  return {
+    lines: [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map((row) => line(row))],
+    spoilerRows,
+  };
+}
+
+/** Builds blocks while counting action ids, so every id in one message is unique. */
+class BlockBuilder {
+  #actions = 0;
+
+  section(mrkdwn: string, revealed?: string): types.SectionBlock {
+    const block: types.SectionBlock = {
+      type: 'section',
+      text: { type: 'mrkdwn', text: truncateMrkdwn(mrkdwn, SLACK_LIMITS.sectionText) || ' ' },
+    };
+    if (revealed !== undefined) block.accessory = this.revealButton(revealed);
+    return block;
+  }
+
+  revealButton(revealed: string): types.Button {
+    this.#actions += 1;
+    return {
+      type: 'button',
+      action_id: `${REVEAL_ACTION}_${this.#actions}`,
+      text: { type: 'plain_text', text: 'Reveal', emoji: true },
+      value: truncateMrkdwn(revealed, SLACK_LIMITS.buttonValue),
+    };
+  }
+
+  linkButton(label: string, url: string): types.Button {
+    this.#actions += 1;
+    return {
+      type: 'button',
+      action_id: `${LINK_ACTION}_${this.#actions}`,
+      text: {
+        type: 'plain_text',
+        text: truncatePlain(label, SLACK_LIMITS.buttonText) || 'Open',
+        emoji: true,
+      },
+      url,
+    };
+  }
+}
+
+/** Packs lines into chunks of at most `max` characters (joined by newlines); an over-long line is cut. */
+function pack(lines: string[], max: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const raw of lines) {
+    const line = truncateMrkdwn(raw, max);
+    if (current === '') current = line;
+    else if (current.length + 1 + line.length <= max) current += `\n${line}`;
+    else {
+      chunks.push(current);
+      current = line;
+    }
+  }
+  if (current !== '') chunks.push(current);
+  return chunks;
+}
+
+function descriptionBlocks(lines: Text[], builder: BlockBuilder, options: SpanOptions): SlackBlock[] {
+  const blocks: SlackBlock[] = [];
+  // Lines without spoilers pack together; a line with one gets its own section and Reveal button.
+  let plain: string[] = [];
+  const flush = () => {
+    for (const chunk of pack(plain, SLACK_LIMITS.sectionText)) blocks.push(builder.section(chunk));
+    plain = [];
+  };
+  for (const line of lines) {
+    const masked = renderSpans(line, options);
+    if (!masked.spoiler) {
+      plain.push(masked.mrkdwn === '' ? ' ' : masked.mrkdwn);
+      continue;
+    }
+    flush();
+    const revealed = renderSpans(line, { ...options, reveal: true }).mrkdwn;
+    blocks.push(builder.section(masked.mrkdwn, revealed));
+  }
+  flush();
+  return blocks;
+}
+
+function fieldText(field: Field, options: SpanOptions, max: number): { text: string; revealed?: string } {
+  const name = `*${escapeMrkdwn(field.name.trim() || ' ')}*`;
+  const value = renderSpans(field.value, options);
+  const text = truncateMrkdwn(`${name}\n${value.mrkdwn || ' '}`, max);
+  if (!value.spoiler) return { text };
+  const revealed = renderSpans(field.value, { ...options, reveal: true }).mrkdwn;
+  return { text, revealed: `${name}\n${revealed}` };
+}
+
+function fieldBlocks(fields: Field[], builder: BlockBuilder, options: SpanOptions): SlackBlock[] {
+  const blocks: SlackBlock[] = [];
+  let group: Field[] = [];
+  const flush = () => {
+    if (group.length === 0) return;
+    const rendered = group.map((field) => fieldText(field, options, SLACK_LIMITS.fieldText));
+    const revealed = rendered.filter((r) => r.revealed !== undefined).map((r) => r.revealed);
+    const block: types.SectionBlock = {
+      type: 'section',
+      fields: rendered.map((r) => ({ type: 'mrkdwn', text: r.text })),
+    };
+    if (revealed.length > 0) block.accessory = builder.revealButton(revealed.join('\n'));
+    blocks.push(block);
+    group = [];
+  };
+  for (const field of fields) {
+    if (field.inline === false) {
+      flush();
+      const rendered = fieldText(field, options, SLACK_LIMITS.sectionText);
+      blocks.push(builder.section(rendered.text, rendered.revealed));
+      continue;
+    }
+    group.push(field);
+    if (group.length === SLACK_LIMITS.sectionFields) flush();
+  }
+  flush();
+  return blocks;
+}
+
+function tableBlocks(table: Table, builder: BlockBuilder): SlackBlock[] {
+  const masked = tableLines(table, false);
+  const revealed = masked.spoilerRows.size > 0 ? tableLines(table, true) : undefined;
+  const fence = (lines: string[]) => `\`\`\`\n${lines.map(escapeMrkdwn).join('\n')}\n\`\`\``;
+  // Each section holds the header and as many rows as fit (with the fences) in 3000 characters.
+  const budget = SLACK_LIMITS.sectionText - 8;
+  const blocks: SlackBlock[] = [];
+  const [head = '', rule = ''] = masked.lines;
+  let start = 2;
+  while (start < masked.lines.length || blocks.length === 0) {
+    const chunk = [head, rule];
+    const rowIndexes: number[] = [];
+    let size = escapeMrkdwn(head).length + escapeMrkdwn(rule).length + 1;
+    while (start < masked.lines.length) {
+      const line = masked.lines[start] ?? '';
+      const cost = escapeMrkdwn(line).length + 1;
+      if (size + cost > budget && rowIndexes.length > 0) break;
+      chunk.push(line);
+      rowIndexes.push(start);
+      size += cost;
+      start += 1;
+    }
+    const spoilerIndexes = rowIndexes.filter((i) => masked.spoilerRows.has(i));
+    const reveal =
+      revealed && spoilerIndexes.length > 0
+        ? fence([head, rule, ...spoilerIndexes.map((i) => revealed.lines[i] ?? '')])
+        : undefined;
+    blocks.push(builder.section(fence(chunk), reveal));
+  }
+  return blocks;
+}
+
+function cardBlocks(card: Card, builder: BlockBuilder, options: SpanOptions): SlackBlock[] {
+  const blocks: SlackBlock[] = [];
+  // Header text is plain_text, which Slack never parses for mentions or links.
+  blocks.push({
+    type: 'header',
+    text: {
+      type: 'plain_text',
+      text: truncatePlain(card.title.trim() || ' ', SLACK_LIMITS.headerText),
+      emoji: true,
+    },
+  });
+  if (card.description?.length) blocks.push(...descriptionBlocks(card.description, builder, options));
+  if (card.fields?.length) blocks.push(...fieldBlocks(card.fields, builder, options));
+  if (card.table) blocks.push(...tableBlocks(card.table, builder));
+  if (card.image) {
+    if ('url' in card.image) {
+      const url = httpUrl(card.image.url);
+      if (url && url.length <= SLACK_LIMITS.imageUrl) {
+        blocks.push({
+          type: 'image',
+          image_url: url,
+          alt_text: truncatePlain(card.image.alt || 'image', SLACK_LIMITS.altText),
+        });
+      }
+    } else {
+      // Attached pictures need a file upload, which a response_url cannot carry: say what it shows.
+      blocks.push({
+        type: 'context',
+        elements: [
+          {
+            type: 'mrkdwn',
+            text: truncateMrkdwn(`🖼 ${escapeMrkdwn(card.image.alt || card.image.name)}`, 3000),
+          },
+        ],
+      });
+    }
+  }
+  const buttons = (card.buttons ?? []).flatMap((button) => {
+    const url = httpUrl(button.url);
+    return url && url.length <= SLACK_LIMITS.buttonUrl ? [builder.linkButton(button.label, url)] : [];
+  });
+  for (let i = 0; i < buttons.length; i += SLACK_LIMITS.actionsElements) {
+    blocks.push({ type: 'actions', elements: buttons.slice(i, i + SLACK_LIMITS.actionsElements) });
+  }
+  const context: string[] = [];
+  if (card.footer?.trim()) context.push(escapeMrkdwn(card.footer));
+  const url = card.url ? mrkdwnUrl(card.url) : undefined;
+  if (url) context.push(`<${url}|Open on the web>`);
+  if (context.length > 0) {
+    blocks.push({
+      type: 'context',
+      elements: context.map((text) => ({
+        type: 'mrkdwn' as const,
+        text: truncateMrkdwn(text, SLACK_LIMITS.contextText),
+      })),
+    });
+  }
+  return blocks;
+}
+
+/** The fallback `text`: what notifications and screen readers show. Escaped like everything else. */
+function fallbackText(reply: Reply, options: SpanOptions): string {
+  const parts: string[] = [];
+  if (reply.content?.length) parts.push(renderSpans(reply.content, options).mrkdwn);
+  for (const card of reply.cards) {
+    const first = card.description?.[0];
+    const line = first ? renderSpans(first, options).mrkdwn : '';
+    parts.push(line ? `${escapeMrkdwn(card.title)}: ${line}` : escapeMrkdwn(card.title));
+  }
+  const text = parts.join('\n').trim();
+  return truncateMrkdwn(text || 'Matchday', SLACK_LIMITS.fallbackText);
+}
+
+/**
+ * Renders a neutral reply as a Slack message within Block Kit limits. Blocks that do not fit in 50 are
+ * left out, whole, and a closing note says how many; cards are separated by dividers.
+ */
+export function renderReply(reply: Reply): SlackMessage {
+  const options: SpanOptions = { reveal: false, mentionRoles: new Set(reply.mentionRoles ?? []) };
+  const builder = new BlockBuilder();
+  const groups: SlackBlock[][] = [];
+  if (reply.content?.length) {
+    const content = descriptionBlocks([reply.content], builder, options);
+    if (content.length > 0) groups.push(content);
+  }
+  reply.cards.forEach((card, index) => {
+    const blocks = cardBlocks(card, builder, options);
+    if (index > 0 || groups.length > 0) blocks.unshift({ type: 'divider' });
+    groups.push(blocks);
+  });
+  const tail: SlackBlock[] = [];
+  if (reply.stale)
+    tail.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: ${STALE_NOTICE}` }] });
+
+  const all = groups.flat();
+  const room = SLACK_LIMITS.blocks - tail.length;
+  let blocks: SlackBlock[];
+  if (all.length <= room) blocks = all;
+  else {
+    // Keep the first blocks (one for the note); drop a trailing divider so the cut looks deliberate.
+    blocks = all.slice(0, room - 1);
+    while (blocks.at(-1)?.type === 'divider') blocks.pop();
+    const left = all.length - blocks.length;
+    blocks.push({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `_Shortened to fit Slack: ${left} more block${left === 1 ? '' : 's'} not shown._`,
+        },
+      ],
+    });
+  }
+  if (blocks.length === 0 && tail.length === 0) blocks.push(builder.section(fallbackText(reply, options)));
+  return { text: fallbackText(reply, options), blocks: [...blocks, ...tail] };
+}
+
+/** The message a Reveal click answers with, to the clicker alone: the revealed mrkdwn from the button. */
+export function revealMessage(revealed: string): SlackMessage {
+  const text = truncateMrkdwn(revealed || ' ', SLACK_LIMITS.sectionText);
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
