@@ -1,0 +1,138 @@
+/**
+ * `/series`: upcoming, live or recent series, filtered by game, tier, team or tournament; defaults
+ * from the tenant's games and tiers. One listing request, plus one for a team's rosters or unknown
+ * participants only when the name index lacks them.
+ */
+import { defineCommand, UserError } from '../src/bot/command.ts';
+import { seriesListCard } from '../src/bot/format.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { Where } from '../src/client/types.ts';
+import {
+  dataOf,
+  gamesFor,
+  gamesLabel,
+  intArg,
+  namesOf,
+  scopeOf,
+  teamRosters,
+  textArg,
+  tiersLabel,
+  visible,
+} from './shared.ts';
+
+const WHEN = ['upcoming', 'live', 'recent'] as const;
+type When = (typeof WHEN)[number];
+
+export default defineCommand({
+  name: 'series',
+  description: 'Upcoming, live or recent series',
+  usesService: true,
+  options: {
+    when: {
+      type: 'string',
+      description: 'Upcoming (default), live or recent',
+      choices: WHEN.map((w) => ({ name: w, value: w })),
+    },
+    game: {
+      type: 'string',
+      description: "Game (default: this server's games)",
+      autocomplete: 'game',
+      max: 100,
+    },
+    tier: {
+      type: 'integer',
+      description: "Tier 1 (top) to 4 (default: this server's tiers)",
+      min: 1,
+      max: 4,
+    },
+    team: { type: 'string', description: 'Only series of this team', autocomplete: 'team', max: 100 },
+    tournament: {
+      type: 'string',
+      description: 'Only series of this tournament',
+      autocomplete: 'tournament',
+      max: 100,
+    },
+    limit: { type: 'integer', description: 'How many (1 to 20, default 10)', min: 1, max: 20 },
+  },
+  async run(ctx) {
+    const { args, tenant } = ctx;
+    const data = dataOf(ctx);
+    const names = namesOf(ctx);
+    if (args.when !== undefined && !(WHEN as readonly string[]).includes(args.when)) {
+      throw new UserError(
+        'BAD_CHOICE',
+        `when must be one of ${WHEN.join(', ')}; got "${String(args.when).slice(0, 40)}".`,
+      );
+    }
+    const when = (args.when ?? 'upcoming') as When;
+    const limit = intArg('limit', args.limit, 1, 20, 10);
+    const tier = intArg('tier', args.tier, 1, 4);
+    const games = await gamesFor(ctx, args.game);
+    const teamText = textArg('team', args.team);
+    const tournamentText = textArg('tournament', args.tournament);
+    const teamId = teamText ? await names.resolve('team', teamText, scopeOf(ctx, games)) : undefined;
+    const tournamentId = tournamentText
+      ? await names.resolve('tournament', tournamentText, scopeOf(ctx, games))
+      : undefined;
+    // A named team or tournament is asked for on purpose: the tenant's default games and tiers do
+    // not silently hide it; an explicit game or tier still narrows.
+    const specific = teamId !== undefined || tournamentId !== undefined;
+    const gameFilter = args.game ? games : specific ? [] : games;
+    const tiers = tier !== undefined ? [tier] : specific ? [] : tenant.settings.tiers;
+
+    const filter: Where<'series'>[] = [];
+    if (when === 'upcoming') filter.push(['lifecycle', '=', 'upcoming']);
+    else if (when === 'live') filter.push(['lifecycle', '=', 'live']);
+    else filter.push(['lifecycle', '<=', ['over', 'over-forfeited']]);
+    if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
+    if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
+    if (tournamentId !== undefined) filter.push(['tournament.id', '=', tournamentId]);
+    if (teamId !== undefined) {
+      const rosters = await teamRosters(ctx, teamId);
+      if (rosters.length === 0) {
+        return {
+          cards: [
+            {
+              title: names.team(teamId)?.name ?? 'Team',
+              colour: COLOURS.info,
+              description: [['This team has no roster yet, so no series.']],
+            },
+          ],
+        };
+      }
+      filter.push(['participants.roster.id', '^', rosters]);
+    }
+    const order = when === 'recent' ? 'end-desc' : 'start-asc';
+    const series = visible(await data.series.list({ filter, order, take: limit }));
+    await names.ensureSeriesLabels(data, series);
+    await names.ensureTournaments(
+      data,
+      series.map((s) => s.tournament.id),
+    );
+
+    const scope: string[] = [];
+    if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
+    if (tournamentId !== undefined) scope.push(names.tournament(tournamentId)?.title ?? 'tournament');
+    if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
+    if (tiers.length > 0) scope.push(tiersLabel(tiers));
+    const heading =
+      when === 'upcoming' ? 'Upcoming series' : when === 'live' ? 'Live series' : 'Recent results';
+    const empty =
+      when === 'live'
+        ? 'Nothing is live right now.'
+        : when === 'upcoming'
+          ? 'No upcoming series scheduled.'
+          : 'No finished series yet.';
+    const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
+    return {
+      cards: [
+        seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
+          spoilers: tenant.settings.spoilers,
+          empty,
+          colour,
+          showTournament: tournamentId === undefined,
+        }),
+      ],
+    };
+  },
+});

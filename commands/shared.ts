@@ -1,0 +1,134 @@
+/**
+ * What several commands share: typed access to the context's data client and name index, argument
+ * checks that hold even when a command is called without the runtime's validation, and the few
+ * lookups (a team's rosters, the series a user named) that must stay within the request budget.
+ * Not a command: `commands/index.ts` lists the commands explicitly.
+ */
+
+import { type CommandContext, UserError } from '../src/bot/command.ts';
+import type { NameIndex, ResolveScope } from '../src/bot/names.ts';
+import type { EsportsClient } from '../src/client/types.ts';
+import type { Series } from '../src/protocol/types.ts';
+
+export type Data = EsportsClient;
+
+/** The context's scoped data client, typed. */
+export function dataOf(ctx: CommandContext<unknown>): Data {
+  return ctx.data as Data;
+}
+
+/** The context's name index, typed. */
+export function namesOf(ctx: CommandContext<unknown>): NameIndex {
+  return ctx.names as NameIndex;
+}
+
+/**
+ * An optional whole-number argument within bounds; `fallback` when absent. The runtime validates
+ * against the declaration too; this keeps the command safe when called directly.
+ */
+export function intArg(
+  name: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+  fallback: number,
+): number;
+export function intArg(name: string, value: number | undefined, min: number, max: number): number | undefined;
+export function intArg(
+  name: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+  fallback?: number,
+): number | undefined {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new UserError(
+      'BAD_NUMBER',
+      `${name} must be a whole number from ${min} to ${max}; got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+/** An optional text argument, trimmed, refused when longer than `max`. */
+export function textArg(name: string, value: string | undefined, max = 100): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw new UserError('BAD_TEXT', `${name} must be text.`);
+  const text = value.trim();
+  if (text === '') return undefined;
+  if (text.length > max)
+    throw new UserError(
+      'TEXT_TOO_LONG',
+      `${name} is ${text.length} characters long; at most ${max} are allowed.`,
+    );
+  return text;
+}
+
+/** The games a command looks at: the one named, else the tenant's (empty: every game). */
+export async function gamesFor(ctx: CommandContext<unknown>, game: string | undefined): Promise<number[]> {
+  const text = textArg('game', game);
+  if (text) return [await namesOf(ctx).resolve('game', text)];
+  return [...ctx.tenant.settings.games];
+}
+
+/** Scope for name resolution: prefer the tenant's games when a name is ambiguous across games. */
+export function scopeOf(ctx: CommandContext<unknown>, games?: readonly number[]): ResolveScope {
+  const list = games && games.length > 0 ? games : ctx.tenant.settings.games;
+  return list.length > 0 ? { games: list } : {};
+}
+
+/**
+ * Every roster id of a team: from the name index, else one request. A team with no roster has
+ * never played, which the caller says plainly.
+ */
+export async function teamRosters(ctx: CommandContext<unknown>, teamId: number): Promise<number[]> {
+  const names = namesOf(ctx);
+  const known = names.rostersOfTeam(teamId);
+  if (known.length > 0) return known;
+  const rosters = await dataOf(ctx).rosters.list({ filter: [['team.id', '=', teamId]], take: 50 });
+  await names.ensureRosters(
+    dataOf(ctx),
+    rosters.map((r) => r.id),
+  );
+  return rosters.map((r) => r.id);
+}
+
+/**
+ * The series a user named: an id (as autocomplete sends, or typed) or a name from the index's
+ * window of live, next and latest series. One request (`/series/{id}`), answered 404 as a UserError.
+ */
+export async function seriesArg(ctx: CommandContext<unknown>, text: string): Promise<Series> {
+  const raw = textArg('series', text);
+  if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
+  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await namesOf(ctx).resolve('series', raw, scopeOf(ctx));
+  try {
+    return await dataOf(ctx).series.get(id);
+  } catch (error) {
+    if (isNotFound(error)) throw new UserError('UNKNOWN_SERIES', `There is no series ${id}.`);
+    throw error;
+  }
+}
+
+/** True for the client's 404 and 410 errors (not found, deleted). */
+export function isNotFound(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 404 || status === 410;
+}
+
+/** Drops series that are deleted; the service also marks them with a lifecycle. */
+export function visible(series: readonly Series[]): Series[] {
+  return series.filter((s) => s.deleted_at === null && s.lifecycle !== 'deleted');
+}
+
+/** "CS2, Dota 2" or "all games". */
+export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[]): string {
+  if (games.length === 0) return 'all games';
+  const names = namesOf(ctx);
+  return games.map((id) => names.game(id)?.abbreviation.toUpperCase() ?? `game ${id}`).join(', ');
+}
+
+/** "tier 1" or "tiers 1, 2". */
+export function tiersLabel(tiers: readonly number[]): string {
+  return tiers.length === 1 ? `tier ${tiers[0]}` : `tiers ${tiers.join(', ')}`;
+}

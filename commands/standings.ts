@@ -1,0 +1,293 @@
+/**
+ * `/standings`: a tournament substage as a table (round robin: rank, team, wins, draws, losses,
+ * points, score difference) or as bracket rounds (upper, lower, grand final) with results.
+ * Standings are results: under `spoiler` the figures are wrapped and the rows are listed by seed,
+ * under `hide` only the participants are listed. Requests: the substage (1), and for a bracket its
+ * series (1).
+ */
+import { defineCommand, UserError } from '../src/bot/command.ts';
+import { guardResult, orderedParticipants, teamName } from '../src/bot/format.ts';
+import type { NameIndex } from '../src/bot/names.ts';
+import { normalizeName } from '../src/bot/names.ts';
+import type { Card, Field, Table, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
+import { dataOf, isNotFound, namesOf, scopeOf, textArg, visible } from './shared.ts';
+
+/** Substage `type` values (the local service's convention; see its README). */
+const ROUND_ROBIN = 1;
+const BRACKET = 2;
+
+const PART_TITLES: Record<BracketPart, string> = {
+  UB: 'Upper bracket',
+  LB: 'Lower bracket',
+  GF: 'Grand final',
+};
+
+export default defineCommand({
+  name: 'standings',
+  description: "A tournament's group table or bracket",
+  usesService: true,
+  options: {
+    tournament: {
+      type: 'string',
+      description: 'Tournament',
+      required: true,
+      autocomplete: 'tournament',
+      max: 100,
+    },
+    stage: {
+      type: 'string',
+      description: 'Group or bracket (default: the current one)',
+      autocomplete: 'substage',
+      max: 100,
+    },
+  },
+  async run(ctx) {
+    const { args, tenant } = ctx;
+    const data = dataOf(ctx);
+    const names = namesOf(ctx);
+    const tournamentText = textArg('tournament', args.tournament);
+    if (!tournamentText)
+      throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /standings tournament:Major.');
+    const tournamentId = await names.resolve('tournament', tournamentText, scopeOf(ctx));
+    await names.ensureTournaments(data, [tournamentId]);
+    let substages = names.substagesOf(tournamentId);
+    if (substages.length === 0)
+      substages = (await data.tournaments.substages(tournamentId, { take: 50 })) as Substage[];
+    substages = substages
+      .filter((s) => s.deleted_at === null)
+      .sort((a, b) => a.order - b.order || a.id - b.id);
+    if (substages.length === 0) {
+      throw new UserError(
+        'NO_STAGES',
+        `${names.tournament(tournamentId)?.title ?? 'That tournament'} has no groups or brackets yet.`,
+      );
+    }
+    const chosen = pickSubstage(substages, textArg('stage', args.stage), ctx.now);
+    let substage: Substage;
+    try {
+      substage = (await data.substages.get(chosen.id)) as Substage;
+    } catch (error) {
+      if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', `That stage no longer exists.`);
+      throw error;
+    }
+    const tournament = names.tournament(tournamentId);
+    const title = `${tournament?.title ?? 'Tournament'} · ${substage.title}`;
+    const others = substages.filter((s) => s.id !== substage.id).map((s) => s.title);
+    const footer = others.length > 0 ? `Other stages: ${others.join(', ')}`.slice(0, 300) : undefined;
+    const policy = tenant.settings.spoilers;
+    if (substage.type === BRACKET) {
+      const series = visible(
+        (await data.substages.series(substage.id, { order: 'start-asc', take: 50 })) as Series[],
+      );
+      await names.ensureSeriesLabels(data, series);
+      return { cards: [bracketCard(title, series, names, policy, footer)] };
+    }
+    if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
+      return {
+        cards: [
+          {
+            title,
+            colour: COLOURS.info,
+            description: [['This stage has no table.']],
+            ...(footer ? { footer } : {}),
+          },
+        ],
+      };
+    }
+    await names.ensureRosters(data, [
+      ...substage.standings.map((s) => s.roster.id),
+      ...substage.rosters.map((r) => r.id),
+    ]);
+    return { cards: [tableCard(title, substage, names, policy, footer)] };
+  },
+});
+
+/**
+ * The stage a user named (an id or a title within the tournament), else the current one: the
+ * latest that has started, or the first.
+ */
+export function pickSubstage(substages: readonly Substage[], text: string | undefined, now: Date): Substage {
+  if (text) {
+    if (/^\d{1,12}$/.test(text)) {
+      const byId = substages.find((s) => s.id === Number(text));
+      if (byId) return byId;
+    }
+    const query = normalizeName(text);
+    const exact = substages.filter((s) => normalizeName(s.title) === query);
+    const loose = exact.length > 0 ? exact : substages.filter((s) => normalizeName(s.title).includes(query));
+    if (loose.length === 1) return loose[0]!;
+    const titles = substages.map((s) => s.title);
+    if (loose.length > 1) {
+      throw new UserError(
+        'AMBIGUOUS_STAGE',
+        `"${text.slice(0, 40)}" matches ${loose.map((s) => s.title).join(', ')}.`,
+        loose.map((s) => s.title),
+      );
+    }
+    throw new UserError(
+      'UNKNOWN_STAGE',
+      `This tournament has no stage "${text.slice(0, 40)}"; its stages are ${titles.join(', ')}.`,
+      titles,
+    );
+  }
+  const started = substages.filter((s) => s.start !== null && Date.parse(s.start) <= now.getTime());
+  return started.length > 0
+    ? started.sort((a, b) => Date.parse(b.start!) - Date.parse(a.start!) || b.order - a.order)[0]!
+    : substages[0]!;
+}
+
+/** Round-robin table. Under `show` in rank order; otherwise listed by seed with figures guarded. */
+export function tableCard(
+  title: string,
+  substage: Substage,
+  names: NameIndex,
+  policy: SpoilerPolicy,
+  footer?: string,
+): Card {
+  const columns: Table['columns'] = [
+    { header: '#', align: 'right' },
+    { header: 'Team' },
+    { header: 'W', align: 'right' },
+    { header: 'D', align: 'right' },
+    { header: 'L', align: 'right' },
+    { header: 'Pts', align: 'right' },
+    { header: 'Diff', align: 'right' },
+  ];
+  const ranked = [...substage.standings].sort(
+    (a, b) =>
+      b.points - a.points || b.score_diff - a.score_diff || b.wins - a.wins || a.roster.id - b.roster.id,
+  );
+  const card: Card = { title, colour: COLOURS.info };
+  if (policy === 'hide') {
+    const teams = (
+      substage.rosters.length > 0 ? substage.rosters.map((r) => r.id) : ranked.map((s) => s.roster.id)
+    )
+      .map((id) => teamName(names, id))
+      .sort((a, b) => a.localeCompare(b));
+    card.description = [
+      ["Standings are hidden by this server's spoiler setting. Teams:"],
+      [teams.join(', ')],
+    ];
+  } else if (policy === 'spoiler') {
+    const seeded = [...ranked].sort((a, b) =>
+      teamName(names, a.roster.id).localeCompare(teamName(names, b.roster.id)),
+    );
+    card.table = {
+      columns: [{ header: 'Team' }, { header: 'W–D–L · Pts · Diff (rank)' }],
+      rows: seeded.map((s) => [
+        [teamName(names, s.roster.id)],
+        guardResult(
+          [
+            `${s.wins}–${s.draws}–${s.losses} · ${s.points} pts · ${signed(s.score_diff)} (#${ranked.indexOf(s) + 1})`,
+          ],
+          policy,
+        ),
+      ]),
+    };
+  } else {
+    card.table = {
+      columns,
+      rows: ranked.map((s, i) => [
+        [String(i + 1)],
+        [teamName(names, s.roster.id)],
+        [String(s.wins)],
+        [String(s.draws)],
+        [String(s.losses)],
+        [String(s.points)],
+        [signed(s.score_diff)],
+      ]),
+    };
+  }
+  if (ranked.length === 0 && policy !== 'hide') {
+    delete card.table;
+    card.description = [['No results yet.']];
+  }
+  if (footer) card.footer = footer;
+  return card;
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** Bracket rounds: one field per part and column (UB round 1, ..., LB ..., GF). */
+export function bracketCard(
+  title: string,
+  series: readonly Series[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+  footer?: string,
+): Card {
+  const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
+  for (const s of series) {
+    const pos = s.bracket_position;
+    if (!pos) continue;
+    const key = `${pos.part}:${pos.col}`;
+    const round = rounds.get(key) ?? { part: pos.part, col: pos.col, series: [] };
+    round.series.push(s);
+    rounds.set(key, round);
+  }
+  const partOrder: BracketPart[] = ['UB', 'LB', 'GF'];
+  const minUbCol = Math.min(...[...rounds.values()].filter((r) => r.part === 'UB').map((r) => r.col));
+  const ordered = [...rounds.values()].sort(
+    (a, b) => partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
+  );
+  const fields: Field[] = ordered.slice(0, 25).map((round) => {
+    const lines = round.series
+      .sort((a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0))
+      // Who reached a later round is itself a result: guarded like the scores.
+      .map((s) => bracketLine(s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
+    const value: Text = [];
+    lines.forEach((line, i) => {
+      if (i > 0) value.push('\n');
+      value.push(...line);
+    });
+    const name = round.part === 'GF' ? PART_TITLES.GF : `${PART_TITLES[round.part]} · round ${round.col + 1}`;
+    return { name, value };
+  });
+  const card: Card = { title, colour: COLOURS.info };
+  if (fields.length > 0) card.fields = fields;
+  else card.description = [['The bracket has no series yet.']];
+  if (footer) card.footer = footer;
+  return card;
+}
+
+function bracketLine(series: Series, names: NameIndex, policy: SpoilerPolicy, advanced: boolean): Text {
+  const [home, away] = orderedParticipants(series);
+  const a = home ? teamName(names, home.roster.id) : 'TBD';
+  const b = away ? teamName(names, away.roster.id) : 'TBD';
+  if (advanced && policy !== 'show' && (home || away)) {
+    const finished = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
+    const winner = home?.winner ? a : away?.winner ? b : undefined;
+    const inner =
+      finished && home && away
+        ? `${a} ${home.score}–${away.score} ${b}${winner ? `, ${winner} win` : ''}`
+        : `${a} vs ${b}`;
+    const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
+    return [
+      ...guardResult([inner], policy),
+      ...(series.lifecycle === 'live' ? [' ', { text: 'LIVE', bold: true }] : when),
+    ];
+  }
+  if (series.lifecycle === 'live' && home && away)
+    return [`${a} ${home.score}–${away.score} ${b} `, { text: 'LIVE', bold: true }];
+  if ((series.lifecycle === 'over' || series.lifecycle === 'over-forfeited') && home && away) {
+    if (policy === 'show') {
+      return [
+        home.winner ? { text: a, bold: true } : a,
+        ` ${home.score}–${away.score} `,
+        away.winner ? { text: b, bold: true } : b,
+      ];
+    }
+    const winner = home.winner ? a : away.winner ? b : undefined;
+    return [
+      `${a} vs ${b} `,
+      ...guardResult([`${home.score}–${away.score}${winner ? `, ${winner} win` : ''}`], policy),
+    ];
+  }
+  const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
+  return [`${a} vs ${b}`, ...when];
+}

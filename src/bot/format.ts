@@ -1,0 +1,535 @@
+/**
+ * Shared card builders and formatters: one way to show a series (a line, a card, a live card, a
+ * day's schedule) for commands and notifications alike. Everything returns neutral spans and cards
+ * (`reply.ts`); times stay instants and results follow the tenant's spoiler policy:
+ * - `show`: in the clear, winner in bold;
+ * - `spoiler`: wrapped in a spoiler span (nothing outside it hints at the winner);
+ * - `hide`: withheld.
+ * A live series' running score is live information and always shown; the final result of a
+ * finished series follows the policy.
+ */
+
+import type {
+  Caster,
+  LiveApiSummary,
+  LiveCvSummary,
+  Match,
+  Participant,
+  Series,
+  SeriesCasterEntry,
+  Stream,
+} from '../protocol/types.ts';
+import type { Card, Field, Span, Text } from './reply.ts';
+import { COLOURS } from './reply.ts';
+import type { SpoilerPolicy } from './settings.ts';
+
+/** What the formatters need to name things; the name index (`names.ts`) provides all of it. */
+export interface SeriesLabels {
+  teamOfRoster(rosterId: number): { name: string; abbreviation: string } | undefined;
+  tournament(id: number): { title: string; short_title: string } | undefined;
+  substage(id: number): { title: string } | undefined;
+  game(id: number): { title: string; abbreviation: string } | undefined;
+}
+
+export interface FormatOptions {
+  spoilers: SpoilerPolicy;
+}
+
+/** A map's name by id, when the caller has one (e.g. from `/maps`). */
+export type MapNames = (mapId: number) => string | undefined;
+
+const FINISHED = new Set(['over', 'over-forfeited']);
+
+export function isFinished(series: Pick<Series, 'lifecycle'>): boolean {
+  return FINISHED.has(series.lifecycle);
+}
+
+/** Participants in seed order (home first), as the service lists them for head-to-heads. */
+export function orderedParticipants(series: Pick<Series, 'participants'>): Participant[] {
+  return [...series.participants].sort((a, b) => a.seed - b.seed);
+}
+
+/** A roster's team name, or a neutral stand-in when the roster is unknown (never an id soup). */
+export function teamName(labels: SeriesLabels, rosterId: number): string {
+  return labels.teamOfRoster(rosterId)?.name ?? 'TBD';
+}
+
+/** "A vs B" (or the series title when the participants are not yet known). */
+export function matchup(series: Pick<Series, 'participants' | 'title'>, labels: SeriesLabels): string {
+  const names = orderedParticipants(series).map((p) => teamName(labels, p.roster.id));
+  if (names.length === 0) return series.title || 'TBD vs TBD';
+  if (names.length === 1) return `${names[0]} vs TBD`;
+  return names.join(' vs ');
+}
+
+/** Tournament label: short title when there is one. */
+export function tournamentName(labels: SeriesLabels, tournamentId: number): string {
+  const t = labels.tournament(tournamentId);
+  return t ? t.short_title || t.title : `Tournament ${tournamentId}`;
+}
+
+export function gameTag(labels: SeriesLabels, gameId: number): string {
+  const game = labels.game(gameId);
+  return game ? game.abbreviation.toUpperCase() : `Game ${gameId}`;
+}
+
+/** Applies a spoiler policy to result spans. */
+export function guardResult(spans: Text, policy: SpoilerPolicy): Text {
+  if (policy === 'show') return spans;
+  if (policy === 'spoiler') return [{ spoiler: spans }];
+  return [{ text: 'result hidden', italic: true }];
+}
+
+/** The running score of a live (or any) series, shown in the clear: "A 1–0 B". */
+export function liveScoreSpans(series: Series, labels: SeriesLabels): Text {
+  const [home, away] = orderedParticipants(series);
+  if (!home || !away) return [matchup(series, labels)];
+  return [
+    { text: teamName(labels, home.roster.id), bold: true },
+    ` ${home.score}–${away.score} `,
+    { text: teamName(labels, away.roster.id), bold: true },
+  ];
+}
+
+/** The winner's team name of a finished series, if there is one. */
+export function winnerName(series: Series, labels: SeriesLabels): string | undefined {
+  const winner = series.participants.find((p) => p.winner);
+  return winner ? teamName(labels, winner.roster.id) : undefined;
+}
+
+/**
+ * A finished series' result under the policy. `show`: "**A** 2–1 B" (winner bold); `spoiler`:
+ * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden".
+ */
+export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy): Text {
+  const [home, away] = orderedParticipants(series);
+  if (!home || !away) return [matchup(series, labels)];
+  const homeName = teamName(labels, home.roster.id);
+  const awayName = teamName(labels, away.roster.id);
+  const forfeit = series.lifecycle === 'over-forfeited' || series.participants.some((p) => p.forfeit);
+  const winner = winnerName(series, labels);
+  if (policy === 'show') {
+    const spans: Text = [
+      home.winner ? { text: homeName, bold: true } : homeName,
+      ` ${home.score}–${away.score} `,
+      away.winner ? { text: awayName, bold: true } : awayName,
+    ];
+    if (forfeit) spans.push(' (forfeit)');
+    return spans;
+  }
+  const verdict = `${home.score}–${away.score}${winner ? `, ${winner} win${forfeit ? ' by forfeit' : ''}` : ''}`;
+  return [`${homeName} vs ${awayName} `, ...guardResult([verdict], policy)];
+}
+
+/** A single line about a series, for lists: when, who (and the score or result), where, format. */
+export function seriesLine(
+  series: Series,
+  labels: SeriesLabels,
+  options: FormatOptions & { showTournament?: boolean },
+): Text {
+  const tail: Text = [];
+  if (options.showTournament !== false) tail.push(' · ', tournamentName(labels, series.tournament.id));
+  tail.push(` · Bo${series.best_of || series.format.best_of}`);
+  if (series.lifecycle === 'live') {
+    return [{ text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), ...tail];
+  }
+  if (isFinished(series)) {
+    const when: Span = series.start
+      ? { time: new Date(series.end ?? series.start), style: 'date' }
+      : 'date TBD';
+    return [when, ' · ', ...resultSpans(series, labels, options.spoilers), ...tail];
+  }
+  const when: Text = series.start
+    ? [
+        { time: new Date(series.start), style: 'full' },
+        ' (',
+        { time: new Date(series.start), style: 'relative' },
+        ')',
+      ]
+    : ['time TBD'];
+  const postponed = series.postponed_from ? [' (postponed)'] : [];
+  return [...when, ' · ', { text: matchup(series, labels), bold: true }, ...postponed, ...tail];
+}
+
+/** Colour by lifecycle. */
+export function seriesColour(series: Pick<Series, 'lifecycle'>): number {
+  if (series.lifecycle === 'live') return COLOURS.live;
+  if (isFinished(series)) return COLOURS.finished;
+  return COLOURS.upcoming;
+}
+
+/**
+ * Orders streams for display: the primary caster first, then online before offline, then by
+ * viewers. `entries` are the series' (or tournament's) caster entries carrying the `primary` flag.
+ */
+export function orderCasters(
+  casters: readonly Caster[],
+  entries: readonly SeriesCasterEntry[] = [],
+): Caster[] {
+  const primary = new Set(entries.filter((e) => e.primary).map((e) => e.caster.id));
+  return [...casters]
+    .filter((c) => c.deleted_at === null)
+    .sort(
+      (a, b) =>
+        Number(primary.has(b.id)) - Number(primary.has(a.id)) ||
+        Number(b.stream.online) - Number(a.stream.online) ||
+        b.stream.viewer_count - a.stream.viewer_count ||
+        a.id - b.id,
+    );
+}
+
+/** A stream's watch URL, by platform name; undefined for platforms we cannot link. */
+export function streamUrl(stream: Pick<Stream, 'username' | 'platform'>): string | undefined {
+  const user = encodeURIComponent(stream.username);
+  const platform = stream.platform.name.toLowerCase();
+  if (platform.includes('twitch')) return `https://www.twitch.tv/${user}`;
+  if (platform.includes('youtube')) return `https://www.youtube.com/@${user}`;
+  if (platform.includes('kick')) return `https://kick.com/${user}`;
+  if (platform.includes('trovo')) return `https://trovo.live/s/${user}`;
+  if (platform.includes('facebook')) return `https://www.facebook.com/${user}/live`;
+  return undefined;
+}
+
+/** One line per caster: name (primary), platform, language, online and viewers, link. */
+export function casterLine(caster: Caster, options: { primary: boolean; language?: string }): Text {
+  const spans: Text = [{ text: caster.display_name, bold: true }];
+  if (options.primary) spans.push(' (primary)');
+  spans.push(` · ${caster.stream.platform.name}`);
+  if (options.language) spans.push(` · ${options.language}`);
+  spans.push(
+    caster.stream.online
+      ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
+      : ' · offline',
+  );
+  const url = streamUrl(caster.stream);
+  if (url) spans.push(' · ', { link: url, label: 'watch' });
+  return spans;
+}
+
+/** Link buttons for the top online streams (at most `max`). */
+export function streamButtons(casters: readonly Caster[], max = 3): { label: string; url: string }[] {
+  const buttons: { label: string; url: string }[] = [];
+  for (const caster of casters) {
+    const url = streamUrl(caster.stream);
+    if (!url || !caster.stream.online) continue;
+    buttons.push({ label: `${caster.display_name} on ${caster.stream.platform.name}`.slice(0, 80), url });
+    if (buttons.length >= max) break;
+  }
+  return buttons;
+}
+
+function streamsField(series: Series, casters: readonly Caster[] | undefined, limit = 5): Field | undefined {
+  if (!casters || casters.length === 0) return undefined;
+  const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
+  const ordered = orderCasters(casters, series.casters);
+  const lines = ordered.slice(0, limit).map((c) => casterLine(c, { primary: primary.has(c.id) }));
+  const value: Text = [];
+  lines.forEach((line, i) => {
+    if (i > 0) value.push('\n');
+    value.push(...line);
+  });
+  if (ordered.length > limit) value.push(`\n…and ${ordered.length - limit} more`);
+  return { name: 'Streams', value };
+}
+
+/**
+ * One series as a card: matchup, tournament and substage, start time (absolute and relative), the
+ * score while live, the result under the spoiler policy when finished, and streams (primary first)
+ * when `casters` are given. For `/series`-style detail, reminders and result posts.
+ */
+export function seriesCard(
+  series: Series,
+  labels: SeriesLabels,
+  options: FormatOptions & { casters?: readonly Caster[]; footer?: string },
+): Card {
+  const description: Text[] = [];
+  const substage = labels.substage(series.substage.id);
+  description.push([
+    tournamentName(labels, series.tournament.id),
+    ...(substage ? [` · ${substage.title}`] : []),
+    ` · ${gameTag(labels, series.game.id)} · Bo${series.best_of || series.format.best_of} · tier ${series.tier}`,
+  ]);
+  if (series.lifecycle === 'live') {
+    description.push([{ text: 'LIVE', bold: true }, ' · ', ...liveScoreSpans(series, labels)]);
+  } else if (isFinished(series)) {
+    description.push(['Result: ', ...resultSpans(series, labels, options.spoilers)]);
+  }
+  if (series.start) {
+    const start = new Date(series.start);
+    const verb = series.lifecycle === 'upcoming' || series.lifecycle === 'unknown' ? 'Starts' : 'Started';
+    description.push([
+      `${verb} `,
+      { time: start, style: 'full' },
+      ' (',
+      { time: start, style: 'relative' },
+      ')',
+    ]);
+  }
+  if (series.postponed_from) {
+    description.push(['Postponed from ', { time: new Date(series.postponed_from), style: 'full' }]);
+  }
+  const card: Card = {
+    title: matchup(series, labels),
+    colour: seriesColour(series),
+    description,
+  };
+  const streams = streamsField(series, options.casters);
+  if (streams) card.fields = [streams];
+  const buttons = options.casters ? streamButtons(orderCasters(options.casters, series.casters)) : [];
+  if (buttons.length > 0) card.buttons = buttons;
+  card.footer = options.footer ?? `Series ${series.id}`;
+  return card;
+}
+
+/** A live summary of either source, reduced to what a scoreline shows. */
+export interface LiveHighlights {
+  /** Per side, home first: score (kills or rounds), structures destroyed or standing. */
+  home: { score: number; structures?: string };
+  away: { score: number; structures?: string };
+  /** Positive: home leads in net worth by this much; negative: away leads. */
+  netWorthLead?: number;
+  clockMs?: number;
+  phase?: string;
+}
+
+function countStructureKills(kills: Record<string, { total: number }[]>): number {
+  let total = 0;
+  for (const list of Object.values(kills)) for (const entry of list) total += entry.total;
+  return total;
+}
+
+/** Reads the highlights of a live summary (computer-vision or API source). */
+export function liveHighlights(summary: LiveCvSummary | LiveApiSummary): LiveHighlights {
+  if ('seed_indexed_state' in summary) {
+    const { home, away } = summary.seed_indexed_state.teams;
+    const lead = home.state.net_worth_lead - away.state.net_worth_lead;
+    return {
+      home: {
+        score: home.stats.score,
+        structures: `${countStructureKills(home.stats.structures.kills)} structures destroyed`,
+      },
+      away: {
+        score: away.stats.score,
+        structures: `${countStructureKills(away.stats.structures.kills)} structures destroyed`,
+      },
+      netWorthLead: lead,
+      clockMs: summary.match.timeline.clock.milliseconds,
+      phase: summary.match.timeline.phase,
+    };
+  }
+  const { home, away } = summary.teams;
+  const standing = (t: typeof home) =>
+    `${t.structures_status.towers.filter((s) => s.standing).length} towers, ${t.structures_status.barracks.filter((s) => s.standing).length} barracks standing`;
+  const worth = (t: typeof home) => t.players.reduce((sum, p) => sum + (p.gold?.net_worth ?? 0), 0);
+  const hasWorth = home.players.some((p) => p.gold !== undefined);
+  return {
+    home: { score: home.score, structures: standing(home) },
+    away: { score: away.score, structures: standing(away) },
+    ...(hasWorth ? { netWorthLead: worth(home) - worth(away) } : {}),
+    clockMs: summary.match.clock.milliseconds,
+    phase: summary.match.phase,
+  };
+}
+
+/** "12:34" from milliseconds. */
+export function formatClock(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${String(seconds).padStart(2, '0')}`;
+}
+
+/**
+ * The live scoreline of a series: series score, the current map and its highlights (score or
+ * kills, net worth lead, structures, clock), earlier maps' results, and streams (primary first).
+ * Used by `/live` and by the notifier's edited-in-place live cards.
+ */
+export function liveCard(
+  series: Series,
+  labels: SeriesLabels,
+  options: FormatOptions & {
+    /** The series' matches (any order); the live one is "current". */
+    matches?: readonly Match[];
+    /** The live summary of the current match. */
+    summary?: LiveCvSummary | LiveApiSummary;
+    casters?: readonly Caster[];
+    mapName?: MapNames;
+    /** When this card was built; shown in the footer as "updated". */
+    now?: Date;
+  },
+): Card {
+  const [home, away] = orderedParticipants(series);
+  const homeName = home ? teamName(labels, home.roster.id) : 'TBD';
+  const awayName = away ? teamName(labels, away.roster.id) : 'TBD';
+  const description: Text[] = [];
+  description.push([
+    tournamentName(labels, series.tournament.id),
+    ` · ${gameTag(labels, series.game.id)} · Bo${series.best_of || series.format.best_of}`,
+  ]);
+  const finished = isFinished(series);
+  if (series.lifecycle === 'live') {
+    description.push(['Series: ', ...liveScoreSpans(series, labels)]);
+  } else if (finished) {
+    description.push(['Final: ', ...resultSpans(series, labels, options.spoilers)]);
+  } else if (series.start) {
+    description.push(['Starts ', { time: new Date(series.start), style: 'relative' }]);
+  }
+  const fields: Field[] = [];
+  const matches = [...(options.matches ?? [])].sort((a, b) => a.order - b.order);
+  const current = matches.find((m) => m.lifecycle === 'live');
+  if (current) {
+    const map = current.map
+      ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`)
+      : `Game ${current.order}`;
+    const value: Text = [];
+    const h = options.summary ? liveHighlights(options.summary) : undefined;
+    if (h) {
+      value.push(`${homeName} ${h.home.score}–${h.away.score} ${awayName}`);
+      if (h.clockMs !== undefined) value.push(` · ${formatClock(h.clockMs)}`);
+      if (h.netWorthLead !== undefined && h.netWorthLead !== 0) {
+        const leader = h.netWorthLead > 0 ? homeName : awayName;
+        value.push(`\nNet worth: ${leader} +${Math.abs(h.netWorthLead).toLocaleString('en')}`);
+      }
+      if (h.home.structures && h.away.structures) {
+        value.push(`\n${homeName}: ${h.home.structures}; ${awayName}: ${h.away.structures}`);
+      }
+    } else {
+      const ph = orderedParticipants(current);
+      value.push(ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress');
+    }
+    fields.push({ name: `Now: game ${current.order} · ${map}`, value });
+  }
+  const played = matches.filter((m) => isFinished(m));
+  if (played.length > 0) {
+    const value: Text = [];
+    played.forEach((m, i) => {
+      const mp = orderedParticipants(m);
+      const label = m.map ? (options.mapName?.(m.map.id) ?? `Map ${m.order}`) : `Game ${m.order}`;
+      if (i > 0) value.push('\n');
+      value.push(`${label}: `);
+      if (mp.length === 2) {
+        const winner = mp.find((p) => p.winner);
+        const text = `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
+        // Finished maps of a live series are live information; of a finished series, a result.
+        value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
+      }
+    });
+    fields.push({ name: 'Maps', value });
+  }
+  const streams = streamsField(series, options.casters, 3);
+  if (streams) fields.push(streams);
+  const card: Card = {
+    title: `${homeName} vs ${awayName}`,
+    colour: seriesColour(series),
+    description,
+  };
+  if (fields.length > 0) card.fields = fields;
+  const buttons = options.casters ? streamButtons(orderCasters(options.casters, series.casters)) : [];
+  if (buttons.length > 0) card.buttons = buttons;
+  card.footer = `Series ${series.id}`;
+  return card;
+}
+
+/** Most series lines that one card carries (Discord: 4096 characters of description). */
+export const MAX_LINES_PER_CARD = 20;
+/** Most cards in one reply (Discord: 10 embeds per message). */
+export const MAX_CARDS = 10;
+
+/**
+ * A titled list of series, one line each. `empty` is said when there are none.
+ */
+export function seriesListCard(
+  title: string,
+  series: readonly Series[],
+  labels: SeriesLabels,
+  options: FormatOptions & { empty?: string; showTournament?: boolean; colour?: number; footer?: string },
+): Card {
+  const lines = series.slice(0, MAX_LINES_PER_CARD).map((s) => seriesLine(s, labels, options));
+  const card: Card = {
+    title,
+    colour: options.colour ?? COLOURS.info,
+    description: lines.length > 0 ? lines : [[options.empty ?? 'Nothing to show.']],
+  };
+  const more = series.length - lines.length;
+  const footer = [options.footer, more > 0 ? `and ${more} more` : undefined].filter(Boolean).join(' · ');
+  if (footer) card.footer = footer;
+  return card;
+}
+
+/**
+ * A day's series grouped by tournament, one card per tournament (at most `MAX_CARDS`; the rest are
+ * counted in the last footer), each line with its start time as an instant (rendered in the
+ * tenant's timezone by the platform). For `/schedule` and the daily digest.
+ */
+export function scheduleCards(
+  series: readonly Series[],
+  labels: SeriesLabels,
+  options: FormatOptions & { title: string; empty?: string },
+): Card[] {
+  if (series.length === 0) {
+    return [
+      {
+        title: options.title,
+        colour: COLOURS.info,
+        description: [[options.empty ?? 'No series on this day.']],
+      },
+    ];
+  }
+  const groups = new Map<number, Series[]>();
+  for (const s of [...series].sort(byStart)) {
+    const list = groups.get(s.tournament.id) ?? [];
+    list.push(s);
+    groups.set(s.tournament.id, list);
+  }
+  // Tournaments in order of their first series of the day.
+  const ordered = [...groups.entries()];
+  const cards: Card[] = [];
+  for (const [tournamentId, list] of ordered.slice(0, MAX_CARDS)) {
+    const t = labels.tournament(tournamentId);
+    const game = list[0] ? gameTag(labels, list[0].game.id) : '';
+    cards.push({
+      title: `${t?.title ?? `Tournament ${tournamentId}`} (${game})`,
+      colour: COLOURS.upcoming,
+      description: list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options)),
+      ...(list.length > MAX_LINES_PER_CARD ? { footer: `and ${list.length - MAX_LINES_PER_CARD} more` } : {}),
+    });
+  }
+  const first = cards[0];
+  if (first) first.title = `${options.title} · ${first.title}`;
+  const hidden = ordered.slice(MAX_CARDS);
+  if (hidden.length > 0) {
+    const count = hidden.reduce((n, [, list]) => n + list.length, 0);
+    const last = cards[cards.length - 1]!;
+    last.footer = [last.footer, `and ${count} more series in ${hidden.length} more tournaments`]
+      .filter(Boolean)
+      .join(' · ');
+  }
+  return cards;
+}
+
+/** A schedule line: time of day, then who (and live score or result), format. */
+export function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
+  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
+  const tail = ` · Bo${series.best_of || series.format.best_of}`;
+  if (series.lifecycle === 'live')
+    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
+  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
+  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
+}
+
+/** Start ascending, unknown starts last, ties by id. */
+export function byStart(a: Pick<Series, 'start' | 'id'>, b: Pick<Series, 'start' | 'id'>): number {
+  const sa = a.start ? Date.parse(a.start) : Number.POSITIVE_INFINITY;
+  const sb = b.start ? Date.parse(b.start) : Number.POSITIVE_INFINITY;
+  return sa - sb || a.id - b.id;
+}
+
+/** Joins lines of spans with newlines, for a field value. */
+export function joinLines(lines: readonly Text[]): Text {
+  const out: Text = [];
+  lines.forEach((line, i) => {
+    if (i > 0) out.push('\n');
+    out.push(...line);
+  });
+  return out;
+}

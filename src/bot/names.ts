@@ -1,0 +1,714 @@
+/**
+ * The name index: games, teams, tournaments, substages (and the rosters, organisations and nearby
+ * series that label them) held in memory, so that commands resolve names to ids and label series
+ * without asking the service, and autocomplete answers within Discord's 3 s from memory alone.
+ *
+ * It is loaded by `refresh()` at background priority with bounded pagination and refreshed
+ * periodically (`start()`); `search` never waits on the service; `resolve` waits only for the first
+ * load. User text never reaches the service from here: it is matched locally and turned into ids.
+ */
+
+import type { EsportsClient } from '../client/types.ts';
+import type {
+  Game,
+  GameMap,
+  Organisation,
+  Role,
+  Roster,
+  Series,
+  Substage,
+  Team,
+  Tournament,
+} from '../protocol/types.ts';
+import type { Clock } from '../service/clock.ts';
+import type { AutocompleteSource, Choice } from './command.ts';
+import { UserError } from './command.ts';
+
+/** The sources the index resolves to numeric ids (timezones are resolved by `resolveTimeZone`). */
+export type NameSource = Exclude<AutocompleteSource, 'timezone'>;
+
+/** The slice of the data client the index reads. */
+export type NameIndexClient = Pick<
+  EsportsClient,
+  'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
+>;
+
+export interface NameIndexLogger {
+  warn(obj: object, msg?: string): void;
+  info?(obj: object, msg?: string): void;
+}
+
+export interface NameIndexOptions {
+  client: NameIndexClient;
+  clock: Clock;
+  logger?: NameIndexLogger;
+  /** Upper bounds of each walk, so a huge catalogue cannot turn a refresh into thousands of requests. */
+  limits?: Partial<typeof DEFAULT_LIMITS>;
+  /** Tournaments ending this long before now still count as current. Default 45 days. */
+  pastWindowMs?: number;
+  /** Tournaments starting within this long after now count as current. Default 90 days. */
+  futureWindowMs?: number;
+}
+
+export const DEFAULT_LIMITS = {
+  games: 100,
+  teams: 5000,
+  tournaments: 500,
+  substages: 2000,
+  rosters: 10000,
+  organisations: 5000,
+  maps: 2000,
+  /** Live, next and latest series offered to autocomplete (`series` source). */
+  series: 100,
+};
+
+/** Choice names are capped by Discord at 100 characters. */
+export const MAX_CHOICE_NAME = 100;
+/** Names longer than this cannot be any team or tournament: refused before matching. */
+export const MAX_NAME_INPUT = 100;
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A roster as the index keeps it: which team, which players. */
+export interface RosterEntry {
+  id: number;
+  team: number;
+  players: number[];
+  game: number;
+}
+
+interface Entry {
+  id: number;
+  /** Display name, e.g. "Team Liquid (CS2)". */
+  label: string;
+  /** The plain name, for exact-match messages. */
+  name: string;
+  /** Normalised keys: name, abbreviation, also_known_as. */
+  keys: string[];
+  game?: number;
+  /** Higher sorts first among equal scores (e.g. active teams, current tournaments). */
+  weight: number;
+}
+
+/** Optional narrowing: prefer candidates in these games when a name is ambiguous across games. */
+export interface ResolveScope {
+  games?: readonly number[];
+}
+
+const NOUN: Record<NameSource, string> = {
+  team: 'team',
+  tournament: 'tournament',
+  game: 'game',
+  substage: 'stage',
+  series: 'series',
+};
+
+/** Lower-case, accents stripped, punctuation collapsed to single spaces. */
+export function normalizeName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** How well `query` (normalised) matches `key` (normalised): 0 (no) to 100 (exact). */
+export function matchScore(query: string, key: string): number {
+  if (query === '' || key === '') return 0;
+  if (key === query) return 100;
+  const compactKey = key.replaceAll(' ', '');
+  const compactQuery = query.replaceAll(' ', '');
+  if (compactKey === compactQuery) return 95;
+  if (key.startsWith(query)) return 80;
+  if (key.split(' ').some((word) => word.startsWith(query))) return 70;
+  if (compactKey.includes(compactQuery)) return 60;
+  return 0;
+}
+
+/** Damerau-free Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+function clip(text: string, max = MAX_CHOICE_NAME): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Every IANA zone this runtime knows, plus UTC. */
+const TIME_ZONES: string[] = (() => {
+  const zones = new Set<string>(['UTC']);
+  try {
+    for (const zone of Intl.supportedValuesOf('timeZone')) zones.add(zone);
+  } catch {
+    // Older runtimes: UTC only; isTimeZone still validates whatever the user types.
+  }
+  return [...zones];
+})();
+
+/**
+ * The name index. Build one per process with `createNameIndex` and share it between commands and
+ * autocomplete; it also labels series (team names from rosters) for cards and notifications.
+ */
+export class NameIndex {
+  readonly #client: NameIndexClient;
+  readonly #clock: Clock;
+  readonly #logger: NameIndexLogger | undefined;
+  readonly #limits: typeof DEFAULT_LIMITS;
+  readonly #pastWindowMs: number;
+  readonly #futureWindowMs: number;
+
+  #games = new Map<number, Game>();
+  #teams = new Map<number, Team>();
+  #tournaments = new Map<number, Tournament>();
+  #substages = new Map<number, Substage>();
+  #rosters = new Map<number, RosterEntry>();
+  #rostersByTeam = new Map<number, number[]>();
+  #organisations = new Map<number, Organisation>();
+  #series = new Map<number, Series>();
+  #maps = new Map<number, GameMap>();
+  #roles = new Map<number, Role>();
+  #entries: Record<NameSource, Entry[]> = { team: [], tournament: [], game: [], substage: [], series: [] };
+
+  #loaded = false;
+  #refreshing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #lastRefresh: Date | undefined;
+
+  constructor(options: NameIndexOptions) {
+    this.#client = options.client;
+    this.#clock = options.clock;
+    this.#logger = options.logger;
+    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.#pastWindowMs = options.pastWindowMs ?? 45 * DAY;
+    this.#futureWindowMs = options.futureWindowMs ?? 90 * DAY;
+  }
+
+  /** True once a refresh has completed. */
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  get lastRefresh(): Date | undefined {
+    return this.#lastRefresh;
+  }
+
+  /** Sizes, for logs and the banner. */
+  sizes(): Record<string, number> {
+    return {
+      games: this.#games.size,
+      teams: this.#teams.size,
+      tournaments: this.#tournaments.size,
+      substages: this.#substages.size,
+      rosters: this.#rosters.size,
+      organisations: this.#organisations.size,
+      maps: this.#maps.size,
+      roles: this.#roles.size,
+      series: this.#series.size,
+    };
+  }
+
+  /**
+   * Reloads everything at background priority. Concurrent calls share one refresh. On failure the
+   * previous contents stay in place (and the error is thrown to the caller, and logged).
+   */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#load().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  /** Refreshes every `everyMs` (default 10 minutes) until `stop()`; the timer never keeps the process alive. */
+  start(everyMs = 10 * 60 * 1000): void {
+    this.stop();
+    this.#timer = setInterval(() => {
+      this.refresh().catch(() => {
+        // already logged in #load; the old contents keep serving
+      });
+    }, everyMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  async #load(): Promise<void> {
+    const now = this.#clock.nowMs();
+    const opts = (limit: number) => ({ limit, priority: 'background' as const });
+    const collect = async <T>(
+      iterable: AsyncIterable<T>,
+      keep: (item: T) => boolean = () => true,
+      stop?: (item: T) => boolean,
+    ) => {
+      const items: T[] = [];
+      for await (const item of iterable) {
+        if (stop?.(item)) break;
+        if (keep(item)) items.push(item);
+      }
+      return items;
+    };
+    try {
+      const from = new Date(now - this.#pastWindowMs).toISOString();
+      const until = new Date(now + this.#futureWindowMs).toISOString();
+      const [games, teams, tournaments, rosters, organisations, maps] = await Promise.all([
+        collect(
+          this.#client.games.paginate({ order: 'id-asc' }, opts(this.#limits.games)),
+          (g) => g.deleted_at === null,
+        ),
+        collect(
+          this.#client.teams.paginate(
+            { filter: [['deleted_at', '=', null]], order: 'id-asc' },
+            opts(this.#limits.teams),
+          ),
+        ),
+        // Newest end first; stop once tournaments ended before the window: the "current window".
+        collect(
+          this.#client.tournaments.paginate(
+            { filter: [['deleted_at', '=', null]], order: 'end-desc' },
+            opts(this.#limits.tournaments),
+          ),
+          (t) => t.start <= until,
+          (t) => t.end < from,
+        ),
+        collect(this.#client.rosters.paginate({ order: 'id-asc' }, opts(this.#limits.rosters))),
+        collect(this.#client.organisations.paginate({ order: 'id-asc' }, opts(this.#limits.organisations))),
+        // Maps rarely change (spec, "Map"): names for live cards without a request per match.
+        collect(this.#client.maps.paginate({ order: 'id-asc' }, opts(this.#limits.maps))),
+      ]);
+      const tournamentIds = tournaments.map((t) => t.id);
+      const [substages, series, roles] = await Promise.all([
+        tournamentIds.length === 0
+          ? Promise.resolve([] as Substage[])
+          : collect(
+              this.#client.substages.paginate(
+                {
+                  filter: [
+                    ['tournament.id', '<=', tournamentIds],
+                    ['deleted_at', '=', null],
+                  ],
+                  order: 'id-asc',
+                },
+                opts(this.#limits.substages),
+              ),
+            ),
+        this.#loadSeries(),
+        // Player roles per game (one small list each): names for team rosters.
+        Promise.all(
+          games.map((g) =>
+            this.#client.games
+              .roles(g.id, { take: 50 }, { priority: 'background' })
+              .catch(() => [] as Role[]),
+          ),
+        ).then((lists) => lists.flat()),
+      ]);
+      this.#games = new Map(games.map((g) => [g.id, g]));
+      this.#teams = new Map(teams.map((t) => [t.id, t]));
+      this.#tournaments = new Map(tournaments.map((t) => [t.id, t]));
+      this.#substages = new Map(substages.map((s) => [s.id, s]));
+      this.#organisations = new Map(organisations.map((o) => [o.id, o]));
+      this.#maps = new Map(maps.map((m) => [m.id, m]));
+      this.#roles = new Map(roles.map((r) => [r.id, r]));
+      this.#rosters = new Map();
+      this.#rostersByTeam = new Map();
+      for (const roster of rosters) this.#addRoster(roster);
+      this.#series = new Map(series.map((s) => [s.id, s]));
+      this.#rebuild();
+      this.#loaded = true;
+      this.#lastRefresh = new Date(now);
+      this.#logger?.info?.({ sizes: this.sizes() }, 'name index refreshed');
+    } catch (error) {
+      this.#logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'name index refresh failed',
+      );
+      throw error;
+    }
+  }
+
+  /** Live, next upcoming and latest finished series: what `series` autocomplete offers. */
+  async #loadSeries(): Promise<Series[]> {
+    const take = Math.min(50, Math.max(1, Math.floor(this.#limits.series / 3)));
+    const background = { priority: 'background' as const };
+    const [live, upcoming, recent] = await Promise.all([
+      this.#client.series.list(
+        { filter: [['lifecycle', '=', 'live']], order: 'start-asc', take: 50 },
+        background,
+      ),
+      this.#client.series.list(
+        { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc', take },
+        background,
+      ),
+      this.#client.series.list(
+        { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc', take },
+        background,
+      ),
+    ]);
+    return [...live, ...upcoming, ...recent];
+  }
+
+  #addRoster(roster: Roster): void {
+    const entry: RosterEntry = {
+      id: roster.id,
+      team: roster.team.id,
+      players: roster.line_up.players.map((p) => p.id),
+      game: roster.game.id,
+    };
+    this.#rosters.set(roster.id, entry);
+    const list = this.#rostersByTeam.get(entry.team) ?? [];
+    if (!list.includes(roster.id)) list.push(roster.id);
+    this.#rostersByTeam.set(entry.team, list);
+  }
+
+  #gameTag(gameId: number): string {
+    const game = this.#games.get(gameId);
+    return game ? game.abbreviation.toUpperCase() : `game ${gameId}`;
+  }
+
+  #rebuild(): void {
+    const key = (...texts: (string | undefined | null)[]) => [
+      ...new Set(
+        texts
+          .filter((t): t is string => typeof t === 'string')
+          .map(normalizeName)
+          .filter((t) => t !== ''),
+      ),
+    ];
+    const now = this.#clock.nowMs();
+    this.#entries.game = [...this.#games.values()].map((g) => ({
+      id: g.id,
+      name: g.title,
+      label: clip(`${g.title} (${g.abbreviation})`),
+      keys: key(g.title, g.abbreviation),
+      weight: 0,
+    }));
+    this.#entries.team = [...this.#teams.values()].map((t) => ({
+      id: t.id,
+      name: t.name,
+      label: clip(`${t.name} (${this.#gameTag(t.game.id)})`),
+      keys: key(t.name, t.abbreviation, ...t.also_known_as),
+      game: t.game.id,
+      weight: t.active ? 1 : 0,
+    }));
+    this.#entries.tournament = [...this.#tournaments.values()].map((t) => {
+      const running = Date.parse(t.start) <= now && now <= Date.parse(t.end);
+      return {
+        id: t.id,
+        name: t.title,
+        label: clip(`${t.title} (${this.#gameTag(t.game.id)}, tier ${t.tier})`),
+        keys: key(t.title, t.short_title),
+        game: t.game.id,
+        weight: running ? 2 : Date.parse(t.start) > now ? 1 : 0,
+      };
+    });
+    this.#entries.substage = [...this.#substages.values()].map((s) => {
+      const tournament = this.#tournaments.get(s.tournament.id);
+      const owner = tournament?.short_title || tournament?.title || `tournament ${s.tournament.id}`;
+      return {
+        id: s.id,
+        name: s.title,
+        label: clip(`${s.title} · ${owner}`),
+        keys: key(s.title, `${owner} ${s.title}`),
+        game: s.game.id,
+        weight: 0,
+      };
+    });
+    this.#entries.series = [...this.#series.values()].map((s) => {
+      const teams = s.participants.map((p) => this.teamOfRoster(p.roster.id)?.name ?? 'TBD');
+      const tournament = this.#tournaments.get(s.tournament.id);
+      const when = s.start ? `${s.start.slice(0, 16).replace('T', ' ')} UTC` : 'time TBD';
+      const head = teams.length > 0 ? teams.join(' vs ') : s.title;
+      const state = s.lifecycle === 'live' ? 'LIVE' : when;
+      return {
+        id: s.id,
+        name: head,
+        label: clip(`${head} · ${tournament?.short_title || tournament?.title || s.title} · ${state}`),
+        keys: key(head, s.title, tournament?.title, tournament?.short_title, ...teams),
+        game: s.game.id,
+        weight: s.lifecycle === 'live' ? 2 : s.lifecycle === 'upcoming' ? 1 : 0,
+      };
+    });
+  }
+
+  /** Ranked matches of `text` in `source` (best first). Empty text lists the most relevant. */
+  #rank(source: NameSource, text: string, scope?: ResolveScope): { entry: Entry; score: number }[] {
+    const query = normalizeName(text);
+    const entries = this.#entries[source];
+    const inScope = (e: Entry) =>
+      scope?.games && scope.games.length > 0 && e.game !== undefined ? scope.games.includes(e.game) : true;
+    const ranked =
+      query === ''
+        ? entries.map((entry) => ({ entry, score: 1 }))
+        : entries
+            .map((entry) => ({ entry, score: Math.max(0, ...entry.keys.map((k) => matchScore(query, k))) }))
+            .filter((r) => r.score > 0);
+    return ranked.sort(
+      (a, b) =>
+        b.score - a.score ||
+        Number(inScope(b.entry)) - Number(inScope(a.entry)) ||
+        b.entry.weight - a.entry.weight ||
+        a.entry.label.localeCompare(b.entry.label) ||
+        a.entry.id - b.entry.id,
+    );
+  }
+
+  /**
+   * Autocomplete: up to `limit` (max 25) choices whose value is the id as a string. Synchronous, from
+   * memory: before the first refresh it simply offers nothing.
+   */
+  search(source: AutocompleteSource, text: string, limit = 25, scope?: ResolveScope): Choice<string>[] {
+    const max = Math.max(0, Math.min(25, Math.floor(limit)));
+    if (source === 'timezone') return searchTimeZones(text, max);
+    if (text.length > MAX_NAME_INPUT) return [];
+    return this.#rank(source, text, scope)
+      .slice(0, max)
+      .map(({ entry }) => ({ name: entry.label, value: String(entry.id) }));
+  }
+
+  /**
+   * Turns what a user typed into an id: an id (digits, as autocomplete sends), an exact name,
+   * abbreviation or alias, or a unique fuzzy match. Ambiguous text throws a `UserError` listing the
+   * candidates; unknown text throws one suggesting the closest names. Waits for the first refresh.
+   */
+  async resolve(source: NameSource, text: string, scope?: ResolveScope): Promise<number> {
+    if (!this.#loaded) {
+      try {
+        await this.refresh();
+      } catch {
+        throw new UserError(
+          'NAMES_UNAVAILABLE',
+          `The list of ${NOUN[source]} names could not be loaded from the data service; try again in a minute.`,
+        );
+      }
+    }
+    return this.resolveLoaded(source, text, scope);
+  }
+
+  /** `resolve` without waiting: for callers that know the index is loaded. */
+  resolveLoaded(source: NameSource, text: string, scope?: ResolveScope): number {
+    const noun = NOUN[source];
+    const raw = text.trim();
+    if (raw === '') throw new UserError('EMPTY_NAME', `Name a ${noun}: the text is empty.`);
+    if (raw.length > MAX_NAME_INPUT) {
+      throw new UserError(
+        'NAME_TOO_LONG',
+        `That ${noun} name is ${raw.length} characters long; names have at most ${MAX_NAME_INPUT}.`,
+      );
+    }
+    if (/^\d{1,15}$/.test(raw)) {
+      const id = Number(raw);
+      if (this.#entries[source].some((e) => e.id === id)) return id;
+    }
+    const ranked = this.#rank(source, raw, scope);
+    const best = ranked[0];
+    if (!best) {
+      const suggestions = this.closest(source, raw, 3);
+      const hint =
+        suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
+      throw new UserError(
+        `UNKNOWN_${noun.toUpperCase()}`,
+        `No ${noun} matches "${clip(raw, 40)}".${hint}`,
+        suggestions,
+      );
+    }
+    let top = ranked.filter((r) => r.score === best.score);
+    if (top.length > 1 && scope?.games && scope.games.length > 0) {
+      const scoped = top.filter((r) => r.entry.game === undefined || scope.games!.includes(r.entry.game));
+      if (scoped.length > 0) top = scoped;
+    }
+    // Among fuzzy (non-exact) matches, a single current or active one beats stale namesakes.
+    if (top.length > 1 && best.score < 95) {
+      const heaviest = Math.max(...top.map((r) => r.entry.weight));
+      const heavy = top.filter((r) => r.entry.weight === heaviest);
+      if (heavy.length === 1 && heaviest > 0) top = heavy;
+    }
+    if (top.length === 1) return top[0]!.entry.id;
+    const labels = top.slice(0, 10).map((r) => r.entry.label);
+    const more = top.length > labels.length ? ` and ${top.length - labels.length} more` : '';
+    throw new UserError(
+      `AMBIGUOUS_${noun.toUpperCase()}`,
+      `"${clip(raw, 40)}" matches ${top.length} ${noun === 'series' ? 'series' : `${noun}s`}: ${labels.join('; ')}${more}. Pick one from the list or type more of the name.`,
+      labels,
+    );
+  }
+
+  /** The `count` names closest to `text` by edit distance, for "did you mean". */
+  closest(source: NameSource, text: string, count = 3): string[] {
+    const query = normalizeName(text);
+    if (query === '') return [];
+    const scored: { label: string; distance: number }[] = [];
+    for (const entry of this.#entries[source]) {
+      let distance = Number.POSITIVE_INFINITY;
+      for (const key of entry.keys)
+        distance = Math.min(distance, editDistance(query, key.slice(0, query.length + 8)));
+      scored.push({ label: entry.label, distance });
+    }
+    const cutoff = Math.max(2, Math.ceil(query.length * 0.6));
+    return scored
+      .filter((s) => s.distance <= cutoff)
+      .sort((a, b) => a.distance - b.distance || a.label.localeCompare(b.label))
+      .slice(0, count)
+      .map((s) => s.label);
+  }
+
+  game(id: number): Game | undefined {
+    return this.#games.get(id);
+  }
+
+  games(): Game[] {
+    return [...this.#games.values()];
+  }
+
+  team(id: number): Team | undefined {
+    return this.#teams.get(id);
+  }
+
+  tournament(id: number): Tournament | undefined {
+    return this.#tournaments.get(id);
+  }
+
+  /** A substage as of the last refresh (its standings may be old: fetch it for a table). */
+  substage(id: number): Substage | undefined {
+    return this.#substages.get(id);
+  }
+
+  substagesOf(tournamentId: number): Substage[] {
+    return [...this.#substages.values()].filter((s) => s.tournament.id === tournamentId);
+  }
+
+  organisation(id: number): Organisation | undefined {
+    return this.#organisations.get(id);
+  }
+
+  /** A map's name, for live cards (`MapNames`). */
+  mapName(id: number): string | undefined {
+    return this.#maps.get(id)?.name;
+  }
+
+  /** A player role's name (e.g. "AWPer"), if the game has roles. */
+  roleName(id: number): string | undefined {
+    return this.#roles.get(id)?.name;
+  }
+
+  roster(id: number): RosterEntry | undefined {
+    return this.#rosters.get(id);
+  }
+
+  /** The team a roster belongs to, if both are known. */
+  teamOfRoster(rosterId: number): Team | undefined {
+    const roster = this.#rosters.get(rosterId);
+    return roster ? this.#teams.get(roster.team) : undefined;
+  }
+
+  /** Every roster of a team the index knows (current and former lineups). */
+  rostersOfTeam(teamId: number): number[] {
+    return [...(this.#rostersByTeam.get(teamId) ?? [])];
+  }
+
+  /**
+   * Makes sure the rosters (and their teams) of these series are known, fetching the missing ones
+   * with at most one `getMany` each through `data` (the caller's scoped client). Usually a no-op.
+   */
+  async ensureSeriesLabels(
+    data: Pick<NameIndexClient, 'rosters' | 'teams'>,
+    series: readonly Series[],
+  ): Promise<void> {
+    const rosterIds = new Set<number>();
+    for (const s of series) for (const p of s.participants) rosterIds.add(p.roster.id);
+    await this.ensureRosters(data, [...rosterIds]);
+  }
+
+  /** Fetches unknown rosters, then their unknown teams, adding both to the index. */
+  async ensureRosters(
+    data: Pick<NameIndexClient, 'rosters' | 'teams'>,
+    rosterIds: readonly number[],
+  ): Promise<void> {
+    const missing = [...new Set(rosterIds)].filter((id) => !this.#rosters.has(id));
+    if (missing.length > 0) for (const roster of await data.rosters.getMany(missing)) this.#addRoster(roster);
+    const teamIds = [
+      ...new Set(
+        rosterIds.map((id) => this.#rosters.get(id)?.team).filter((t): t is number => t !== undefined),
+      ),
+    ];
+    const missingTeams = teamIds.filter((id) => !this.#teams.has(id));
+    if (missingTeams.length > 0) {
+      for (const team of await data.teams.getMany(missingTeams)) this.#teams.set(team.id, team);
+      this.#rebuild();
+    }
+  }
+
+  /** Fetches tournaments the index does not hold (outside its window), at most one request. */
+  async ensureTournaments(data: Pick<NameIndexClient, 'tournaments'>, ids: readonly number[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.#tournaments.has(id));
+    if (missing.length === 0) return;
+    for (const t of await data.tournaments.getMany(missing)) this.#tournaments.set(t.id, t);
+    this.#rebuild();
+  }
+
+  /** Fetches substages the index does not hold, at most one request. */
+  async ensureSubstages(data: Pick<NameIndexClient, 'substages'>, ids: readonly number[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.#substages.has(id));
+    if (missing.length === 0) return;
+    for (const s of await data.substages.getMany(missing)) this.#substages.set(s.id, s);
+    this.#rebuild();
+  }
+}
+
+/** Builds the process's name index. Call `refresh()` (and `start()`) to load it. */
+export function createNameIndex(options: NameIndexOptions): NameIndex {
+  return new NameIndex(options);
+}
+
+/** Autocomplete over IANA time zones ("berlin" -> Europe/Berlin). */
+export function searchTimeZones(text: string, limit = 25): Choice<string>[] {
+  const query = normalizeName(text);
+  const ranked = TIME_ZONES.map((zone) => {
+    const key = normalizeName(zone);
+    const city = normalizeName(zone.split('/').pop() ?? zone);
+    return { zone, score: query === '' ? 1 : Math.max(matchScore(query, key), matchScore(query, city)) };
+  })
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score || a.zone.localeCompare(b.zone));
+  return ranked.slice(0, limit).map((r) => ({ name: r.zone, value: r.zone }));
+}
+
+/**
+ * Resolves a time zone: an exact IANA name (any case), or a unique city match ("berlin").
+ * Throws a `UserError` naming close zones otherwise.
+ */
+export function resolveTimeZone(text: string): string {
+  const raw = text.trim();
+  if (raw.length > MAX_NAME_INPUT || raw === '') {
+    throw new UserError('BAD_TIMEZONE', 'Give a time zone such as Europe/Berlin, America/New_York or UTC.');
+  }
+  const exact = TIME_ZONES.find((z) => z.toLowerCase() === raw.toLowerCase());
+  if (exact) return exact;
+  const choices = searchTimeZones(raw, 10);
+  const best = choices[0];
+  if (best && choices.length === 1) return best.value;
+  if (choices.length > 1) {
+    const names = choices.map((c) => c.value);
+    throw new UserError(
+      'AMBIGUOUS_TIMEZONE',
+      `"${clip(raw, 40)}" matches several time zones: ${names.join(', ')}.`,
+      names,
+    );
+  }
+  throw new UserError(
+    'BAD_TIMEZONE',
+    `"${clip(raw, 40)}" is not a time zone; use an IANA name such as Europe/Berlin or UTC.`,
+  );
+}
