@@ -1,0 +1,225 @@
+/**
+ * `createClient`: the esports data client (issue 3). Defaults are merged in one typed place; the
+ * library never reads `process.env` (`src/config.ts` does, and passes options in).
+ *
+ *   const client = createClient({ baseUrl: 'https://api.example.com/v3', secret });
+ *   const view = client.forCaller({ priority: 'interactive' });
+ *   const upcoming = await view.series.list({ filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc', take: 10 });
+ *   if (view.servedStale) reply.note('may be out of date');
+ */
+import { createHash } from 'node:crypto';
+import Keyv from 'keyv';
+import { ResponseCache } from './cache.ts';
+import { InvalidQueryError } from './errors.ts';
+import { Transport } from './http.ts';
+import { type Logger, silentLogger } from './logger.ts';
+import { type AnswerKind, Pipeline, type RetryPolicy } from './pipeline.ts';
+import { RateLimiter } from './rate-limiter.ts';
+import { buildResources } from './resources.ts';
+import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
+import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
+
+export type { TtlFamily } from './ttl.ts';
+export { DEFAULT_TTL_MS } from './ttl.ts';
+export type * from './types.ts';
+
+export interface ClientOptions {
+  /** The v3 root, ending in `/v3` (e.g. `https://api.example.com/v3` or the local service's `url`). */
+  baseUrl: string;
+  /** The API secret; sent only in the `Service-Secret` header, never logged. */
+  secret: string;
+  /** Where answers are cached. Default: `new Keyv()` in memory. SQLite or Redis through keyv adapters. */
+  cache?: Keyv;
+  rate?: {
+    /** Requests per second for this secret. Default 5. */
+    perSecond?: number;
+    /** Bucket size. Default 5. */
+    burst?: number;
+    /** Most calls waiting for a token; beyond, background calls are shed first. Default 1,000. */
+    queueLimit?: number;
+  };
+  deadlines?: {
+    /** Whole-call deadline for interactive callers. Default 2,000 ms. */
+    interactiveMs?: number;
+    /** Whole-call deadline for background callers. Default 10,000 ms. */
+    backgroundMs?: number;
+  };
+  /** Freshness per resource family in ms (see `DEFAULT_TTL_MS`). */
+  ttl?: Partial<Record<TtlFamily, number>>;
+  /** pino-compatible. Default: silent. */
+  logger?: Logger;
+  retry?: Partial<RetryPolicy>;
+  /** How long past freshness an entry may still be served when the service fails. Default 24 h. */
+  staleIfErrorMs?: number;
+  /**
+   * How long past freshness (as a multiple of the family's TTL) an entry is still answered at once
+   * while one refresh runs. Default 1: an answer is at most twice its TTL old on the happy path.
+   */
+  revalidateFactor?: number;
+  /** Longest wait for one cache store operation. Default 250 ms. */
+  cacheTimeoutMs?: number;
+  /** Parallel connections to the service. Default 8. */
+  connections?: number;
+}
+
+const DEFAULTS = {
+  rate: { perSecond: 5, burst: 5, queueLimit: 1000 },
+  deadlines: { interactiveMs: 2000, backgroundMs: 10_000 },
+  retry: { attempts: 3, baseMs: 200, capMs: 2000 },
+  staleIfErrorMs: 24 * 60 * 60 * 1000,
+  revalidateFactor: 1,
+  cacheTimeoutMs: 250,
+  cacheDownForMs: 5000,
+  connections: 8,
+} as const;
+
+/**
+ * One token bucket per secret and service, shared by every client of this process that uses them
+ * (the quota belongs to the secret: facts note, "Rate limits"). Reference-counted by open clients.
+ */
+const limiters = new Map<string, { limiter: RateLimiter; users: number }>();
+
+function checkBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(
+      `baseUrl "${baseUrl}" is not a URL; expected something like https://api.example.com/v3.`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`baseUrl must use http or https, not ${url.protocol}`);
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new TypeError(
+      'baseUrl must not carry credentials, a query or a fragment: the secret goes in options.secret.',
+    );
+  }
+  if (!/\/v3\/?$/.test(url.pathname)) {
+    throw new TypeError(
+      `baseUrl must end in /v3 (the version is part of the address); got path "${url.pathname}".`,
+    );
+  }
+  return url;
+}
+
+function positive(name: string, value: number, min = 0): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new TypeError(`${name} must be a number of at least ${min}; got ${String(value)}.`);
+  }
+  return value;
+}
+
+/** Creates the client. See `ClientOptions` for every default. */
+export function createClient(options: ClientOptions): EsportsClient {
+  const url = checkBaseUrl(options.baseUrl);
+  const secret = options.secret;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a secret with control characters would corrupt the header
+  if (typeof secret !== 'string' || secret === '' || /[\u0000-\u001f\u007f]/.test(secret)) {
+    throw new TypeError('secret must be a non-empty string without control characters.');
+  }
+  const logger = options.logger ?? silentLogger;
+  const rate = { ...DEFAULTS.rate, ...options.rate };
+  const deadlines = { ...DEFAULTS.deadlines, ...options.deadlines };
+  const retry = { ...DEFAULTS.retry, ...options.retry };
+  positive('rate.perSecond', rate.perSecond, Number.MIN_VALUE);
+  positive('rate.burst', rate.burst, 1);
+  positive('rate.queueLimit', rate.queueLimit);
+  positive('deadlines.interactiveMs', deadlines.interactiveMs, 1);
+  positive('deadlines.backgroundMs', deadlines.backgroundMs, 1);
+  positive('retry.attempts', retry.attempts, 1);
+  positive('retry.baseMs', retry.baseMs);
+  positive('retry.capMs', retry.capMs);
+  const ttl = { ...DEFAULT_TTL_MS, ...options.ttl } as Record<TtlFamily, number>;
+  for (const [family, ms] of Object.entries(ttl)) {
+    if (!(family in DEFAULT_TTL_MS)) {
+      throw new TypeError(
+        `ttl.${family} is not a cache family; use one of: ${Object.keys(DEFAULT_TTL_MS).join(', ')}.`,
+      );
+    }
+    positive(`ttl.${family}`, ms);
+  }
+
+  const baseKey = url.href.replace(/\/+$/, '');
+  const limiterKey = `${baseKey} ${createHash('sha256').update(secret).digest('hex')}`;
+  let shared = limiters.get(limiterKey);
+  if (shared) {
+    if (shared.limiter.perSecond !== rate.perSecond) {
+      logger.warn(
+        { perSecond: shared.limiter.perSecond },
+        'another client already holds the rate limiter of this secret; sharing it',
+      );
+    }
+    shared.users++;
+  } else {
+    shared = { limiter: new RateLimiter(rate), users: 1 };
+    limiters.set(limiterKey, shared);
+  }
+  const limiter = shared.limiter;
+
+  const ownsCache = options.cache === undefined;
+  const keyv = options.cache ?? new Keyv();
+  const transport = new Transport(url, secret, { connections: options.connections ?? DEFAULTS.connections });
+  const cache = new ResponseCache(keyv, {
+    staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
+    opTimeoutMs: options.cacheTimeoutMs ?? DEFAULTS.cacheTimeoutMs,
+    downForMs: DEFAULTS.cacheDownForMs,
+    logger,
+  });
+  const pipeline = new Pipeline({
+    secret,
+    keyPrefix: `${baseKey} `,
+    transport,
+    limiter,
+    cache,
+    logger,
+    ttl,
+    retry,
+    revalidateFactor: options.revalidateFactor ?? DEFAULTS.revalidateFactor,
+    staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
+    backgroundDeadlineMs: deadlines.backgroundMs,
+  });
+
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    pipeline.close();
+    if (--shared.users === 0) {
+      limiters.delete(limiterKey);
+      limiter.close(new Error('The esports client is closed.'));
+    }
+    await transport.close();
+    if (ownsCache) await keyv.disconnect().catch(() => {});
+  };
+
+  const view = (defaults: Partial<CallerDefaults>): ScopedEsportsClient => {
+    const answers = { cached: 0, upstream: 0, stale: 0 };
+    const onAnswer = (kind: AnswerKind) => {
+      answers[kind]++;
+    };
+    const send = (path: string, params: Record<string, string>, call: CallOptions | undefined) => {
+      const priority: Priority = call?.priority ?? defaults.priority ?? 'background';
+      const deadlineMs =
+        call?.deadlineMs ??
+        defaults.deadlineMs ??
+        (priority === 'interactive' ? deadlines.interactiveMs : deadlines.backgroundMs);
+      if (!(deadlineMs > 0)) throw new InvalidQueryError(`deadlineMs must be above 0; got ${deadlineMs}.`);
+      return pipeline.get(path, params, { priority, deadlineMs, signal: call?.signal, onAnswer });
+    };
+    return {
+      ...buildResources(send),
+      forCaller: (next: CallerDefaults) => view(next),
+      stats: () => pipeline.stats(),
+      close,
+      get servedStale() {
+        return answers.stale > 0;
+      },
+      get answers() {
+        return { ...answers };
+      },
+    };
+  };
+  return view({});
+}

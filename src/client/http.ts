@@ -1,0 +1,75 @@
+/**
+ * The bottom of the pipeline: one undici Pool with keep-alive to the service's origin. The secret
+ * travels only in the `Service-Secret` header (spec, "Authentication": the header is preferred,
+ * query strings end up in proxy logs). A Pool is bound to one origin and never follows redirects,
+ * so the secret cannot be carried to another host; a 3xx comes back as an answer and the pipeline
+ * refuses it.
+ */
+import { Pool } from 'undici';
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface TransportOptions {
+  /** Parallel connections to the service. Default 8 (the rate limit, not sockets, is the bottleneck). */
+  connections?: number;
+  keepAliveMs?: number;
+  userAgent?: string;
+}
+
+/** Thrown when the request's own time limit (headers or body) passed. */
+export class TransportTimeoutError extends Error {
+  override name = 'TransportTimeoutError';
+}
+
+export class Transport {
+  readonly #pool: Pool;
+  readonly #prefix: string;
+  readonly #headers: Record<string, string>;
+
+  constructor(baseUrl: URL, secret: string, options: TransportOptions = {}) {
+    this.#pool = new Pool(baseUrl.origin, {
+      connections: options.connections ?? 8,
+      keepAliveTimeout: options.keepAliveMs ?? 30_000,
+      // undici's own defaults are 300 s; every call passes its remaining budget instead.
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    });
+    this.#prefix = baseUrl.pathname.replace(/\/+$/, '');
+    this.#headers = {
+      'service-secret': secret,
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? 'matchday-client',
+    };
+  }
+
+  /** One GET. `timeoutMs` bounds waiting for headers and for the body; `signal` aborts it. */
+  async get(pathAndQuery: string, signal: AbortSignal, timeoutMs: number): Promise<HttpAnswer> {
+    const limit = Math.max(1, Math.ceil(timeoutMs));
+    try {
+      const answer = await this.#pool.request({
+        path: this.#prefix + pathAndQuery,
+        method: 'GET',
+        headers: this.#headers,
+        signal,
+        headersTimeout: limit,
+        bodyTimeout: limit,
+      });
+      const body = await answer.body.text();
+      return { status: answer.statusCode, headers: answer.headers, body };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+        throw new TransportTimeoutError(`no answer within ${limit} ms`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+}

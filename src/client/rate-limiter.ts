@@ -1,0 +1,202 @@
+/**
+ * One token bucket per secret (issue 3, part 5): every attempt (retries included) takes a token.
+ * Two priorities: a waiting interactive call (a user's command) is always served before waiting
+ * background work (polling). The queue is bounded; when it is full, background work is shed first.
+ * The bucket slows down when the service's `X-RateLimit-*` headers say the budget is smaller than
+ * configured, and stops entirely until the announced reset after a 429.
+ */
+import { QueueFullError } from './errors.ts';
+import type { Priority } from './types.ts';
+
+export interface RateLimiterOptions {
+  /** Tokens per second. Default 5 (`shared/notes/service-facts.md`, "Rate limits"). */
+  perSecond: number;
+  /** Bucket size. Default 5. */
+  burst: number;
+  /** Most calls allowed to wait. Default 1,000. */
+  queueLimit: number;
+  now?: () => number;
+}
+
+/** A waiting call. `priority` is read at dispatch time, so a shared flight can be promoted. */
+export interface Ticket {
+  priority: Priority;
+}
+
+interface Waiter {
+  ticket: Ticket;
+  resolve: (waitedMs: number) => void;
+  reject: (error: unknown) => void;
+  enqueuedAt: number;
+  cleanup: () => void;
+}
+
+export class RateLimiter {
+  #rate: number;
+  #capacity: number;
+  #tokens: number;
+  #last: number;
+  #blockedUntil = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #queue: Waiter[] = [];
+  readonly #queueLimit: number;
+  readonly #now: () => number;
+  /** Total milliseconds calls spent waiting for a token. */
+  waitedMs = 0;
+
+  constructor(options: RateLimiterOptions) {
+    if (!(options.perSecond > 0)) throw new RangeError('rate.perSecond must be above 0.');
+    if (!(options.burst >= 1)) throw new RangeError('rate.burst must be at least 1.');
+    if (!(options.queueLimit >= 0)) throw new RangeError('rate.queueLimit must be 0 or more.');
+    this.#rate = options.perSecond;
+    this.#capacity = options.burst;
+    this.#tokens = options.burst;
+    this.#queueLimit = options.queueLimit;
+    this.#now = options.now ?? performance.now.bind(performance);
+    this.#last = this.#now();
+  }
+
+  get queueLength(): number {
+    return this.#queue.length;
+  }
+
+  get perSecond(): number {
+    return this.#rate;
+  }
+
+  get burst(): number {
+    return this.#capacity;
+  }
+
+  #refill(now: number): void {
+    const elapsed = Math.max(0, now - this.#last);
+    this.#tokens = Math.min(this.#capacity, this.#tokens + (elapsed * this.#rate) / 1000);
+    this.#last = now;
+  }
+
+  /** Waits for a token. Resolves with the milliseconds waited; rejects on abort or when shed. */
+  acquire(ticket: Ticket, signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const now = this.#now();
+    this.#refill(now);
+    if (this.#queue.length === 0 && now >= this.#blockedUntil && this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return Promise.resolve(0);
+    }
+    if (this.#queue.length >= this.#queueLimit) {
+      // Full: an interactive call displaces the newest background waiter; otherwise the newcomer is shed.
+      const victimIndex = ticket.priority === 'interactive' ? this.#lastIndexOf('background') : -1;
+      if (victimIndex < 0) return Promise.reject(this.#shedError());
+      const [victim] = this.#queue.splice(victimIndex, 1);
+      victim!.cleanup();
+      victim!.reject(this.#shedError());
+    }
+    return new Promise<number>((resolve, reject) => {
+      const onAbort = () => {
+        const index = this.#queue.indexOf(waiter);
+        if (index >= 0) this.#queue.splice(index, 1);
+        reject(signal!.reason);
+      };
+      const waiter: Waiter = {
+        ticket,
+        resolve,
+        reject,
+        enqueuedAt: now,
+        cleanup: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+      this.#schedule();
+    });
+  }
+
+  #lastIndexOf(priority: Priority): number {
+    for (let i = this.#queue.length - 1; i >= 0; i--)
+      if (this.#queue[i]!.ticket.priority === priority) return i;
+    return -1;
+  }
+
+  #shedError(): QueueFullError {
+    return new QueueFullError({
+      status: 0,
+      method: 'GET',
+      path: '(client queue)',
+      msg: `the client's request queue is full (${this.#queueLimit} waiting); try again shortly`,
+    });
+  }
+
+  #schedule(): void {
+    if (this.#timer || this.#queue.length === 0) return;
+    const now = this.#now();
+    this.#refill(now);
+    const tokenIn = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) * 1000) / this.#rate;
+    const delay = Math.max(tokenIn, this.#blockedUntil - now, 0);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#drain();
+    }, Math.ceil(delay));
+  }
+
+  #drain(): void {
+    const now = this.#now();
+    this.#refill(now);
+    while (this.#queue.length > 0 && this.#tokens >= 1 && now >= this.#blockedUntil) {
+      const interactive = this.#queue.findIndex((w) => w.ticket.priority === 'interactive');
+      const [waiter] = this.#queue.splice(Math.max(interactive, 0), 1);
+      this.#tokens -= 1;
+      const waited = now - waiter!.enqueuedAt;
+      this.waitedMs += waited;
+      waiter!.cleanup();
+      waiter!.resolve(waited);
+    }
+    this.#schedule();
+  }
+
+  /** Stops handing out tokens for `ms` (after a 429: the budget is spent for everyone). */
+  pause(ms: number): void {
+    const until = this.#now() + Math.max(0, ms);
+    if (until > this.#blockedUntil) this.#blockedUntil = until;
+    this.#tokens = Math.min(this.#tokens, 0);
+    this.#reschedule();
+  }
+
+  /**
+   * Reads the service's budget from an answer's headers. Only ever slows down: a smaller limit or
+   * burst lowers ours; `Remaining` caps our tokens (other processes may share the secret). Only a
+   * 429 pauses the bucket (see `pause`): an exhausted budget already means no token until one refills.
+   */
+  observe(headers: Record<string, string | string[] | undefined>): void {
+    const num = (name: string): number | undefined => {
+      const raw = headers[name];
+      const value = Number(Array.isArray(raw) ? raw[0] : raw);
+      return raw === undefined || !Number.isFinite(value) ? undefined : value;
+    };
+    const limit = num('x-ratelimit-limit');
+    const burst = num('x-ratelimit-burst');
+    const remaining = num('x-ratelimit-remaining');
+    const now = this.#now();
+    this.#refill(now);
+    if (limit !== undefined && limit > 0 && limit < this.#rate) this.#rate = limit;
+    if (burst !== undefined && burst >= 1 && burst < this.#capacity) {
+      this.#capacity = burst;
+      this.#tokens = Math.min(this.#tokens, burst);
+    }
+    if (remaining !== undefined && remaining >= 0) this.#tokens = Math.min(this.#tokens, remaining);
+  }
+
+  #reschedule(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#schedule();
+  }
+
+  /** Rejects every waiter (client closing). */
+  close(reason: unknown): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    for (const waiter of this.#queue.splice(0)) {
+      waiter.cleanup();
+      waiter.reject(reason);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * How long an answer stays fresh, per resource family (issue 3, part 6). Reference data rarely
+ * changes (the spec says assets, maps and layouts "can be cached for hours or days"); schedules move;
+ * live data moves every few seconds.
+ */
+import type { QueryParams } from './query.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+/** Default freshness per family, in milliseconds. Every value can be overridden through `ClientOptions.ttl`. */
+export const DEFAULT_TTL_MS = {
+  /** Games with their map pools, races and roles. */
+  games: 6 * HOUR,
+  maps: 6 * HOUR,
+  assets: 6 * HOUR,
+  /** Map layouts. */
+  layouts: 6 * HOUR,
+  /** Game releases (versions). */
+  releases: 6 * HOUR,
+  /** Countries, regions, languages, streaming and social platforms, broadcasters, images. */
+  reference: 6 * HOUR,
+  teams: HOUR,
+  players: HOUR,
+  /** Rosters, lineups and standing rosters. */
+  rosters: HOUR,
+  organisations: HOUR,
+  casters: HOUR,
+  tournaments: 5 * MINUTE,
+  stages: 5 * MINUTE,
+  substages: 5 * MINUTE,
+  incidents: 5 * MINUTE,
+  /** Series listings and series (scoring and draft included). */
+  series: 30 * SECOND,
+  matches: 30 * SECOND,
+  /** A caster's streams: online state and viewer counts. */
+  streams: 30 * SECOND,
+  /** Live series, live matches and the live summaries. */
+  live: 5 * SECOND,
+} as const satisfies Record<string, number>;
+
+export type TtlFamily = keyof typeof DEFAULT_TTL_MS;
+
+/** Family of the last named path segment; segments not listed name their own family. */
+const SEGMENT_FAMILY: Record<string, TtlFamily> = {
+  games: 'games',
+  mappools: 'games',
+  races: 'games',
+  roles: 'games',
+  maps: 'maps',
+  layouts: 'layouts',
+  releases: 'releases',
+  assets: 'assets',
+  countries: 'reference',
+  region: 'reference',
+  regions: 'reference',
+  languages: 'reference',
+  platforms: 'reference',
+  broadcasters: 'reference',
+  images: 'reference',
+  teams: 'teams',
+  players: 'players',
+  rosters: 'rosters',
+  lineups: 'rosters',
+  standingrosters: 'rosters',
+  organisations: 'organisations',
+  casters: 'casters',
+  streams: 'streams',
+  tournaments: 'tournaments',
+  participants: 'tournaments',
+  stages: 'stages',
+  substages: 'substages',
+  incidents: 'incidents',
+  series: 'series',
+  scoring: 'series',
+  draft: 'series',
+  matches: 'matches',
+  summary: 'live',
+};
+
+const LIVE_FILTER = /(^|,)lifecycle(=|<=\{|<\{)([^,}]*,)*live([,}]|$)/;
+
+/** The family of a request, from its path and filter (a listing filtered on `lifecycle` live is live). */
+export function familyOf(path: string, params: QueryParams): TtlFamily {
+  const named = path.split('/').filter((s) => s !== '' && !/^\d+$/.test(s));
+  const family = SEGMENT_FAMILY[named[named.length - 1] ?? ''] ?? 'reference';
+  if ((family === 'series' || family === 'matches') && params.filter && LIVE_FILTER.test(params.filter))
+    return 'live';
+  return family;
+}
+
+/** A series or match answer that holds something live is only fresh for the live TTL. */
+export function holdsLive(body: unknown): boolean {
+  const items = Array.isArray(body) ? body : [body];
+  return items.some(
+    (item) =>
+      item !== null && typeof item === 'object' && (item as { lifecycle?: unknown }).lifecycle === 'live',
+  );
+}
+
+/** The endpoint family for counters: the first path segment (`/series/1/matches` -> `series`). */
+export function endpointFamily(path: string): string {
+  return path.split('/').find((s) => s !== '') ?? '/';
+}
