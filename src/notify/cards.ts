@@ -1,0 +1,98 @@
+/**
+ * The notifications' replies, built with the shared card builders (`src/bot/format.ts`) so a
+ * reminder looks like `/series`, a live card like `/live` and a digest like `/schedule`. This file
+ * only adds what is particular to notifications: the role mention, "starts in" and "moved" lines,
+ * and the frozen result under the channel's spoiler policy.
+ */
+import { liveCard, type SeriesLabels, scheduleCards, seriesCard } from '../bot/format.ts';
+import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
+import type { SpoilerPolicy } from '../bot/settings.ts';
+import type { Caster, LiveApiSummary, LiveCvSummary, Match, Series } from '../protocol/types.ts';
+
+interface Audience {
+  role?: string;
+  spoilers: SpoilerPolicy;
+}
+
+function mention(audience: Audience, text: Text): Pick<Reply, 'content' | 'mentionRoles'> {
+  if (audience.role === undefined) return { content: text };
+  return { content: [{ role: audience.role }, ' ', ...text], mentionRoles: [audience.role] };
+}
+
+/** A reminder: the series card with its streams, "starts in", and what moved if the start changed. */
+export function reminderReply(
+  series: Series,
+  labels: SeriesLabels,
+  audience: Audience,
+  options: { lead: number; casters?: readonly Caster[]; movedFrom?: string },
+): Reply {
+  const start = new Date(series.start!);
+  const text: Text = [
+    'Starts ',
+    { time: start, style: 'relative' },
+    ' (',
+    { time: start, style: 'time' },
+    ')',
+  ];
+  if (options.movedFrom) text.push(' · moved from ', { time: new Date(options.movedFrom), style: 'full' });
+  const card = seriesCard(series, labels, {
+    spoilers: audience.spoilers,
+    ...(options.casters ? { casters: options.casters } : {}),
+    footer: `Reminder ${options.lead} min before · series ${series.id}`,
+  });
+  if (options.movedFrom)
+    card.description = [...(card.description ?? []), ['Moved: now starts ', { time: start, style: 'full' }]];
+  return { ...mention(audience, text), cards: [card] };
+}
+
+/**
+ * The live card, and the same card frozen once the series is over: the result follows the
+ * channel's spoiler policy (shown, wrapped as a spoiler, or withheld).
+ */
+export function liveReply(
+  series: Series,
+  labels: SeriesLabels,
+  audience: Audience,
+  options: {
+    matches?: readonly Match[];
+    summary?: LiveCvSummary | LiveApiSummary;
+    casters?: readonly Caster[];
+    first: boolean;
+  },
+): Reply {
+  const card = liveCard(series, labels, {
+    spoilers: audience.spoilers,
+    ...(options.matches ? { matches: options.matches } : {}),
+    ...(options.summary ? { summary: options.summary } : {}),
+    ...(options.casters ? { casters: options.casters } : {}),
+  });
+  const over = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
+  if (over) card.footer = `Final · series ${series.id}`;
+  // The mention goes with the first post only; edits never ping.
+  return options.first ? { ...mention(audience, ['Live now']), cards: [card] } : { cards: [card] };
+}
+
+/** A result post for a channel that takes results but no live card. */
+export function resultReply(series: Series, labels: SeriesLabels, audience: Audience): Reply {
+  const card = seriesCard(series, labels, {
+    spoilers: audience.spoilers,
+    footer: `Result · series ${series.id}`,
+  });
+  return { ...mention(audience, ['Series over']), cards: [card] };
+}
+
+/** The daily digest: the day's series grouped by tournament, or a short "nothing today". */
+export function digestReply(
+  series: readonly Series[],
+  labels: SeriesLabels,
+  audience: Audience,
+  localDate: string,
+): Reply {
+  const cards = scheduleCards(series, labels, {
+    spoilers: audience.spoilers,
+    title: `Today's series (${localDate})`,
+    empty: 'Nothing scheduled today for this channel.',
+  });
+  if (series.length === 0) for (const card of cards) card.colour = COLOURS.info;
+  return { ...mention(audience, [`Daily digest for ${localDate}`]), cards };
+}
