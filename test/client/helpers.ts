@@ -42,7 +42,12 @@ export async function startServer(
 }
 
 /** Answers JSON with a status and optional headers. */
-export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body === undefined ? '' : JSON.stringify(body));
 }

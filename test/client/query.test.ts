@@ -26,7 +26,9 @@ describe('buildFilter', () => {
 
   it('refuses a field that is not in the resource list', () => {
     expect(() => buildFilter('teams', [['secret' as never, '=', 1]])).toThrow(InvalidQueryError);
-    expect(() => buildFilter('teams', [['secret' as never, '=', 1]])).toThrow(/not a filterable field of teams/);
+    expect(() => buildFilter('teams', [['secret' as never, '=', 1]])).toThrow(
+      /not a filterable field of teams/,
+    );
   });
 
   it('refuses ids that are not non-negative integers, in sets too', () => {
@@ -37,13 +39,27 @@ describe('buildFilter', () => {
   });
 
   it('refuses the injection attempts of the issue before anything is sent', () => {
-    const attempts = ['1,2', 'x},id<={1', '*', 'Fnatic,G2', 'a\u0000b', 'tab\there', 'x'.repeat(1000), '   ', 'Na_Vi'];
+    const attempts = [
+      '1,2',
+      'x},id<={1',
+      '*',
+      'Fnatic,G2',
+      'a\u0000b',
+      'tab\there',
+      'x'.repeat(1000),
+      '   ',
+      'Na_Vi',
+    ];
     for (const text of attempts) {
-      expect(() => buildFilter('teams', [['name', '~=', text]]), JSON.stringify(text)).toThrow(UnsafeFilterTextError);
+      expect(() => buildFilter('teams', [['name', '~=', text]]), JSON.stringify(text)).toThrow(
+        UnsafeFilterTextError,
+      );
     }
     // exact values reject grammar characters too (with the library's own class)
     for (const text of ['1,2', 'x},id<={1', '*', 'live\n']) {
-      expect(() => buildFilter('series', [['lifecycle', '=', text]]), JSON.stringify(text)).toThrow(InvalidQueryError);
+      expect(() => buildFilter('series', [['lifecycle', '=', text]]), JSON.stringify(text)).toThrow(
+        InvalidQueryError,
+      );
     }
   });
 

@@ -1,0 +1,121 @@
+/**
+ * The token bucket with an injected clock: ordering, shedding and adaptation are checked by
+ * stepping time, not by measuring it.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { QueueFullError } from '../../src/client/errors.ts';
+import { RateLimiter, type Ticket } from '../../src/client/rate-limiter.ts';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function limiter(perSecond: number, burst: number, queueLimit = 100) {
+  vi.useFakeTimers();
+  let now = 0;
+  const l = new RateLimiter({ perSecond, burst, queueLimit, now: () => now });
+  const advance = async (ms: number) => {
+    now += ms;
+    await vi.advanceTimersByTimeAsync(ms);
+  };
+  return { l, advance };
+}
+
+const bg = (): Ticket => ({ priority: 'background' });
+const ia = (): Ticket => ({ priority: 'interactive' });
+
+describe('RateLimiter', () => {
+  it('hands out the burst at once, then one token per 1/rate', async () => {
+    const { l, advance } = limiter(10, 2);
+    const served: number[] = [];
+    for (let i = 0; i < 4; i++) void l.acquire(bg()).then(() => served.push(i));
+    await advance(0);
+    expect(served).toEqual([0, 1]);
+    await advance(100);
+    expect(served).toEqual([0, 1, 2]);
+    await advance(100);
+    expect(served).toEqual([0, 1, 2, 3]);
+  });
+
+  it('serves an interactive call queued behind 50 background ones first', async () => {
+    const { l, advance } = limiter(10, 1);
+    const order: string[] = [];
+    await l.acquire(bg());
+    for (let i = 0; i < 50; i++) void l.acquire(bg()).then(() => order.push(`bg${i}`));
+    void l.acquire(ia()).then(() => order.push('user'));
+    expect(l.queueLength).toBe(51);
+    await advance(100);
+    expect(order).toEqual(['user']);
+    await advance(100);
+    expect(order).toEqual(['user', 'bg0']);
+  });
+
+  it('sheds background work first when the queue is full', async () => {
+    const { l } = limiter(1, 1, 3);
+    await l.acquire(bg());
+    const results: string[] = [];
+    const track = (name: string, p: Promise<number>) =>
+      p.then(
+        () => results.push(`${name}:ok`),
+        (e: unknown) => results.push(`${name}:${e instanceof QueueFullError ? 'shed' : 'error'}`),
+      );
+    void track('b1', l.acquire(bg()));
+    void track('b2', l.acquire(bg()));
+    void track('i1', l.acquire(ia()));
+    // full: a new interactive call displaces the newest background one
+    void track('i2', l.acquire(ia()));
+    // full of (b1, i1, i2): a new background call is refused
+    void track('b3', l.acquire(bg()));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(results.sort()).toEqual(['b2:shed', 'b3:shed']);
+    expect(l.queueLength).toBe(3);
+  });
+
+  it('removes a waiter whose signal aborts', async () => {
+    const { l } = limiter(1, 1);
+    await l.acquire(bg());
+    const controller = new AbortController();
+    const pending = l.acquire(bg(), controller.signal);
+    expect(l.queueLength).toBe(1);
+    controller.abort(new Error('gave up'));
+    await expect(pending).rejects.toThrow('gave up');
+    expect(l.queueLength).toBe(0);
+  });
+
+  it('slows down when the service announces a smaller budget, never speeds up', () => {
+    const { l } = limiter(5, 5);
+    l.observe({ 'x-ratelimit-limit': '2', 'x-ratelimit-burst': '3', 'x-ratelimit-remaining': '1' });
+    expect(l.perSecond).toBe(2);
+    expect(l.burst).toBe(3);
+    l.observe({ 'x-ratelimit-limit': '50', 'x-ratelimit-burst': '50' });
+    expect(l.perSecond).toBe(2);
+    expect(l.burst).toBe(3);
+  });
+
+  it('takes Remaining into account: another process may have spent the budget', async () => {
+    const { l, advance } = limiter(10, 5);
+    l.observe({ 'x-ratelimit-remaining': '0' });
+    let served = false;
+    void l.acquire(bg()).then(() => {
+      served = true;
+    });
+    await advance(0);
+    expect(served).toBe(false);
+    await advance(100);
+    expect(served).toBe(true);
+  });
+
+  it('pauses every caller after a 429 until the reset', async () => {
+    const { l, advance } = limiter(100, 5);
+    l.pause(500);
+    let served = false;
+    void l.acquire(ia()).then(() => {
+      served = true;
+    });
+    await advance(490);
+    expect(served).toBe(false);
+    await advance(20);
+    expect(served).toBe(true);
+  });
+});
