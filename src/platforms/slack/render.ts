@@ -6,7 +6,9 @@
  *   150, 10 fields of 2000. Long text is split over several sections; what still does not fit in 50
  *   blocks is left out with a note saying so. A message never comes back `invalid_blocks`.
  * - Text from data is escaped (`&`, `<`, `>`, https://docs.slack.dev/messaging/formatting-message-text#escaping)
- *   so a team called `<!channel>` pings nobody; `@here`-like words get a word joiner as well.
+ *   so a team called `<!channel>` pings nobody; `@here`-like words get a word joiner as well, and every
+ *   mrkdwn object is `verbatim` so Slack does not auto-parse names into mentions or channel links.
+ *   Headers are `plain_text`, which Slack never parses.
  * - Times are `<!date^unix^{token}|fallback>`, shown in each reader's own time zone.
  * - Slack has no spoiler markup: a spoiler is blanked out and its section gets a "Reveal" button whose
  *   click answers the clicker alone (`REVEAL_ACTION`, handled in `app.ts`).
@@ -223,7 +225,7 @@ class BlockBuilder {
   section(mrkdwn: string, revealed?: string): types.SectionBlock {
     const block: types.SectionBlock = {
       type: 'section',
-      text: { type: 'mrkdwn', text: truncateMrkdwn(mrkdwn, SLACK_LIMITS.sectionText) || ' ' },
+      text: { type: 'mrkdwn', text: truncateMrkdwn(mrkdwn, SLACK_LIMITS.sectionText) || ' ', verbatim: true },
     };
     if (revealed !== undefined) block.accessory = this.revealButton(revealed);
     return block;
@@ -311,7 +313,7 @@ function fieldBlocks(fields: Field[], builder: BlockBuilder, options: SpanOption
     const revealed = rendered.filter((r) => r.revealed !== undefined).map((r) => r.revealed);
     const block: types.SectionBlock = {
       type: 'section',
-      fields: rendered.map((r) => ({ type: 'mrkdwn', text: r.text })),
+      fields: rendered.map((r) => ({ type: 'mrkdwn', text: r.text, verbatim: true })),
     };
     if (revealed.length > 0) block.accessory = builder.revealButton(revealed.join('\n'));
     blocks.push(block);
@@ -395,6 +397,7 @@ function cardBlocks(card: Card, builder: BlockBuilder, options: SpanOptions): Sl
           {
             type: 'mrkdwn',
             text: truncateMrkdwn(`🖼 ${escapeMrkdwn(card.image.alt || card.image.name)}`, 3000),
+            verbatim: true,
           },
         ],
       });
@@ -483,5 +486,5 @@ export function renderReply(reply: Reply): SlackMessage {
 /** The message a Reveal click answers with, to the clicker alone: the revealed mrkdwn from the button. */
 export function revealMessage(revealed: string): SlackMessage {
   const text = truncateMrkdwn(revealed || ' ', SLACK_LIMITS.sectionText);
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text, verbatim: true } }] };
 }

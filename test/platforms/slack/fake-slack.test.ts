@@ -61,7 +61,9 @@ describe('FakeSlack', () => {
 
   it('scripts a 429 with Retry-After, then answers normally', async () => {
     fake.fail('chat.postMessage', { retryAfter: 2 });
-    await expect(client.chat.postMessage({ channel: 'C1', text: 'x' })).rejects.toMatchObject({ retryAfter: 2 });
+    await expect(client.chat.postMessage({ channel: 'C1', text: 'x' })).rejects.toMatchObject({
+      retryAfter: 2,
+    });
     await expect(client.chat.postMessage({ channel: 'C1', text: 'x' })).resolves.toMatchObject({ ok: true });
     expect(fake.callsOf('chat.postMessage').map((call) => call.status)).toEqual([429, 200]);
   });

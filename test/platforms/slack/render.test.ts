@@ -93,8 +93,8 @@ describe('renderReply', () => {
       `Starts <!date^${at.getTime() / 1000}^{date_short_pretty} {time}|2025-06-01 18:00 UTC> *Bo3*`,
     );
     expect(fields?.fields).toEqual([
-      { type: 'mrkdwn', text: '*Tournament*\nMajor' },
-      { type: 'mrkdwn', text: '*Stage*\nPlayoffs' },
+      { type: 'mrkdwn', text: '*Tournament*\nMajor', verbatim: true },
+      { type: 'mrkdwn', text: '*Stage*\nPlayoffs', verbatim: true },
     ]);
     expect(context).toMatchObject({
       type: 'context',
@@ -151,6 +151,12 @@ describe('renderReply', () => {
     // The only link is the one the command chose; the injected one is inert text.
     expect(texts.join('\n')).not.toContain('<https://evil.example');
     expect(texts.join('\n')).toContain('&lt;https://evil.example|click&gt;');
+    // Slack must not auto-parse names into mentions or channel links either.
+    for (const block of blocksOf(message)) {
+      const text = block.text as Json | undefined;
+      if (text?.type === 'mrkdwn') expect(text.verbatim).toBe(true);
+      for (const field of (block.fields as Json[] | undefined) ?? []) expect(field.verbatim).toBe(true);
+    }
     // The negative control: the pattern does catch a raw ping, so the checks above can fail.
     expect('<!channel>').toMatch(PING);
     expect('hey @here').toMatch(PING);

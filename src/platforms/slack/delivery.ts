@@ -1,0 +1,247 @@
+/**
+ * Notifications on Slack: the `Delivery` interface over `chat.postMessage` and `chat.update`.
+ *
+ * - Pacing: Slack allows about one message per second per channel
+ *   (https://docs.slack.dev/apis/web-api/rate-limits#special-rate-limits). Sends to one channel go out
+ *   in order, at least `minIntervalMs` apart; different channels do not wait for each other.
+ * - 429s are waited out per workspace: a `Retry-After` pauses every send to that workspace (Slack
+ *   counts limits per workspace and method), then the send is retried. A wait longer than
+ *   `maxRateLimitWaitMs` is not done inline: the send fails as transient with `retryAfterMs`, and the
+ *   notifier's ledger retries it later.
+ * - Errors that retrying cannot fix (`not_in_channel`, `channel_not_found`, `is_archived`, revoked
+ *   tokens, missing scopes) are permanent `DeliveryError`s: the notifier disables the subscription and
+ *   tells the workspace's admins once.
+ */
+import { webApi } from '@slack/bolt';
+import type { Reply } from '../../bot/reply.ts';
+import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
+import { renderReply } from './render.ts';
+
+type WebClient = InstanceType<typeof webApi.WebClient>;
+
+export interface SlackDeliveryOptions {
+  /** A WebClient for the bot token; make it with `createDeliveryClient` so 429s reach this class. */
+  client: WebClient;
+  /** Minimum real time between two messages in one channel. Default 1000 ms. */
+  minIntervalMs?: number;
+  /** Real milliseconds per second of `Retry-After` (tests shrink it). Default 1000. */
+  retryAfterUnitMs?: number;
+  /** The longest rate-limit pause waited out inline; longer ones fail as transient. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /** How many 429s in a row one send waits out before failing as transient. Default 3. */
+  maxRateLimitRetries?: number;
+  /** Real time source and sleep, injectable so pacing can be tested without waiting. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Slack error codes that retrying cannot fix, with the delivery code the notifier sees. */
+const PERMANENT: Record<string, string> = {
+  not_in_channel: 'NOT_IN_CHANNEL',
+  channel_not_found: 'UNKNOWN_CHANNEL',
+  is_archived: 'CHANNEL_ARCHIVED',
+  restricted_action: 'MISSING_PERMISSIONS',
+  restricted_action_read_only_channel: 'MISSING_PERMISSIONS',
+  restricted_action_non_threadable_channel: 'MISSING_PERMISSIONS',
+  missing_scope: 'MISSING_PERMISSIONS',
+  ekm_access_denied: 'MISSING_PERMISSIONS',
+  team_access_not_granted: 'MISSING_PERMISSIONS',
+  not_authed: 'TOKEN_REVOKED',
+  invalid_auth: 'TOKEN_REVOKED',
+  account_inactive: 'TOKEN_REVOKED',
+  token_revoked: 'TOKEN_REVOKED',
+  token_expired: 'TOKEN_REVOKED',
+  message_not_found: 'UNKNOWN_MESSAGE',
+  cant_update_message: 'UNKNOWN_MESSAGE',
+  edit_window_closed: 'UNKNOWN_MESSAGE',
+  invalid_blocks: 'INVALID_MESSAGE',
+  msg_too_long: 'INVALID_MESSAGE',
+  no_text: 'INVALID_MESSAGE',
+};
+
+/** What an admin reads about a permanent failure (the notifier puts it in the admin notice). */
+const EXPLANATIONS: Record<string, string> = {
+  NOT_IN_CHANNEL: 'Matchday is not a member of this channel; invite it with /invite @Matchday',
+  UNKNOWN_CHANNEL: 'the channel no longer exists or Matchday cannot see it',
+  CHANNEL_ARCHIVED: 'the channel is archived',
+  MISSING_PERMISSIONS: 'Matchday is not allowed to post there',
+  TOKEN_REVOKED: "Matchday's access to this workspace was revoked",
+  UNKNOWN_MESSAGE: 'the message to update was deleted',
+  INVALID_MESSAGE: 'Slack refused the message',
+};
+
+/**
+ * A WebClient for deliveries: rate-limited calls are handed back (not waited out inside the client,
+ * which would stall every workspace behind one), and the client never retries a post by itself (a
+ * retried post could appear twice; the ledger decides).
+ */
+export function createDeliveryClient(
+  botToken: string,
+  options: { apiUrl?: string; timeoutMs?: number } = {},
+): WebClient {
+  return new webApi.WebClient(botToken, {
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+    rejectRateLimitedCalls: true,
+    retryConfig: { retries: 0 },
+    timeout: options.timeoutMs ?? 10_000,
+    logLevel: webApi.LogLevel.ERROR,
+  });
+}
+
+function slackErrorCode(error: unknown): string | undefined {
+  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
+  return typeof data?.error === 'string' ? data.error : undefined;
+}
+
+function isRateLimited(error: unknown): error is { retryAfter: number } {
+  return (
+    (error as { code?: unknown } | undefined)?.code === webApi.ErrorCode.RateLimitedError &&
+    typeof (error as { retryAfter?: unknown }).retryAfter === 'number'
+  );
+}
+
+/** Maps a WebClient failure to a DeliveryError; `where` names the channel, never a token. */
+export function toDeliveryError(error: unknown, where: string): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  const slackCode = slackErrorCode(error);
+  if (slackCode !== undefined) {
+    const code = PERMANENT[slackCode];
+    if (code)
+      return new DeliveryError(
+        'permanent',
+        code,
+        `Slack refused the message for ${where}: ${EXPLANATIONS[code]} (${slackCode}).`,
+      );
+    return new DeliveryError('transient', 'SLACK_ERROR', `Slack answered ${slackCode} for ${where}.`);
+  }
+  const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
+  if (typeof status === 'number')
+    return new DeliveryError('transient', 'SLACK_HTTP_ERROR', `Slack answered HTTP ${status} for ${where}.`);
+  return new DeliveryError(
+    'transient',
+    'NETWORK_ERROR',
+    `Could not reach Slack for ${where}: ${(error as Error)?.message ?? String(error)}.`,
+  );
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class SlackDelivery implements Delivery {
+  readonly platform = 'slack' as const;
+  readonly #client: WebClient;
+  readonly #minIntervalMs: number;
+  readonly #unitMs: number;
+  readonly #maxWaitMs: number;
+  readonly #maxRetries: number;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  /** Per channel: the tail of its send queue and when its last message went out. */
+  readonly #channels = new Map<string, { tail: Promise<unknown>; lastAt: number }>();
+  /** Per workspace: no sends before this instant (a 429's Retry-After). */
+  readonly #pausedUntil = new Map<string, number>();
+  #rateLimited = 0;
+
+  constructor(options: SlackDeliveryOptions) {
+    this.#client = options.client;
+    this.#minIntervalMs = options.minIntervalMs ?? 1000;
+    this.#unitMs = options.retryAfterUnitMs ?? 1000;
+    this.#maxWaitMs = options.maxRateLimitWaitMs ?? 60_000;
+    this.#maxRetries = options.maxRateLimitRetries ?? 3;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? realSleep;
+  }
+
+  /** 429s seen so far (for logs and tests). */
+  get rateLimited(): number {
+    return this.#rateLimited;
+  }
+
+  async post(target: ChannelTarget, reply: Reply, _key: string): Promise<Posted> {
+    // Slack has no idempotency key for chat.postMessage; the client never retries a post itself, so a
+    // duplicate can only come from the ledger re-sending after a lost answer (at-least-once).
+    const message = renderReply(reply);
+    const answer = await this.#send(target, () =>
+      this.#client.chat.postMessage({
+        channel: target.channelId,
+        text: message.text,
+        blocks: message.blocks,
+        unfurl_links: false,
+        unfurl_media: false,
+      }),
+    );
+    if (typeof answer.ts !== 'string') {
+      throw new DeliveryError(
+        'transient',
+        'SLACK_ERROR',
+        `Slack did not return a message id for channel ${target.channelId}.`,
+      );
+    }
+    return { messageId: answer.ts };
+  }
+
+  async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
+    const message = renderReply(reply);
+    await this.#send(target, () =>
+      this.#client.chat.update({
+        channel: target.channelId,
+        ts: messageId,
+        text: message.text,
+        blocks: message.blocks,
+      }),
+    );
+  }
+
+  /** Queues `call` behind earlier sends to the same channel, paced, with 429s waited out. */
+  #send<T>(target: ChannelTarget, call: () => Promise<T>): Promise<T> {
+    if (target.platform !== 'slack') {
+      return Promise.reject(
+        new DeliveryError(
+          'permanent',
+          'WRONG_PLATFORM',
+          `A ${target.platform} target reached the Slack delivery.`,
+        ),
+      );
+    }
+    const key = `${target.tenantId}/${target.channelId}`;
+    const channel = this.#channels.get(key) ?? { tail: Promise.resolve(), lastAt: Number.NEGATIVE_INFINITY };
+    const run = channel.tail.then(
+      () => this.#attempt(target, channel, call),
+      () => this.#attempt(target, channel, call),
+    );
+    channel.tail = run.catch(() => undefined);
+    this.#channels.set(key, channel);
+    return run;
+  }
+
+  async #attempt<T>(target: ChannelTarget, channel: { lastAt: number }, call: () => Promise<T>): Promise<T> {
+    const where = `channel ${target.channelId}`;
+    for (let attempt = 0; ; attempt += 1) {
+      const readyAt = Math.max(
+        channel.lastAt + this.#minIntervalMs,
+        this.#pausedUntil.get(target.tenantId) ?? 0,
+      );
+      const wait = readyAt - this.#now();
+      if (wait > 0) await this.#sleep(wait);
+      channel.lastAt = this.#now();
+      try {
+        return await call();
+      } catch (error) {
+        if (!isRateLimited(error)) throw toDeliveryError(error, where);
+        this.#rateLimited += 1;
+        const pauseMs = Math.max(1, error.retryAfter) * this.#unitMs;
+        this.#pausedUntil.set(
+          target.tenantId,
+          Math.max(this.#pausedUntil.get(target.tenantId) ?? 0, this.#now() + pauseMs),
+        );
+        if (pauseMs > this.#maxWaitMs || attempt >= this.#maxRetries) {
+          throw new DeliveryError(
+            'transient',
+            'RATE_LIMITED',
+            `Slack rate-limited messages to ${where}.`,
+            pauseMs,
+          );
+        }
+      }
+    }
+  }
+}
