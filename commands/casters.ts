@@ -1,0 +1,129 @@
+/**
+ * `/casters`: who casts a series and where to watch: platform, online and viewers, links, the
+ * primary caster first. The series is the one named, else the next (or live) series of the team
+ * named, else the first live or upcoming series in the tenant's games. Requests: the series (1),
+ * its casters (1).
+ */
+import { defineCommand } from '../src/bot/command.ts';
+import {
+  casterLine,
+  gameTag,
+  matchup,
+  orderCasters,
+  streamButtons,
+  tournamentName,
+} from '../src/bot/format.ts';
+import type { Card, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { Where } from '../src/client/types.ts';
+import type { Caster, Series } from '../src/protocol/types.ts';
+import {
+  dataOf,
+  gamesFor,
+  gamesLabel,
+  namesOf,
+  scopeOf,
+  seriesArg,
+  teamRosters,
+  textArg,
+  visible,
+} from './shared.ts';
+
+/** Casters listed in full; the rest are counted. */
+const MAX_CASTERS = 15;
+
+export default defineCommand({
+  name: 'casters',
+  description: "A series' casters and streams, primary first",
+  usesService: true,
+  options: {
+    series: {
+      type: 'string',
+      description: 'A series (default: the next one)',
+      autocomplete: 'series',
+      max: 100,
+    },
+    team: { type: 'string', description: "This team's live or next series", autocomplete: 'team', max: 100 },
+    game: {
+      type: 'string',
+      description: "Game (default: this server's games)",
+      autocomplete: 'game',
+      max: 100,
+    },
+  },
+  async run(ctx) {
+    const { args } = ctx;
+    const data = dataOf(ctx);
+    const names = namesOf(ctx);
+    const seriesText = textArg('series', args.series);
+    const teamText = textArg('team', args.team);
+    let series: Series | undefined;
+    if (seriesText) {
+      series = await seriesArg(ctx, seriesText);
+    } else {
+      const games = await gamesFor(ctx, args.game);
+      const filter: Where<'series'>[] = [['lifecycle', '<=', ['live', 'upcoming']]];
+      let who = gamesLabel(ctx, games);
+      if (teamText) {
+        const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
+        filter.push(['participants.roster.id', '^', await teamRosters(ctx, teamId)]);
+        who = names.team(teamId)?.name ?? 'that team';
+      } else if (games.length > 0) filter.push(['game.id', '<=', games]);
+      // Live series started before any upcoming one, so start-asc puts them first.
+      series = visible(await data.series.list({ filter, order: 'start-asc', take: 1 }))[0];
+      if (!series) {
+        return {
+          cards: [
+            {
+              title: 'No series',
+              colour: COLOURS.info,
+              description: [[`Nothing live or upcoming for ${who}.`]],
+            },
+          ],
+        };
+      }
+    }
+    const [casters] = await Promise.all([
+      series.casters.length > 0
+        ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
+        : Promise.resolve([]),
+      names.ensureSeriesLabels(data, [series]),
+      names.ensureTournaments(data, [series.tournament.id]),
+    ]);
+    return { cards: [castersCard(series, casters, names)] };
+  },
+});
+
+/** The casters card: one line per caster, primary first, then online by viewers. */
+export function castersCard(
+  series: Series,
+  casters: readonly Caster[],
+  names: ReturnType<typeof namesOf>,
+): Card {
+  const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
+  const ordered = orderCasters(casters, series.casters);
+  const head: Text = [
+    tournamentName(names, series.tournament.id),
+    ` · ${gameTag(names, series.game.id)}`,
+    ...(series.lifecycle === 'live'
+      ? [' · ', { text: 'LIVE', bold: true }]
+      : series.start
+        ? [' · ', { time: new Date(series.start), style: 'full' as const }]
+        : []),
+  ];
+  const lines: Text[] = ordered
+    .slice(0, MAX_CASTERS)
+    .map((c) => casterLine(c, { primary: primary.has(c.id) }));
+  const card: Card = {
+    title: `Casters · ${matchup(series, names)}`,
+    colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,
+    description: [head, ...(lines.length > 0 ? lines : [['No casters announced for this series yet.']])],
+    footer:
+      ordered.length > MAX_CASTERS
+        ? `Series ${series.id} · and ${ordered.length - MAX_CASTERS} more casters`
+        : `Series ${series.id}`,
+  };
+  const buttons = streamButtons(ordered);
+  if (buttons.length > 0) card.buttons = buttons;
+  return card;
+}

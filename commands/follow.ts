@@ -1,0 +1,111 @@
+/**
+ * `/follow`: the teams this server follows (announced in every notification channel whatever
+ * their tier). Anyone may list; admins add and remove. Names resolve through the name index: no
+ * request to the service.
+ */
+import { defineCommand, UserError } from '../src/bot/command.ts';
+import type { Card } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import { namesOf, scopeOf, textArg } from './shared.ts';
+
+/** Most teams a tenant follows. */
+export const MAX_FOLLOWS = 50;
+
+const teamOption = {
+  team: {
+    type: 'string',
+    description: 'Team name, abbreviation or alias',
+    required: true,
+    autocomplete: 'team',
+    max: 100,
+  },
+} as const;
+
+export default defineCommand({
+  name: 'follow',
+  description: 'Follow or unfollow a team, or list the teams this server follows',
+  subcommands: {
+    team: { description: 'Follow a team (admins)', options: teamOption },
+    remove: { description: 'Stop following a team (admins)', options: teamOption },
+    list: { description: 'The teams this server follows' },
+  },
+  async run(ctx) {
+    const names = namesOf(ctx);
+    const settings = ctx.tenant.settings;
+    const sub = ctx.subcommand ?? 'list';
+    const label = (id: number) => {
+      const team = names.team(id);
+      return team
+        ? `${team.name} (${names.game(team.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
+        : `team ${id}`;
+    };
+    if (sub === 'list') {
+      const card: Card = {
+        title: 'Followed teams',
+        colour: COLOURS.info,
+        description:
+          settings.follows.length > 0
+            ? settings.follows.map((id) => [label(id)])
+            : [['This server follows no teams yet. An admin can add one with /follow team.']],
+      };
+      return { cards: [card] };
+    }
+    if (sub !== 'team' && sub !== 'remove') {
+      throw new UserError(
+        'UNKNOWN_SUBCOMMAND',
+        `Unknown follow subcommand "${String(sub).slice(0, 30)}": use team, remove or list.`,
+      );
+    }
+    if (!ctx.user.isAdmin)
+      throw new UserError('ADMIN_ONLY', "Only server admins can change the server's followed teams.");
+    const text = textArg('team', (ctx.args as { team?: string }).team);
+    if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /follow team team:Liquid.');
+    const id = await names.resolve('team', text, scopeOf(ctx));
+    if (sub === 'team') {
+      if (settings.follows.includes(id)) {
+        return {
+          cards: [
+            {
+              title: 'Already following',
+              colour: COLOURS.info,
+              description: [[`This server already follows ${label(id)}.`]],
+            },
+          ],
+        };
+      }
+      if (settings.follows.length >= MAX_FOLLOWS) {
+        throw new UserError(
+          'TOO_MANY_FOLLOWS',
+          `A server follows at most ${MAX_FOLLOWS} teams; remove one first.`,
+        );
+      }
+      const saved = await ctx.saveSettings({ ...settings, follows: [...settings.follows, id] });
+      return {
+        cards: [
+          {
+            title: 'Following',
+            colour: COLOURS.success,
+            description: [
+              [`Now following ${label(id)}: its series are announced in every notification channel.`],
+            ],
+            footer: `${saved.follows.length} followed`,
+          },
+        ],
+      };
+    }
+    if (!settings.follows.includes(id)) {
+      throw new UserError('NOT_FOLLOWING', `This server does not follow ${label(id)}.`);
+    }
+    const saved = await ctx.saveSettings({ ...settings, follows: settings.follows.filter((f) => f !== id) });
+    return {
+      cards: [
+        {
+          title: 'Unfollowed',
+          colour: COLOURS.success,
+          description: [[`No longer following ${label(id)}.`]],
+          footer: `${saved.follows.length} followed`,
+        },
+      ],
+    };
+  },
+});

@@ -1,0 +1,476 @@
+/**
+ * `/settings` (admins only): show and change the tenant's games, tiers, timezone, spoiler policy,
+ * reminder lead times, digest, live updates and notification channels. Names are resolved through
+ * the name index (no request); every change is validated by the settings schema and saved through
+ * `ctx.saveSettings`, and the answer shows what was stored. Admin notices waiting for the tenant's
+ * admins are shown once, then cleared.
+ */
+import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { resolveTimeZone } from '../src/bot/names.ts';
+import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import {
+  type ChannelSubscription,
+  channelSubscriptionSchema,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  type Settings,
+  SPOILER_POLICIES,
+  type SpoilerPolicy,
+  settingsSchema,
+} from '../src/bot/settings.ts';
+import { namesOf, scopeOf, textArg } from './shared.ts';
+
+/** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
+export const MAX_CHANNELS = 25;
+
+const channelOptions = {
+  channel: { type: 'channel', description: 'The channel', required: true },
+  games: {
+    type: 'string',
+    description: 'Games, comma-separated, or "all" (default: the server\'s games)',
+    max: 200,
+  },
+  tiers: {
+    type: 'string',
+    description: 'Tiers, e.g. "1,2", or "all" (default: the server\'s tiers)',
+    max: 20,
+  },
+  teams: {
+    type: 'string',
+    description: 'Teams announced whatever their tier, comma-separated, or "none"',
+    max: 300,
+  },
+  kinds: {
+    type: 'string',
+    description: `What to post: ${NOTIFICATION_KINDS.join(', ')} (default: all)`,
+    max: 100,
+  },
+  leads: {
+    type: 'string',
+    description: 'Reminder minutes before start, e.g. "15, 60" (default: the server\'s)',
+    max: 50,
+  },
+  role: { type: 'role', description: 'A role to mention on notifications' },
+} as const;
+
+export default defineCommand({
+  name: 'settings',
+  description: "Show or change this server's Matchday settings (admins)",
+  adminOnly: true,
+  ephemeral: true,
+  subcommands: {
+    show: { description: 'Show the current settings' },
+    games: {
+      description: 'Games to follow',
+      options: {
+        games: {
+          type: 'string',
+          description: 'Comma-separated, e.g. "cs2, dota 2", or "all"',
+          required: true,
+          max: 200,
+        },
+      },
+    },
+    tiers: {
+      description: 'Tiers to follow (1 is the top)',
+      options: { tiers: { type: 'string', description: 'e.g. "1,2"', required: true, max: 20 } },
+    },
+    timezone: {
+      description: 'Timezone for schedules and digests',
+      options: {
+        zone: {
+          type: 'string',
+          description: 'e.g. Europe/Berlin',
+          required: true,
+          autocomplete: 'timezone',
+          max: 64,
+        },
+      },
+    },
+    spoilers: {
+      description: 'How results are shown',
+      options: {
+        policy: {
+          type: 'string',
+          description: 'show, spoiler (hidden until revealed) or hide',
+          required: true,
+          choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
+        },
+      },
+    },
+    reminders: {
+      description: 'Reminder lead times',
+      options: {
+        minutes: {
+          type: 'string',
+          description: 'Minutes before start, e.g. "15, 60" (at most 5)',
+          required: true,
+          max: 50,
+        },
+      },
+    },
+    digest: {
+      description: 'The daily schedule digest',
+      options: {
+        time: { type: 'string', description: 'Time of day HH:MM in the server timezone, e.g. 09:00', max: 5 },
+        when_empty: {
+          type: 'string',
+          description: 'On a day with nothing scheduled',
+          choices: [
+            { name: 'say so', value: 'say' },
+            { name: 'skip', value: 'skip' },
+          ],
+        },
+      },
+    },
+    live: {
+      description: 'Live score updates on or off',
+      options: { enabled: { type: 'boolean', description: 'On or off', required: true } },
+    },
+    'channel-add': { description: 'Post notifications in a channel', options: channelOptions },
+    'channel-set': { description: "Change a notification channel's filters", options: channelOptions },
+    'channel-remove': {
+      description: 'Stop posting in a channel',
+      options: { channel: { type: 'channel', description: 'The channel', required: true } },
+    },
+  },
+  async run(ctx) {
+    if (!ctx.user.isAdmin)
+      throw new UserError('ADMIN_ONLY', 'Only server admins can view or change Matchday settings.');
+    // Subcommand arguments are typed per subcommand; read them as a record here.
+    const args = ctx.args as Record<string, string | number | boolean | undefined>;
+    const current = ctx.tenant.settings;
+    const sub = ctx.subcommand ?? 'show';
+    let next: Settings = structuredClone(current);
+    let changed = '';
+    switch (sub) {
+      case 'show':
+        break;
+      case 'games':
+        next.games = await parseGames(ctx, str(args.games, 'games'));
+        changed = `Games: ${describeGames(ctx, next.games)}.`;
+        break;
+      case 'tiers':
+        next.tiers = parseTiers(str(args.tiers, 'tiers'), false);
+        changed = `Tiers: ${next.tiers.join(', ')}.`;
+        break;
+      case 'timezone':
+        next.timezone = resolveTimeZone(str(args.zone, 'zone'));
+        changed = `Timezone: ${next.timezone}.`;
+        break;
+      case 'spoilers': {
+        const policy = str(args.policy, 'policy') as SpoilerPolicy;
+        if (!SPOILER_POLICIES.includes(policy)) {
+          throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
+        }
+        next.spoilers = policy;
+        changed = `Spoilers: ${policy}.`;
+        break;
+      }
+      case 'reminders':
+        next.reminderLeads = parseLeads(str(args.minutes, 'minutes'), false);
+        changed = `Reminders: ${next.reminderLeads.join(', ')} minutes before.`;
+        break;
+      case 'digest': {
+        const time = textArg('time', args.time as string | undefined, 5);
+        const whenEmpty = args.when_empty as string | undefined;
+        if (time === undefined && whenEmpty === undefined) {
+          throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
+        }
+        if (time !== undefined) {
+          if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
+            throw new UserError(
+              'BAD_TIME',
+              `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`,
+            );
+          }
+          next.digestTime = time;
+        }
+        if (whenEmpty !== undefined) {
+          if (whenEmpty !== 'say' && whenEmpty !== 'skip')
+            throw new UserError('BAD_CHOICE', 'when_empty must be say or skip.');
+          next.digestWhenEmpty = whenEmpty;
+        }
+        changed = `Digest: ${next.digestTime} (${next.timezone}), on empty days ${next.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
+        break;
+      }
+      case 'live': {
+        if (typeof args.enabled !== 'boolean')
+          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+        next.liveUpdates = args.enabled;
+        changed = `Live updates: ${next.liveUpdates ? 'on' : 'off'}.`;
+        break;
+      }
+      case 'channel-add':
+      case 'channel-set': {
+        const id = channelId(args.channel);
+        const existing = next.channels.find((c) => c.id === id);
+        if (sub === 'channel-add' && existing) {
+          throw new UserError(
+            'CHANNEL_EXISTS',
+            'That channel is already set up; use /settings channel-set to change it.',
+          );
+        }
+        if (sub === 'channel-set' && !existing) {
+          throw new UserError(
+            'UNKNOWN_CHANNEL',
+            'That channel is not set up; use /settings channel-add first.',
+          );
+        }
+        if (!existing && next.channels.length >= MAX_CHANNELS) {
+          throw new UserError(
+            'TOO_MANY_CHANNELS',
+            `At most ${MAX_CHANNELS} notification channels; remove one first.`,
+          );
+        }
+        let name = existing?.name;
+        if (ctx.channels) {
+          const check = await ctx.channels.check(id);
+          if (!check.ok) {
+            throw new UserError(
+              'CHANNEL_PERMISSIONS',
+              `Matchday cannot post in that channel: it is missing ${check.missing.join(', ')}. Grant those permissions and try again.`,
+              check.missing,
+            );
+          }
+          name = check.name ?? name;
+        }
+        const base: ChannelSubscription = existing ?? channelSubscriptionSchema.parse({ id });
+        const updated = await applyChannelOptions(ctx, base, args);
+        if (name) updated.name = name;
+        // A re-enabled or re-checked channel starts delivering again.
+        delete updated.disabled;
+        next.channels = existing
+          ? next.channels.map((c) => (c.id === id ? updated : c))
+          : [...next.channels, updated];
+        changed = `${existing ? 'Updated' : 'Added'} ${channelLabel(updated)}.`;
+        break;
+      }
+      case 'channel-remove': {
+        const id = channelId(args.channel);
+        const existing = next.channels.find((c) => c.id === id);
+        if (!existing)
+          throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
+        next.channels = next.channels.filter((c) => c.id !== id);
+        changed = `Removed ${channelLabel(existing)}.`;
+        break;
+      }
+      default:
+        throw new UserError(
+          'UNKNOWN_SUBCOMMAND',
+          `Unknown settings subcommand "${String(sub).slice(0, 30)}".`,
+        );
+    }
+    const notices = current.adminNotices;
+    if (notices.length > 0) next.adminNotices = [];
+    const needsSave = sub !== 'show' || notices.length > 0;
+    if (needsSave) {
+      const parsed = settingsSchema.safeParse(next);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UserError(
+          'BAD_SETTINGS',
+          `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
+        );
+      }
+      next = await ctx.saveSettings(parsed.data);
+    }
+    const reply: Reply = { cards: [settingsCard(ctx, next, changed)], ephemeral: true };
+    if (notices.length > 0) {
+      reply.cards.unshift({
+        title: 'For admins',
+        colour: COLOURS.warning,
+        description: notices.slice(0, 10).map((n) => [n]),
+      });
+    }
+    return reply;
+  },
+});
+
+function str(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UserError('MISSING_OPTION', `Give ${name}.`);
+  return value.trim();
+}
+
+function channelId(value: unknown): string {
+  const id = str(value, 'a channel');
+  // Channel ids from the platforms: Discord snowflakes, Slack C/G ids, the terminal's name.
+  if (!/^[A-Za-z0-9_#:-]{1,64}$/.test(id))
+    throw new UserError('BAD_CHANNEL', 'That is not a channel: pick one from the list.');
+  return id;
+}
+
+function splitList(text: string): string[] {
+  return text
+    .split(/[,;\n]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+const ALL = new Set(['all', 'any', 'every', '*']);
+const NONE = new Set(['none', 'no', '-']);
+
+/** "cs2, dota 2" -> game ids through the name index; "all" -> []. */
+async function parseGames(ctx: CommandContext<unknown>, text: string): Promise<number[]> {
+  if (ALL.has(text.toLowerCase())) return [];
+  const items = splitList(text);
+  if (items.length > 20) throw new UserError('TOO_MANY', 'At most 20 games.');
+  const ids: number[] = [];
+  for (const item of items) ids.push(await namesOf(ctx).resolve('game', item));
+  return [...new Set(ids)];
+}
+
+/** "1,2" -> [1, 2]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
+function parseTiers(text: string, forChannel: boolean): number[] {
+  if (ALL.has(text.toLowerCase())) return forChannel ? [] : [1, 2, 3, 4];
+  const items = text.split(/[\s,;]+/).filter((s) => s !== '');
+  const tiers = items.map((item) => {
+    if (!/^[1-4]$/.test(item))
+      throw new UserError('BAD_TIER', `"${item.slice(0, 10)}" is not a tier: tiers are 1 (top) to 4.`);
+    return Number(item);
+  });
+  if (tiers.length === 0) throw new UserError('BAD_TIER', 'Give at least one tier, e.g. "1,2".');
+  return [...new Set(tiers)].sort();
+}
+
+/** "15, 60, 2h" -> [15, 60, 120] minutes, 1 to 1440, at most 5. */
+function parseLeads(text: string, forChannel: boolean): number[] {
+  if (forChannel && ALL.has(text.toLowerCase())) return [];
+  const leads = text
+    .split(/[\s,;]+/)
+    .filter((s) => s !== '')
+    .map((item) => {
+      const match = /^(\d{1,5})\s*(m|min|mins|minutes|h|hr|hours)?$/i.exec(item);
+      const minutes = match ? Number(match[1]) * (match[2] && /^h/i.test(match[2]) ? 60 : 1) : Number.NaN;
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
+        throw new UserError(
+          'BAD_LEAD',
+          `"${item.slice(0, 10)}" is not a lead time: use minutes from 1 to 1440, e.g. "15, 60".`,
+        );
+      }
+      return minutes;
+    });
+  const unique = [...new Set(leads)].sort((a, b) => a - b);
+  if (unique.length === 0)
+    throw new UserError('BAD_LEAD', 'Give at least one lead time in minutes, e.g. 15.');
+  if (unique.length > 5) throw new UserError('BAD_LEAD', 'At most 5 reminder lead times.');
+  return unique;
+}
+
+async function applyChannelOptions(
+  ctx: CommandContext<unknown>,
+  base: ChannelSubscription,
+  args: Record<string, string | number | boolean | undefined>,
+): Promise<ChannelSubscription> {
+  const next: ChannelSubscription = structuredClone(base);
+  const text = (name: string, max: number) => textArg(name, args[name] as string | undefined, max);
+  const games = text('games', 200);
+  if (games !== undefined) next.games = await parseGames(ctx, games);
+  const tiers = text('tiers', 20);
+  if (tiers !== undefined) next.tiers = parseTiers(tiers, true);
+  const teams = text('teams', 300);
+  if (teams !== undefined) {
+    if (NONE.has(teams.toLowerCase())) next.teams = [];
+    else {
+      const items = splitList(teams);
+      if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
+      const ids: number[] = [];
+      for (const item of items) ids.push(await namesOf(ctx).resolve('team', item, scopeOf(ctx, next.games)));
+      next.teams = [...new Set(ids)];
+    }
+  }
+  const kinds = text('kinds', 100);
+  if (kinds !== undefined) {
+    if (ALL.has(kinds.toLowerCase())) next.kinds = [...NOTIFICATION_KINDS];
+    else {
+      const list = splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase());
+      for (const k of list) {
+        if (!(NOTIFICATION_KINDS as readonly string[]).includes(k)) {
+          throw new UserError(
+            'BAD_KIND',
+            `"${k.slice(0, 20)}" is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}.`,
+          );
+        }
+      }
+      if (list.length === 0)
+        throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
+      next.kinds = [...new Set(list)] as NotificationKind[];
+    }
+  }
+  const leads = text('leads', 50);
+  if (leads !== undefined) next.leads = parseLeads(leads, true);
+  const role = args.role;
+  if (typeof role === 'string' && role.trim() !== '') {
+    const id = role.trim();
+    if (NONE.has(id.toLowerCase())) delete next.role;
+    else if (!/^[A-Za-z0-9_:-]{1,64}$/.test(id))
+      throw new UserError('BAD_ROLE', 'That is not a role: pick one from the list.');
+    else next.role = id;
+  }
+  return next;
+}
+
+function describeGames(ctx: CommandContext<unknown>, games: readonly number[]): string {
+  if (games.length === 0) return 'all';
+  const names = namesOf(ctx);
+  return games.map((id) => names.game(id)?.title ?? `game ${id}`).join(', ');
+}
+
+function channelLabel(channel: ChannelSubscription): string {
+  return channel.name ? `#${channel.name}` : `channel ${channel.id}`;
+}
+
+/** The settings as a card; `changed` says what this command just changed. */
+export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed = ''): Card {
+  const names = namesOf(ctx);
+  const teamList = (ids: readonly number[]) =>
+    ids.map((id) => names.team(id)?.name ?? `team ${id}`).join(', ');
+  const fields: Field[] = [
+    { name: 'Games', value: [describeGames(ctx, settings.games)], inline: true },
+    { name: 'Tiers', value: [settings.tiers.join(', ')], inline: true },
+    { name: 'Timezone', value: [settings.timezone], inline: true },
+    { name: 'Spoilers', value: [settings.spoilers], inline: true },
+    { name: 'Reminders', value: [`${settings.reminderLeads.join(', ')} min before`], inline: true },
+    {
+      name: 'Digest',
+      value: [
+        `${settings.digestTime}, ${settings.digestWhenEmpty === 'say' ? 'also on empty days' : 'skipped on empty days'}`,
+      ],
+      inline: true,
+    },
+    { name: 'Live updates', value: [settings.liveUpdates ? 'on' : 'off'], inline: true },
+    {
+      name: 'Following',
+      value: [settings.follows.length > 0 ? teamList(settings.follows) : 'no teams'],
+      inline: true,
+    },
+  ];
+  const channelLines: Text[] = settings.channels.map((c) => {
+    const line: Text = [{ text: channelLabel(c), bold: true }, ': '];
+    const parts = [
+      `games ${c.games.length > 0 ? describeGames(ctx, c.games) : 'as server'}`,
+      `tiers ${c.tiers.length > 0 ? c.tiers.join(',') : 'as server'}`,
+      ...(c.teams.length > 0 ? [`teams ${teamList(c.teams)}`] : []),
+      c.kinds.join(', '),
+      ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),
+    ];
+    line.push(parts.join('; '));
+    if (c.role) line.push('; mentions ', { role: c.role });
+    if (c.disabled) line.push(` (off: ${c.disabled.reason})`);
+    return line;
+  });
+  const value: Text = [];
+  channelLines.forEach((line, i) => {
+    if (i > 0) value.push('\n');
+    value.push(...line);
+  });
+  fields.push({
+    name: 'Notification channels',
+    value: value.length > 0 ? value : ['none: add one with /settings channel-add'],
+  });
+  const card: Card = { title: 'Matchday settings', colour: changed ? COLOURS.success : COLOURS.info, fields };
+  if (changed) card.description = [[`Saved. ${changed}`]];
+  return card;
+}

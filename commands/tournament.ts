@@ -1,0 +1,148 @@
+/**
+ * `/tournament`: dates, tier, prize pool, location, stages and their substages, and participants.
+ * The tournament comes from the name index when it holds it; requests: its stages (1, substages
+ * embedded) and participants (1).
+ */
+import { defineCommand, UserError } from '../src/bot/command.ts';
+import { teamName } from '../src/bot/format.ts';
+import type { Card, Field, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
+import { dataOf, isNotFound, namesOf, scopeOf, textArg } from './shared.ts';
+
+const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
+/** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
+const MAX_FIELD = 900;
+
+export default defineCommand({
+  name: 'tournament',
+  description: 'A tournament: dates, tier, prize pool, stages and participants',
+  usesService: true,
+  options: {
+    tournament: {
+      type: 'string',
+      description: 'Tournament',
+      required: true,
+      autocomplete: 'tournament',
+      max: 100,
+    },
+  },
+  async run(ctx) {
+    const data = dataOf(ctx);
+    const names = namesOf(ctx);
+    const text = textArg('tournament', ctx.args.tournament);
+    if (!text) throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /tournament tournament:Major.');
+    const id = await names.resolve('tournament', text, scopeOf(ctx));
+    let tournament: Tournament;
+    let stages: Stage[];
+    let participants: TournamentParticipants;
+    try {
+      [tournament, stages, participants] = await Promise.all([
+        names.tournament(id) ?? data.tournaments.get(id),
+        data.tournaments.stages(id, { order: 'order-asc', take: 50 }),
+        data.tournaments.participants(id),
+      ]);
+    } catch (error) {
+      if (isNotFound(error)) throw new UserError('UNKNOWN_TOURNAMENT', 'That tournament no longer exists.');
+      throw error;
+    }
+    const rosterIds = [
+      ...new Set([
+        ...participants.confirmed_participants.map((p) => p.roster.id),
+        ...PHASES.flatMap((phase) => (participants.phase_participants[phase] ?? []).map((p) => p.roster.id)),
+      ]),
+    ];
+    await names.ensureRosters(data, rosterIds);
+    return { cards: [tournamentCard(tournament, stages, participants, names)] };
+  },
+});
+
+/** The tournament card. Participants are public before results, so no spoiler policy applies. */
+export function tournamentCard(
+  tournament: Tournament,
+  stages: readonly Stage[],
+  participants: TournamentParticipants,
+  names: ReturnType<typeof namesOf>,
+): Card {
+  const game = names.game(tournament.game.id);
+  const description: Text[] = [];
+  const blurb = tournament.copy.short_description || tournament.copy.general_description;
+  if (blurb) description.push([blurb.slice(0, 600)]);
+  description.push([
+    { time: new Date(tournament.start), style: 'date' },
+    ' – ',
+    { time: new Date(tournament.end), style: 'date' },
+  ]);
+  const fields: Field[] = [
+    { name: 'Game', value: [game?.title ?? `Game ${tournament.game.id}`], inline: true },
+    { name: 'Tier', value: [String(tournament.tier)], inline: true },
+  ];
+  const prize = tournament.string_prize_pool;
+  if (prize.total) {
+    const places = [
+      prize.first && `1st ${prize.first}`,
+      prize.second && `2nd ${prize.second}`,
+      prize.third && `3rd ${prize.third}`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    fields.push({
+      name: 'Prize pool',
+      value: [places ? `${prize.total} (${places})` : prize.total],
+      inline: true,
+    });
+  }
+  if (tournament.location.host) {
+    fields.push({
+      name: 'Location',
+      value: [`${tournament.location.host.name}, ${tournament.location.host.country.name}`],
+      inline: true,
+    });
+  }
+  const stageLines = [...stages]
+    .filter((s) => s.deleted_at === null)
+    .sort((a, b) => a.order - b.order)
+    .map((stage) => {
+      const subs = [...stage.substages]
+        .filter((s) => s.deleted_at === null)
+        .sort((a, b) => a.order - b.order)
+        .map(
+          (s) => `${s.title} (${s.type === 2 ? 'bracket' : 'groups'}, Bo${s.default_series_format.best_of})`,
+        );
+      return subs.length > 0 ? `${stage.title}: ${subs.join(', ')}` : stage.title;
+    });
+  fields.push({ name: 'Stages', value: [capList(stageLines, '\n') || 'No stages announced yet.'] });
+  const confirmed = participants.confirmed_participants
+    .map((p) => teamName(names, p.roster.id))
+    .sort((a, b) => a.localeCompare(b));
+  fields.push({
+    name: `Participants (${confirmed.length})`,
+    value: [capList(confirmed, ', ') || 'None confirmed yet.'],
+  });
+  const card: Card = {
+    title: tournament.title,
+    colour: COLOURS.info,
+    description,
+    fields,
+    footer: `Tournament ${tournament.id}`,
+  };
+  const links = [
+    tournament.links.website && { label: 'Website', url: tournament.links.website },
+    tournament.links.wiki && { label: 'Wiki', url: tournament.links.wiki },
+  ].filter(
+    (l): l is { label: string; url: string } => Boolean(l) && /^https?:\/\//.test((l as { url: string }).url),
+  );
+  if (links.length > 0) card.buttons = links;
+  return card;
+}
+
+/** Joins items up to MAX_FIELD characters, then "and N more". */
+function capList(items: readonly string[], separator: string): string {
+  let out = '';
+  for (let i = 0; i < items.length; i++) {
+    const next = out === '' ? items[i]! : `${out}${separator}${items[i]}`;
+    if (next.length > MAX_FIELD) return `${out}${separator}and ${items.length - i} more`;
+    out = next;
+  }
+  return out;
+}
