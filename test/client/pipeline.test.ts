@@ -218,7 +218,9 @@ describe('request pipeline', () => {
   });
 
   it('makes one upstream request for 100 concurrent identical cold reads', async () => {
-    const s = await server((_req, res) => setTimeout(() => json(res, 200, [game]), 30));
+    const s = await server((_req, res) => {
+      setTimeout(() => json(res, 200, [game]), 30);
+    });
     const c = client(s.url);
     const answers = await Promise.all(Array.from({ length: 100 }, () => c.games.list({ take: 5 })));
     expect(answers.every((a) => a[0]?.id === 1)).toBe(true);
