@@ -1,0 +1,97 @@
+/**
+ * The process's logger: pino, with secrets kept out twice over. Known fields (tokens, secrets,
+ * authorization headers, Slack `response_url`s) are redacted by path, and every line is scrubbed
+ * of the configured secret values and of anything shaped like a token before it is written, so a
+ * secret inside an error message or a URL cannot leak either.
+ */
+import { pino } from 'pino';
+import pretty from 'pino-pretty';
+import type { LogLevel } from '../config.ts';
+
+export type Logger = pino.Logger;
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /**
+   * Secret values to scrub from every line. A live set: values added later (the embedded service's
+   * generated secret) are scrubbed from then on.
+   */
+  secrets?: Set<string>;
+  /** Where lines go (default: stderr). Tests pass a collector. */
+  destination?: { write(line: string): unknown };
+  /** Human-readable lines instead of JSON (for a terminal). */
+  pretty?: boolean;
+}
+
+/** Field paths whose values are never logged. */
+export const REDACT_PATHS = [
+  'secret',
+  'token',
+  'password',
+  'authorization',
+  'signingSecret',
+  'botToken',
+  'appToken',
+  'response_url',
+  'responseUrl',
+  'headers.authorization',
+  'headers["service-secret"]',
+  '*.secret',
+  '*.token',
+  '*.password',
+  '*.authorization',
+  '*.signingSecret',
+  '*.botToken',
+  '*.appToken',
+  '*.response_url',
+  '*.responseUrl',
+  '*.headers.authorization',
+  '*.headers["service-secret"]',
+];
+
+/** Shapes of credentials that may turn up inside free text, with what to keep of them. */
+const TOKEN_PATTERNS: [RegExp, string][] = [
+  [/xox[abposr]-[A-Za-z0-9-]+/g, 'xox*-[redacted]'],
+  [/xapp-[A-Za-z0-9-]+/g, 'xapp-[redacted]'],
+  // Discord bot tokens: base64 user id, timestamp, HMAC.
+  [/[MNO][A-Za-z\d_-]{23,27}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,40}/g, '[redacted discord token]'],
+  // Interaction tokens live in webhook and callback paths.
+  [/(\/(?:webhooks|interactions)\/\d+\/)[A-Za-z0-9._-]{20,}/g, '$1[redacted]'],
+  [/https:\/\/hooks\.slack\.com\/[^\s"'\\]+/g, 'https://hooks.slack.com/[redacted]'],
+  [/(Bearer|Bot)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]'],
+  [/([a-z]+:\/\/[^:@/\s"\\]*:)[^@/\s"\\]+@/gi, '$1[redacted]@'],
+  [/([?&](?:secret|token|access_token)=)[^&\s"\\]+/gi, '$1[redacted]'],
+];
+
+/** Scrubs secret values and token-shaped text from `line`. */
+export function scrub(line: string, secrets: Iterable<string> = []): string {
+  let out = line;
+  for (const secret of secrets) {
+    // Very short values would blank out ordinary words; config requires real secrets to be longer.
+    if (secret.length < 6) continue;
+    out = out.split(secret).join('[redacted]');
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret) out = out.split(escaped).join('[redacted]');
+  }
+  for (const [pattern, replacement] of TOKEN_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** Creates the logger. Every line passes through `scrub` on its way out. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const secrets = options.secrets ?? new Set<string>();
+  const target: { write(line: string): unknown } =
+    options.destination ??
+    (options.pretty
+      ? pretty({ colorize: process.stderr.isTTY === true, destination: 2, sync: true })
+      : pino.destination({ dest: 2, sync: true }));
+  const scrubbing = { write: (line: string) => target.write(scrub(line, secrets)) };
+  return pino(
+    {
+      level: options.level ?? 'info',
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: undefined,
+    },
+    scrubbing,
+  );
+}

@@ -1,0 +1,509 @@
+/**
+ * The command runtime: every platform turns its input into a `CommandCall` and hands it here. The
+ * runtime finds the command, checks admin rights, validates and coerces the arguments against the
+ * command's declaration, limits each user's pace, builds the context and runs the command. Expected
+ * failures (`UserError`) become a short ephemeral notice; anything else is logged with its context
+ * and the user gets an apology. `execute` never throws.
+ */
+import type { Clock } from '../service/clock.ts';
+import {
+  type AnyCommand,
+  type AutocompleteSource,
+  type ChannelCheck,
+  type Choice,
+  type CommandChannel,
+  type CommandContext,
+  type CommandUser,
+  type OptionDef,
+  type Platform,
+  type Tenant,
+  UserError,
+} from './command.ts';
+import type { Logger } from './logger.ts';
+import { COLOURS, type Reply } from './reply.ts';
+import type { TenantStore } from './tenants.ts';
+import { closest, optionsOf } from './text-args.ts';
+
+export interface CommandCall {
+  platform: Platform;
+  /** The guild or workspace id; the runtime makes the tenant id `${platform}:${tenantKey}`. */
+  tenantKey: string;
+  user: CommandUser;
+  channel: CommandChannel;
+  command: string;
+  subcommand?: string;
+  /** Raw: strings from text platforms, typed values from Discord. */
+  args: Record<string, unknown>;
+  channels?: ChannelCheck;
+}
+
+/** What the runtime needs of the data client: a per-call view that says whether it served stale data. */
+export interface DataClient {
+  forCaller(options: { priority: 'interactive'; deadlineMs: number }): { readonly servedStale?: boolean };
+}
+
+/** What the runtime needs of the name index; commands get the whole index as `names`. */
+export interface NameSearch {
+  search(source: AutocompleteSource, text: string, limit?: number): Choice[];
+}
+
+export interface RateLimit {
+  count: number;
+  windowMs: number;
+  /** The time source for the limit (real time by default: it paces people, not the simulated world). */
+  now?: () => number;
+}
+
+export interface RuntimeDeps {
+  commands: AnyCommand[];
+  client: DataClient;
+  names: NameSearch;
+  tenants: TenantStore;
+  clock: Clock;
+  logger: Logger;
+  perUserLimit?: RateLimit;
+}
+
+/** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
+export type Outcome = 'ok' | 'user-error' | 'forbidden' | 'rate-limited' | 'error';
+
+export interface Execution {
+  reply: Reply;
+  outcome: Outcome;
+  /** The UserError code, for outcomes other than 'ok'. */
+  code?: string;
+  /** The message the user sees, for outcomes other than 'ok'. */
+  message?: string;
+}
+
+/** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
+export const INTERACTIVE_DEADLINE_MS = 2000;
+/** Strings without a declared `max` are capped at this length. */
+export const DEFAULT_STRING_MAX = 100;
+/** Discord's autocomplete limits, the tightest of the platforms. */
+const AUTOCOMPLETE_LIMIT = 25;
+const CHOICE_NAME_MAX = 100;
+
+// Control characters (C0, DEL, C1) never belong in a command argument; they could also drive a terminal.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A sliding-window limit per key: at most `count` events in any `windowMs`. */
+export class SlidingWindowLimiter {
+  readonly #hits = new Map<string, number[]>();
+  constructor(
+    readonly count: number,
+    readonly windowMs: number,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records an event for `key` if allowed; otherwise returns the milliseconds until one would be. */
+  take(key: string): { ok: true } | { ok: false; retryInMs: number } {
+    const now = this.now();
+    const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (recent.length >= this.count) {
+      this.#hits.set(key, recent);
+      return { ok: false, retryInMs: this.windowMs - (now - recent[0]!) };
+    }
+    recent.push(now);
+    this.#hits.set(key, recent);
+    if (this.#hits.size > 10_000) this.#prune(now);
+    return { ok: true };
+  }
+
+  #prune(now: number): void {
+    for (const [key, hits] of this.#hits)
+      if (hits.every((t) => now - t >= this.windowMs)) this.#hits.delete(key);
+  }
+}
+
+function errorReply(title: string, message: string, suggestions: string[], colour: number): Reply {
+  const card: Reply['cards'][number] = { title, colour, description: [[message]] };
+  if (suggestions.length > 0)
+    card.fields = [{ name: 'Did you mean', value: [suggestions.slice(0, 5).join(', ')] }];
+  return { cards: [card], ephemeral: true };
+}
+
+/** How an option is written in messages: `game:`. */
+const label = (name: string): string => `${name}:`;
+
+function describeExpected(def: OptionDef): string {
+  if (def.choices?.length) return `one of ${def.choices.map((c) => c.value).join(', ')}`;
+  switch (def.type) {
+    case 'integer':
+      return 'a whole number';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'channel':
+      return 'a channel';
+    case 'role':
+      return 'a role';
+    default:
+      return 'some text';
+  }
+}
+
+function rangeText(def: OptionDef): string {
+  if (def.min !== undefined && def.max !== undefined) return `between ${def.min} and ${def.max}`;
+  if (def.min !== undefined) return `at least ${def.min}`;
+  return `at most ${def.max}`;
+}
+
+/**
+ * Checks and converts one argument. Text platforms send strings; Discord sends typed values; both
+ * end up as the declared type. Throws `UserError` saying what was wrong and what would be right.
+ */
+export function coerceArg(name: string, def: OptionDef, raw: unknown): string | number | boolean {
+  const shown = (value: unknown) => {
+    const text = String(value);
+    return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  };
+  const bad = (problem: string) => new UserError('INVALID_ARGUMENT', `${label(name)} ${problem}.`);
+
+  if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
+    throw bad(`must be ${describeExpected(def)}`);
+  }
+  if (typeof raw === 'string' && CONTROL.test(raw)) {
+    throw bad('contains control characters; type plain text');
+  }
+  const text = typeof raw === 'string' ? raw.trim() : String(raw);
+
+  let value: string | number | boolean;
+  switch (def.type) {
+    case 'integer':
+    case 'number': {
+      const pattern = def.type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+      const number = typeof raw === 'number' ? raw : pattern.test(text) ? Number(text) : Number.NaN;
+      if (!Number.isFinite(number) || (def.type === 'integer' && !Number.isSafeInteger(number))) {
+        throw bad(
+          `must be ${describeExpected({ ...def, choices: undefined })}${def.min !== undefined || def.max !== undefined ? ` ${rangeText(def)}` : ''} (got "${shown(text)}")`,
+        );
+      }
+      if ((def.min !== undefined && number < def.min) || (def.max !== undefined && number > def.max)) {
+        throw bad(`must be ${rangeText(def)} (got ${shown(text)})`);
+      }
+      value = number;
+      break;
+    }
+    case 'boolean': {
+      if (typeof raw === 'boolean') value = raw;
+      else if (/^(true|yes|on|1)$/i.test(text)) value = true;
+      else if (/^(false|no|off|0)$/i.test(text)) value = false;
+      else throw bad(`must be true or false (got "${shown(text)}")`);
+      break;
+    }
+    case 'channel':
+    case 'role': {
+      // Platform mention syntax: Slack <#C123|name>, <!subteam^S123|@name>; Discord <#123>, <@&123>.
+      const id =
+        /^<#([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
+        /^<@&(\d+)>$/.exec(text)?.[1] ??
+        /^<!subteam\^([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
+        text.replace(/^[#@]/, '');
+      if (!/^[A-Za-z0-9_.-]{1,80}$/.test(id)) {
+        throw bad(
+          `must be ${def.type === 'channel' ? 'a channel, e.g. #general' : 'a role, e.g. @fans'} (got "${shown(text)}")`,
+        );
+      }
+      value = id;
+      break;
+    }
+    default: {
+      if (text === '') throw bad('is empty; give a value or leave the option out');
+      const length = [...text].length;
+      const max = def.max ?? DEFAULT_STRING_MAX;
+      if (length > max) throw bad(`is too long (${length} characters); at most ${max}`);
+      if (def.min !== undefined && length < def.min)
+        throw bad(`is too short (${length} characters); at least ${def.min}`);
+      value = text;
+    }
+  }
+
+  if (def.choices?.length) {
+    const match = def.choices.find(
+      (c) =>
+        c.value === value ||
+        String(c.value).toLowerCase() === String(value).toLowerCase() ||
+        c.name.toLowerCase() === String(value).toLowerCase(),
+    );
+    if (!match) {
+      const values = def.choices.map((c) => String(c.value));
+      throw new UserError(
+        'INVALID_CHOICE',
+        `${label(name)} must be one of ${values.join(', ')} (got "${shown(value)}").`,
+        closest(String(value), values),
+      );
+    }
+    value = match.value;
+  }
+  return value;
+}
+
+/** Validates a call's raw arguments against the declared options. */
+export function validateArgs(
+  usage: string,
+  options: Record<string, OptionDef>,
+  raw: Record<string, unknown>,
+): Record<string, string | number | boolean> {
+  const declared = Object.keys(options);
+  const args: Record<string, string | number | boolean> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const def = options[name];
+    if (!def) {
+      throw new UserError(
+        'UNKNOWN_OPTION',
+        declared.length
+          ? `${usage} has no option "${name.slice(0, 40)}". Its options: ${declared.map(label).join(' ')}.`
+          : `${usage} takes no options (got "${name.slice(0, 40)}").`,
+        closest(name, declared).map(label),
+      );
+    }
+    // An empty value from a text platform (`game:`) counts as leaving the option out.
+    if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) continue;
+    args[name] = coerceArg(name, def, value);
+  }
+  const missing = declared.filter((name) => options[name]!.required && !(name in args));
+  if (missing.length > 0) {
+    const what = missing.map((name) => `${label(name)} (${options[name]!.description})`).join(', ');
+    throw new UserError(
+      'MISSING_ARGUMENT',
+      `${usage} needs ${what}. For example: ${usage} ${missing.map((m) => `${m}:...`).join(' ')}`,
+    );
+  }
+  return args;
+}
+
+/**
+ * Errors from below that are about what the user asked, not bugs: unsafe search text (its message is
+ * written for users) and an id the service does not know.
+ */
+function asUserError(error: unknown): unknown {
+  if (!(error instanceof Error) || error instanceof UserError) return error;
+  if (error.name === 'UnsafeFilterTextError') return new UserError('UNSAFE_TEXT', error.message);
+  if (error.name === 'NotFoundError' || error.name === 'GoneError') {
+    return new UserError(
+      'NOT_FOUND',
+      'The esports data service has no such item (it may have been removed). Check the name or id.',
+    );
+  }
+  return error;
+}
+
+/** True for errors that mean "the data service did not answer", whatever the client calls them. */
+function isServiceUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === 'number' && (status === 429 || status >= 500)) return true;
+  return /Timeout|Abort|Unavailable|Network|Connect|RateLimit|QueueFull/i.test(
+    `${error.name} ${(error as { code?: unknown }).code ?? ''}`,
+  );
+}
+
+export class Runtime {
+  readonly commands: AnyCommand[];
+  readonly #deps: RuntimeDeps;
+  readonly #limiter: SlidingWindowLimiter;
+  readonly #byName: Map<string, AnyCommand>;
+
+  constructor(deps: RuntimeDeps) {
+    this.#deps = deps;
+    this.commands = deps.commands;
+    this.#byName = new Map(deps.commands.map((c) => [c.name, c]));
+    const limit = deps.perUserLimit ?? { count: 5, windowMs: 10_000 };
+    this.#limiter = new SlidingWindowLimiter(limit.count, limit.windowMs, limit.now);
+  }
+
+  find(name: string): AnyCommand | undefined {
+    return this.#byName.get(name.replace(/^\//, '').toLowerCase());
+  }
+
+  /** Runs a call and returns the reply to show. Never throws. */
+  async execute(call: CommandCall): Promise<Reply> {
+    return (await this.run(call)).reply;
+  }
+
+  /** Like `execute`, with how the call ended. Never throws. */
+  async run(call: CommandCall): Promise<Execution> {
+    const { logger, tenants, clock } = this.#deps;
+    const tenantId = `${call.platform}:${call.tenantKey}`;
+    const context = {
+      command: call.command,
+      subcommand: call.subcommand,
+      tenant: tenantId,
+      user: call.user.id,
+    };
+    try {
+      const pace = this.#limiter.take(`${tenantId}/${call.user.id}`);
+      if (!pace.ok) {
+        const seconds = Math.max(1, Math.ceil(pace.retryInMs / 1000));
+        const message = `You're sending commands quickly. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+        return {
+          outcome: 'rate-limited',
+          code: 'RATE_LIMITED',
+          message,
+          reply: errorReply('Easy there', message, [], COLOURS.warning),
+        };
+      }
+
+      const command = this.find(call.command);
+      if (!command) {
+        const names = this.commands.map((c) => c.name);
+        throw new UserError(
+          'UNKNOWN_COMMAND',
+          `There is no command "${String(call.command).slice(0, 40)}". Commands: ${names.map((n) => `/${n}`).join(', ')}.`,
+          closest(String(call.command), names).map((n) => `/${n}`),
+        );
+      }
+      if (command.adminOnly && !call.user.isAdmin) {
+        const message = `/${command.name} is for server admins only${call.platform === 'discord' ? ' (Manage Server)' : call.platform === 'slack' ? ' (workspace admins and owners)' : ''}.`;
+        return {
+          outcome: 'forbidden',
+          code: 'ADMIN_ONLY',
+          message,
+          reply: errorReply(`/${command.name}`, message, [], COLOURS.warning),
+        };
+      }
+
+      let subcommand: string | undefined;
+      if (command.subcommands) {
+        const subs = Object.keys(command.subcommands);
+        subcommand = call.subcommand?.toLowerCase();
+        if (!subcommand || !command.subcommands[subcommand]) {
+          throw new UserError(
+            subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
+            `/${command.name} ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
+            (subcommand ? closest(subcommand, subs) : subs).map((s) => `/${command.name} ${s}`),
+          );
+        }
+      } else if (call.subcommand) {
+        throw new UserError(
+          'UNKNOWN_SUBCOMMAND',
+          `/${command.name} has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
+        );
+      }
+      const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
+      const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {});
+
+      const tenant: Tenant = { id: tenantId, platform: call.platform, settings: await tenants.get(tenantId) };
+      const data = this.#deps.client.forCaller({
+        priority: 'interactive',
+        deadlineMs: INTERACTIVE_DEADLINE_MS,
+      });
+      const commandContext: CommandContext<Record<string, unknown>> = {
+        args,
+        ...(subcommand ? { subcommand } : {}),
+        tenant,
+        user: call.user,
+        channel: call.channel,
+        now: clock.now(),
+        data,
+        names: this.#deps.names,
+        ...(call.channels ? { channels: call.channels } : {}),
+        saveSettings: async (settings) => {
+          tenant.settings = await tenants.save(tenantId, settings);
+          return tenant.settings;
+        },
+      };
+      // The declaration typed `args` for the command author; here they are checked values of that shape.
+      const result = await command.run(commandContext as CommandContext<never>);
+      const reply: Reply = { ...result, cards: [...result.cards] };
+      if (reply.ephemeral === undefined && command.ephemeral !== undefined)
+        reply.ephemeral = command.ephemeral;
+      if (data.servedStale) reply.stale = true;
+      if (call.user.isAdmin) await this.#deliverAdminNotices(tenantId, reply);
+      return { outcome: 'ok', reply };
+    } catch (caught) {
+      const error = asUserError(caught);
+      if (error instanceof UserError) {
+        const title = this.find(call.command) ? `/${this.find(call.command)!.name}` : 'Unknown command';
+        return {
+          outcome: 'user-error',
+          code: error.code,
+          message: error.message,
+          reply: errorReply(title, error.message, error.suggestions, COLOURS.warning),
+        };
+      }
+      if ((error as { name?: string })?.name === 'StoreError') {
+        logger.error({ err: error, ...context }, 'settings store failed during a command');
+        const message =
+          'Settings are unavailable right now (the store is not answering). Please try again shortly.';
+        return {
+          outcome: 'error',
+          code: 'STORE_UNAVAILABLE',
+          message,
+          reply: errorReply('Sorry', message, [], COLOURS.error),
+        };
+      }
+      if (isServiceUnavailable(error)) {
+        logger.warn({ err: error, ...context }, 'data service unavailable during a command');
+        const message = 'The esports data service is not answering right now. Please try again in a minute.';
+        return {
+          outcome: 'error',
+          code: 'SERVICE_UNAVAILABLE',
+          message,
+          reply: errorReply('Sorry', message, [], COLOURS.error),
+        };
+      }
+      logger.error({ err: error, ...context }, 'command failed');
+      const message = `Something went wrong while running /${String(call.command).slice(0, 40)}. It has been logged; please try again later.`;
+      return {
+        outcome: 'error',
+        code: 'INTERNAL',
+        message,
+        reply: errorReply('Sorry', message, [], COLOURS.error),
+      };
+    }
+  }
+
+  /** Shows pending admin notices once: appended to this reply, then removed from the settings. */
+  async #deliverAdminNotices(tenantId: string, reply: Reply): Promise<void> {
+    const { tenants, logger } = this.#deps;
+    try {
+      const settings = await tenants.get(tenantId);
+      if (settings.adminNotices.length === 0) return;
+      const shown = settings.adminNotices;
+      reply.cards.push({
+        title: 'For admins',
+        colour: COLOURS.warning,
+        description: shown.map((notice) => [notice]),
+      });
+      // Re-read right before writing so a notice added meanwhile is kept for next time.
+      const latest = await tenants.get(tenantId);
+      await tenants.save(tenantId, {
+        ...latest,
+        adminNotices: latest.adminNotices.filter((n) => !shown.includes(n)),
+      });
+    } catch (error) {
+      logger.warn({ err: error, tenant: tenantId }, 'could not deliver admin notices');
+    }
+  }
+
+  /** Choices for a partly typed name, from the cached index; never waits on the service. */
+  autocomplete(source: AutocompleteSource, text: string): Choice[] {
+    let choices: Choice[] = [];
+    try {
+      choices = this.#deps.names.search(source, text, AUTOCOMPLETE_LIMIT) ?? [];
+    } catch (error) {
+      this.#deps.logger.warn({ err: error, source }, 'autocomplete failed');
+    }
+    if (choices.length === 0 && source === 'timezone') choices = timeZoneChoices(text);
+    return choices.slice(0, AUTOCOMPLETE_LIMIT).map((c) => ({
+      name: c.name.length > CHOICE_NAME_MAX ? `${c.name.slice(0, CHOICE_NAME_MAX - 1)}…` : c.name,
+      value: c.value,
+    }));
+  }
+}
+
+let zones: string[] | undefined;
+/** IANA zones containing `text`, prefix matches first. */
+export function timeZoneChoices(text: string): Choice[] {
+  zones ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
+  const needle = text.trim().toLowerCase().replace(/\s+/g, '_');
+  const matches = zones.filter((z) => z.toLowerCase().includes(needle));
+  matches.sort(
+    (a, b) => Number(!a.toLowerCase().startsWith(needle)) - Number(!b.toLowerCase().startsWith(needle)),
+  );
+  return matches.slice(0, AUTOCOMPLETE_LIMIT).map((z) => ({ name: z, value: z }));
+}

@@ -1,0 +1,217 @@
+/**
+ * All of Matchday's configuration, read and validated in one place: the only module that reads
+ * `process.env`. A bad value stops start-up with a message that names the variable, says what would
+ * be right and points at `.env.example`; a secret's value is never repeated in that message.
+ */
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const DEFAULT_STORE_URL = 'sqlite://./data/matchday.sqlite';
+
+export interface Config {
+  esports: {
+    /** The real service's base URL; absent means "embed the local service". */
+    url?: string;
+    secret?: string;
+    /** Requests per second (the embedded service's budget and the client's). */
+    rate?: number;
+    /** The embedded service's world seed. */
+    seed: number;
+  };
+  store:
+    | { kind: 'sqlite'; url: string /** File path, or `:memory:`. */; path: string }
+    | { kind: 'redis'; url: string };
+  logLevel: LogLevel;
+  discord?: { token: string; appId?: string; apiUrl?: string };
+  slack?: {
+    botToken: string;
+    /** Socket Mode when set; otherwise HTTP mode with the signing secret. */
+    appToken?: string;
+    signingSecret?: string;
+    port: number;
+    apiUrl?: string;
+  };
+  /** Every secret value in this configuration, for the logger's scrubber. */
+  secrets: string[];
+}
+
+/** A configuration problem; `variable` names the environment variable at fault. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(
+      `Configuration error: ${variable} ${problem}. See .env.example for every variable and an example value.`,
+    );
+  }
+}
+
+/** Variables whose values must never appear in a message. */
+const SECRET_VARIABLES = new Set([
+  'ESPORTS_API_SECRET',
+  'DISCORD_TOKEN',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'STORE_URL', // a redis:// URL may carry a password
+]);
+
+const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL, e.g. https://api.example.com/v3',
+});
+
+/** Per variable: a schema over the raw (non-empty) string, producing the typed value. */
+const VARIABLES = {
+  ESPORTS_API_URL: httpUrl,
+  ESPORTS_API_SECRET: z.string().min(8, 'must be the service secret (at least 8 characters)'),
+  ESPORTS_RATE: z.coerce
+    .number({ error: 'must be a number of requests per second, e.g. 5' })
+    .positive('must be a positive number of requests per second, e.g. 5')
+    .max(10_000, 'must be at most 10000 requests per second'),
+  ESPORTS_SEED: z.coerce
+    .number({ error: 'must be a whole number, e.g. 42' })
+    .int('must be a whole number, e.g. 42')
+    .nonnegative('must be a whole number, e.g. 42')
+    .max(2 ** 31 - 1, 'must be below 2147483648'),
+  STORE_URL: z
+    .string()
+    .regex(
+      /^(sqlite:\/\/.+|rediss?:\/\/.+)$/,
+      'must be sqlite://<file> (e.g. sqlite://./data/matchday.sqlite) or redis://host:port',
+    ),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  DISCORD_TOKEN: z.string().min(20, 'must be the bot token from the Discord developer portal'),
+  DISCORD_APP_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be the numeric application id, e.g. 123456789012345678'),
+  DISCORD_API_URL: httpUrl,
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token starting with xapp-'),
+  SLACK_SIGNING_SECRET: z.string().min(8, 'must be the signing secret from the Slack app settings'),
+  SLACK_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 3000' })
+    .int('must be a port number, e.g. 3000')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  SLACK_API_URL: httpUrl,
+} as const;
+
+type VariableName = keyof typeof VARIABLES;
+type Values = { [K in VariableName]?: z.output<(typeof VARIABLES)[K]> };
+
+/** Every variable Matchday reads, in the order `.env.example` lists them. */
+export const CONFIG_VARIABLES = Object.keys(VARIABLES) as VariableName[];
+
+function read(env: Record<string, string | undefined>): Values {
+  const values: Record<string, unknown> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const raw = env[name]?.trim();
+    // An empty value (`FOO=` in a .env file) means "not set".
+    if (raw === undefined || raw === '') continue;
+    const parsed = VARIABLES[name].safeParse(raw);
+    if (!parsed.success) {
+      const problem = parsed.error.issues[0]?.message ?? 'is not valid';
+      const shown = SECRET_VARIABLES.has(name)
+        ? ''
+        : ` (got "${raw.length > 60 ? `${raw.slice(0, 60)}...` : raw}")`;
+      throw new ConfigError(name, `${problem}${shown}`);
+    }
+    values[name] = parsed.data;
+  }
+  return values as Values;
+}
+
+/**
+ * Reads and validates the configuration from `env` (the process environment by default).
+ * Throws `ConfigError` naming the variable at fault.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const v = read(env);
+
+  if (v.ESPORTS_API_URL && !v.ESPORTS_API_SECRET) {
+    throw new ConfigError(
+      'ESPORTS_API_SECRET',
+      'must be set when ESPORTS_API_URL is set (the secret for that service)',
+    );
+  }
+  if (v.ESPORTS_API_SECRET && !v.ESPORTS_API_URL) {
+    throw new ConfigError(
+      'ESPORTS_API_URL',
+      'must be set when ESPORTS_API_SECRET is set (the real service to use it with)',
+    );
+  }
+  if ((v.DISCORD_APP_ID || v.DISCORD_API_URL) && !v.DISCORD_TOKEN) {
+    throw new ConfigError(
+      'DISCORD_TOKEN',
+      'must be set to use Discord (DISCORD_APP_ID or DISCORD_API_URL is set)',
+    );
+  }
+  const slackExtras = v.SLACK_APP_TOKEN || v.SLACK_SIGNING_SECRET || v.SLACK_PORT || v.SLACK_API_URL;
+  if (slackExtras && !v.SLACK_BOT_TOKEN) {
+    throw new ConfigError('SLACK_BOT_TOKEN', 'must be set to use Slack (another SLACK_ variable is set)');
+  }
+  if (v.SLACK_BOT_TOKEN && !v.SLACK_APP_TOKEN && !v.SLACK_SIGNING_SECRET) {
+    throw new ConfigError(
+      'SLACK_APP_TOKEN',
+      'or SLACK_SIGNING_SECRET must be set with SLACK_BOT_TOKEN (xapp- token for Socket Mode, or the signing secret for HTTP mode)',
+    );
+  }
+
+  const storeUrl = v.STORE_URL ?? DEFAULT_STORE_URL;
+  const store: Config['store'] = storeUrl.startsWith('sqlite://')
+    ? { kind: 'sqlite', url: storeUrl, path: storeUrl.slice('sqlite://'.length) }
+    : { kind: 'redis', url: storeUrl };
+
+  const secrets = [
+    v.ESPORTS_API_SECRET,
+    v.DISCORD_TOKEN,
+    v.SLACK_BOT_TOKEN,
+    v.SLACK_APP_TOKEN,
+    v.SLACK_SIGNING_SECRET,
+  ];
+  const storePassword = store.kind === 'redis' ? redisPassword(store.url) : undefined;
+
+  return {
+    esports: {
+      ...(v.ESPORTS_API_URL ? { url: v.ESPORTS_API_URL, secret: v.ESPORTS_API_SECRET } : {}),
+      ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
+      seed: v.ESPORTS_SEED ?? 42,
+    },
+    store,
+    logLevel: v.LOG_LEVEL ?? 'info',
+    ...(v.DISCORD_TOKEN
+      ? { discord: { token: v.DISCORD_TOKEN, appId: v.DISCORD_APP_ID, apiUrl: v.DISCORD_API_URL } }
+      : {}),
+    ...(v.SLACK_BOT_TOKEN
+      ? {
+          slack: {
+            botToken: v.SLACK_BOT_TOKEN,
+            appToken: v.SLACK_APP_TOKEN,
+            signingSecret: v.SLACK_SIGNING_SECRET,
+            port: v.SLACK_PORT ?? 3000,
+            apiUrl: v.SLACK_API_URL,
+          },
+        }
+      : {}),
+    secrets: [...secrets, storePassword].filter((s): s is string => typeof s === 'string' && s.length > 0),
+  };
+}
+
+function redisPassword(url: string): string | undefined {
+  try {
+    const password = new URL(url).password;
+    return password ? decodeURIComponent(password) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL fit for messages and banners: any password replaced. */
+export function safeUrl(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:@/\s]*:)[^@/\s]+@/i, '$1***@');
+}
