@@ -1,0 +1,453 @@
+/**
+ * The neutral reply (`src/bot/reply.ts`) as Discord messages: embeds, link buttons, an attachment,
+ * native `<t:unix:f>` times and `||spoiler||` markup, always within Discord's limits (the API answers
+ * 400 to anything over them, and a 400 loses the answer). Text from data is escaped so that a team
+ * called `@everyone`, `**x**` or `<@&1>` shows as written and pings nobody, and every message says
+ * `allowed_mentions: { parse: [], roles: <the reply's mentionRoles> }`.
+ *
+ * Pure: no network, no discord.js client. Limits from
+ * https://discord.com/developers/docs/resources/message#embed-object-embed-limits.
+ */
+import { createHash } from 'node:crypto';
+import type { APIActionRowComponent, APIButtonComponentWithURL, APIEmbed, APIEmbedField } from 'discord.js';
+import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
+import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
+import { STALE_NOTICE } from '../../bot/reply.ts';
+
+/** Discord's limits, named. Lengths are counted in UTF-16 units, which never undercounts Discord's characters. */
+export const DISCORD_LIMITS = {
+  content: 2000,
+  embedsPerMessage: 10,
+  embedTitle: 256,
+  embedDescription: 4096,
+  embedFields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  embedTotal: 6000,
+  actionRows: 5,
+  buttonsPerRow: 5,
+  buttonLabel: 80,
+  attachmentDescription: 1024,
+  nonce: 25,
+} as const;
+
+const ZWSP = '\u200b';
+const ELLIPSIS = '…';
+const TIME_CODES: Record<TimeStyle, string> = { full: 'f', relative: 'R', time: 't', date: 'D' };
+const SNOWFLAKE = /^\d{15,21}$/;
+
+export type LinkRow = APIActionRowComponent<APIButtonComponentWithURL>;
+
+/** One Discord message, in the API's own field names. */
+export interface DiscordMessage {
+  content?: string;
+  embeds: APIEmbed[];
+  components: LinkRow[];
+  allowed_mentions: { parse: []; roles: string[] };
+  files: { name: string; data: Buffer; description?: string }[];
+  /** 64 (ephemeral) when only the asking user may see it. */
+  flags?: number;
+}
+
+export interface RenderOptions {
+  /**
+   * Everything in one message (notifications, whose one message is edited in place): what does
+   * not fit is shortened with a note instead of spilling into further messages.
+   */
+  single?: boolean;
+}
+
+/**
+ * Escapes text from data: markdown, mentions, channel links, custom emoji and timestamp syntax.
+ * Discord renders a backslash before any punctuation as that punctuation, so over-escaping is
+ * harmless; one linear pass (discord.js' `escapeMarkdown` is quadratic on long text).
+ */
+export function escapeText(text: string): string {
+  return text
+    .replace(/[\\*_~`|[\]]/g, '\\$&')
+    .replace(/(^|\n)([ \t]*)([#>]|[-+](?=\s))/g, '$1$2\\$3')
+    .replace(/(^|\n)([ \t]*\d+)\.(?=\s)/g, '$1$2\\.')
+    .replace(/@(everyone|here)/gi, `@${ZWSP}$1`)
+    .replace(/<(?=[@#:/]|a:|t:|id:|sound:)/g, `<${ZWSP}`);
+}
+
+/** A Discord timestamp tag, which each reader's client shows in their own zone and language. */
+export function timeTag(time: Date, style: TimeStyle): string {
+  const ms = time.getTime();
+  if (!Number.isFinite(ms)) return 'an unknown time';
+  return `<t:${Math.floor(ms / 1000)}:${TIME_CODES[style]}>`;
+}
+
+function safeUrl(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
+    return parsed.toString().replace(/\(/g, '%28').replace(/\)/g, '%29');
+  } catch {
+    return undefined;
+  }
+}
+
+function renderSpan(span: Span): string {
+  if (typeof span === 'string') return escapeText(span);
+  if ('text' in span) {
+    if (span.text === '') return '';
+    if (span.code) return `\`${span.text.replace(/`/g, 'ˋ')}\``;
+    let out = escapeText(span.text);
+    if (span.italic) out = `*${out}*`;
+    if (span.bold) out = `**${out}**`;
+    return out;
+  }
+  if ('time' in span) return timeTag(span.time, span.style);
+  if ('spoiler' in span) {
+    const inner = renderText(span.spoiler, Number.POSITIVE_INFINITY);
+    return inner === '' ? '' : `||${inner}||`;
+  }
+  if ('link' in span) {
+    const url = safeUrl(span.link);
+    const label = escapeText(span.label);
+    return url ? `[${label}](${url})` : label;
+  }
+  return SNOWFLAKE.test(span.role) ? `<@&${span.role}>` : `@${escapeText(span.role)}`;
+}
+
+/** Cuts a span so that its rendering fits in `room`, never inside markup (a cut spoiler stays hidden). */
+function shrinkSpan(span: Span, room: number): string {
+  if (room <= 0) return '';
+  if (typeof span === 'string' || 'text' in span) {
+    // Rendering never shortens text, so no more than `room` characters can fit.
+    const chars = Array.from(typeof span === 'string' ? span : span.text).slice(0, room);
+    const render = (n: number) =>
+      renderSpan(
+        typeof span === 'string' ? chars.slice(0, n).join('') : { ...span, text: chars.slice(0, n).join('') },
+      );
+    let lo = 0;
+    let hi = chars.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (render(mid).length <= room) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo > 0 ? render(lo) : '';
+  }
+  if ('spoiler' in span) {
+    const inner = renderText(span.spoiler, room - 4);
+    return inner === '' ? '' : `||${inner}||`;
+  }
+  if ('link' in span) return shrinkSpan(span.label, room);
+  return '';
+}
+
+/** Renders spans within `budget` characters, ending in an ellipsis when something was cut. */
+export function renderText(text: Text, budget: number): string {
+  let out = '';
+  for (const span of text) {
+    const rendered = renderSpan(span);
+    if (out.length + rendered.length <= budget) {
+      out += rendered;
+      continue;
+    }
+    // No room left even for the ellipsis: what fits is already complete markup.
+    if (out.length >= budget) return out;
+    return out + shrinkSpan(span, budget - out.length - 1) + ELLIPSIS;
+  }
+  return out;
+}
+
+/** Plain text (footers and field names render no markdown) cut to `max`. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = '';
+  for (const char of text) {
+    if (out.length + char.length > max - 1) break;
+    out += char;
+  }
+  return out + ELLIPSIS;
+}
+
+function isPlainCell(cell: Text): boolean {
+  return cell.every((span) => typeof span === 'string' || ('text' in span && !span.code));
+}
+
+/**
+ * A table as description lines. Plain tables become an aligned code block (monospace is the only
+ * way to align columns in Discord); a table with times, spoilers, links or roles keeps them native,
+ * one row per line, because markup does not work inside code blocks.
+ */
+function tableBlocks(table: Table, budget: number): string[] {
+  if (table.rows.every((row) => row.every(isPlainCell))) {
+    const cells = [
+      table.columns.map((c) => c.header),
+      ...table.rows.map((row) => row.map((cell) => plain(cell))),
+    ].map((row) => row.map((cell) => cell.replace(/`/g, 'ˋ').replace(/\s+/g, ' ')));
+    const widths = table.columns.map((_, i) =>
+      Math.max(...cells.map((row) => Array.from(row[i] ?? '').length)),
+    );
+    const lines = cells.map((row) =>
+      table.columns
+        .map((column, i) => {
+          const cell = row[i] ?? '';
+          const pad = ' '.repeat(Math.max(0, (widths[i] ?? 0) - Array.from(cell).length));
+          return column.align === 'right' ? pad + cell : cell + pad;
+        })
+        .join('  ')
+        .trimEnd(),
+    );
+    const header = lines[0] ?? '';
+    const blocks: string[] = [];
+    let current: string[] = [];
+    const close = (rows: string[]) => `\`\`\`\n${rows.join('\n')}\n\`\`\``;
+    for (const line of lines.slice(1)) {
+      const row = cut(line, budget - 8 - header.length - 1);
+      if (current.length > 0 && close([header, ...current, row]).length > budget) {
+        blocks.push(close([header, ...current]));
+        current = [];
+      }
+      current.push(row);
+    }
+    blocks.push(close([header, ...current]));
+    return blocks;
+  }
+  const header = table.columns.map((c) => `**${escapeText(c.header)}**`).join(' · ');
+  return [
+    cut(header, budget),
+    ...table.rows.map((row) =>
+      renderText(
+        row.flatMap((cell, i) => (i === 0 ? cell : [' · ', ...cell])),
+        budget,
+      ),
+    ),
+  ];
+}
+
+function plain(cell: Text): string {
+  return cell.map((span) => (typeof span === 'string' ? span : 'text' in span ? span.text : '')).join('');
+}
+
+/** Joins lines into chunks of at most `max` characters, never splitting a line. */
+function chunkLines(lines: string[], max: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    const next = current === '' ? line : `${current}\n${line}`;
+    if (next.length <= max) {
+      current = next;
+      continue;
+    }
+    if (current !== '') chunks.push(current);
+    current = line.length <= max ? line : cut(line, max);
+  }
+  if (current !== '') chunks.push(current);
+  return chunks;
+}
+
+function embedSize(embed: APIEmbed): number {
+  return (
+    (embed.title?.length ?? 0) +
+    (embed.description?.length ?? 0) +
+    (embed.footer?.text.length ?? 0) +
+    (embed.author?.name.length ?? 0) +
+    (embed.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0)
+  );
+}
+
+function fileName(name: string): string {
+  const cleaned = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64);
+  return /\.png$/i.test(cleaned) ? cleaned : `${cleaned || 'image'}.png`;
+}
+
+/** A card as one or more embeds (continuations carry the colour but not the title), plus its file. */
+function cardEmbeds(card: Card): { embeds: APIEmbed[]; file?: DiscordMessage['files'][number] } {
+  const colour = card.colour;
+  const base = (): APIEmbed => (colour === undefined ? {} : { color: colour });
+  const lines = (card.description ?? []).map((line) => renderText(line, DISCORD_LIMITS.embedDescription));
+  if (card.table) lines.push(...tableBlocks(card.table, DISCORD_LIMITS.embedDescription));
+  const descriptions = chunkLines(lines, DISCORD_LIMITS.embedDescription);
+  const footer = card.footer ? cut(card.footer, DISCORD_LIMITS.footer) : undefined;
+
+  const first: APIEmbed = { ...base(), title: renderText([card.title], DISCORD_LIMITS.embedTitle) || ZWSP };
+  const url = card.url ? safeUrl(card.url) : undefined;
+  if (url) first.url = url;
+  let file: DiscordMessage['files'][number] | undefined;
+  if (card.image && 'png' in card.image) {
+    const name = fileName(card.image.name);
+    file = {
+      name,
+      data: Buffer.from(card.image.png),
+      description: cut(card.image.alt, DISCORD_LIMITS.attachmentDescription),
+    };
+    first.image = { url: `attachment://${name}` };
+  } else if (card.image) {
+    const imageUrl = safeUrl(card.image.url);
+    if (imageUrl) first.image = { url: imageUrl };
+  }
+  const embeds: APIEmbed[] = [first];
+  descriptions.forEach((description, i) => {
+    if (i === 0) first.description = description;
+    else embeds.push({ ...base(), description });
+  });
+
+  // Fields go after the description, in as many embeds as the 25-field and 6000-character limits need.
+  const room = DISCORD_LIMITS.embedTotal - (footer?.length ?? 0);
+  for (const field of card.fields ?? []) {
+    const rendered: APIEmbedField = {
+      name: renderText([field.name], DISCORD_LIMITS.fieldName) || ZWSP,
+      value: renderText(field.value, DISCORD_LIMITS.fieldValue) || ZWSP,
+    };
+    if (field.inline) rendered.inline = true;
+    let last = embeds[embeds.length - 1]!;
+    const fields = last.fields ?? [];
+    if (
+      fields.length >= DISCORD_LIMITS.embedFields ||
+      embedSize(last) + rendered.name.length + rendered.value.length > room
+    ) {
+      last = base();
+      embeds.push(last);
+    }
+    last.fields = [...(last.fields ?? []), rendered];
+  }
+  if (footer) embeds[embeds.length - 1]!.footer = { text: footer };
+  return file ? { embeds, file } : { embeds };
+}
+
+function buttonRows(reply: Reply): LinkRow[] {
+  const buttons: APIButtonComponentWithURL[] = [];
+  for (const card of reply.cards) {
+    for (const button of card.buttons ?? []) {
+      const url = safeUrl(button.url);
+      if (!url || buttons.some((b) => b.url === url)) continue;
+      buttons.push({
+        type: ComponentType.Button,
+        style: ButtonStyle.Link,
+        label: cut(button.label, DISCORD_LIMITS.buttonLabel) || 'Open',
+        url,
+      });
+    }
+  }
+  const rows: LinkRow[] = [];
+  for (
+    let i = 0;
+    i < buttons.length && rows.length < DISCORD_LIMITS.actionRows;
+    i += DISCORD_LIMITS.buttonsPerRow
+  ) {
+    rows.push({
+      type: ComponentType.ActionRow,
+      components: buttons.slice(i, i + DISCORD_LIMITS.buttonsPerRow),
+    });
+  }
+  return rows;
+}
+
+/**
+ * Renders a reply as Discord messages: usually one; several when the cards exceed one message's
+ * 10 embeds or 6000 characters (unless `single`). The first carries the content; the last carries
+ * the link buttons.
+ */
+export function renderReply(reply: Reply, options: RenderOptions = {}): DiscordMessage[] {
+  const roles = [...new Set(reply.mentionRoles ?? [])].filter((role) => SNOWFLAKE.test(role)).slice(0, 100);
+  const flags = reply.ephemeral ? MessageFlags.Ephemeral : undefined;
+  const make = (): DiscordMessage => ({
+    embeds: [],
+    components: [],
+    allowed_mentions: { parse: [], roles },
+    files: [],
+    ...(flags ? { flags } : {}),
+  });
+
+  const notice = reply.stale ? `-# ⚠️ ${STALE_NOTICE}` : '';
+  const contentBudget = DISCORD_LIMITS.content - (notice ? notice.length + 1 : 0);
+  const content = [reply.content ? renderText(reply.content, contentBudget) : '', notice]
+    .filter(Boolean)
+    .join('\n');
+
+  const messages: DiscordMessage[] = [make()];
+  if (content) messages[0]!.content = content;
+  let dropped = 0;
+  for (const card of reply.cards) {
+    const { embeds, file } = cardEmbeds(card);
+    for (const embed of embeds) {
+      let message = messages[messages.length - 1]!;
+      const used = message.embeds.reduce((n, e) => n + embedSize(e), 0);
+      if (
+        message.embeds.length >= DISCORD_LIMITS.embedsPerMessage ||
+        used + embedSize(embed) > DISCORD_LIMITS.embedTotal
+      ) {
+        if (options.single) {
+          dropped += 1;
+          continue;
+        }
+        message = make();
+        messages.push(message);
+      }
+      message.embeds.push(embed);
+      if (
+        file &&
+        embed.image?.url === `attachment://${file.name}` &&
+        !message.files.some((f) => f.name === file.name)
+      ) {
+        message.files.push(file);
+      }
+    }
+  }
+  const last = messages[messages.length - 1]!;
+  if (dropped > 0) {
+    const note = `-# ${dropped} more part${dropped === 1 ? '' : 's'} did not fit in one message.`;
+    last.content = last.content ? cut(`${last.content}\n${note}`, DISCORD_LIMITS.content) : note;
+  }
+  last.components = buttonRows(reply);
+  for (const message of messages) {
+    if (!message.content && message.embeds.length === 0 && message.components.length === 0)
+      message.content = 'Nothing to show.';
+  }
+  return messages;
+}
+
+/**
+ * A deterministic nonce of at most 25 characters for a notification's ledger key: a retried post
+ * with the same key (and `enforce_nonce`) returns the first message instead of creating another.
+ */
+export function nonceFor(key: string, part = 0): string {
+  const digest = createHash('sha256').update(`${key}#${part}`).digest('base64url');
+  return digest.slice(0, DISCORD_LIMITS.nonce);
+}
+
+/** The JSON body and files for `POST`/`PATCH /channels/{id}/messages` through `client.rest`. */
+export function restBody(
+  message: DiscordMessage,
+  options: { nonce?: string; edit?: boolean } = {},
+): { body: Record<string, unknown>; files: { name: string; data: Buffer }[] } {
+  const body: Record<string, unknown> = {
+    content: message.content ?? (options.edit ? '' : undefined),
+    embeds: message.embeds,
+    components: message.components,
+    allowed_mentions: message.allowed_mentions,
+    attachments: message.files.map((file, id) => ({
+      id,
+      filename: file.name,
+      description: file.description,
+    })),
+  };
+  if (message.flags !== undefined && !options.edit) body.flags = message.flags;
+  if (options.nonce) {
+    body.nonce = options.nonce;
+    body.enforce_nonce = true;
+  }
+  return { body, files: message.files.map((file) => ({ name: file.name, data: file.data })) };
+}
+
+/** The options discord.js takes for `interaction.reply`, `editReply` and `followUp`. */
+export function interactionOptions(message: DiscordMessage) {
+  return {
+    content: message.content ?? '',
+    embeds: message.embeds,
+    components: message.components,
+    allowedMentions: { parse: [], roles: message.allowed_mentions.roles },
+    files: message.files.map((file) => ({
+      attachment: file.data,
+      name: file.name,
+      description: file.description,
+    })),
+    ...(message.flags !== undefined ? { flags: message.flags as MessageFlags.Ephemeral } : {}),
+  };
+}
