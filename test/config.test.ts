@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_STORE_URL, loadConfig } from '../src/config.ts';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('runs with no configuration: embedded service, SQLite store, info logs, no platforms', () => {
+    const config = loadConfig({});
+    expect(config.esports).toEqual({ seed: 42 });
+    expect(config.store).toEqual({ kind: 'sqlite', url: DEFAULT_STORE_URL, path: './data/matchday.sqlite' });
+    expect(config.logLevel).toBe('info');
+    expect(config.discord).toBeUndefined();
+    expect(config.slack).toBeUndefined();
+    expect(config.secrets).toEqual([]);
+  });
+
+  it('reads every variable into typed values and lists the secrets for the logger', () => {
+    const config = loadConfig({
+      ESPORTS_API_URL: 'https://api.example.com/v3',
+      ESPORTS_API_SECRET: 'service-secret-123',
+      ESPORTS_RATE: '2.5',
+      ESPORTS_SEED: '7',
+      STORE_URL: 'redis://:redispass99@127.0.0.1:6390',
+      LOG_LEVEL: 'debug',
+      DISCORD_TOKEN: 'discord-token-abcdefghijklmnop',
+      DISCORD_APP_ID: '123456789012345678',
+      DISCORD_API_URL: 'http://127.0.0.1:9999/api',
+      SLACK_BOT_TOKEN: 'xoxb-1-2-3',
+      SLACK_APP_TOKEN: 'xapp-1-2-3',
+      SLACK_PORT: '3100',
+      SLACK_API_URL: 'http://127.0.0.1:9998/api/',
+    });
+    expect(config.esports).toEqual({
+      url: 'https://api.example.com/v3',
+      secret: 'service-secret-123',
+      rate: 2.5,
+      seed: 7,
+    });
+    expect(config.store).toEqual({ kind: 'redis', url: 'redis://:redispass99@127.0.0.1:6390' });
+    expect(config.discord).toEqual({
+      token: 'discord-token-abcdefghijklmnop',
+      appId: '123456789012345678',
+      apiUrl: 'http://127.0.0.1:9999/api',
+    });
+    expect(config.slack).toMatchObject({ botToken: 'xoxb-1-2-3', appToken: 'xapp-1-2-3', port: 3100 });
+    expect(config.secrets).toEqual(
+      expect.arrayContaining([
+        'service-secret-123',
+        'discord-token-abcdefghijklmnop',
+        'xoxb-1-2-3',
+        'xapp-1-2-3',
+        'redispass99',
+      ]),
+    );
+  });
+
+  it('treats empty values as unset, as in a copied .env.example', () => {
+    expect(loadConfig({ ESPORTS_API_URL: '', ESPORTS_RATE: '  ', DISCORD_TOKEN: '' }).esports).toEqual({
+      seed: 42,
+    });
+  });
+
+  it.each([
+    [{ ESPORTS_RATE: 'fast' }, 'ESPORTS_RATE', /a number of requests per second.*got "fast"/],
+    [{ ESPORTS_RATE: '-1' }, 'ESPORTS_RATE', /positive/],
+    [{ ESPORTS_SEED: '1.5' }, 'ESPORTS_SEED', /whole number/],
+    [{ ESPORTS_API_URL: 'ftp://example.com' }, 'ESPORTS_API_URL', /http:\/\/ or https:\/\//],
+    [
+      { ESPORTS_API_URL: 'https://api.example.com/v3' },
+      'ESPORTS_API_SECRET',
+      /must be set when ESPORTS_API_URL is set/,
+    ],
+    [{ ESPORTS_API_SECRET: 'abcdefghij' }, 'ESPORTS_API_URL', /must be set when ESPORTS_API_SECRET is set/],
+    [{ STORE_URL: 'postgres://x' }, 'STORE_URL', /sqlite:\/\/<file>.*redis:\/\//],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of fatal, error, warn, info, debug, trace, silent/],
+    [{ DISCORD_APP_ID: 'abc', DISCORD_TOKEN: 'x'.repeat(30) }, 'DISCORD_APP_ID', /numeric application id/],
+    [{ DISCORD_APP_ID: '123456789' }, 'DISCORD_TOKEN', /must be set to use Discord/],
+    [{ SLACK_BOT_TOKEN: 'xoxp-user' }, 'SLACK_BOT_TOKEN', /starting with xoxb-/],
+    [{ SLACK_BOT_TOKEN: 'xoxb-1' }, 'SLACK_APP_TOKEN', /SLACK_SIGNING_SECRET/],
+    [
+      { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 'abcdefghij', SLACK_PORT: '70000' },
+      'SLACK_PORT',
+      /between 1 and 65535/,
+    ],
+  ])('stops on %j naming %s and pointing at .env.example', (env, variable, problem) => {
+    const error = configError(env as Record<string, string>);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(new RegExp(`^Configuration error: ${variable} `));
+    expect(error.message).toMatch(problem);
+    expect(error.message).toContain('.env.example');
+  });
+
+  it('never repeats a secret value in its message', () => {
+    const error = configError({ SLACK_BOT_TOKEN: 'not-a-bot-token-secret-value' });
+    expect(error.variable).toBe('SLACK_BOT_TOKEN');
+    expect(error.message).not.toContain('not-a-bot-token-secret-value');
+    const short = configError({ ESPORTS_API_URL: 'https://a.example/v3', ESPORTS_API_SECRET: 'short' });
+    expect(short.variable).toBe('ESPORTS_API_SECRET');
+    expect(short.message).not.toContain('"short"');
+    const store = configError({ STORE_URL: 'mysql://user:topsecretpw@db' });
+    expect(store.message).not.toContain('topsecretpw');
+  });
+});
