@@ -2,8 +2,7 @@
  * `/settings` (admins only): show and change the tenant's games, tiers, timezone, spoiler policy,
  * reminder lead times, digest, live updates and notification channels. Names are resolved through
  * the name index (no request); every change is validated by the settings schema and saved through
- * `ctx.saveSettings`, and the answer shows what was stored. Admin notices waiting for the tenant's
- * admins are shown once, then cleared.
+ * `ctx.saveSettings`, and the answer shows what was stored.
  */
 import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { resolveTimeZone } from '../src/bot/names.ts';
@@ -262,10 +261,8 @@ export default defineCommand({
           `Unknown settings subcommand "${String(sub).slice(0, 30)}".`,
         );
     }
-    const notices = current.adminNotices;
-    if (notices.length > 0) next.adminNotices = [];
-    const needsSave = sub !== 'show' || notices.length > 0;
-    if (needsSave) {
+    // Pending admin notices are shown and cleared by the runtime after any admin command.
+    if (sub !== 'show') {
       const parsed = settingsSchema.safeParse(next);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
@@ -277,13 +274,6 @@ export default defineCommand({
       next = await ctx.saveSettings(parsed.data);
     }
     const reply: Reply = { cards: [settingsCard(ctx, next, changed)], ephemeral: true };
-    if (notices.length > 0) {
-      reply.cards.unshift({
-        title: 'For admins',
-        colour: COLOURS.warning,
-        description: notices.slice(0, 10).map((n) => [n]),
-      });
-    }
     return reply;
   },
 });

@@ -245,7 +245,9 @@ export function bracketCard(
       if (i > 0) value.push('\n');
       value.push(...line);
     });
-    const name = round.part === 'GF' ? PART_TITLES.GF : `${PART_TITLES[round.part]} · round ${round.col + 1}`;
+    const first = Math.min(...ordered.filter((r) => r.part === round.part).map((r) => r.col));
+    const name =
+      round.part === 'GF' ? PART_TITLES.GF : `${PART_TITLES[round.part]} · round ${round.col - first + 1}`;
     return { name, value };
   });
   const card: Card = { title, colour: COLOURS.info };

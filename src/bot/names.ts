@@ -44,10 +44,15 @@ export interface NameIndexOptions {
   logger?: NameIndexLogger;
   /** Upper bounds of each walk, so a huge catalogue cannot turn a refresh into thousands of requests. */
   limits?: Partial<typeof DEFAULT_LIMITS>;
-  /** Tournaments ending this long before now still count as current. Default 45 days. */
+  /** Tournaments ending this long before now still count as current. Default 14 days. */
   pastWindowMs?: number;
-  /** Tournaments starting within this long after now count as current. Default 90 days. */
+  /** Tournaments starting within this long after now count as current. Default 21 days. */
   futureWindowMs?: number;
+  /**
+   * Substages are loaded for tournaments running within this long of now (default 7 days): the
+   * ones people ask standings of; others are fetched when asked for.
+   */
+  substageWindowMs?: number;
 }
 
 export const DEFAULT_LIMITS = {
@@ -168,6 +173,7 @@ export class NameIndex {
   readonly #limits: typeof DEFAULT_LIMITS;
   readonly #pastWindowMs: number;
   readonly #futureWindowMs: number;
+  readonly #substageWindowMs: number;
 
   #games = new Map<number, Game>();
   #teams = new Map<number, Team>();
@@ -191,8 +197,9 @@ export class NameIndex {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
-    this.#pastWindowMs = options.pastWindowMs ?? 45 * DAY;
-    this.#futureWindowMs = options.futureWindowMs ?? 90 * DAY;
+    this.#pastWindowMs = options.pastWindowMs ?? 14 * DAY;
+    this.#futureWindowMs = options.futureWindowMs ?? 21 * DAY;
+    this.#substageWindowMs = options.substageWindowMs ?? 7 * DAY;
   }
 
   /** True once a refresh has completed. */
@@ -289,7 +296,10 @@ export class NameIndex {
         // Maps rarely change (spec, "Map"): names for live cards without a request per match.
         collect(this.#client.maps.paginate({ order: 'id-asc' }, opts(this.#limits.maps))),
       ]);
-      const tournamentIds = tournaments.map((t) => t.id);
+      const near = (t: Tournament) =>
+        Date.parse(t.start) <= now + this.#substageWindowMs &&
+        Date.parse(t.end) >= now - this.#substageWindowMs;
+      const tournamentIds = tournaments.filter(near).map((t) => t.id);
       const [substages, series, roles] = await Promise.all([
         tournamentIds.length === 0
           ? Promise.resolve([] as Substage[])

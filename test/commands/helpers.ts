@@ -1,0 +1,182 @@
+/**
+ * One real stack for command tests: the local service on 127.0.0.1 (port 0) at a frozen instant
+ * and fixed seed, the real client over HTTP, the name index loaded from it, and the real runtime
+ * (argument validation, UserError handling) with an in-memory tenant store. Each call reports how
+ * many upstream requests it made, read from the client's own counters.
+ */
+
+import { pino } from 'pino';
+import { commands } from '../../commands/index.ts';
+import type { AnyCommand, CommandContext, CommandUser } from '../../src/bot/command.ts';
+import { createNameIndex, type NameIndex } from '../../src/bot/names.ts';
+import { type Reply, replyText } from '../../src/bot/reply.ts';
+import { type Execution, Runtime } from '../../src/bot/runtime.ts';
+import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import type { TenantStore } from '../../src/bot/tenants.ts';
+import { createClient } from '../../src/client/client.ts';
+import type { EsportsClient } from '../../src/client/types.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { startService } from '../../src/service/index.ts';
+
+/** A Wednesday afternoon: series are live, finished earlier in the week, and upcoming. */
+export const FROZEN_AT = new Date('2026-03-18T15:20:00.000Z');
+export const SEED = 42;
+
+/** A tenant store in memory, validated like the real one (the SQLite store is tested elsewhere). */
+export class MemoryTenantStore implements TenantStore {
+  readonly docs = new Map<string, Settings>();
+  async get(tenantId: string): Promise<Settings> {
+    return structuredClone(this.docs.get(tenantId) ?? defaultSettings());
+  }
+  async save(tenantId: string, settings: Settings): Promise<Settings> {
+    const parsed = settingsSchema.parse(settings);
+    this.docs.set(tenantId, structuredClone(parsed));
+    return structuredClone(parsed);
+  }
+  async purge(tenantId: string): Promise<void> {
+    this.docs.delete(tenantId);
+  }
+  async list(): Promise<string[]> {
+    return [...this.docs.keys()];
+  }
+  async close(): Promise<void> {}
+}
+
+export interface Stack {
+  service: Awaited<ReturnType<typeof startService>>;
+  client: EsportsClient;
+  names: NameIndex;
+  clock: Clock;
+  tenants: MemoryTenantStore;
+  runtime: Runtime;
+  /** A second client with its own empty cache, for reading the truth independently of the commands. */
+  truth: EsportsClient;
+  close(): Promise<void>;
+}
+
+export interface StackOptions {
+  at?: Date;
+  seed?: number;
+}
+
+/** Starts the service, the client, the name index and the runtime. */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const clock = new Clock({ start: options.at ?? FROZEN_AT, frozen: true });
+  const service = await startService({ port: 0, seed: options.seed ?? SEED, clock, rate: 0 });
+  const rate = { perSecond: 10_000, burst: 10_000 };
+  const client = createClient({ baseUrl: service.url, secret: service.secret, rate });
+  const truth = createClient({ baseUrl: service.url, secret: service.secret, rate });
+  const names = createNameIndex({ client, clock });
+  await names.refresh();
+  const tenants = new MemoryTenantStore();
+  const runtime = new Runtime({
+    commands,
+    client,
+    names,
+    tenants,
+    clock,
+    logger: pino({ level: 'silent' }),
+    perUserLimit: { count: 1_000_000, windowMs: 1000 },
+  });
+  return {
+    service,
+    client,
+    names,
+    clock,
+    tenants,
+    runtime,
+    truth,
+    async close() {
+      await client.close();
+      await truth.close();
+      await service.close();
+    },
+  };
+}
+
+export const ADMIN: CommandUser = { id: 'u-admin', name: 'admin', isAdmin: true };
+export const MEMBER: CommandUser = { id: 'u-member', name: 'member', isAdmin: false };
+
+export interface CallResult extends Execution {
+  text: string;
+  /** The text with spoilers revealed. */
+  revealed: string;
+  /** Upstream requests the call made (client counters). */
+  upstream: number;
+}
+
+let tenantCounter = 0;
+
+/** A fresh tenant id with the given settings (merged over the defaults). */
+export async function tenantWith(stack: Stack, settings: Partial<Settings> = {}): Promise<string> {
+  const key = `t${++tenantCounter}`;
+  await stack.tenants.save(`terminal:${key}`, { ...defaultSettings(), ...settings });
+  return key;
+}
+
+/** Runs a command through the real runtime, as a platform would. */
+export async function call(
+  stack: Stack,
+  command: string,
+  args: Record<string, unknown> = {},
+  options: {
+    tenant?: string;
+    subcommand?: string;
+    user?: CommandUser;
+    channels?: CommandContext<unknown>['channels'];
+  } = {},
+): Promise<CallResult> {
+  const before = stack.client.stats().upstreamTotal;
+  const execution = await stack.runtime.run({
+    platform: 'terminal',
+    tenantKey: options.tenant ?? (await tenantWith(stack)),
+    user: options.user ?? ADMIN,
+    channel: { id: 'c-main', name: 'main' },
+    command,
+    ...(options.subcommand ? { subcommand: options.subcommand } : {}),
+    args,
+    ...(options.channels ? { channels: options.channels } : {}),
+  });
+  const upstream = stack.client.stats().upstreamTotal - before;
+  return {
+    ...execution,
+    text: replyText(execution.reply),
+    revealed: replyText(execution.reply, true),
+    upstream,
+  };
+}
+
+/** Calls `command.run` directly with a context built here (no runtime validation in between). */
+export async function runDirect(
+  stack: Stack,
+  command: AnyCommand,
+  args: Record<string, unknown>,
+  options: { settings?: Partial<Settings>; subcommand?: string; user?: CommandUser } = {},
+): Promise<{ reply: Reply; text: string; revealed: string; saved: Settings[] }> {
+  const saved: Settings[] = [];
+  const settings = { ...defaultSettings(), ...options.settings };
+  const context: CommandContext<never> = {
+    args: args as never,
+    ...(options.subcommand ? { subcommand: options.subcommand } : {}),
+    tenant: { id: 'terminal:direct', platform: 'terminal', settings },
+    user: options.user ?? ADMIN,
+    channel: { id: 'c-main' },
+    now: stack.clock.now(),
+    data: stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
+    names: stack.names,
+    saveSettings: async (next) => {
+      const parsed = settingsSchema.parse(next);
+      saved.push(parsed);
+      return parsed;
+    },
+  };
+  const reply = await command.run(context);
+  return { reply, text: replyText(reply), revealed: replyText(reply, true), saved };
+}
+
+/** The command by name. */
+export function commandNamed(name: string): AnyCommand {
+  const found = commands.find((c) => c.name === name);
+  if (!found) throw new Error(`no command ${name}`);
+  return found;
+}
