@@ -1,0 +1,138 @@
+/**
+ * Test doubles for the notifier's edges that are not under test here: an in-memory tenant store with
+ * the `TenantStore` surface, and a recording `Delivery` (the Discord and Slack deliveries are tested
+ * against their loopback fakes by their own suites).
+ */
+import { appendFileSync } from 'node:fs';
+import type { Platform } from '../../src/bot/command.ts';
+import { type Reply, replyText } from '../../src/bot/reply.ts';
+import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../src/notify/delivery.ts';
+
+export class MemoryTenants {
+  readonly #docs = new Map<string, Settings>();
+  saves = 0;
+
+  set(tenantId: string, settings: Partial<Settings>): void {
+    this.#docs.set(tenantId, settingsSchema.parse({ ...defaultSettings(), ...settings }));
+  }
+
+  async get(tenantId: string): Promise<Settings> {
+    return structuredClone(this.#docs.get(tenantId) ?? defaultSettings());
+  }
+
+  async save(tenantId: string, settings: Settings): Promise<Settings> {
+    this.saves++;
+    const parsed = settingsSchema.parse(settings);
+    this.#docs.set(tenantId, parsed);
+    return structuredClone(parsed);
+  }
+
+  async list(): Promise<string[]> {
+    return [...this.#docs.keys()];
+  }
+
+  async purge(tenantId: string): Promise<void> {
+    this.#docs.delete(tenantId);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface Recorded {
+  op: 'post' | 'edit';
+  key: string;
+  tenantId: string;
+  channelId: string;
+  messageId: string;
+  text: string;
+  revealed: string;
+  at: number;
+}
+
+/**
+ * Records every post and edit. Like Discord's nonce with enforce_nonce, a post repeated with the
+ * same key returns the first message instead of a second one (counted in `deduped`).
+ */
+export class RecordingDelivery implements Delivery {
+  readonly records: Recorded[] = [];
+  readonly byKey = new Map<string, string>();
+  deduped = 0;
+  #seq = 0;
+  /** Makes the next posts/edits to a channel fail: `${tenantId}/${channelId}` -> error. */
+  readonly failures = new Map<string, DeliveryError>();
+
+  constructor(
+    readonly platform: Platform,
+    private readonly now: () => number,
+    private readonly file?: string,
+  ) {}
+
+  async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+    this.#maybeFail(target);
+    const existing = this.byKey.get(key);
+    if (existing) {
+      this.deduped++;
+      return { messageId: existing };
+    }
+    const messageId = `${this.platform}-${process.pid}-${++this.#seq}`;
+    this.byKey.set(key, messageId);
+    this.#record({ op: 'post', key, target, messageId, reply });
+    return { messageId };
+  }
+
+  async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
+    this.#maybeFail(target);
+    this.#record({ op: 'edit', key: '', target, messageId, reply });
+  }
+
+  posts(): Recorded[] {
+    return this.records.filter((r) => r.op === 'post');
+  }
+
+  #maybeFail(target: ChannelTarget): void {
+    const failure = this.failures.get(`${target.tenantId}/${target.channelId}`);
+    if (failure) throw failure;
+  }
+
+  #record(r: { op: 'post' | 'edit'; key: string; target: ChannelTarget; messageId: string; reply: Reply }): void {
+    const rec: Recorded = {
+      op: r.op,
+      key: r.key,
+      tenantId: r.target.tenantId,
+      channelId: r.target.channelId,
+      messageId: r.messageId,
+      text: replyText(r.reply),
+      revealed: replyText(r.reply, true),
+      at: this.now(),
+    };
+    this.records.push(rec);
+    // The child-process test reads what was delivered from a file, written before the call returns.
+    if (this.file) appendFileSync(this.file, `${JSON.stringify(rec)}\n`);
+  }
+}
+
+export function permanent(code = 'MISSING_PERMISSIONS'): DeliveryError {
+  return new DeliveryError('permanent', code, 'The bot may not post in this channel.');
+}
+
+export function transient(): DeliveryError {
+  return new DeliveryError('transient', 'RATE_LIMITED', 'Slow down.', 1000);
+}
+
+/** A silent pino-compatible logger that keeps lines for assertions. */
+export function memoryLogger() {
+  const lines: { level: string; obj: unknown; msg?: string }[] = [];
+  const at =
+    (level: string) =>
+    (obj: unknown, msg?: string): void => {
+      lines.push({ level, obj, ...(msg !== undefined ? { msg } : {}) });
+    };
+  return { lines, info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') } as never as {
+    lines: { level: string; obj: unknown; msg?: string }[];
+    info: (obj: unknown, msg?: string) => void;
+    warn: (obj: unknown, msg?: string) => void;
+    error: (obj: unknown, msg?: string) => void;
+    debug: (obj: unknown, msg?: string) => void;
+  };
+}

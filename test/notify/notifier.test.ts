@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import { createClient } from '../../src/client/client.ts';
+import type { EsportsClient } from '../../src/client/types.ts';
+import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
+import { type Expected, expectedNotifications } from './world-expect.ts';
+
+const DAY = 24 * 3600_000;
+const TICK = 60_000;
+const FROM = Date.parse('2025-06-04T00:00:00Z');
+
+const dir = mkdtempSync(join(tmpdir(), 'matchday-notify-'));
+let service: RunningService;
+let clock: Clock;
+const rigs: Rig[] = [];
+
+beforeAll(async () => {
+  clock = new Clock({ start: new Date(FROM), frozen: true });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+});
+afterAll(async () => {
+  for (const r of rigs) {
+    await r.notifier.stop();
+    await r.ledger.close();
+  }
+  await service?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A client whose cache never outlives one simulated tick (the cache runs on real time). */
+function client(): EsportsClient {
+  return createClient({
+    baseUrl: service.url,
+    secret: service.secret,
+    rate: { perSecond: 100_000, burst: 100_000 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
+  });
+}
+
+function settings(over: Partial<Settings>): Settings {
+  return settingsSchema.parse({ ...defaultSettings(), ...over });
+}
+
+interface Rig {
+  notifier: Notifier;
+  tenants: MemoryTenants;
+  deliveries: Record<'discord' | 'slack' | 'terminal', RecordingDelivery>;
+  ledger: SqliteLedger;
+  client: EsportsClient;
+}
+
+function rig(name: string, tenantSettings: [string, Settings][]): Rig {
+  const tenants = new MemoryTenants();
+  for (const [id, s] of tenantSettings) tenants.set(id, s);
+  const now = () => clock.nowMs();
+  const deliveries = {
+    discord: new RecordingDelivery('discord', now),
+    slack: new RecordingDelivery('slack', now),
+    terminal: new RecordingDelivery('terminal', now),
+  };
+  const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
+  const c = client();
+  const notifier = createNotifier({ client: c, tenants, clock, ledger, deliveries, logger: memoryLogger() as never, editIntervalMs: 0 });
+  const made = { notifier, tenants, deliveries, ledger, client: c };
+  rigs.push(made);
+  return made;
+}
+
+async function play(r: Rig, from: number, to: number, step = TICK): Promise<void> {
+  for (let t = from; t < to; t += step) {
+    clock.set(new Date(t));
+    await r.notifier.tick();
+  }
+  await r.notifier.drain();
+}
+
+const TENANTS: [string, Settings][] = [
+  [
+    'discord:100',
+    settings({
+      games: [1],
+      tiers: [1, 2],
+      reminderLeads: [60, 10],
+      timezone: 'Europe/Berlin',
+      digestTime: '09:00',
+      channels: [{ id: 'd-all', games: [], tiers: [], teams: [], kinds: ['reminders', 'live', 'results', 'digest'], leads: [] }],
+    }),
+  ],
+  [
+    'slack:T200',
+    settings({
+      games: [],
+      tiers: [1],
+      reminderLeads: [15],
+      timezone: 'America/New_York',
+      digestTime: '07:30',
+      spoilers: 'spoiler',
+      channels: [
+        { id: 'C-remind', games: [], tiers: [], teams: [], kinds: ['reminders', 'digest'], leads: [] },
+        { id: 'C-live', games: [2], tiers: [1, 2, 3], teams: [], kinds: ['live', 'results'], leads: [] },
+      ],
+    }),
+  ],
+  [
+    'terminal:local',
+    settings({
+      games: [3],
+      tiers: [1],
+      spoilers: 'hide',
+      digestWhenEmpty: 'skip',
+      timezone: 'Asia/Tokyo',
+      digestTime: '18:00',
+      channels: [{ id: 'main', games: [], tiers: [], teams: [], kinds: ['reminders', 'results', 'digest'], leads: [30] }],
+    }),
+  ],
+];
+
+function allPosts(r: Rig) {
+  return Object.values(r.deliveries).flatMap((d) => d.records);
+}
+
+describe('notifier: a simulated day with several tenants', () => {
+  let r: Rig;
+  let expected: Expected[];
+  beforeAll(async () => {
+    r = rig('day', TENANTS);
+    expected = expectedNotifications(service.world, TENANTS, FROM, FROM + DAY);
+    await play(r, FROM, FROM + DAY);
+  }, 120_000);
+
+  it('has something to deliver of every kind (the check is not vacuous)', () => {
+    const kinds = new Set(expected.map((e) => e.kind));
+    expect([...kinds].sort()).toEqual(['digest', 'live', 'reminder', 'result']);
+    expect(expected.length).toBeGreaterThan(20);
+  });
+
+  it('delivers every expected notification exactly once, to its channel, within one tick', async () => {
+    const records = allPosts(r);
+    const posts = records.filter((x) => x.op === 'post');
+    const byKey = new Map<string, typeof posts>();
+    for (const p of posts) byKey.set(p.key, [...(byKey.get(p.key) ?? []), p]);
+    const missing: string[] = [];
+    const late: string[] = [];
+    for (const e of expected) {
+      if (e.kind === 'result') {
+        // A result freezes the live card (an edit) or is posted: the ledger holds it either way.
+        const entry = await r.ledger.get(e.key);
+        if (entry?.state !== 'sent') missing.push(e.key);
+        continue;
+      }
+      const got = byKey.get(e.key);
+      if (!got) {
+        missing.push(e.key);
+        continue;
+      }
+      expect(got).toHaveLength(1);
+      const [tenant, channel] = [got[0]!.tenantId, got[0]!.channelId];
+      expect(e.key.endsWith(`:${tenant.split(':')[1]}:${channel}`)).toBe(true);
+      if (got[0]!.at < e.at || got[0]!.at > e.at + TICK) late.push(`${e.key} due ${e.at} at ${got[0]!.at}`);
+    }
+    expect(missing).toEqual([]);
+    expect(late).toEqual([]);
+  });
+
+  it('sends nothing that was not expected, and never posts a key twice', () => {
+    const keys = new Set(expected.map((e) => e.key));
+    const posts = allPosts(r).filter((x) => x.op === 'post');
+    const unexpected = posts.filter((p) => !keys.has(p.key)).map((p) => p.key);
+    expect(unexpected).toEqual([]);
+    expect(new Set(posts.map((p) => p.key)).size).toBe(posts.length);
+    for (const d of Object.values(r.deliveries)) expect(d.deduped).toBe(0);
+  });
+
+  it('edits live cards in place instead of posting new ones', () => {
+    const edits = allPosts(r).filter((x) => x.op === 'edit');
+    const cardIds = new Set(allPosts(r).filter((x) => x.op === 'post' && x.key.startsWith('live:')).map((x) => x.messageId));
+    expect(edits.length).toBeGreaterThan(cardIds.size);
+    for (const e of edits) expect(cardIds.has(e.messageId)).toBe(true);
+  });
+});

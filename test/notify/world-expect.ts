@@ -1,0 +1,101 @@
+/**
+ * What the notifier should deliver over a span, computed from the service's world directly (its
+ * series plans: start, end, postponements, deletions, forfeits, rosters), not from the notifier's
+ * own reading of the service. Used by the simulated-day test and the bench.
+ */
+import { DateTime } from 'luxon';
+import type { Settings } from '../../src/bot/settings.ts';
+import { ledgerKey } from '../../src/notify/ledger.ts';
+import { subscriptionsOf, type Subscription } from '../../src/notify/plan.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
+import type { World } from '../../src/service/world.ts';
+
+export interface Expected {
+  key: string;
+  kind: 'reminder' | 'live' | 'result' | 'digest';
+  /** Simulated instant it is due. */
+  at: number;
+}
+
+function deletedBy(p: SeriesPlan, t: number): boolean {
+  return p.deletedAt !== null && t >= p.deletedAt;
+}
+
+function wantsPlan(world: World, sub: Subscription, plan: SeriesPlan): boolean {
+  for (const roster of plan.rosters) {
+    const team = world.catalog.rosterById.get(roster)?.team.id;
+    if (team !== undefined && sub.teams.has(team)) return true;
+  }
+  return (sub.games === null || sub.games.has(plan.game)) && sub.tiers.has(plan.tier);
+}
+
+/** Every plan whose series is anywhere near [from, to]. */
+function plansAround(world: World, from: number, to: number): SeriesPlan[] {
+  const seen = new Map<number, SeriesPlan>();
+  for (const t of [from, to]) for (const p of world.window(t).series) seen.set(p.id, p);
+  return [...seen.values()];
+}
+
+export function expectedNotifications(
+  world: World,
+  tenants: [string, Settings][],
+  from: number,
+  to: number,
+  options: { horizonMs?: number } = {},
+): Expected[] {
+  const horizon = options.horizonMs ?? 26 * 3600_000;
+  const plans = plansAround(world, from - 24 * 3600_000, to + horizon);
+  const out: Expected[] = [];
+  for (const [tenantId, settings] of tenants) {
+    for (const sub of subscriptionsOf(tenantId, settings)) {
+      const mine = plans.filter((p) => wantsPlan(world, sub, p));
+      for (const p of mine) {
+        if (sub.kinds.has('reminders') && p.postponedFrom === null) {
+          // On time: each lead whose time falls in the span. At the first tick: the shortest lead already due.
+          const dueAtStart = sub.leads.filter((lead) => p.start - lead * 60_000 <= from && from < p.start);
+          const shortest = dueAtStart.length > 0 ? Math.min(...dueAtStart) : undefined;
+          for (const lead of sub.leads) {
+            const at = p.start - lead * 60_000;
+            const onTime = at > from && at < to;
+            const first = lead === shortest;
+            if ((onTime || first) && !deletedBy(p, Math.max(at, from))) {
+              out.push({ key: ledgerKey('reminder', p.id, `${lead}m@${p.start / 60_000}`, sub), kind: 'reminder', at: Math.max(at, from) });
+            }
+          }
+        }
+        const played = p.forfeit < 0 && !deletedBy(p, p.start);
+        if (sub.kinds.has('live') && played && p.start < to && p.end > from) {
+          out.push({ key: ledgerKey('live', p.id, 'card', sub), kind: 'live', at: Math.max(p.start, from) });
+        }
+        const endsInSpan = p.end >= from && p.end < to && !deletedBy(p, p.start);
+        const hasCard = sub.kinds.has('live') && played && p.start < to;
+        if (endsInSpan && (sub.kinds.has('results') || hasCard)) {
+          out.push({ key: ledgerKey('result', p.id, 'over', sub), kind: 'result', at: p.end });
+        }
+      }
+      if (sub.kinds.has('digest')) {
+        let day = DateTime.fromMillis(from - 27 * 3600_000, { zone: sub.timezone }).startOf('day');
+        while (day.toMillis() < to) {
+          const [h, m] = sub.digestTime.split(':').map(Number) as [number, number];
+          const slot = day.set({ hour: h, minute: m }).toMillis();
+          const dayEnd = day.plus({ days: 1 }).startOf('day').toMillis();
+          const sendAt = Math.max(slot, from);
+          if (slot < to && sendAt < slot + 3 * 3600_000) {
+            const count = mine.filter(
+              (p) =>
+                p.start >= day.toMillis() &&
+                p.start < dayEnd &&
+                !deletedBy(p, sendAt) &&
+                (p.forfeit >= 0 ? p.start > sendAt : p.end > sendAt),
+            ).length;
+            if (count > 0 || sub.digestWhenEmpty === 'say') {
+              out.push({ key: ledgerKey('digest', day.toISODate()!, sub.digestTime, sub), kind: 'digest', at: sendAt });
+            }
+          }
+          day = day.plus({ days: 1 }).startOf('day');
+        }
+      }
+    }
+  }
+  return out;
+}
