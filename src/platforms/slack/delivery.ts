@@ -51,6 +51,13 @@ const PERMANENT: Record<string, string> = {
   account_inactive: 'TOKEN_REVOKED',
   token_revoked: 'TOKEN_REVOKED',
   token_expired: 'TOKEN_REVOKED',
+};
+
+/**
+ * Failures of one message rather than of the channel: transient, so the notifier does not turn the
+ * whole subscription off because someone deleted a live card (the next change edits again).
+ */
+const MESSAGE_ONLY: Record<string, string> = {
   message_not_found: 'UNKNOWN_MESSAGE',
   cant_update_message: 'UNKNOWN_MESSAGE',
   edit_window_closed: 'UNKNOWN_MESSAGE',
@@ -66,8 +73,6 @@ const EXPLANATIONS: Record<string, string> = {
   CHANNEL_ARCHIVED: 'the channel is archived',
   MISSING_PERMISSIONS: 'Matchday is not allowed to post there',
   TOKEN_REVOKED: "Matchday's access to this workspace was revoked",
-  UNKNOWN_MESSAGE: 'the message to update was deleted',
-  INVALID_MESSAGE: 'Slack refused the message',
 };
 
 /**

@@ -80,9 +80,9 @@ describe('SlackDelivery', () => {
     expect(fake.messages).toHaveLength(0);
   });
 
-  it('fails permanently when editing a message that was deleted', async () => {
+  it('fails only that edit (transient) when the message was deleted, so the channel stays subscribed', async () => {
     const error = await delivery.edit(target('C1'), '123.456', reply('x')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: 'permanent', code: 'UNKNOWN_MESSAGE' });
+    expect(error).toMatchObject({ kind: 'transient', code: 'UNKNOWN_MESSAGE' });
   });
 
   it('waits out a 429 for the Retry-After time, then delivers', async () => {

@@ -1,0 +1,361 @@
+/**
+ * Matchday on Slack: a Bolt app in Socket Mode (bot token + app-level token) or over HTTP (bot token +
+ * signing secret; Bolt's HTTPReceiver verifies `v0` signatures over the raw body within 5 minutes and
+ * answers 401 before any listener runs).
+ *
+ * One slash command, `/matchday <command> <arguments>`: acked at once (Slack's 3 s), parsed by the
+ * shared text parser, run by the shared runtime, answered through `respond()`: ephemeral unless the
+ * reply is meant for the channel. Admin-only commands ask `users.info` whether the user is a workspace
+ * admin or owner. Uninstalling the app or revoking its token purges the workspace's settings.
+ */
+import { App, type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
+import { UserError } from '../../bot/command.ts';
+import type { Logger } from '../../bot/logger.ts';
+import { COLOURS, type Reply } from '../../bot/reply.ts';
+import type { CommandCall } from '../../bot/runtime.ts';
+import type { TenantStore } from '../../bot/tenants.ts';
+import { parseCommandText } from '../../bot/text-args.ts';
+import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
+import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
+import { LINK_ACTION, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
+
+/** What the Slack platform needs of the Matchday app (`createApp` provides all of it). */
+export interface SlackHost {
+  runtime: {
+    readonly commands: AnyCommand[];
+    find(name: string): AnyCommand | undefined;
+    execute(call: CommandCall): Promise<Reply>;
+  };
+  tenants: Pick<TenantStore, 'purge'>;
+  logger: Logger;
+}
+
+export interface SlackOptions {
+  botToken: string;
+  /** An app-level token (xapp-...) selects Socket Mode. */
+  appToken?: string;
+  /** Without an app token: HTTP mode, requests verified with this secret. */
+  signingSecret?: string;
+  /** HTTP mode: the port to listen on (0 picks a free one). Default 3000. */
+  port?: number;
+  /** HTTP mode: the address to listen on. Default all interfaces. */
+  host?: string;
+  /** The Web API base, e.g. a loopback fake in tests. Default Slack's own. */
+  apiUrl?: string;
+  /** Retries of Web API calls made while answering a command (p-retry options). Default 2 retries. */
+  retryConfig?: { retries: number; factor?: number; minTimeout?: number; maxTimeout?: number };
+  /** Pacing and rate-limit settings of the notification delivery (tests shrink the time unit). */
+  delivery?: Omit<SlackDeliveryOptions, 'client'>;
+}
+
+export interface SlackPlatform {
+  readonly bolt: App;
+  /** Posts and edits notifications: give it to the notifier as `deliveries.slack`. */
+  readonly delivery: SlackDelivery;
+  readonly mode: 'socket' | 'http';
+  /** HTTP mode: the port actually listened on. */
+  readonly port?: number;
+  /** The workspace the bot token belongs to (from auth.test). */
+  readonly teamId?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The tenant key of a workspace: the team id, prefixed with the enterprise id on Enterprise Grid.
+ * The separator is a dot because the tenant store allows `[A-Za-z0-9_.-]` after the platform.
+ */
+export function slackTenantKey(teamId: string, enterpriseId?: string | null): string {
+  return enterpriseId ? `${enterpriseId}.${teamId}` : teamId;
+}
+
+/** Slash command text arrives with `&`, `<`, `>` as entities; the parser wants the characters. */
+export function decodeCommandText(text: string): string {
+  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
+}
+
+/** Bolt's logger interface over pino. Payloads Bolt logs at debug carry response_urls: scrub them. */
+function boltLogger(logger: Logger): BoltLogger {
+  const child = logger.child({ platform: 'slack' });
+  const text = (messages: unknown[]) =>
+    messages
+      .map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m)))
+      .join(' ')
+      .replace(/("response_urls?"\s*:\s*)("[^"]*"|\[[^\]]*\])/g, '$1"[redacted]"')
+      .replace(/(response_url=)[^&\s"]+/g, '$1[redacted]');
+  const level = (): LogLevel => {
+    const pinoLevel = logger.level;
+    if (pinoLevel === 'debug' || pinoLevel === 'trace') return LogLevel.DEBUG;
+    if (pinoLevel === 'info') return LogLevel.INFO;
+    if (pinoLevel === 'warn') return LogLevel.WARN;
+    return LogLevel.ERROR;
+  };
+  return {
+    debug: (...m: unknown[]) => child.debug(text(m)),
+    info: (...m: unknown[]) => child.info(text(m)),
+    warn: (...m: unknown[]) => child.warn(text(m)),
+    error: (...m: unknown[]) => child.error(text(m)),
+    setLevel: () => {},
+    getLevel: level,
+    setName: () => {},
+  };
+}
+
+function errorReply(title: string, message: string, suggestions: string[] = []): Reply {
+  const card: Reply['cards'][number] = { title, colour: COLOURS.warning, description: [[message]] };
+  if (suggestions.length > 0)
+    card.fields = [{ name: 'Did you mean', value: [suggestions.slice(0, 5).join(', ')] }];
+  return { cards: [card], ephemeral: true };
+}
+
+type WebClient = App['client'];
+
+/**
+ * Whether the user is a workspace admin or owner, from `users.info` (never from the command text).
+ * `undefined` when Slack could not say: the caller refuses rather than guesses.
+ */
+async function isWorkspaceAdmin(
+  client: WebClient,
+  userId: string,
+  logger: Logger,
+): Promise<boolean | undefined> {
+  try {
+    const { user } = await client.users.info({ user: userId });
+    return user?.is_admin === true || user?.is_owner === true || user?.is_primary_owner === true;
+  } catch (error) {
+    logger.warn(
+      { code: (error as { data?: { error?: string } }).data?.error ?? (error as Error).message },
+      'users.info failed',
+    );
+    return undefined;
+  }
+}
+
+/** Can Matchday post in a channel? `conversations.info`: it must exist, be unarchived, and have the bot. */
+function channelCheck(client: WebClient): ChannelCheck {
+  return {
+    async check(channelId) {
+      try {
+        const { channel } = await client.conversations.info({ channel: channelId });
+        if (channel?.is_archived)
+          return { ok: false, missing: ['an unarchived channel (this one is archived)'] };
+        if (channel?.is_member === false) {
+          return {
+            ok: false,
+            missing: ['membership of the channel (invite it there with /invite @Matchday)'],
+          };
+        }
+        return channel?.name ? { ok: true, name: channel.name } : { ok: true };
+      } catch (error) {
+        const code = (error as { data?: { error?: string } }).data?.error;
+        if (code === 'channel_not_found') {
+          return {
+            ok: false,
+            missing: ['access to the channel (for a private channel, invite it with /invite @Matchday)'],
+          };
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+interface SlashPayload {
+  text: string;
+  user_id: string;
+  user_name: string;
+  team_id: string;
+  enterprise_id?: string;
+  channel_id: string;
+  channel_name: string;
+}
+
+/** Answers one `/matchday` command text. Never throws: every failure becomes a reply. */
+export async function answerCommand(
+  host: SlackHost,
+  client: WebClient,
+  payload: SlashPayload,
+): Promise<Reply> {
+  const { runtime, logger } = host;
+  const names = runtime.commands.map((c) => c.name);
+  const text = decodeCommandText(payload.text ?? '').trim();
+  try {
+    const [first = '', second] = text.split(/\s+/);
+    if (first === '' || first.toLowerCase() === 'help')
+      return slackifyReply(helpReply(runtime.commands, second), names);
+
+    const parsed = parseCommandText(text, runtime.commands);
+    const command = runtime.find(parsed.command);
+    let isAdmin = false;
+    if (command?.adminOnly) {
+      const admin = await isWorkspaceAdmin(client, payload.user_id, logger);
+      if (admin === undefined) {
+        return errorReply(
+          `${SLASH_COMMAND} ${parsed.command}`,
+          'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
+        );
+      }
+      isAdmin = admin;
+    }
+    const call: CommandCall = {
+      platform: 'slack',
+      tenantKey: slackTenantKey(payload.team_id, payload.enterprise_id),
+      user: { id: payload.user_id, name: payload.user_name, isAdmin },
+      channel: { id: payload.channel_id, name: payload.channel_name },
+      command: parsed.command,
+      ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+      args: parsed.args,
+      channels: channelCheck(client),
+    };
+    return slackifyReply(await runtime.execute(call), names);
+  } catch (error) {
+    if (error instanceof UserError) {
+      const suggestions = error.suggestions.map((s) => s.replace(/^\/(?=\w)/, `${SLASH_COMMAND} `));
+      const reply = errorReply(SLASH_COMMAND, `${error.message} See ${SLASH_COMMAND} help.`, suggestions);
+      return slackifyReply(reply, names);
+    }
+    logger.error({ err: error }, 'slack command failed');
+    return errorReply(
+      'Sorry',
+      'Something went wrong while answering. It has been logged; please try again later.',
+    );
+  }
+}
+
+/** The respond() body for a reply: blocks, fallback text, and who sees it. */
+export function responseOf(reply: Reply): {
+  response_type: 'ephemeral' | 'in_channel';
+  text: string;
+  blocks: unknown[];
+} {
+  const message = renderReply(reply);
+  return {
+    response_type: reply.ephemeral ? 'ephemeral' : 'in_channel',
+    text: message.text,
+    blocks: message.blocks,
+  };
+}
+
+/** Registers the listeners: the slash command, reveal and link buttons, uninstall events. */
+export function registerListeners(bolt: App, host: SlackHost): void {
+  const { logger } = host;
+
+  bolt.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
+    // Ack first: Slack shows the user an error if nothing is acked within 3 s.
+    await ack();
+    const reply = await answerCommand(host, client, command);
+    try {
+      await respond(responseOf(reply) as Parameters<typeof respond>[0]);
+    } catch (error) {
+      logger.warn(
+        { err: (error as Error).message, command: command.text.split(/\s+/)[0] },
+        'slack respond failed',
+      );
+    }
+  });
+
+  bolt.action(new RegExp(`^${REVEAL_ACTION}`), async ({ ack, action, respond }) => {
+    await ack();
+    const value = (action as { value?: string }).value ?? '';
+    // Only the clicker sees it; the message itself keeps the spoiler hidden.
+    await respond({ response_type: 'ephemeral', replace_original: false, ...revealMessage(value) });
+  });
+
+  // Link buttons open their URL in the browser; Slack still sends an action, which must be acked.
+  bolt.action(new RegExp(`^${LINK_ACTION}`), async ({ ack }) => {
+    await ack();
+  });
+
+  const purge = async (reason: string, body: { team_id?: string; enterprise_id?: string | null }) => {
+    if (!body.team_id) return;
+    const tenantId = `slack:${slackTenantKey(body.team_id, body.enterprise_id)}`;
+    await host.tenants.purge(tenantId);
+    logger.info({ tenant: tenantId, reason }, 'slack workspace purged');
+  };
+  bolt.event('app_uninstalled', async ({ body }) => {
+    await purge('app_uninstalled', body);
+  });
+  bolt.event('tokens_revoked', async ({ event, body }) => {
+    // Only the bot token matters: Matchday holds no user tokens.
+    if ((event.tokens.bot ?? []).length > 0) await purge('tokens_revoked', body);
+  });
+
+  bolt.error(async (error) => {
+    logger.error({ code: error.code, err: error.message }, 'slack listener failed');
+  });
+}
+
+/**
+ * Starts Matchday on Slack. Checks the bot token with `auth.test` first, so a wrong token stops
+ * start-up with a clear message; then starts Bolt in Socket Mode (app token) or HTTP mode (signing
+ * secret).
+ */
+export async function startSlack(host: SlackHost, options: SlackOptions): Promise<SlackPlatform> {
+  const { logger } = host;
+  const mode = options.appToken ? 'socket' : 'http';
+  if (mode === 'http' && !options.signingSecret) {
+    throw new Error(
+      'Slack needs SLACK_APP_TOKEN (Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode) besides SLACK_BOT_TOKEN.',
+    );
+  }
+  const apiUrl = options.apiUrl
+    ? options.apiUrl.endsWith('/')
+      ? options.apiUrl
+      : `${options.apiUrl}/`
+    : undefined;
+  const deliveryClient = createDeliveryClient(options.botToken, apiUrl ? { apiUrl } : {});
+
+  let auth: { team_id?: string; user_id?: string; bot_id?: string };
+  try {
+    auth = await deliveryClient.auth.test();
+  } catch (error) {
+    const code = (error as { data?: { error?: string } }).data?.error;
+    throw new Error(
+      code
+        ? `Slack refused SLACK_BOT_TOKEN (${code}). Check the bot token (xoxb-...) under OAuth & Permissions in the Slack app settings.`
+        : `Could not reach the Slack API${apiUrl ? ` at ${apiUrl}` : ''}: ${(error as Error).message}`,
+    );
+  }
+
+  const bolt = new App({
+    token: options.botToken,
+    // Known from auth.test, so Bolt makes no call of its own at construction.
+    ...(auth.bot_id ? { botId: auth.bot_id } : {}),
+    ...(auth.user_id ? { botUserId: auth.user_id } : {}),
+    ...(mode === 'socket'
+      ? { socketMode: true, appToken: options.appToken }
+      : { signingSecret: options.signingSecret, port: options.port ?? 3000 }),
+    // Set retryConfig explicitly: Socket Mode would otherwise write 100 retries into these options.
+    clientOptions: {
+      ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+      retryConfig: options.retryConfig ?? { retries: 2 },
+    },
+    logger: boltLogger(logger),
+  });
+  registerListeners(bolt, host);
+
+  let port: number | undefined;
+  if (mode === 'socket') {
+    await bolt.start();
+  } else {
+    const server = (await bolt.start({
+      port: options.port ?? 3000,
+      ...(options.host ? { host: options.host } : {}),
+    })) as unknown as { address(): { port: number } | string | null };
+    const address = server.address();
+    port = typeof address === 'object' && address ? address.port : options.port;
+  }
+  logger.info({ mode, team: auth.team_id, port }, 'Matchday is running on Slack');
+
+  const delivery = new SlackDelivery({ client: deliveryClient, ...options.delivery });
+  return {
+    bolt,
+    delivery,
+    mode,
+    ...(port !== undefined ? { port } : {}),
+    ...(auth.team_id ? { teamId: auth.team_id } : {}),
+    stop: async () => {
+      await bolt.stop();
+    },
+  };
+}
