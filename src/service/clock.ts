@@ -27,7 +27,8 @@ export class Clock {
     this.#anchorSim = options.start?.getTime() ?? this.#anchorReal;
     this.#speed = options.speed ?? 1;
     this.#frozen = options.frozen ?? false;
-    if (!(this.#speed > 0) || !Number.isFinite(this.#speed)) throw new RangeError('Clock speed must be a positive number.');
+    if (!(this.#speed > 0) || !Number.isFinite(this.#speed))
+      throw new RangeError('Clock speed must be a positive number.');
   }
 
   /** The current simulated instant in epoch milliseconds. */
@@ -60,7 +61,8 @@ export class Clock {
   }
 
   setSpeed(speed: number): void {
-    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError('Clock speed must be a positive number.');
+    if (!(speed > 0) || !Number.isFinite(speed))
+      throw new RangeError('Clock speed must be a positive number.');
     this.set(this.now());
     this.#speed = speed;
   }

@@ -1,0 +1,654 @@
+/**
+ * The static part of the world, generated once from the seed: games, maps, assets, countries,
+ * regions, organisations, teams, rosters, lineups, players, casters, broadcasters and images.
+ * These do not change with the clock (only a stream's online state and viewers do, see world.ts).
+ *
+ * Id ranges differ per resource so that a mix-up shows: games 1-6, countries 1-, regions 21-,
+ * platforms 1-4, languages 1-8, teams 101-, rosters 1001-, lineups 5001-, standing rosters 2001-,
+ * players 10001-, casters 301-, streams 3001-, broadcasters 401-, organisations 51-, assets 1000*game+,
+ * maps 100*game+, map layouts 700-, incidents 90001- (per series), images 1-.
+ */
+import type {
+  Asset,
+  Broadcaster,
+  Country,
+  Game,
+  GameMap,
+  Image,
+  Language,
+  Lineup,
+  MapLayout,
+  MapPool,
+  Organisation,
+  Platform,
+  Player,
+  Region,
+  Release,
+  Role,
+  Roster,
+  SocialMediaAccount,
+  SocialMediaPlatform,
+  StandingRoster,
+  Team,
+} from '../protocol/types.ts';
+import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
+import { Rng } from './random.ts';
+
+/** What kind of play a game has: it decides map scores, participants and live figures. */
+export type GameKind = 'moba' | 'shooter' | 'battle-royale' | 'esoccer' | 'rts';
+
+export interface GameInfo {
+  game: Game;
+  kind: GameKind;
+  /** Minutes a map lasts: [min, max]. */
+  mapMinutes: [number, number];
+  maps: GameMap[];
+  roles: Role[];
+  races: { id: number; name: string; game: { id: number } }[];
+  releases: Release[];
+  pools: MapPool[];
+}
+
+/** A caster with the static part of the stream; online state and viewers are computed per instant. */
+export interface CasterInfo {
+  id: number;
+  display_name: string;
+  username: string;
+  game: { id: number };
+  deleted_at: string | null;
+  platform: Platform;
+  region: Region;
+  streamId: number;
+  streamImages: Image[];
+  statusText: string;
+  baseViewers: number;
+}
+
+const GAME_DEFS: {
+  title: string;
+  abbreviation: string;
+  kind: GameKind;
+  color: string;
+  minutes: [number, number];
+  maps: string[];
+}[] = [
+  {
+    title: 'Ancients Clash',
+    abbreviation: 'AC',
+    kind: 'moba',
+    color: '#b3261e',
+    minutes: [25, 50],
+    maps: ['Ancient Valley'],
+  },
+  {
+    title: 'Strike Point',
+    abbreviation: 'SP',
+    kind: 'shooter',
+    color: '#f29f05',
+    minutes: [30, 50],
+    maps: ['Harbor', 'Citadel', 'Dunes', 'Foundry', 'Glacier', 'Metro', 'Vineyard', 'Quarry'],
+  },
+  {
+    title: 'Rift Legends',
+    abbreviation: 'RL',
+    kind: 'moba',
+    color: '#3867d6',
+    minutes: [22, 45],
+    maps: ["Summoner's Rift Valley"],
+  },
+  {
+    title: 'Drop Zone',
+    abbreviation: 'DZ',
+    kind: 'battle-royale',
+    color: '#20bf6b',
+    minutes: [18, 28],
+    maps: ['Archipelago', 'Red Canyon', 'Frostline', 'Old Town'],
+  },
+  {
+    title: 'Pitch Masters',
+    abbreviation: 'PM',
+    kind: 'esoccer',
+    color: '#0fb9b1',
+    minutes: [14, 14],
+    maps: ['Stadium'],
+  },
+  {
+    title: 'Star Dominion',
+    abbreviation: 'SD',
+    kind: 'rts',
+    color: '#8854d0',
+    minutes: [10, 28],
+    maps: ['Nebula Station', 'Crater Ridge', 'Ion Fields', 'Vanguard Plains', 'Echo Basin'],
+  },
+];
+
+const ROLE_NAMES: Record<GameKind, string[]> = {
+  moba: ['carry', 'mid', 'offlane', 'soft support', 'hard support'],
+  shooter: ['entry', 'sniper', 'support', 'lurker', 'in-game leader'],
+  'battle-royale': ['fragger', 'support', 'scout', 'in-game leader', 'substitute'],
+  esoccer: ['attacker', 'midfielder', 'defender', 'goalkeeper', 'substitute'],
+  rts: ['player', 'substitute', 'coach-player', 'analyst-player', 'reserve'],
+};
+
+/** Asset categories every game has, so the live summaries have heroes, items, structures, runes. */
+export const ASSET_CATEGORIES: { category: string; subcategory: string | null; names: string[] }[] = [
+  {
+    category: 'hero',
+    subcategory: null,
+    names: [
+      'Warden',
+      'Shade',
+      'Tinker',
+      'Oracle',
+      'Brute',
+      'Seer',
+      'Ranger',
+      'Mystic',
+      'Golem',
+      'Wisp',
+      'Reaper',
+      'Sentinel',
+      'Drifter',
+      'Hexer',
+      'Lancer',
+      'Phantom',
+      'Warlock',
+      'Druid',
+      'Nomad',
+      'Titan',
+    ],
+  },
+  {
+    category: 'item',
+    subcategory: 'basic',
+    names: [
+      'Iron Branch',
+      'Healing Salve',
+      'Boots',
+      'Magic Wand',
+      'Bracer',
+      'Wraith Band',
+      'Null Talisman',
+      'Ring of Health',
+    ],
+  },
+  {
+    category: 'item',
+    subcategory: 'assembled',
+    names: [
+      'Blink Dagger',
+      'Black Staff',
+      'Battle Fury',
+      'Force Rod',
+      'Glimmer Cape',
+      'Radiant Blade',
+      'Void Mantle',
+      'Storm Hammer',
+    ],
+  },
+  {
+    category: 'item',
+    subcategory: 'neutral',
+    names: ['Trusty Shovel', 'Faded Broach', 'Ocean Heart', 'Pirate Hat'],
+  },
+  {
+    category: 'structure',
+    subcategory: null,
+    names: [
+      'tower_tier_1',
+      'tower_tier_2',
+      'tower_tier_3',
+      'tower_tier_4',
+      'barracks_melee',
+      'barracks_ranged',
+      'ancient',
+    ],
+  },
+  {
+    category: 'rune',
+    subcategory: null,
+    names: ['bounty', 'haste', 'invisibility', 'regeneration', 'arcane', 'water'],
+  },
+  {
+    category: 'rune_location',
+    subcategory: null,
+    names: ['top_river', 'bottom_river', 'radiant_jungle', 'dire_jungle'],
+  },
+  {
+    category: 'outpost',
+    subcategory: null,
+    names: ['outpost_north_west', 'outpost_north_east', 'outpost_south_west', 'outpost_south_east'],
+  },
+  { category: 'aegis', subcategory: null, names: ['aegis'] },
+  { category: 'faction', subcategory: null, names: ['Dawn', 'Dusk'] },
+];
+
+const COUNTRY_DEFS: [string, string][] = [
+  ['Germany', 'DE'],
+  ['Sweden', 'SE'],
+  ['Denmark', 'DK'],
+  ['France', 'FR'],
+  ['Poland', 'PL'],
+  ['Brazil', 'BR'],
+  ['United States', 'US'],
+  ['Canada', 'CA'],
+  ['South Korea', 'KR'],
+  ['China', 'CN'],
+  ['Japan', 'JP'],
+  ['Ukraine', 'UA'],
+  ['Spain', 'ES'],
+  ['Peru', 'PE'],
+  ['Philippines', 'PH'],
+  ['Australia', 'AU'],
+];
+const REGION_DEFS: [string, string, number][] = [
+  ['Western Europe', 'WEU', 0],
+  ['Northern Europe', 'NEU', 1],
+  ['Eastern Europe', 'EEU', 11],
+  ['North America', 'NA', 6],
+  ['South America', 'SA', 5],
+  ['Korea', 'KR', 8],
+  ['China', 'CN', 9],
+  ['Japan', 'JP', 10],
+  ['Southeast Asia', 'SEA', 14],
+  ['Oceania', 'OCE', 15],
+  ['Iberia', 'IB', 12],
+  ['Central Europe', 'CEU', 4],
+];
+const PLATFORM_DEFS: [string, string][] = [
+  ['Streamly', '#9146ff'],
+  ['VidCast', '#ff0000'],
+  ['PlayTV', '#00a8e8'],
+  ['LiveBox', '#53fc18'],
+];
+const LANGUAGES = ['English', 'German', 'Spanish', 'Portuguese', 'Russian', 'Korean', 'Chinese', 'French'];
+const SOCIAL_DEFS: [string, string][] = [
+  ['Chirper', 'chirper'],
+  ['FaceSpace', 'facespace'],
+  ['PicShare', 'picshare'],
+  ['ClipTok', 'cliptok'],
+];
+
+/** Teams per game that play; a few more are inactive. */
+export const ACTIVE_TEAMS_PER_GAME = 32;
+const INACTIVE_TEAMS_PER_GAME = 2;
+/** Casters per game. */
+const CASTERS_PER_GAME = 8;
+
+/** Everything static, with lookups by id. */
+export class Catalog {
+  readonly images = new Map<number, Image>();
+  readonly countries: Country[] = [];
+  readonly regions: Region[] = [];
+  readonly platforms: Platform[] = [];
+  readonly languages: Language[] = [];
+  readonly socialPlatforms: SocialMediaPlatform[] = [];
+  readonly games: GameInfo[] = [];
+  readonly assets: Asset[] = [];
+  /** Assets per game and category, in id order. */
+  readonly assetsBy = new Map<string, Asset[]>();
+  readonly mapLayouts: MapLayout[] = [];
+  readonly organisations: Organisation[] = [];
+  readonly teams: Team[] = [];
+  readonly rosters: Roster[] = [];
+  readonly lineups: Lineup[] = [];
+  readonly standingRosters: StandingRoster[] = [];
+  readonly players: Player[] = [];
+  readonly casters: CasterInfo[] = [];
+  readonly broadcasters: Broadcaster[] = [];
+  /** Active rosters per game (the ones that play), by strength descending is not implied. */
+  readonly activeRosters = new Map<number, Roster[]>();
+  /** A roster's strength in 0..1, used to plan results. */
+  readonly strength = new Map<number, number>();
+  readonly teamById = new Map<number, Team>();
+  readonly rosterById = new Map<number, Roster>();
+  readonly playerById = new Map<number, Player>();
+  readonly lineupById = new Map<number, Lineup>();
+  readonly casterById = new Map<number, CasterInfo>();
+  #imageId = 0;
+
+  constructor(readonly seed: number) {
+    this.#places();
+    this.#games();
+    this.#teams();
+    this.#casters();
+  }
+
+  /** A new image; `/images/{id}` answers it without `type`. */
+  image(path: string, type: Image['type'], fallback = false): Image {
+    const id = ++this.#imageId;
+    const image: Image = {
+      id,
+      url: `https://images.matchday.invalid/${path}.png`,
+      thumbnail: `https://images.matchday.invalid/${path}.thumb.png`,
+      fallback,
+    };
+    this.images.set(id, image);
+    return type === undefined ? { ...image } : { ...image, type };
+  }
+
+  game(id: number): GameInfo | undefined {
+    return this.games[id - 1];
+  }
+
+  #places(): void {
+    COUNTRY_DEFS.forEach(([name, abbreviation], i) => {
+      this.countries.push({
+        id: i + 1,
+        name,
+        abbreviation,
+        images: [this.image(`flags/${abbreviation.toLowerCase()}`, 'default')],
+      });
+    });
+    REGION_DEFS.forEach(([name, abbreviation, country], i) => {
+      this.regions.push({ id: 21 + i, name, abbreviation, country: this.countries[country]! });
+    });
+    PLATFORM_DEFS.forEach(([name, color], i) => {
+      this.platforms.push({
+        id: i + 1,
+        name,
+        color,
+        images: [this.image(`platforms/${name.toLowerCase()}`, 'default')],
+      });
+    });
+    LANGUAGES.forEach((name, i) => {
+      this.languages.push({ id: i + 1, name });
+    });
+    SOCIAL_DEFS.forEach(([name, slug], i) => {
+      this.socialPlatforms.push({ id: i + 1, name, slug });
+    });
+  }
+
+  #games(): void {
+    let layoutId = 700;
+    GAME_DEFS.forEach((def, index) => {
+      const id = index + 1;
+      const rng = new Rng(this.seed, 'game', id);
+      const maps: GameMap[] = def.maps.map((name, i) => ({
+        id: id * 100 + i + 1,
+        name,
+        external_name: `${def.abbreviation.toLowerCase()}_${name.toLowerCase().replace(/[^a-z]+/g, '_')}`,
+        official: i < def.maps.length - 1 || def.maps.length === 1,
+        game: { id },
+      }));
+      const releases: Release[] = [];
+      for (let r = 0; r < 4; r++) {
+        const month = 1 + r * 3;
+        releases.push({
+          uuid: uuidFrom(rng),
+          date: `2026-${String(month).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`,
+          description: `${def.abbreviation} patch 7.${30 + r}`,
+        });
+      }
+      const latest = releases[releases.length - 1]!;
+      const pools: MapPool[] = [
+        {
+          id: id * 10 + 1,
+          from: '2026-01-01T00:00:00.000Z',
+          to: '2026-06-30T23:59:59.000Z',
+          maps: maps.slice(0, Math.max(1, maps.length - 1)).map((m) => ({ id: m.id })),
+        },
+        {
+          id: id * 10 + 2,
+          from: '2026-07-01T00:00:00.000Z',
+          to: null,
+          maps: maps.slice(Math.min(1, maps.length - 1)).map((m) => ({ id: m.id })),
+        },
+      ];
+      const game: Game = {
+        id,
+        abbreviation: def.abbreviation,
+        title: def.title,
+        default_match_type: 'team',
+        default_map: { id: maps[0]!.id },
+        defaults: {
+          match_type: 'team',
+          lineup_size: def.kind === 'battle-royale' ? 4 : 5,
+          map: maps[0]!,
+          number_of_match_participants: def.kind === 'battle-royale' ? 16 : 2,
+          match_roster_lineup_size: def.kind === 'battle-royale' ? 4 : 5,
+          game_version: { release: latest },
+        },
+        deleted_at: null,
+        images: [
+          this.image(`games/${def.abbreviation.toLowerCase()}`, 'default'),
+          this.image(`games/${def.abbreviation.toLowerCase()}-circle`, 'circle'),
+        ],
+        color: def.color,
+      };
+      const roles: Role[] = ROLE_NAMES[def.kind].map((name, i) => ({
+        id: id * 10 + i + 1,
+        name,
+        game: { id },
+      }));
+      const races =
+        def.kind === 'rts'
+          ? ['Terran League', 'Swarm', 'Ascendants'].map((name, i) => ({
+              id: id * 10 + i + 1,
+              name,
+              game: { id },
+            }))
+          : [];
+      this.games.push({ game, kind: def.kind, mapMinutes: def.minutes, maps, roles, races, releases, pools });
+      let assetId = id * 1000;
+      for (const group of ASSET_CATEGORIES) {
+        const key = `${id}:${group.category}`;
+        const list = this.assetsBy.get(key) ?? [];
+        for (const name of group.names) {
+          assetId++;
+          const asset: Asset = {
+            id: assetId,
+            name,
+            game: { id },
+            category: group.category,
+            subcategory: group.subcategory,
+            external_id: `${def.abbreviation.toLowerCase()}-${group.category}-${assetId}`,
+            images: [this.image(`assets/${assetId}`, 'default')],
+          };
+          this.assets.push(asset);
+          list.push(asset);
+        }
+        this.assetsBy.set(key, list);
+      }
+      // Layouts for the shooter's maps and the MOBA's one map: not every game has them (spec).
+      if (def.kind === 'shooter' || (def.kind === 'moba' && id === 1)) {
+        const structures = this.assetsBy.get(`${id}:structure`)!;
+        for (const map of maps.slice(0, def.kind === 'shooter' ? 5 : 1)) {
+          const floors = def.kind === 'shooter' ? rng.int(1, 2) : 1;
+          this.mapLayouts.push({
+            id: ++layoutId,
+            version: `1.${rng.int(0, 9)}`,
+            map: { id: map.id },
+            floors: Array.from({ length: floors }, (_, level) => {
+              const { type: _type, ...image } = this.image(`layouts/${layoutId}-${level}`, 'default');
+              return {
+                level,
+                image,
+                placement: {
+                  anchor_point: { x: round2(rng.next()), y: round2(rng.next()) },
+                  width_scale: round2(0.5 + rng.next()),
+                },
+                assets: rng.sample(structures, 3).map((a) => ({
+                  id: a.id,
+                  position: { x: round2(rng.next() * 100), y: round2(rng.next() * 100) },
+                })),
+              };
+            }),
+          });
+        }
+      }
+    });
+  }
+
+  #teams(): void {
+    const rng = new Rng(this.seed, 'teams');
+    const orgCount = 48;
+    for (let i = 0; i < orgCount; i++) {
+      this.organisations.push({
+        id: 51 + i,
+        name: orgName(rng, i),
+        region: rng.pick(this.regions),
+        teams: [],
+      });
+    }
+    const usedNames = new Set<string>();
+    let teamId = 100;
+    let rosterId = 1000;
+    let lineupId = 5000;
+    let playerId = 10000;
+    let standingId = 2000;
+    for (const info of this.games) {
+      const gameId = info.game.id;
+      const active: Roster[] = [];
+      for (let t = 0; t < ACTIVE_TEAMS_PER_GAME + INACTIVE_TEAMS_PER_GAME; t++) {
+        const isActive = t < ACTIVE_TEAMS_PER_GAME;
+        let name = teamName(rng);
+        while (usedNames.has(name)) name = teamName(rng);
+        usedNames.add(name);
+        const id = ++teamId;
+        const org = rng.chance(0.8) ? this.organisations[(t * 7 + gameId * 5) % orgCount]! : null;
+        const region = org?.region ?? rng.pick(this.regions);
+        const newPlayer = (roleIndex: number): Player => {
+          const prng = new Rng(this.seed, 'player', playerId + 1);
+          const nick = handle(prng);
+          const player: Player = {
+            id: ++playerId,
+            first_name: firstName(prng),
+            last_name: lastName(prng),
+            nick_name: nick,
+            active: isActive,
+            images: [this.image(`players/${playerId}`, 'default', prng.chance(0.2))],
+            region: prng.chance(0.85) ? region : prng.pick(this.regions),
+            game: { id: gameId },
+            race: info.races.length > 0 ? { ...prng.pick(info.races) } : null,
+            role: info.roles[roleIndex % info.roles.length]
+              ? { id: info.roles[roleIndex % info.roles.length]!.id }
+              : null,
+            teams: [{ id }],
+            social_media_accounts: [socialAccount(this.socialPlatforms[0]!, nick.toLowerCase())],
+            deleted_at: null,
+          };
+          this.players.push(player);
+          this.playerById.set(player.id, player);
+          return player;
+        };
+        const size = rng.chance(0.3) ? 6 : 5;
+        const current = Array.from({ length: size }, (_, i) => newPlayer(i));
+        const rosters: Roster[] = [];
+        const standings: StandingRoster[] = [];
+        const previous = rng.chance(0.35);
+        const makeRoster = (players: Player[], from: string, to: string | null): Roster => {
+          const lineup: Lineup = { id: ++lineupId, players: players.map((p) => ({ id: p.id })) };
+          this.lineups.push(lineup);
+          this.lineupById.set(lineup.id, lineup);
+          const roster: Roster = { id: ++rosterId, team: { id }, line_up: lineup, game: { id: gameId } };
+          this.rosters.push(roster);
+          this.rosterById.set(roster.id, roster);
+          const standing: StandingRoster = {
+            id: ++standingId,
+            from,
+            to,
+            roster: { id: roster.id },
+            deleted_at: null,
+          };
+          this.standingRosters.push(standing);
+          standings.push(standing);
+          rosters.push(roster);
+          return roster;
+        };
+        if (previous) {
+          const former = [newPlayer(3), newPlayer(4)];
+          for (const p of former) p.active = false;
+          makeRoster(
+            [...current.slice(0, 3), ...former],
+            '2024-01-15T00:00:00.000Z',
+            '2025-11-30T00:00:00.000Z',
+          );
+        }
+        const currentRoster = makeRoster(
+          current,
+          previous ? '2025-12-01T00:00:00.000Z' : '2025-01-10T00:00:00.000Z',
+          null,
+        );
+        if (isActive) active.push(currentRoster);
+        this.strength.set(currentRoster.id, rng.next());
+        const team: Team = {
+          id,
+          name,
+          abbreviation: abbreviate(name),
+          also_known_as: rng.chance(0.4)
+            ? [`${name.split(' ')[1]} ${['Club', 'Squad', 'Five'][rng.int(0, 2)]}`]
+            : [],
+          social_media_accounts: this.socialPlatforms
+            .slice(0, rng.int(1, 3))
+            .map((platform) => socialAccount(platform, name.toLowerCase().replace(/\s+/g, ''))),
+          game: { id: gameId },
+          organisation: org ? { id: org.id } : null,
+          deleted_at: null,
+          active: isActive,
+          images: [this.image(`teams/${id}`, 'default', rng.chance(0.1))],
+          region,
+          standing_roster: standings[standings.length - 1] ?? null,
+          resource_version: 1,
+        };
+        this.teams.push(team);
+        this.teamById.set(id, team);
+        org?.teams.push({ id });
+      }
+      this.activeRosters.set(gameId, active);
+    }
+  }
+
+  #casters(): void {
+    const rng = new Rng(this.seed, 'casters');
+    let casterId = 300;
+    for (const info of this.games) {
+      for (let c = 0; c < CASTERS_PER_GAME; c++) {
+        const id = ++casterId;
+        const name = `${handle(rng)}${rng.chance(0.5) ? 'Casts' : ''}`;
+        const platform = this.platforms[c % this.platforms.length]!;
+        const caster: CasterInfo = {
+          id,
+          display_name: name,
+          username: name.toLowerCase(),
+          game: { id: info.game.id },
+          deleted_at:
+            c === CASTERS_PER_GAME - 1 && info.game.id % 3 === 0 ? '2026-01-15T12:00:00.000Z' : null,
+          platform,
+          region: rng.pick(this.regions),
+          streamId: 3000 + id,
+          streamImages: [this.image(`streams/${id}`, 'external')],
+          statusText: `${info.game.abbreviation} with ${name}: live from the desk`,
+          baseViewers: rng.int(300, 40000),
+        };
+        this.casters.push(caster);
+        this.casterById.set(id, caster);
+      }
+    }
+    for (let b = 0; b < 12; b++) {
+      const platform = this.platforms[b % this.platforms.length]!;
+      const language = this.languages[b % this.languages.length]!;
+      this.broadcasters.push({
+        id: 401 + b,
+        name: `${['Main', 'Second', 'Community', 'Regional'][b % 4]} ${language.name} ${platform.name}`,
+        external_id: `bc-${platform.name.toLowerCase()}-${401 + b}`,
+        platform: { id: platform.id },
+        broadcast_defaults: { language: { id: language.id } },
+      });
+    }
+  }
+}
+
+function socialAccount(platform: SocialMediaPlatform, name: string): SocialMediaAccount {
+  return { handle: `@${name}`, url: `https://${platform.slug}.social.invalid/${name}`, platform };
+}
+
+function uuidFrom(rng: Rng): string {
+  const hex = () => Math.floor(rng.next() * 16).toString(16);
+  const part = (n: number) => Array.from({ length: n }, hex).join('');
+  return `${part(8)}-${part(4)}-4${part(3)}-${'89ab'[rng.int(0, 3)]}${part(3)}-${part(12)}`;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}

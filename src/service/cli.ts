@@ -1,0 +1,158 @@
+/**
+ * `matchday service [flags]`: serves the local esports data service until interrupted.
+ * A bad flag prints what was wrong and the usage, and exits with status 2.
+ */
+import { Clock } from './clock.ts';
+import { type FaultOptions, type ServiceOptions, startService } from './index.ts';
+
+const USAGE = `Usage: matchday service [options]
+
+  --port <n>             port to listen on (default 4100; 0 picks a free one)
+  --host <addr>          address to listen on (default 127.0.0.1)
+  --secret <s>           the secret clients must send (default matchday-local)
+  --seed <n>             world seed (default 1): same seed, same world
+  --now <ISO>            freeze the clock at this instant (e.g. 2026-11-22T18:00:00Z)
+  --speed <x>            run the clock x times faster than real time (default 1)
+  --rate <n>             requests per second per secret, 0 turns the limit off (default 5)
+  --burst <n>            rate-limit burst (default 5)
+  --scale <x>            multiply the number of series per week (default 1)
+  --latency <ms>         fault: add this latency to every answer
+  --error-rate <0..1>    fault: share of requests answered 500
+  --rate-limit-storm     fault: answer every request 429
+  --drop-rate <0..1>     fault: share of connections dropped
+  --malformed-rate <0..1> fault: share of answers with a malformed body
+`;
+
+class FlagError extends Error {}
+
+function number(flag: string, text: string | undefined, check: (n: number) => boolean, what: string): number {
+  if (text === undefined || text.startsWith('--')) throw new FlagError(`${flag} needs a value: ${what}.`);
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || !check(n))
+    throw new FlagError(`${flag} "${text}" is not valid: expected ${what}.`);
+  return n;
+}
+
+/** Parses the flags into service options (exported for tests). */
+export function parseServiceArgs(argv: string[]): ServiceOptions & { now?: Date; speed?: number } {
+  const options: ServiceOptions & { now?: Date; speed?: number } = { port: 4100 };
+  const faults: Partial<FaultOptions> = {};
+  const share = (n: number) => n >= 0 && n <= 1;
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = argv[i + 1];
+    const take = () => {
+      i++;
+      return value;
+    };
+    switch (flag) {
+      case '--port':
+        options.port = number(
+          flag,
+          take(),
+          (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+          'a port from 0 to 65535',
+        );
+        break;
+      case '--host': {
+        const host = take();
+        if (!host || host.startsWith('--')) throw new FlagError('--host needs an address, e.g. 127.0.0.1.');
+        options.host = host;
+        break;
+      }
+      case '--secret': {
+        const secret = take();
+        if (!secret || secret.startsWith('--')) throw new FlagError('--secret needs a value.');
+        options.secret = secret;
+        break;
+      }
+      case '--seed':
+        options.seed = number(flag, take(), (n) => Number.isSafeInteger(n), 'a whole number');
+        break;
+      case '--now': {
+        const text = take();
+        const ms = text === undefined ? Number.NaN : Date.parse(text);
+        if (Number.isNaN(ms))
+          throw new FlagError(
+            `--now "${text ?? ''}" is not valid: expected an ISO 8601 instant such as 2026-11-22T18:00:00Z.`,
+          );
+        options.now = new Date(ms);
+        break;
+      }
+      case '--speed':
+        options.speed = number(flag, take(), (n) => n > 0, 'a positive number such as 60');
+        break;
+      case '--rate':
+        options.rate = number(flag, take(), (n) => n >= 0, 'requests per second, 0 or more');
+        break;
+      case '--burst':
+        options.burst = number(
+          flag,
+          take(),
+          (n) => Number.isInteger(n) && n >= 1,
+          'a whole number of 1 or more',
+        );
+        break;
+      case '--scale':
+        options.scale = number(flag, take(), (n) => n > 0 && n <= 50, 'a positive number up to 50');
+        break;
+      case '--latency':
+        faults.latencyMs = number(flag, take(), (n) => n >= 0, 'milliseconds, 0 or more');
+        break;
+      case '--error-rate':
+        faults.errorRate = number(flag, take(), share, 'a share from 0 to 1');
+        break;
+      case '--drop-rate':
+        faults.dropRate = number(flag, take(), share, 'a share from 0 to 1');
+        break;
+      case '--malformed-rate':
+        faults.malformedRate = number(flag, take(), share, 'a share from 0 to 1');
+        break;
+      case '--rate-limit-storm':
+        faults.rateLimitStorm = true;
+        break;
+      default:
+        throw new FlagError(`Unknown option "${flag}".`);
+    }
+  }
+  if (Object.keys(faults).length > 0) options.faults = faults;
+  return options;
+}
+
+/** Entry point of `matchday service`. */
+export async function run(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  let options: ReturnType<typeof parseServiceArgs>;
+  try {
+    options = parseServiceArgs(argv);
+  } catch (error) {
+    if (error instanceof FlagError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+  const clock = new Clock({
+    start: options.now,
+    frozen: options.now !== undefined && options.speed === undefined,
+    speed: options.speed,
+  });
+  const service = await startService({ ...options, clock }).catch((error: NodeJS.ErrnoException) => {
+    process.stderr.write(
+      `Cannot listen on ${options.host ?? '127.0.0.1'}:${options.port}: ${error.code ?? error.message}.\n`,
+    );
+    process.exitCode = 1;
+    return null;
+  });
+  if (!service) return;
+  process.stdout.write(`esports data service (v3) at ${service.url}\n`);
+  const stop = () => {
+    void service.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,198 @@
+/**
+ * The local esports data service (v3), in process: `startService()` listens on a loopback port
+ * and serves the whole `/v3` interface over a living world generated from a seed. Used by
+ * `npm start` (the embedded default), by `matchday service`, by tests and by benchmarks.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError } from './api-error.ts';
+import { Clock } from './clock.ts';
+import { Rng } from './random.ts';
+import { RateLimiter } from './rate-limit.ts';
+import { matchRoute, readIdSpace, resolveIds } from './routes.ts';
+import { World } from './world.ts';
+
+export { Clock } from './clock.ts';
+export { World } from './world.ts';
+
+export interface ServiceOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** The one accepted secret. Default 'matchday-local'. */
+  secret?: string;
+  /** Default 1. */
+  seed?: number;
+  /** The shared clock; default a new real-time Clock. */
+  clock?: Clock;
+  /** Requests per second per secret; 0 turns rate limiting off. Default 5. */
+  rate?: number;
+  /** Default 5. */
+  burst?: number;
+  /** Multiplies the number of series per week (benchmarks). Default 1. */
+  scale?: number;
+  faults?: Partial<FaultOptions>;
+}
+
+/** Fault injection, for tests and benchmarks of clients. Mutable at runtime on `RunningService.faults`. */
+export interface FaultOptions {
+  /** Added to every answer. */
+  latencyMs: number;
+  /** Share of requests answered 500, 0..1. */
+  errorRate: number;
+  /** Every request answered 429. */
+  rateLimitStorm: boolean;
+  /** Share of connections dropped without an answer, 0..1. */
+  dropRate: number;
+  /** Share of 200 answers with a malformed (truncated) JSON body, 0..1. */
+  malformedRate: number;
+}
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:41234/v3 */
+  url: string;
+  secret: string;
+  clock: Clock;
+  world: World;
+  /** Mutable at runtime: tests flip faults on and off. */
+  faults: FaultOptions;
+  /** Requests received so far (every request, answered or not). */
+  requests: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SECRET = 'matchday-local';
+
+const NO_FAULTS: FaultOptions = {
+  latencyMs: 0,
+  errorRate: 0,
+  rateLimitStorm: false,
+  dropRate: 0,
+  malformedRate: 0,
+};
+
+/** Starts the service; resolves once it listens. */
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const secret = options.secret ?? DEFAULT_SECRET;
+  const clock = options.clock ?? new Clock();
+  const world = new World(options.seed ?? 1, options.scale ?? 1, clock);
+  world.window();
+  const limiter = new RateLimiter(options.rate ?? 5, options.burst ?? 5);
+  const faultRng = new Rng(options.seed ?? 1, 'faults');
+  const sockets = new Set<import('node:net').Socket>();
+
+  const service: RunningService = {
+    url: '',
+    secret,
+    clock,
+    world,
+    faults: { ...NO_FAULTS, ...options.faults },
+    requests: 0,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const socket of sockets) socket.destroy();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+
+  const server = createServer((req, res) => {
+    service.requests++;
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, 500, { msg: 'Internal error.' });
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const faults = service.faults;
+    if (faults.dropRate > 0 && faultRng.chance(faults.dropRate)) {
+      req.socket.destroy();
+      return;
+    }
+    if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
+    const url = new URL(req.url ?? '/', 'http://local');
+    const presented = (req.headers['service-secret'] as string | undefined) ?? url.searchParams.get('secret');
+    let rateHeaders: Record<string, string> = {};
+    try {
+      if (req.method !== 'GET') {
+        res.setHeader('Allow', 'GET');
+        throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
+      }
+      if (presented === null || presented === undefined || presented === '') {
+        throw new ApiError(
+          401,
+          'Missing secret: send it in the Service-Secret header (or the secret query parameter).',
+        );
+      }
+      if (presented !== secret) throw new ApiError(401, 'Invalid secret.');
+      if (limiter.enabled) {
+        const decision = faults.rateLimitStorm
+          ? { ...limiter.take(secret, false), allowed: false, remaining: 0, retryMs: 1000 }
+          : limiter.take(secret);
+        rateHeaders = {
+          'X-RateLimit-Limit': String(decision.limit),
+          'X-RateLimit-Burst': String(decision.burst),
+          'X-RateLimit-Remaining': String(decision.remaining),
+          'X-RateLimit-Reset': String(decision.resetMs),
+        };
+        if (!decision.allowed) {
+          rateHeaders['Retry-After'] = String(Math.max(1, Math.ceil(decision.retryMs / 1000)));
+          throw new ApiError(429, 'Too many requests: the rate limit of this secret is spent.');
+        }
+      } else if (faults.rateLimitStorm) {
+        rateHeaders = { 'Retry-After': '1' };
+        throw new ApiError(429, 'Too many requests: the rate limit of this secret is spent.');
+      }
+      if (faults.errorRate > 0 && faultRng.chance(faults.errorRate))
+        throw new ApiError(500, 'Internal error (injected fault).');
+      const path = url.pathname.replace(/\/+$/, '');
+      if (!path.startsWith('/v3/') && path !== '/v3')
+        throw new ApiError(404, `Unknown path ${url.pathname}: the interface lives under /v3.`);
+      const found = matchRoute(path.slice(3));
+      if (!found) throw new ApiError(404, `Unknown path ${url.pathname}.`);
+      const space = readIdSpace(url.searchParams, req.headers['service-idspace'] as string | undefined);
+      const ids = resolveIds(world, found, space);
+      const t = clock.nowMs();
+      const body = found.route.handle({ world, t, query: url.searchParams, ids, space });
+      if (faults.malformedRate > 0 && faultRng.chance(faults.malformedRate)) {
+        const text = JSON.stringify(body);
+        res.writeHead(200, { ...rateHeaders, 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+        return;
+      }
+      send(res, 200, body, rateHeaders);
+    } catch (error) {
+      if (error instanceof ApiError) send(res, error.status, { msg: error.message }, rateHeaders);
+      else send(res, 500, { msg: 'Internal error.' }, rateHeaders);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  service.url = `http://${host}:${address.port}/v3`;
+  return service;
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}

@@ -1,0 +1,308 @@
+/**
+ * The list mechanism shared by every list endpoint: `filter` (evaluated here, parsed by the one
+ * grammar in `src/protocol/filter.ts`), `order` and `skip`/`take` (`service-v3.md`, "Filter
+ * language" and "Limits"). Every malformed parameter is an `ApiError(400)` naming the parameter.
+ */
+
+import { FILTER_FIELDS, type ListResource } from '../protocol/fields.ts';
+import { type FilterCondition, FilterSyntaxError, parseFilter } from '../protocol/filter.ts';
+import { ApiError } from './api-error.ts';
+
+type Kind = 'integer' | 'boolean' | 'datetime' | 'text';
+
+const BOOLEAN_FIELDS = new Set([
+  'streamed',
+  'official',
+  'active',
+  'stream.online',
+  'participants.winner',
+  'participants.forfeit',
+  'casters.primary',
+  'has_incident_report',
+]);
+const DATETIME_FIELDS = new Set(['start', 'end', 'deleted_at', 'postponed_from', 'created_at', 'from', 'to']);
+const INTEGER_FIELDS = new Set([
+  'tier',
+  'best_of',
+  'format.best_of',
+  'order',
+  'type',
+  'resource_version',
+  'stream.viewer_count',
+]);
+
+/** The value type of a filterable field, which decides how a filter value is read. */
+export function fieldKind(path: string): Kind {
+  if (BOOLEAN_FIELDS.has(path)) return 'boolean';
+  if (DATETIME_FIELDS.has(path)) return 'datetime';
+  if (path === 'id' || path.endsWith('.id') || INTEGER_FIELDS.has(path)) return 'integer';
+  return 'text';
+}
+
+/** A filter value read for a field: the normalised form compared with normalised record values. */
+type Norm = number | boolean | string;
+
+function normalizeInput(path: string, text: string): Norm {
+  const kind = fieldKind(path);
+  if (kind === 'integer') {
+    if (!/^-?\d{1,15}$/.test(text))
+      throw new ApiError(400, `Invalid filter: ${path} takes whole numbers, not "${text}".`);
+    return Number(text);
+  }
+  if (kind === 'boolean') {
+    if (text === '1' || text === 'true') return true;
+    if (text === '0' || text === 'false') return false;
+    throw new ApiError(400, `Invalid filter: ${path} takes a boolean (1, 0, true or false), not "${text}".`);
+  }
+  if (kind === 'datetime') {
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms))
+      throw new ApiError(400, `Invalid filter: ${path} takes an ISO 8601 datetime, not "${text}".`);
+    return ms;
+  }
+  return text;
+}
+
+function normalizeRecord(kind: Kind, value: unknown): Norm | null {
+  if (value === null || value === undefined) return null;
+  if (kind === 'datetime' && typeof value === 'string') return Date.parse(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'string') return value;
+  return String(value);
+}
+
+/** Collects the values at a dotted path, descending into arrays; `many` says an array was crossed. */
+export function valuesAt(record: unknown, parts: readonly string[]): { values: unknown[]; many: boolean } {
+  let current: unknown[] = [record];
+  let many = false;
+  for (const part of parts) {
+    const next: unknown[] = [];
+    for (const item of current) {
+      if (item === null || item === undefined) continue;
+      const value = (item as Record<string, unknown>)[part];
+      if (Array.isArray(value)) {
+        many = true;
+        next.push(...value);
+      } else if (value !== undefined) next.push(value);
+    }
+    current = next;
+  }
+  if (Array.isArray(record)) many = true;
+  return { values: current, many };
+}
+
+function wildcard(pattern: string): RegExp {
+  const body = [...pattern]
+    .map((ch) => (ch === '*' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`, 'is');
+}
+
+/** A compiled condition: a predicate over a record. */
+export type Predicate = (record: unknown) => boolean;
+
+function compileCondition(condition: FilterCondition): Predicate {
+  const { path, op, value } = condition;
+  const parts = path.split('.');
+  const kind = fieldKind(path);
+  const read = (record: unknown) => {
+    const { values, many } = valuesAt(record, parts);
+    return { values: values.map((v) => normalizeRecord(kind, v)).filter((v) => v !== null) as Norm[], many };
+  };
+  if (value.kind === 'null') {
+    const isNull = (record: unknown) => read(record).values.length === 0;
+    return op === '=' ? isNull : (record) => !isNull(record);
+  }
+  if (value.kind === 'scalar') {
+    if (op === '~=') {
+      const regex = wildcard(value.text);
+      return (record) => read(record).values.some((v) => regex.test(String(v)));
+    }
+    const wanted = normalizeInput(path, value.text);
+    const eq = (record: unknown) => read(record).values.some((v) => v === wanted);
+    return op === '=' ? eq : (record) => !eq(record);
+  }
+  const set = value.items.map((item) => normalizeInput(path, item));
+  const inSet = new Set<Norm>(set);
+  switch (op) {
+    case '=':
+    case '!=': {
+      // A set with `=` means the collection equals exactly that set (item 3).
+      const exact = (record: unknown) => {
+        const got = new Set(read(record).values);
+        if (got.size !== inSet.size) return false;
+        for (const v of got) if (!inSet.has(v)) return false;
+        return true;
+      };
+      return op === '=' ? exact : (record) => !exact(record);
+    }
+    case '<=':
+    case '<':
+      // Any member of the set (item 4); a collection must lie within the set.
+      return (record) => {
+        const { values, many } = read(record);
+        if (values.length === 0) return false;
+        return many ? values.every((v) => inSet.has(v)) : values.some((v) => inSet.has(v));
+      };
+    case '^':
+      return (record) => read(record).values.some((v) => inSet.has(v));
+    case '>=':
+      return (record) => {
+        const got = new Set(read(record).values);
+        for (const v of inSet) if (!got.has(v)) return false;
+        return true;
+      };
+    default:
+      throw new ApiError(400, `Invalid filter: operator ${op} does not take a set on ${path}.`);
+  }
+}
+
+/** A parsed, validated filter. */
+export interface CompiledFilter {
+  conditions: FilterCondition[];
+  test: Predicate;
+}
+
+/** Parses and validates `filter` for a resource; unknown fields and malformed values are 400s. */
+export function compileFilter(
+  resource: ListResource,
+  source: string | null,
+  extra: FilterCondition[] = [],
+): CompiledFilter {
+  let conditions: FilterCondition[];
+  try {
+    conditions = source === null ? [] : parseFilter(source);
+  } catch (error) {
+    if (error instanceof FilterSyntaxError)
+      throw new ApiError(400, `Invalid filter parameter: ${error.message}`);
+    throw error;
+  }
+  const fields = FILTER_FIELDS[resource] as readonly string[];
+  for (const condition of conditions) {
+    if (!fields.includes(condition.path)) {
+      throw new ApiError(
+        400,
+        `Invalid filter parameter: unknown field "${condition.path}" for ${resource}. Filterable fields: ${fields.join(', ')}.`,
+      );
+    }
+  }
+  const all = [...conditions, ...extra];
+  const predicates = all.map(compileCondition);
+  return { conditions: all, test: (record) => predicates.every((p) => p(record)) };
+}
+
+/** One ordering key. */
+export interface OrderKey {
+  path: string;
+  desc: boolean;
+}
+
+/** Parses `order` (`<field>-asc|desc`, comma-separated); ties are always broken by ascending id. */
+export function parseOrder(resource: ListResource, source: string | null): OrderKey[] {
+  if (source === null || source === '') return [];
+  const fields = FILTER_FIELDS[resource] as readonly string[];
+  return source.split(',').map((part) => {
+    const match = /^([a-z0-9_.]+)-(asc|desc)$/.exec(part);
+    if (!match)
+      throw new ApiError(
+        400,
+        `Invalid order parameter "${part}": use <field>-asc or <field>-desc, e.g. start-asc.`,
+      );
+    const path = match[1]!;
+    if (!fields.includes(path)) {
+      throw new ApiError(
+        400,
+        `Invalid order parameter: unknown field "${path}" for ${resource}. Orderable fields: ${fields.join(', ')}.`,
+      );
+    }
+    return { path, desc: match[2] === 'desc' };
+  });
+}
+
+function firstValue(record: unknown, parts: readonly string[]): Norm | null {
+  const { values } = valuesAt(record, parts);
+  const v = values[0];
+  if (v === undefined || v === null) return null;
+  return v as Norm;
+}
+
+/** A comparator for the keys, nulls last, then ascending id (or `uuid`) so paging is stable. */
+export function comparator(keys: readonly OrderKey[]): (a: unknown, b: unknown) => number {
+  const compiled = keys.map((k) => ({ parts: k.path.split('.'), sign: k.desc ? -1 : 1 }));
+  return (a, b) => {
+    for (const { parts, sign } of compiled) {
+      const x = firstValue(a, parts);
+      const y = firstValue(b, parts);
+      if (x === y) continue;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * sign;
+    }
+    const ia = (a as { id?: number; uuid?: string }).id ?? (a as { uuid?: string }).uuid ?? 0;
+    const ib = (b as { id?: number; uuid?: string }).id ?? (b as { uuid?: string }).uuid ?? 0;
+    return ia === ib ? 0 : ia < ib ? -1 : 1;
+  };
+}
+
+/** Paging parameters. */
+export interface Page {
+  skip: number;
+  take: number;
+}
+
+/** Reads `skip` (>= 0) and `take` (0..50, default 50). */
+export function parsePage(params: URLSearchParams): Page {
+  const takeText = params.get('take');
+  const skipText = params.get('skip');
+  let take = 50;
+  let skip = 0;
+  if (takeText !== null) {
+    if (!/^\d{1,3}$/.test(takeText) || Number(takeText) > 50) {
+      throw new ApiError(400, `Invalid take parameter "${takeText}": take is a whole number from 0 to 50.`);
+    }
+    take = Number(takeText);
+  }
+  if (skipText !== null) {
+    if (!/^\d{1,9}$/.test(skipText))
+      throw new ApiError(400, `Invalid skip parameter "${skipText}": skip is a whole number of 0 or more.`);
+    skip = Number(skipText);
+  }
+  return { skip, take };
+}
+
+/** The list query of a request, validated. */
+export interface ListParams {
+  filter: CompiledFilter;
+  order: OrderKey[];
+  page: Page;
+}
+
+/** Validates `filter`, `order`, `skip` and `take` of a request for a resource. */
+export function readListParams(
+  resource: ListResource,
+  params: URLSearchParams,
+  extra: FilterCondition[] = [],
+): ListParams {
+  return {
+    filter: compileFilter(resource, params.get('filter'), extra),
+    order: parseOrder(resource, params.get('order')),
+    page: parsePage(params),
+  };
+}
+
+/** Filters, orders and pages a whole collection (the path for every resource except the big ones). */
+export function runList<T>(items: Iterable<T>, list: ListParams): T[] {
+  const matched: T[] = [];
+  for (const item of items) if (list.filter.test(item)) matched.push(item);
+  matched.sort(comparator(list.order));
+  return matched.slice(list.page.skip, list.page.skip + list.page.take);
+}
+
+/** A condition built by an alias (`/series/{id}/matches` adds `series.id=<id>`, ...). */
+export function eq(path: string, id: number): FilterCondition {
+  return { path, op: '=', value: { kind: 'scalar', text: String(id) } };
+}
+
+/** `path<op>{ids}` built by an alias. */
+export function setCondition(path: string, op: '^' | '<=', ids: readonly number[]): FilterCondition {
+  return { path, op, value: { kind: 'set', items: ids.map(String) } };
+}

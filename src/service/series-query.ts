@@ -1,0 +1,174 @@
+/**
+ * The fast path for listing series (and the matches of series): candidates come from the window's
+ * indexes (id, game, tier, tournament, substage, roster, caster), a lifecycle condition narrows
+ * them to a range of start times (the lists are sorted by start), and an order by start streams
+ * the candidates and stops as soon as the page is full. Every candidate is still checked against
+ * the whole filter, so the indexes only ever save work, never change an answer.
+ */
+import type { FilterCondition } from '../protocol/filter.ts';
+import { comparator, type ListParams } from './query.ts';
+import type { SeriesPlan } from './schedule.ts';
+import { firstAfter, type WindowIndex, type World } from './world.ts';
+
+const INDEXED: Record<string, (w: WindowIndex, key: number) => readonly SeriesPlan[] | undefined> = {
+  id: (w, key) => {
+    const plan = w.byId.get(key);
+    return plan ? [plan] : [];
+  },
+  'game.id': (w, key) => w.byGame.get(key),
+  tier: (w, key) => w.byTier.get(key),
+  'tournament.id': (w, key) => w.byTournament.get(key),
+  'substage.id': (w, key) => w.bySubstage.get(key),
+  'participants.roster.id': (w, key) => w.byRoster.get(key),
+  'casters.caster.id': (w, key) => w.byCaster.get(key),
+};
+
+function byStart(a: SeriesPlan, b: SeriesPlan): number {
+  return a.start - b.start || a.id - b.id;
+}
+
+/** Candidates for one condition, or null when the condition cannot use an index. */
+function candidatesFor(
+  window: WindowIndex,
+  condition: FilterCondition,
+  keyMap: Record<string, { path: string; map: (n: number) => number | null }>,
+): readonly SeriesPlan[] | null {
+  let path = condition.path;
+  let map: (n: number) => number | null = (n) => n;
+  const mapped = keyMap[path];
+  if (mapped) {
+    path = mapped.path;
+    map = mapped.map;
+  }
+  const lookup = INDEXED[path];
+  if (!lookup) return null;
+  const { op, value } = condition;
+  const list = (text: string): readonly SeriesPlan[] => {
+    const key = map(Number(text));
+    return key === null ? [] : (lookup(window, key) ?? []);
+  };
+  if (value.kind === 'scalar' && op === '=') return list(value.text);
+  if (value.kind !== 'set') return null;
+  if (op === '<=' || op === '<' || op === '^') {
+    if (value.items.length === 1) return list(value.items[0]!);
+    const seen = new Set<SeriesPlan>();
+    for (const item of value.items) for (const plan of list(item)) seen.add(plan);
+    return [...seen].sort(byStart);
+  }
+  if ((op === '>=' || op === '=') && value.items.length > 0) {
+    // Every result holds each item, so the shortest single list is a superset of the results.
+    let best: readonly SeriesPlan[] | null = null;
+    for (const item of value.items) {
+      const l = list(item);
+      if (best === null || l.length < best.length) best = l;
+    }
+    return best;
+  }
+  return null;
+}
+
+/** The start-time range [after, atMost] that a lifecycle condition allows. */
+function lifecycleRange(
+  window: WindowIndex,
+  conditions: FilterCondition[],
+  t: number,
+): { after: number; atMost: number } {
+  let after = Number.NEGATIVE_INFINITY;
+  let atMost = Number.POSITIVE_INFINITY;
+  for (const c of conditions) {
+    if (c.path !== 'lifecycle') continue;
+    let values: string[] | null = null;
+    if (c.op === '=' && c.value.kind === 'scalar') values = [c.value.text];
+    else if ((c.op === '<=' || c.op === '<' || c.op === '^') && c.value.kind === 'set')
+      values = c.value.items;
+    if (values === null || values.includes('deleted') || values.includes('unknown')) continue;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (const v of values) {
+      if (v === 'upcoming') {
+        lo = Math.min(lo, t);
+        hi = Number.POSITIVE_INFINITY;
+      } else if (v === 'live') {
+        lo = Math.min(lo, t - window.maxDuration - 1);
+        hi = Math.max(hi, t);
+      } else if (v === 'over' || v === 'over-forfeited') {
+        lo = Number.NEGATIVE_INFINITY;
+        hi = Math.max(hi, t);
+      }
+    }
+    after = Math.max(after, lo);
+    atMost = Math.min(atMost, hi);
+  }
+  return { after, atMost };
+}
+
+export interface SeriesQueryOptions<V> {
+  /** The object the filter sees and the answer holds (default: the series at t). */
+  view: (plan: SeriesPlan) => V;
+  /** Filter paths that map onto an indexed path (e.g. external_id -> id). */
+  keyMap?: Record<string, { path: string; map: (n: number) => number | null }>;
+}
+
+/** The window's series selected by the filter conditions' indexes and lifecycle range, by start. */
+export function seriesCandidates(
+  world: World,
+  conditions: FilterCondition[],
+  t: number,
+  keyMap: SeriesQueryOptions<unknown>['keyMap'] = {},
+): readonly SeriesPlan[] {
+  const window = world.window(t);
+  let candidates: readonly SeriesPlan[] = window.series;
+  for (const condition of conditions) {
+    const list = candidatesFor(window, condition, keyMap);
+    if (list && list.length < candidates.length) candidates = list;
+  }
+  const { after, atMost } = lifecycleRange(window, conditions, t);
+  if (after === Number.NEGATIVE_INFINITY && atMost === Number.POSITIVE_INFINITY) return candidates;
+  if (after >= atMost) return [];
+  const lo = after === Number.NEGATIVE_INFINITY ? 0 : firstAfter(candidates, after);
+  const hi = atMost === Number.POSITIVE_INFINITY ? candidates.length : firstAfter(candidates, atMost);
+  return candidates.slice(lo, hi);
+}
+
+/** Lists series for a request: filter, order, skip, take. */
+export function querySeries<V>(
+  world: World,
+  list: ListParams,
+  t: number,
+  options: SeriesQueryOptions<V>,
+): V[] {
+  const candidates = seriesCandidates(world, list.filter.conditions, t, options.keyMap);
+  const { skip, take } = list.page;
+  const want = skip + take;
+  const key = list.order[0];
+  if (list.order.length === 1 && key?.path === 'start') {
+    const out: V[] = [];
+    if (take === 0) return out;
+    if (!key.desc) {
+      for (const plan of candidates) {
+        const item = options.view(plan);
+        if (list.filter.test(item) && out.push(item) >= want) break;
+      }
+      return out.slice(skip);
+    }
+    // Descending start, ties still by ascending id: walk back one group of equal starts at a time.
+    let i = candidates.length - 1;
+    while (i >= 0 && out.length < want) {
+      let j = i;
+      while (j > 0 && candidates[j - 1]!.start === candidates[i]!.start) j--;
+      for (let k = j; k <= i; k++) {
+        const item = options.view(candidates[k]!);
+        if (list.filter.test(item)) out.push(item);
+      }
+      i = j - 1;
+    }
+    return out.slice(skip, want);
+  }
+  const matched: V[] = [];
+  for (const plan of candidates) {
+    const item = options.view(plan);
+    if (list.filter.test(item)) matched.push(item);
+  }
+  matched.sort(comparator(list.order));
+  return matched.slice(skip, want);
+}
