@@ -54,12 +54,27 @@ export function teamName(labels: SeriesLabels, rosterId: number): string {
   return labels.teamOfRoster(rosterId)?.name ?? 'TBD';
 }
 
-/** "A vs B" (or the series title when the participants are not yet known). */
+/** Lobbies (battle royale) have more than two participants: listed by name, not as "A vs B". */
+export function isLobby(series: Pick<Series, 'participants'>): boolean {
+  return series.participants.length > 2;
+}
+
+/** "A vs B"; for a lobby "A, B, C and 13 more"; the series title when participants are unknown. */
 export function matchup(series: Pick<Series, 'participants' | 'title'>, labels: SeriesLabels): string {
   const names = orderedParticipants(series).map((p) => teamName(labels, p.roster.id));
   if (names.length === 0) return series.title || 'TBD vs TBD';
   if (names.length === 1) return `${names[0]} vs TBD`;
+  if (names.length > 2) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
   return names.join(' vs ');
+}
+
+/** A lobby's leaders by score: "A 45, B 30, C 22". */
+function lobbyLeaders(series: Series, labels: SeriesLabels, count = 3): string {
+  return [...series.participants]
+    .sort((a, b) => b.score - a.score || a.seed - b.seed)
+    .slice(0, count)
+    .map((p) => `${teamName(labels, p.roster.id)} ${p.score}`)
+    .join(', ');
 }
 
 /** Tournament label: short title when there is one. */
@@ -82,6 +97,8 @@ export function guardResult(spans: Text, policy: SpoilerPolicy): Text {
 
 /** The running score of a live (or any) series, shown in the clear: "A 1–0 B". */
 export function liveScoreSpans(series: Series, labels: SeriesLabels): Text {
+  if (isLobby(series))
+    return [`${series.participants.length} teams · leading: ${lobbyLeaders(series, labels)}`];
   const [home, away] = orderedParticipants(series);
   if (!home || !away) return [matchup(series, labels)];
   return [
@@ -102,6 +119,10 @@ export function winnerName(series: Series, labels: SeriesLabels): string | undef
  * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden".
  */
 export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy): Text {
+  if (isLobby(series)) {
+    const head = `${series.participants.length}-team lobby `;
+    return [head, ...guardResult([`top: ${lobbyLeaders(series, labels)}`], policy)];
+  }
   const [home, away] = orderedParticipants(series);
   if (!home || !away) return [matchup(series, labels)];
   const homeName = teamName(labels, home.roster.id);
@@ -359,6 +380,7 @@ export function liveCard(
   },
 ): Card {
   const [home, away] = orderedParticipants(series);
+  const lobby = isLobby(series);
   const homeName = home ? teamName(labels, home.roster.id) : 'TBD';
   const awayName = away ? teamName(labels, away.roster.id) : 'TBD';
   const description: Text[] = [];
@@ -382,7 +404,7 @@ export function liveCard(
       ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`)
       : `Game ${current.order}`;
     const value: Text = [];
-    const h = options.summary ? liveHighlights(options.summary) : undefined;
+    const h = options.summary && !lobby ? liveHighlights(options.summary) : undefined;
     if (h) {
       value.push(`${homeName} ${h.home.score}–${h.away.score} ${awayName}`);
       if (h.clockMs !== undefined) value.push(` · ${formatClock(h.clockMs)}`);
@@ -395,7 +417,14 @@ export function liveCard(
       }
     } else {
       const ph = orderedParticipants(current);
-      value.push(ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress');
+      if (lobby)
+        value.push(
+          `leading: ${lobbyLeaders({ ...series, participants: current.participants } as Series, labels)}`,
+        );
+      else
+        value.push(
+          ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress',
+        );
     }
     fields.push({ name: `Now: game ${current.order} · ${map}`, value });
   }
@@ -407,7 +436,10 @@ export function liveCard(
       const label = m.map ? (options.mapName?.(m.map.id) ?? `Map ${m.order}`) : `Game ${m.order}`;
       if (i > 0) value.push('\n');
       value.push(`${label}: `);
-      if (mp.length === 2) {
+      if (lobby) {
+        const text = `top: ${lobbyLeaders({ ...series, participants: m.participants } as Series, labels)}`;
+        value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
+      } else if (mp.length === 2) {
         const winner = mp.find((p) => p.winner);
         const text = `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
         // Finished maps of a live series are live information; of a finished series, a result.
@@ -419,7 +451,7 @@ export function liveCard(
   const streams = streamsField(series, options.casters, 3);
   if (streams) fields.push(streams);
   const card: Card = {
-    title: `${homeName} vs ${awayName}`,
+    title: lobby ? matchup(series, labels) : `${homeName} vs ${awayName}`,
     colour: seriesColour(series),
     description,
   };

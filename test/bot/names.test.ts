@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UserError } from '../../src/bot/command.ts';
+import {
+  createNameIndex,
+  editDistance,
+  matchScore,
+  normalizeName,
+  resolveTimeZone,
+  searchTimeZones,
+} from '../../src/bot/names.ts';
+import { createClient } from '../../src/client/client.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** The UserError a promise rejects with (fails the test if it resolves). */
+async function userError(promise: Promise<unknown>): Promise<UserError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error('expected a UserError, but the call succeeded');
+}
+
+describe('name matching (pure)', () => {
+  it('normalises case, accents and punctuation', () => {
+    expect(normalizeName('  Kraków  Cup—2 ')).toBe('krakow cup 2');
+    expect(normalizeName('x},id<={1')).toBe('x id 1');
+  });
+
+  it('scores exact above prefix above word prefix above substring, and 0 for no match', () => {
+    expect(matchScore('echo pumas', 'echo pumas')).toBe(100);
+    expect(matchScore('echopumas', 'echo pumas')).toBe(95);
+    expect(matchScore('echo', 'echo pumas')).toBe(80);
+    expect(matchScore('pum', 'echo pumas')).toBe(70);
+    expect(matchScore('opum', 'echo pumas')).toBe(60);
+    expect(matchScore('fnatic', 'echo pumas')).toBe(0);
+  });
+
+  it('measures edit distance', () => {
+    expect(editDistance('pumaz', 'pumas')).toBe(1);
+    expect(editDistance('', 'abc')).toBe(3);
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+
+  it('resolves time zones by IANA name or unique city, and refuses others with a clear message', () => {
+    expect(resolveTimeZone('europe/berlin')).toBe('Europe/Berlin');
+    expect(resolveTimeZone('UTC')).toBe('UTC');
+    expect(resolveTimeZone('tokyo')).toBe('Asia/Tokyo');
+    expect(() => resolveTimeZone('Mars/Olympus')).toThrow(/not a time zone/);
+    expect(() => resolveTimeZone('x'.repeat(1000))).toThrow(UserError);
+    expect(searchTimeZones('berl').map((c) => c.value)).toContain('Europe/Berlin');
+  });
+});
+
+describe('NameIndex against the local service', () => {
+  it('loads the games, teams, rosters and current tournaments the service lists', () => {
+    const world = stack.service.world;
+    const sizes = stack.names.sizes();
+    expect(sizes.games).toBe(world.catalog.games.length);
+    expect(sizes.teams).toBe(world.catalog.teams.length);
+    expect(sizes.rosters).toBe(world.catalog.rosterById.size);
+    expect(sizes.tournaments).toBeGreaterThan(0);
+    expect(sizes.substages).toBeGreaterThan(0);
+    const team = world.catalog.teams[0]!;
+    expect(stack.names.team(team.id)?.name).toBe(team.name);
+    for (const roster of world.catalog.rosterById.values()) {
+      expect(stack.names.teamOfRoster(roster.id)?.id).toBe(roster.team.id);
+    }
+  });
+
+  it('answers autocomplete from memory: no request reaches the service', () => {
+    const before = stack.service.requests;
+    const choices = stack.names.search('team', 'pum');
+    expect(stack.service.requests).toBe(before);
+    expect(choices.length).toBeGreaterThan(0);
+    expect(choices.length).toBeLessThanOrEqual(25);
+    for (const choice of choices) {
+      expect(choice.name.length).toBeLessThanOrEqual(100);
+      const team = stack.names.team(Number(choice.value));
+      expect(team).toBeDefined();
+      expect(`${team!.name} ${team!.abbreviation} ${team!.also_known_as.join(' ')}`.toLowerCase()).toContain(
+        'pum',
+      );
+    }
+    expect(stack.names.search('team', '', 25)).toHaveLength(25);
+    expect(stack.names.search('team', 'x'.repeat(1000))).toEqual([]);
+    expect(stack.names.search('team', 'pum', 3)).toHaveLength(3);
+  });
+
+  it('resolves an id, an exact name, a unique abbreviation or alias, and a unique fuzzy match', async () => {
+    const teams = stack.service.world.catalog.teams;
+    const target = teams.find((t) => teams.filter((o) => o.abbreviation === t.abbreviation).length === 1)!;
+    expect(await stack.names.resolve('team', String(target.id))).toBe(target.id);
+    expect(await stack.names.resolve('team', target.name.toUpperCase())).toBe(target.id);
+    expect(await stack.names.resolve('team', target.abbreviation)).toBe(target.id);
+    const aliased = teams.find(
+      (t) =>
+        t.also_known_as.length > 0 &&
+        teams.filter((o) => o.also_known_as.includes(t.also_known_as[0]!)).length === 1,
+    );
+    if (aliased) expect(await stack.names.resolve('team', aliased.also_known_as[0]!)).toBe(aliased.id);
+    // A prefix of exactly one team's name.
+    const unique = teams.find(
+      (t) =>
+        teams.filter((o) => normalizeName(o.name).startsWith(normalizeName(t.name).slice(0, 9))).length === 1,
+    )!;
+    expect(await stack.names.resolve('team', unique.name.slice(0, 9))).toBe(unique.id);
+  });
+
+  it('lists the candidates of an ambiguous name, and narrows them by the tenant games', async () => {
+    const teams = stack.service.world.catalog.teams;
+    const word = 'Neon';
+    const neon = teams.filter((t) => t.name.split(' ').includes(word));
+    expect(neon.length).toBeGreaterThan(1);
+    const error = await userError(stack.names.resolve('team', word));
+    expect(error.code).toBe('AMBIGUOUS_TEAM');
+    expect(error.message).toContain(`matches ${neon.length} teams`);
+    for (const label of error.suggestions) expect(neon.some((t) => label.startsWith(t.name))).toBe(true);
+    // Shared abbreviation across games: the tenant's game decides.
+    const shared = teams.find(
+      (t) => teams.filter((o) => o.abbreviation === t.abbreviation && o.game.id !== t.game.id).length > 0,
+    )!;
+    const sameInGame = teams.filter(
+      (o) => o.abbreviation === shared.abbreviation && o.game.id === shared.game.id,
+    );
+    if (sameInGame.length === 1) {
+      expect(await stack.names.resolve('team', shared.abbreviation, { games: [shared.game.id] })).toBe(
+        shared.id,
+      );
+    }
+    expect((await userError(stack.names.resolve('team', shared.abbreviation))).code).toBe('AMBIGUOUS_TEAM');
+  });
+
+  it('suggests the closest names for an unknown one, and refuses grammar soup and 1000 characters plainly', async () => {
+    const team = stack.service.world.catalog.teams[0]!;
+    const typo = `${team.name.slice(0, -1)}z`;
+    const unknown = await userError(stack.names.resolve('team', typo));
+    expect(unknown.code).toBe('UNKNOWN_TEAM');
+    expect(unknown.suggestions[0]).toContain(team.name);
+    expect(unknown.message).toContain('Did you mean');
+    const before = stack.service.requests;
+    const soup = await userError(stack.names.resolve('team', 'Fnatic,G2'));
+    expect(soup.code).toBe('UNKNOWN_TEAM');
+    const injection = await userError(stack.names.resolve('team', 'x},id<={1'));
+    expect(injection.code).toBe('UNKNOWN_TEAM');
+    const long = await userError(stack.names.resolve('team', 'a'.repeat(1000)));
+    expect(long.code).toBe('NAME_TOO_LONG');
+    expect(long.message).toContain('1000 characters');
+    expect((await userError(stack.names.resolve('team', '   '))).code).toBe('EMPTY_NAME');
+    expect(stack.service.requests).toBe(before);
+  });
+
+  it('resolves games by title or abbreviation, tournaments by title or short title', async () => {
+    const game = stack.service.world.catalog.games[1]!.game;
+    expect(await stack.names.resolve('game', game.abbreviation.toLowerCase())).toBe(game.id);
+    expect(await stack.names.resolve('game', game.title)).toBe(game.id);
+    const [tournament] = stack.names.search('tournament', 'Masters', 1);
+    expect(tournament).toBeDefined();
+    const id = Number(tournament!.value);
+    expect(await stack.names.resolve('tournament', stack.names.tournament(id)!.title)).toBe(id);
+  });
+
+  it('waits for the first load in resolve, and says so plainly when names cannot be loaded', async () => {
+    const clock = new Clock({ start: FROZEN_AT, frozen: true });
+    const client = createClient({
+      baseUrl: stack.service.url,
+      secret: stack.service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    const index = createNameIndex({ client, clock });
+    expect(index.loaded).toBe(false);
+    expect(index.search('team', 'neon')).toEqual([]);
+    const team = stack.service.world.catalog.teams[3]!;
+    expect(await index.resolve('team', team.name)).toBe(team.id);
+    expect(index.loaded).toBe(true);
+    await client.close();
+    // A client whose every request fails (wrong secret): refresh rejects, contents stay.
+    const broken = createClient({ baseUrl: stack.service.url, secret: 'wrong', retry: { attempts: 1 } });
+    const failing = createNameIndex({ client: broken, clock });
+    await expect(failing.refresh()).rejects.toThrow();
+    const error = await userError(failing.resolve('team', team.name));
+    expect(error.code).toBe('NAMES_UNAVAILABLE');
+    await broken.close();
+  });
+});
