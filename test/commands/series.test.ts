@@ -71,7 +71,9 @@ describe('/series', () => {
       l.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : '')).join(''),
     );
     expect(lines).toHaveLength(expected.length);
-    expected.forEach((s, i) => expect(lines[i]).toContain(matchupOf(world, s)));
+    expected.forEach((s, i) => {
+      expect(lines[i]).toContain(matchupOf(world, s));
+    });
     for (const line of lines) expect(line).toContain(team.name);
   });
 
