@@ -62,6 +62,8 @@ export interface RuntimeDeps {
   clock: Clock;
   logger: Logger;
   perUserLimit?: RateLimit;
+  /** Called after a command saved a tenant's settings (the notifier reloads its subscriptions). */
+  onSettingsSaved?: (tenantId: string) => void;
 }
 
 /** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
@@ -335,7 +337,11 @@ export class Runtime {
       user: call.user.id,
     };
     try {
-      const pace = this.#limiter.take(`${tenantId}/${call.user.id}`);
+      // The terminal is the operator's own console (and scripts pipe commands into it): not paced.
+      const pace =
+        call.platform === 'terminal'
+          ? { ok: true as const }
+          : this.#limiter.take(`${tenantId}/${call.user.id}`);
       if (!pace.ok) {
         const seconds = Math.max(1, Math.ceil(pace.retryInMs / 1000));
         const message = `You're sending commands quickly. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
@@ -403,6 +409,7 @@ export class Runtime {
         ...(call.channels ? { channels: call.channels } : {}),
         saveSettings: async (settings) => {
           tenant.settings = await tenants.save(tenantId, settings);
+          this.#deps.onSettingsSaved?.(tenantId);
           return tenant.settings;
         },
       };

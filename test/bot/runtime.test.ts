@@ -97,8 +97,8 @@ describe('Runtime', () => {
   const clock = new Clock({ start: new Date('2026-03-01T12:00:00Z'), frozen: true });
   const user = { id: 'u1', name: 'Ann', isAdmin: false };
   const call = (over: Partial<CommandCall>): CommandCall => ({
-    platform: 'terminal',
-    tenantKey: 'local',
+    platform: 'slack',
+    tenantKey: 'T1',
     user,
     channel: { id: 'c1' },
     command: 'echo',
@@ -131,7 +131,7 @@ describe('Runtime', () => {
     );
     expect(result.outcome).toBe('ok');
     expect(seen.args).toEqual({ text: 'hi', times: 3, ratio: 0.5, loud: true, when: 'live', where: 'C42' });
-    expect(seen.tenant).toBe('terminal:local');
+    expect(seen.tenant).toBe('slack:T1');
     expect(seen.now?.toISOString()).toBe('2026-03-01T12:00:00.000Z');
     expect(replyText(result.reply)).toContain('HIHIHI');
   });
@@ -198,7 +198,7 @@ describe('Runtime', () => {
     );
     expect(result.outcome).toBe('ok');
     expect(seen.timezone).toBe('Europe/Berlin');
-    expect((await temp.store.get('terminal:local')).timezone).toBe('Europe/Berlin');
+    expect((await temp.store.get('slack:T1')).timezone).toBe('Europe/Berlin');
   });
 
   it('refuses invalid settings from a command with the field and what would be right', async () => {
@@ -212,7 +212,7 @@ describe('Runtime', () => {
     );
     expect(result.outcome).toBe('user-error');
     expect(result.message).toMatch(/timezone: an IANA time zone such as Europe\/Berlin/);
-    expect((await temp.store.get('terminal:local')).timezone).toBe('UTC');
+    expect((await temp.store.get('slack:T1')).timezone).toBe('UTC');
   });
 
   it('requires a valid subcommand', async () => {
@@ -239,6 +239,14 @@ describe('Runtime', () => {
     expect(other.outcome).toBe('ok');
     nowMs = 10_001;
     expect((await runtime.run(call({ args: { text: 'a' } }))).outcome).toBe('ok');
+  });
+
+  it("does not pace the terminal, the operator's own console", async () => {
+    for (let i = 0; i < 8; i++) {
+      expect(
+        (await runtime.run(call({ platform: 'terminal', tenantKey: 'local', args: { text: 'a' } }))).outcome,
+      ).toBe('ok');
+    }
   });
 
   it('shows a UserError from a command with its suggestions, and logs nothing as a bug', async () => {
@@ -275,7 +283,7 @@ describe('Runtime', () => {
     const line = logs.lines.find((l) => l.includes('command failed'));
     expect(line).toBeDefined();
     const entry = JSON.parse(line!);
-    expect(entry).toMatchObject({ level: 50, command: 'fails', tenant: 'terminal:local', user: 'u1' });
+    expect(entry).toMatchObject({ level: 50, command: 'fails', tenant: 'slack:T1', user: 'u1' });
     expect(entry.err.message).toContain('database exploded');
     expect(logs.text()).not.toContain('s3cr3t-service-key');
   });
@@ -287,8 +295,8 @@ describe('Runtime', () => {
   });
 
   it('shows pending admin notices once, to admins only', async () => {
-    const settings = await temp.store.get('terminal:local');
-    await temp.store.save('terminal:local', {
+    const settings = await temp.store.get('slack:T1');
+    await temp.store.save('slack:T1', {
       ...settings,
       adminNotices: ['Channel #news was removed: missing permission.'],
     });
@@ -298,7 +306,7 @@ describe('Runtime', () => {
       call({ user: { ...user, id: 'boss', isAdmin: true }, args: { text: 'a' } }),
     );
     expect(replyText(forAdmin.reply)).toContain('For admins\nChannel #news was removed: missing permission.');
-    expect((await temp.store.get('terminal:local')).adminNotices).toEqual([]);
+    expect((await temp.store.get('slack:T1')).adminNotices).toEqual([]);
     const again = await runtime.run(
       call({ user: { ...user, id: 'boss', isAdmin: true }, args: { text: 'a' } }),
     );

@@ -1,0 +1,179 @@
+/**
+ * Builds a running Matchday from its configuration: the clock, the logger, the esports data service
+ * (embedded when no `ESPORTS_API_URL` is set), the data client, the tenant store, the name index and
+ * the command runtime. Platforms (terminal, Discord, Slack) and the notifier attach to the result;
+ * `close()` takes everything down in reverse order.
+ */
+import { dirname, join } from 'node:path';
+import type { AnyCommand, Platform } from './bot/command.ts';
+import { createLogger, type Logger } from './bot/logger.ts';
+import { createNameIndex, type NameIndex } from './bot/names.ts';
+import { type RateLimit, Runtime } from './bot/runtime.ts';
+import { openTenantStore, type TenantStore } from './bot/tenants.ts';
+import { createClient, type EsportsClient } from './client/client.ts';
+import type { Config } from './config.ts';
+import type { Delivery } from './notify/delivery.ts';
+import type { Ledger } from './notify/ledger.ts';
+import { createNotifier, type Notifier } from './notify/notifier.ts';
+import { Clock } from './service/clock.ts';
+import type { RunningService } from './service/index.ts';
+
+/** Requests per second of the embedded service (and the client against it) unless ESPORTS_RATE says otherwise. */
+export const EMBEDDED_RATE = 50;
+
+export interface App {
+  config: Config;
+  clock: Clock;
+  /** The embedded local service, when no real one is configured. */
+  service?: RunningService;
+  client: EsportsClient;
+  tenants: TenantStore;
+  names: NameIndex;
+  runtime: Runtime;
+  logger: Logger;
+  /** Set once `attachNotifier` ran. */
+  notifier?: Notifier;
+  /** Registers cleanup to run on `close()` (platforms, notifier); last registered runs first. */
+  onClose(cleanup: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export interface AppOverrides {
+  clock?: Clock;
+  logger?: Logger;
+  /** The commands to serve; default `commands/index.ts`. */
+  commands?: AnyCommand[];
+  perUserLimit?: RateLimit;
+  /** Skip the first name-index load (tests that do not need names). */
+  skipNameRefresh?: boolean;
+  /** Secrets for the logger's scrubber; the embedded service's secret is added to it. */
+  secrets?: Set<string>;
+}
+
+/** Creates the app. Throws `StoreError` when the store cannot be opened; nothing is left running then. */
+export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const secrets = overrides.secrets ?? new Set(config.secrets);
+  for (const secret of config.secrets) secrets.add(secret);
+  const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
+  const clock = overrides.clock ?? new Clock();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const onClose = (cleanup: () => Promise<void> | void) => {
+    cleanups.push(cleanup);
+  };
+  async function close(): Promise<void> {
+    while (cleanups.length > 0) {
+      const cleanup = cleanups.pop()!;
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.warn({ err: error }, 'error while shutting down');
+      }
+    }
+  }
+
+  try {
+    // The store first: it is the part most likely to be misconfigured, and it needs no network.
+    const tenants = await openTenantStore(config.store, { logger });
+    onClose(() => tenants.close());
+
+    let service: RunningService | undefined;
+    // The embedded service is ours alone: a higher budget than the real service's 5/s lets the name
+    // index load in about a second instead of ten. ESPORTS_RATE=5 restores the real service's pace.
+    const embedded = !config.esports.url;
+    const embeddedRate = config.esports.rate ?? EMBEDDED_RATE;
+    const rate = config.esports.rate ?? (embedded ? EMBEDDED_RATE : undefined);
+    let baseUrl = config.esports.url;
+    let secret = config.esports.secret;
+    if (!baseUrl || !secret) {
+      const { startService } = await import('./service/index.ts');
+      service = await startService({ port: 0, seed: config.esports.seed, clock, rate: embeddedRate });
+      onClose(() => service!.close());
+      baseUrl = service.url;
+      secret = service.secret;
+      secrets.add(secret);
+    }
+
+    const client = createClient({
+      baseUrl,
+      secret,
+      logger,
+      ...(rate !== undefined ? { rate: { perSecond: rate, burst: Math.max(5, Math.ceil(rate)) } } : {}),
+    });
+    onClose(() => client.close());
+
+    const names = createNameIndex({ client, clock, logger });
+    if (!overrides.skipNameRefresh) {
+      try {
+        await names.refresh();
+      } catch (error) {
+        // Commands still work; names resolve once a later refresh succeeds.
+        logger.warn({ err: error }, 'the name index could not be loaded; retrying in the background');
+      }
+    }
+    names.start();
+    onClose(() => names.stop());
+
+    const commands = overrides.commands ?? (await import('../commands/index.ts')).commands;
+    const app: App = {
+      config,
+      clock,
+      ...(service ? { service } : {}),
+      client,
+      tenants,
+      names,
+      runtime: undefined as unknown as Runtime,
+      logger,
+      onClose,
+      close,
+    };
+    app.runtime = new Runtime({
+      commands,
+      client,
+      names,
+      tenants,
+      clock,
+      logger,
+      ...(overrides.perUserLimit ? { perUserLimit: overrides.perUserLimit } : {}),
+      // A settings change (channels, games, leads) should reach the notifier's next tick.
+      onSettingsSaved: () => app.notifier?.invalidate(),
+    });
+    return app;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/**
+ * Starts the notifier with the platforms' deliveries. Its ledger lives beside the tenant store:
+ * a SQLite file next to the settings, or the same Redis.
+ */
+export async function attachNotifier(
+  app: App,
+  deliveries: Partial<Record<Platform, Delivery>>,
+): Promise<Notifier> {
+  const store = app.config.store;
+  let ledger: Ledger;
+  if (store.kind === 'sqlite') {
+    const { SqliteLedger } = await import('./notify/sqlite-ledger.ts');
+    ledger = new SqliteLedger(
+      store.path === ':memory:' ? ':memory:' : join(dirname(store.path), 'ledger.sqlite'),
+    );
+  } else {
+    const { RedisLedger } = await import('./notify/redis-ledger.ts');
+    ledger = new RedisLedger(store.url);
+  }
+  const notifier = createNotifier({
+    client: app.client,
+    tenants: app.tenants,
+    clock: app.clock,
+    ledger,
+    deliveries,
+    logger: app.logger,
+  });
+  app.onClose(() => ledger.close());
+  await notifier.start();
+  app.onClose(() => notifier.stop());
+  app.notifier = notifier;
+  return notifier;
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { COLOURS, type Reply, STALE_NOTICE } from '../../../src/bot/reply.ts';
+import { formatTime, renderReply, SPOILER_PLACEHOLDER } from '../../../src/platforms/terminal/render.ts';
+
+const start = new Date('2026-03-01T18:30:00Z');
+const plain = { colour: false, timezone: 'Europe/Berlin', now: new Date('2026-03-01T18:00:00Z') };
+
+const reply: Reply = {
+  content: [{ role: 'fans' }, ' series soon'],
+  cards: [
+    {
+      title: 'Team Spirit vs Natus Vincere',
+      url: 'https://example.com/s/1',
+      colour: COLOURS.upcoming,
+      description: [
+        ['Starts ', { time: start, style: 'full' }, ' (', { time: start, style: 'relative' }, ')'],
+        ['Winner: ', { spoiler: ['Team Spirit 2-1'] }],
+        [{ text: 'Bo3', bold: true }, ' · ', { link: 'https://twitch.tv/x', label: 'Twitch' }],
+      ],
+      fields: [
+        { name: 'Tournament', value: ['PGL Major'] },
+        { name: 'Map', value: ['Mirage'] },
+      ],
+      table: {
+        columns: [{ header: '#', align: 'right' }, { header: 'Team' }, { header: 'Pts', align: 'right' }],
+        rows: [
+          [['1'], ['Team Spirit'], ['12']],
+          [['10'], ['G2'], ['3']],
+        ],
+      },
+      footer: 'Data: local service',
+      buttons: [{ label: 'Watch', url: 'https://twitch.tv/x' }],
+      image: { url: 'https://img/x.png', alt: 'bracket' },
+    },
+  ],
+  stale: true,
+};
+
+describe('renderReply (terminal)', () => {
+  it('renders a card as readable plain text in the tenant time zone', () => {
+    expect(renderReply(reply, plain)).toBe(
+      [
+        '@fans series soon',
+        '',
+        '▌ Team Spirit vs Natus Vincere <https://example.com/s/1>',
+        '▌ Starts Sun 1 Mar 2026, 19:30 GMT+1 (in 30 minutes)',
+        `▌ Winner: ${SPOILER_PLACEHOLDER}`,
+        '▌ Bo3 · Twitch <https://twitch.tv/x>',
+        '▌ Tournament  PGL Major',
+        '▌ Map         Mirage',
+        '▌  #  Team         Pts',
+        '▌ ──  ───────────  ───',
+        '▌  1  Team Spirit   12',
+        '▌ 10  G2             3',
+        '▌ [image: bracket] <https://img/x.png>',
+        '▌ → Watch <https://twitch.tv/x>',
+        '▌ Data: local service',
+        '',
+        `⚠ ${STALE_NOTICE}`,
+      ].join('\n'),
+    );
+  });
+
+  it('never reveals a spoiler', () => {
+    expect(renderReply(reply, plain)).not.toContain('2-1');
+  });
+
+  it('strips escape sequences and control characters from data', () => {
+    const text = renderReply(
+      { cards: [{ title: 'Evil\u001b[2J\u0007 Team\nName', description: [['a\u001b]0;x\u0007b']] }] },
+      plain,
+    );
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(text).toContain('Evil[2J Team Name');
+  });
+
+  it('adds ANSI colour only when asked, with the card colour as a bar', () => {
+    const coloured = renderReply(reply, { ...plain, colour: true });
+    expect(coloured).toContain('\u001b[1mTeam Spirit vs Natus Vincere\u001b[0m');
+    expect(coloured).toContain('\u001b[38;2;59;130;246m▌\u001b[0m');
+    expect(renderReply(reply, plain)).not.toContain('\u001b[');
+  });
+
+  it('formats each time style in the given zone', () => {
+    expect(formatTime(start, 'time', 'Asia/Tokyo')).toBe('03:30');
+    expect(formatTime(start, 'date', 'Asia/Tokyo')).toBe('Mon 2 Mar 2026');
+    expect(formatTime(start, 'full', 'UTC')).toBe('Sun 1 Mar 2026, 18:30 UTC');
+    expect(formatTime(start, 'relative', 'UTC', new Date('2026-03-01T20:30:00Z'))).toBe('2 hours ago');
+  });
+});
