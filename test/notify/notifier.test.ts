@@ -13,7 +13,8 @@ import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
 import { type Expected, expectedNotifications } from './world-expect.ts';
 
 const DAY = 24 * 3600_000;
-const TICK = 60_000;
+// Two simulated minutes per tick keeps the day to a few hundred ticks; "within one tick" is checked against it.
+const TICK = 120_000;
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 
 const dir = mkdtempSync(join(tmpdir(), 'matchday-notify-'));
@@ -185,3 +186,31 @@ describe('notifier: a simulated day with several tenants', () => {
     for (const e of edits) expect(cardIds.has(e.messageId)).toBe(true);
   });
 });
+
+describe('notifier: spoiler policies on results', () => {
+  it('shows, wraps or withholds the final result per the tenant policy', async () => {
+    const r = rigs[0]!;
+    const finals = (tenant: string) =>
+      allPosts(r).filter((x) => x.tenantId === tenant && /Final ·|Result ·/.test(x.text));
+    const show = finals('discord:100');
+    const spoiler = finals('slack:T200');
+    const hide = finals('terminal:local');
+    expect(show.length).toBeGreaterThan(0);
+    expect(spoiler.length).toBeGreaterThan(0);
+    expect(hide.length).toBeGreaterThan(0);
+    const score = /\d+–\d+/;
+    // show: the score in the clear.
+    for (const x of show) expect(x.text).toMatch(score);
+    // spoiler: hidden until revealed, and the revealed text holds the verdict.
+    for (const x of spoiler) {
+      expect(x.text).toContain('[spoiler]');
+      expect(x.revealed).toMatch(/win/);
+    }
+    // hide: withheld even when revealed.
+    for (const x of hide) {
+      expect(x.revealed).toContain('result hidden');
+      expect(x.revealed).not.toMatch(/ wins?\b/);
+    }
+  });
+});
+

@@ -1,0 +1,198 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import { createClient } from '../../src/client/client.ts';
+import type { EsportsClient } from '../../src/client/types.ts';
+import { createNotifier, type NotifyClient } from '../../src/notify/notifier.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import type { Series } from '../../src/protocol/types.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
+import { MemoryTenants, memoryLogger, permanent, RecordingDelivery, transient } from './helpers.ts';
+
+const FROM = Date.parse('2025-06-04T00:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'matchday-notify-cases-'));
+let service: RunningService;
+let clock: Clock;
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  clock = new Clock({ start: new Date(FROM), frozen: true });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  await service?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function client(): EsportsClient {
+  return createClient({
+    baseUrl: service.url,
+    secret: service.secret,
+    rate: { perSecond: 100_000, burst: 100_000 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
+  });
+}
+
+function settings(over: Partial<Settings>): Settings {
+  return settingsSchema.parse({ ...defaultSettings(), ...over });
+}
+
+const onlyReminders = (id: string, leads: number[] = []) => ({ id, games: [], tiers: [], teams: [], kinds: ['reminders' as const], leads });
+
+function setup(name: string, tenantSettings: [string, Partial<Settings>][], c: NotifyClient = client()) {
+  const tenants = new MemoryTenants();
+  for (const [id, s] of tenantSettings) tenants.set(id, s);
+  const now = () => clock.nowMs();
+  const discord = new RecordingDelivery('discord', now);
+  const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
+  const logger = memoryLogger();
+  const notifier = createNotifier({
+    client: c,
+    tenants,
+    clock,
+    ledger,
+    deliveries: { discord },
+    logger: logger as never,
+    editIntervalMs: 0,
+    retryBaseMs: 60_000,
+  });
+  closers.push(async () => {
+    await notifier.stop();
+    await ledger.close();
+  });
+  return { tenants, discord, ledger, notifier, logger };
+}
+
+async function play(notifier: { tick(): Promise<void> }, from: number, to: number, step: number) {
+  for (let t = from; t < to; t += step) {
+    clock.set(new Date(t));
+    await notifier.tick();
+  }
+}
+
+/** A plan of the world in [from, to) that satisfies `pick` (tier 1, game 1 unless said otherwise). */
+function findPlan(pick: (p: SeriesPlan) => boolean, from = FROM + 2 * 3600_000, to = FROM + 6 * 24 * 3600_000): SeriesPlan {
+  const plans = service.world.window(from).series.filter((p) => p.start >= from && p.start < to && pick(p));
+  plans.sort((a, b) => a.start - b.start);
+  const plan = plans[0];
+  if (!plan) throw new Error('the seeded world has no such series; pick another seed');
+  return plan;
+}
+
+describe('moved and postponed series', () => {
+  it('moves a reminder with its series and says the card moved', async () => {
+    const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
+    const moveBy = 2 * 3600_000;
+    const movedAt = plan.start - 30 * 60_000;
+    const shift = (s: Series): Series => {
+      if (s.id !== plan.id || clock.nowMs() < movedAt) return s;
+      const start = plan.start + moveBy;
+      return { ...s, start: new Date(start).toISOString(), lifecycle: clock.nowMs() < start ? 'upcoming' : s.lifecycle };
+    };
+    // The real client, with the one series moved by the data provider from `movedAt` on.
+    const real = client();
+    const moving: NotifyClient = {
+      ...real,
+      series: {
+        ...real.series,
+        list: async (q, o) => (await real.series.list(q, o)).map(shift),
+        getMany: async (ids, o) => (await real.series.getMany(ids, o)).map(shift),
+        paginate: (q, o) =>
+          (async function* () {
+            for await (const s of real.series.paginate(q, o)) yield shift(s);
+          })(),
+      },
+    };
+    const { discord, notifier } = setup('moved', [
+      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] }],
+    ], moving);
+    await play(notifier, plan.start - 3 * 3600_000, plan.start + moveBy + 60_000, 60_000);
+    const mine = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.key).toContain(`15m@${(plan.start + moveBy) / 60_000}`);
+    expect(mine[0]!.at).toBeGreaterThanOrEqual(plan.start + moveBy - 15 * 60_000);
+    expect(mine[0]!.at).toBeLessThanOrEqual(plan.start + moveBy - 14 * 60_000);
+    expect(mine[0]!.text).toContain('moved from');
+  });
+
+  it('gives a postponed series no reminder, while others in the channel get theirs', async () => {
+    const plan = findPlan((p) => p.postponedFrom !== null && p.deletedAt === null);
+    const { discord, notifier } = setup('postponed', [
+      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15, 60])] }],
+    ]);
+    await play(notifier, plan.start - 2 * 3600_000, plan.start + 60_000, 60_000);
+    expect(discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toEqual([]);
+    expect(discord.posts().length).toBeGreaterThan(0);
+  });
+
+  it('drops a reminder whose series started while the notifier was down, and sends one still pending', async () => {
+    const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
+    const { discord, notifier, logger } = setup('downtime', [
+      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }],
+    ]);
+    // Down from before both reminders until 5 minutes before the start: only the 10-minute one goes out.
+    clock.set(new Date(plan.start - 5 * 60_000));
+    await notifier.tick();
+    const sent = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    expect(sent.map((p) => p.key.split(':')[2]!.split('@')[0])).toEqual(['10m']);
+    // A second notifier started after the series began drops what is left and logs it.
+    const later = setup('downtime-2', [['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }]]);
+    clock.set(new Date(plan.start + 2 * 60_000));
+    await later.notifier.tick();
+    expect(later.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toEqual([]);
+    expect(later.logger.lines.some((l) => l.msg?.includes('reminder dropped'))).toBe(true);
+    expect(logger.lines.some((l) => l.level === 'error')).toBe(false);
+  });
+});
+
+describe('failures', () => {
+  it('disables a subscription on a permanent failure and tells the admins once', async () => {
+    const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
+    const { discord, notifier, tenants } = setup('permanent', [
+      [
+        'discord:1',
+        {
+          games: [plan.game],
+          tiers: [plan.tier],
+          channels: [onlyReminders('broken', [60, 30, 15]), onlyReminders('fine', [60, 30, 15])],
+        },
+      ],
+    ]);
+    discord.failures.set('discord:1/broken', permanent('MISSING_PERMISSIONS'));
+    await play(notifier, plan.start - 90 * 60_000, plan.start, 60_000);
+    const stored = await tenants.get('discord:1');
+    const broken = stored.channels.find((c) => c.id === 'broken')!;
+    expect(broken.disabled?.reason).toContain('MISSING_PERMISSIONS');
+    expect(stored.adminNotices).toHaveLength(1);
+    expect(stored.adminNotices[0]).toContain('broken');
+    expect(stored.channels.find((c) => c.id === 'fine')!.disabled).toBeUndefined();
+    expect(discord.posts().filter((p) => p.channelId === 'broken')).toEqual([]);
+    expect(discord.posts().filter((p) => p.channelId === 'fine' && p.key.startsWith(`reminder:${plan.id}:`))).toHaveLength(3);
+    expect(notifier.stats.permanentFailures).toBe(1);
+  });
+
+  it('retries a transient failure with backoff and delivers once', async () => {
+    const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
+    const { discord, notifier, ledger } = setup('transient', [
+      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [30])] }],
+    ]);
+    discord.failures.set('discord:1/c1', transient());
+    clock.set(new Date(plan.start - 30 * 60_000));
+    await notifier.tick();
+    expect(notifier.stats.transientFailures).toBeGreaterThan(0);
+    discord.failures.clear();
+    // Within the backoff nothing is retried; after it, the reminder goes out once.
+    clock.set(new Date(plan.start - 29 * 60_000 - 30_000));
+    await notifier.tick();
+    expect(discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toHaveLength(0);
+    await play(notifier, plan.start - 28 * 60_000, plan.start - 20 * 60_000, 60_000);
+    const sent = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    expect(sent).toHaveLength(1);
+    expect((await ledger.get(sent[0]!.key))?.state).toBe('sent');
+  });
+});
