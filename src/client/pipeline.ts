@@ -349,7 +349,7 @@ export class Pipeline {
       const hint = error.retryAfterMs;
       if (error instanceof RateLimitedError && hint !== undefined) limiter.pause(hint);
       const ceiling = Math.min(retry.capMs, retry.baseMs * 2 ** (attempt - 1));
-      const wait = hint ?? this.#random() * ceiling;
+      const wait = hint !== undefined && hint > 0 ? hint : this.#random() * ceiling;
       if (performance.now() + wait >= flight.deadlineAt) {
         // The hint is longer than the caller's budget: fail now (the caller may serve stale data).
         logger.info(
@@ -401,8 +401,8 @@ export class Pipeline {
 }
 
 /**
- * The wait a 429 or 5xx asks for, in ms. `X-RateLimit-Reset` (ms) first; then `Retry-After`, whose
- * unit is seconds by HTTP but was seen as ms on the real service: above 120 it is read as ms
+ * The wait a 429 or 5xx asks for, in ms: `X-RateLimit-Reset` (ms, on a 429) and `Retry-After`, whose
+ * unit is seconds by HTTP but was seen as ms on the real service, so above 120 it is read as ms
  * (`shared/notes/service-facts.md`, "Rate limits").
  */
 export function retryHint(answer: Pick<HttpAnswer, 'status' | 'headers'>): number | undefined {
@@ -410,16 +410,22 @@ export function retryHint(answer: Pick<HttpAnswer, 'status' | 'headers'>): numbe
     const raw = answer.headers[name];
     return Array.isArray(raw) ? raw[0] : raw;
   };
-  if (answer.status === 429) {
-    const reset = Number(header('x-ratelimit-reset'));
-    if (header('x-ratelimit-reset') !== undefined && Number.isFinite(reset) && reset >= 0) return reset;
-  }
+  const reset = Number(header('x-ratelimit-reset'));
+  const resetMs =
+    answer.status === 429 && header('x-ratelimit-reset') !== undefined && Number.isFinite(reset) && reset >= 0
+      ? reset
+      : undefined;
   const after = header('retry-after');
-  if (after === undefined) return undefined;
-  const value = Number(after);
-  if (Number.isFinite(value) && value >= 0) return value > 120 ? value : value * 1000;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  let afterMs: number | undefined;
+  if (after !== undefined) {
+    const value = Number(after);
+    if (Number.isFinite(value) && value >= 0) afterMs = value > 120 ? value : value * 1000;
+    else if (!Number.isNaN(Date.parse(after))) afterMs = Math.max(0, Date.parse(after) - Date.now());
+  }
+  // Both present: the longer one. A bucket that reports "full again in 0 ms" while still refusing
+  // (a storm) must not be hammered.
+  if (resetMs === undefined) return afterMs;
+  return afterMs === undefined ? resetMs : Math.max(resetMs, afterMs);
 }
 
 function describeNetworkError(error: unknown): string {

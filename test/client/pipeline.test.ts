@@ -97,9 +97,7 @@ describe('request pipeline', () => {
 
   it('honours X-RateLimit-Reset on a 429, then succeeds', async () => {
     const s = await server((_req, res, i) =>
-      i === 0
-        ? json(res, 429, undefined, { 'x-ratelimit-reset': '30', 'retry-after': '1' })
-        : json(res, 200, game),
+      i === 0 ? json(res, 429, undefined, { 'x-ratelimit-reset': '30' }) : json(res, 200, game),
     );
     const c = client(s.url);
     expect(await c.games.get(1)).toEqual(game);
@@ -246,8 +244,15 @@ describe('request pipeline', () => {
 });
 
 describe('retryHint', () => {
-  it('prefers X-RateLimit-Reset on a 429 and reads Retry-After above 120 as milliseconds', () => {
-    expect(retryHint({ status: 429, headers: { 'x-ratelimit-reset': '250', 'retry-after': '1' } })).toBe(250);
+  it('reads X-RateLimit-Reset on a 429, Retry-After above 120 as milliseconds, and takes the longer of both', () => {
+    expect(retryHint({ status: 429, headers: { 'x-ratelimit-reset': '250' } })).toBe(250);
+    expect(retryHint({ status: 429, headers: { 'x-ratelimit-reset': '250', 'retry-after': '1' } })).toBe(
+      1000,
+    );
+    expect(retryHint({ status: 429, headers: { 'x-ratelimit-reset': '0', 'retry-after': '1' } })).toBe(1000);
+    expect(retryHint({ status: 429, headers: { 'x-ratelimit-reset': '1500', 'retry-after': '1000' } })).toBe(
+      1500,
+    );
     expect(retryHint({ status: 429, headers: { 'retry-after': '2' } })).toBe(2000);
     expect(retryHint({ status: 429, headers: { 'retry-after': '1000' } })).toBe(1000);
     expect(retryHint({ status: 503, headers: { 'retry-after': '3' } })).toBe(3000);
