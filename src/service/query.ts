@@ -289,12 +289,38 @@ export function readListParams(
   };
 }
 
+/** Sorts by the order keys (then id) with keys computed once per item, not once per comparison. */
+export function sortItems<T>(items: T[], keys: readonly OrderKey[]): T[] {
+  if (keys.length === 0) {
+    const id = (x: T) => (x as { id?: number }).id;
+    if (items.every((x) => typeof id(x) === 'number')) return items.sort((a, b) => id(a)! - id(b)!);
+    return items.sort(comparator(keys));
+  }
+  const parts = keys.map((k) => ({ parts: k.path.split('.'), desc: k.desc }));
+  const decorated = items.map((item) => ({
+    item,
+    keys: parts.map((k) => firstValue(item, k.parts)),
+  }));
+  const compare = comparator([]);
+  decorated.sort((a, b) => {
+    for (let i = 0; i < parts.length; i++) {
+      const x = a.keys[i] ?? null;
+      const y = b.keys[i] ?? null;
+      if (x === y) continue;
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * (parts[i]!.desc ? -1 : 1);
+    }
+    return compare(a.item, b.item);
+  });
+  return decorated.map((d) => d.item);
+}
+
 /** Filters, orders and pages a whole collection (the path for every resource except the big ones). */
 export function runList<T>(items: Iterable<T>, list: ListParams): T[] {
   const matched: T[] = [];
   for (const item of items) if (list.filter.test(item)) matched.push(item);
-  matched.sort(comparator(list.order));
-  return matched.slice(list.page.skip, list.page.skip + list.page.take);
+  return sortItems(matched, list.order).slice(list.page.skip, list.page.skip + list.page.take);
 }
 
 /** A condition built by an alias (`/series/{id}/matches` adds `series.id=<id>`, ...). */

@@ -6,7 +6,7 @@
  * the whole filter, so the indexes only ever save work, never change an answer.
  */
 import type { FilterCondition } from '../protocol/filter.ts';
-import { comparator, type ListParams } from './query.ts';
+import { type ListParams, sortItems } from './query.ts';
 import type { SeriesPlan } from './schedule.ts';
 import { firstAfter, type WindowIndex, type World } from './world.ts';
 
@@ -169,6 +169,5 @@ export function querySeries<V>(
     const item = options.view(plan);
     if (list.filter.test(item)) matched.push(item);
   }
-  matched.sort(comparator(list.order));
-  return matched.slice(skip, want);
+  return sortItems(matched, list.order).slice(skip, want);
 }

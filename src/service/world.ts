@@ -122,6 +122,7 @@ export class World {
   #seriesCache = new Map<number, { version: number; value: Series }>();
   #substageCache = new Map<number, { version: number; value: Substage }>();
   #events = new Map<number, number[][]>();
+  #matchCache = new Map<number, { lifecycle: Lifecycle; value: Match }>();
 
   constructor(
     readonly seed: number,
@@ -392,9 +393,19 @@ export class World {
     return events.map((list) => countAtOrBefore(list, t));
   }
 
-  /** The match resource at t. */
+  /** The match resource at t (cached while it is not live: then it only changes with its lifecycle). */
   matchAt(plan: SeriesPlan, m: MatchPlan, t: number): Match {
     const lifecycle = this.matchLifecycle(plan, m, t);
+    if (lifecycle === 'live') return this.#buildMatch(plan, m, t, lifecycle);
+    const cached = this.#matchCache.get(m.id);
+    if (cached && cached.lifecycle === lifecycle) return cached.value;
+    const value = this.#buildMatch(plan, m, t, lifecycle);
+    if (this.#matchCache.size > 200_000) this.#matchCache.clear();
+    this.#matchCache.set(m.id, { lifecycle, value });
+    return value;
+  }
+
+  #buildMatch(plan: SeriesPlan, m: MatchPlan, t: number, lifecycle: Lifecycle): Match {
     const scores = this.matchScores(plan, m, t);
     const over = lifecycle === 'over' || lifecycle === 'over-forfeited';
     const br = plan.kind === 'battle-royale';
