@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Stack, startStack, tenantWith } from './helpers.ts';
+import { byEndDescThenId, byStartThenId, FINISHED, matchupOf, worldSeries } from './truth.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('/team', () => {
+  it('shows organisation, region, the active roster with roles, and upcoming and recent series', async () => {
+    const world = stack.service.world;
+    const team = world.catalog.teams.find((t) => t.organisation !== null && t.active)!;
+    const result = await call(stack, 'team', { team: team.name });
+    expect(result.outcome).toBe('ok');
+    const card = result.reply.cards[0]!;
+    expect(card.title).toContain(team.name);
+    const field = (name: string) => card.fields!.find((f) => f.name === name);
+    const org = world.catalog.organisations.find((o) => o.id === team.organisation!.id)!;
+    expect(result.text).toContain(`Organisation: ${org.name}`);
+    expect(result.text).toContain(`Region: ${team.region.name}`);
+    const roster = world.catalog.rosterById.get(team.standing_roster!.roster.id)!;
+    const rosterText = field('Roster')!
+      .value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : ''))
+      .join('');
+    const roles = world.catalog.game(team.game.id)!.roles;
+    for (const { id } of roster.line_up.players) {
+      const player = world.catalog.playerById.get(id)!;
+      expect(rosterText).toContain(player.nick_name);
+      if (player.role)
+        expect(rosterText).toContain(
+          `${player.nick_name} (${player.first_name} ${player.last_name}) · ${roles.find((r) => r.id === player.role!.id)!.name}`,
+        );
+    }
+    const rosters = [...world.catalog.rosterById.values()]
+      .filter((r) => r.team.id === team.id)
+      .map((r) => r.id);
+    const mine = worldSeries(world).filter((s) => s.participants.some((p) => rosters.includes(p.roster.id)));
+    const upcoming = mine
+      .filter((s) => s.lifecycle === 'upcoming' || s.lifecycle === 'live')
+      .sort(byStartThenId)
+      .slice(0, 5);
+    const recent = mine
+      .filter((s) => FINISHED.includes(s.lifecycle))
+      .sort(byEndDescThenId)
+      .slice(0, 5);
+    const upText = field('Upcoming')!
+      .value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : ''))
+      .join('');
+    for (const s of upcoming) expect(upText).toContain(matchupOf(world, s).split(' vs ')[0]!);
+    expect(upText.split('\n')).toHaveLength(upcoming.length);
+    const recentLines = field('Recent')!.value.filter((s) => s === '\n').length + 1;
+    expect(recentLines).toBe(recent.length);
+  });
+
+  it('hides results in the recent list under the "hide" policy', async () => {
+    const world = stack.service.world;
+    const team = world.catalog.teams[0]!;
+    const result = await call(
+      stack,
+      'team',
+      { team: team.name },
+      { tenant: await tenantWith(stack, { spoilers: 'hide' }) },
+    );
+    const recent = result.reply.cards[0]!.fields!.find((f) => f.name === 'Recent')!;
+    const text = recent.value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : '')).join('');
+    expect(text).toContain('result hidden');
+    expect(text).not.toMatch(/\d+–\d+/);
+  });
+
+  it('refuses an ambiguous name with the candidates, and a missing one', async () => {
+    const ambiguous = await call(stack, 'team', { team: 'Neon' });
+    expect(ambiguous.outcome).toBe('user-error');
+    expect(ambiguous.code).toBe('AMBIGUOUS_TEAM');
+    expect(ambiguous.text).toContain('Neon');
+    const missing = await call(stack, 'team', {});
+    expect(missing.outcome).toBe('user-error');
+    expect(missing.message).toMatch(/team/);
+  });
+
+  it('costs at most 3 upstream requests cold and none warm', async () => {
+    const tenant = await tenantWith(stack);
+    const name = stack.service.world.catalog.teams[7]!.name;
+    const cold = await call(stack, 'team', { team: name }, { tenant });
+    const warm = await call(stack, 'team', { team: name }, { tenant });
+    expect(cold.upstream).toBeLessThanOrEqual(3);
+    expect(warm.upstream).toBe(0);
+  });
+});
