@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ID_SPACES } from '../protocol/fields.ts';
 import { ApiError } from './api-error.ts';
 import { Clock } from './clock.ts';
 import { Rng } from './random.ts';
@@ -118,6 +119,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const url = new URL(req.url ?? '/', 'http://local');
     const presented = (req.headers['service-secret'] as string | undefined) ?? url.searchParams.get('secret');
     let rateHeaders: Record<string, string> = {};
+    let external: { kind: string; raw: string; space: string } | null = null;
     try {
       if (req.method !== 'GET') {
         res.setHeader('Allow', 'GET');
@@ -156,6 +158,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       const found = matchRoute(path.slice(3));
       if (!found) throw new ApiError(404, `Unknown path ${url.pathname}.`);
       const space = readIdSpace(url.searchParams, req.headers['service-idspace'] as string | undefined);
+      const kind = found.route.idKinds[0];
+      if (space !== null && kind)
+        external = { kind, raw: found.rawIds[0]!, space: ID_SPACES[space - 1]!.name };
       const ids = resolveIds(world, found, space);
       const t = clock.nowMs();
       const body = found.route.handle({ world, t, query: url.searchParams, ids, space });
@@ -167,8 +172,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
       send(res, 200, body, rateHeaders);
     } catch (error) {
-      if (error instanceof ApiError) send(res, error.status, { msg: error.message }, rateHeaders);
-      else send(res, 500, { msg: 'Internal error.' }, rateHeaders);
+      if (error instanceof ApiError) {
+        let message = error.message;
+        // An unknown external id is reported as the id the client sent, in its space.
+        if (error.status === 404 && external)
+          message = `No ${external.kind} with id ${external.raw} in id space ${external.space}.`;
+        send(res, error.status, { msg: message }, rateHeaders);
+      } else send(res, 500, { msg: 'Internal error.' }, rateHeaders);
     }
   }
 

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 /** Shared helpers for the service tests: a service on a free loopback port and a small GET helper. */
 import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index.ts';
