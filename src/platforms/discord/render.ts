@@ -9,7 +9,14 @@
  * https://discord.com/developers/docs/resources/message#embed-object-embed-limits.
  */
 import { createHash } from 'node:crypto';
-import type { APIActionRowComponent, APIButtonComponentWithURL, APIEmbed, APIEmbedField } from 'discord.js';
+import type {
+  APIActionRowComponent,
+  APIButtonComponentWithURL,
+  APIEmbed,
+  APIEmbedField,
+  InteractionEditReplyOptions,
+  InteractionReplyOptions,
+} from 'discord.js';
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
 import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
 import { STALE_NOTICE } from '../../bot/reply.ts';
@@ -436,8 +443,7 @@ export function restBody(
   return { body, files: message.files.map((file) => ({ name: file.name, data: file.data })) };
 }
 
-/** The options discord.js takes for `interaction.reply`, `editReply` and `followUp`. */
-export function interactionOptions(message: DiscordMessage) {
+function baseOptions(message: DiscordMessage) {
   return {
     content: message.content ?? '',
     embeds: message.embeds,
@@ -446,8 +452,20 @@ export function interactionOptions(message: DiscordMessage) {
     files: message.files.map((file) => ({
       attachment: file.data,
       name: file.name,
-      description: file.description,
+      ...(file.description ? { description: file.description } : {}),
     })),
-    ...(message.flags !== undefined ? { flags: message.flags as MessageFlags.Ephemeral } : {}),
   };
+}
+
+/** The options discord.js takes for `interaction.reply` and `followUp`. */
+export function interactionOptions(message: DiscordMessage): InteractionReplyOptions {
+  return {
+    ...baseOptions(message),
+    ...(message.flags !== undefined ? { flags: MessageFlags.Ephemeral } : {}),
+  };
+}
+
+/** The options for `interaction.editReply` (visibility was fixed when the reply was deferred). */
+export function editOptions(message: DiscordMessage): InteractionEditReplyOptions {
+  return baseOptions(message);
 }

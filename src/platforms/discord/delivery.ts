@@ -1,0 +1,192 @@
+/**
+ * Notifications on Discord: the `Delivery` interface over `POST`/`PATCH /channels/{id}/messages`,
+ * through discord.js' REST client (its buckets, retries and 429 handling).
+ *
+ * - No duplicates: every post carries a deterministic `nonce` (at most 25 characters, from the
+ *   ledger key) with `enforce_nonce`, so when discord.js retries a post whose first attempt created
+ *   the message (a 5xx or a timeout after the fact), or the notifier retries it later, Discord
+ *   returns the first message instead of creating a second one (for a few minutes).
+ * - Live cards are edited in place; one message per notification (`renderReply(..., { single })`).
+ * - Pacing: at most `perChannel` messages per window in one channel (Discord: about 5 per 5 s) and
+ *   `global` per second overall (Discord: 50/s for everything), in order per channel. A 429 is waited
+ *   out by discord.js; a wait longer than the client's `rejectOnRateLimit` threshold comes back as a
+ *   transient `DeliveryError` with `retryAfterMs`, and the notifier retries it later.
+ * - Missing access (50001), missing permissions (50013) and unknown channel (10003) are permanent:
+ *   the notifier disables that subscription and tells the server's admins once.
+ */
+import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'discord.js';
+import type { Reply } from '../../bot/reply.ts';
+import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
+import { nonceFor, renderReply, restBody } from './render.ts';
+
+export interface Pace {
+  count: number;
+  windowMs: number;
+}
+
+export interface DiscordDeliveryOptions {
+  /** The bot's REST client (`client.rest`). */
+  rest: REST;
+  /** Default 5 messages per 5 s per channel. */
+  perChannel?: Pace;
+  /** Default 45 requests per second overall (headroom under Discord's 50 for interactions). */
+  global?: Pace;
+  /** Real time source and sleep, injectable so pacing can be tested without waiting. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Discord JSON error codes that retrying cannot fix, with the code the notifier sees. */
+const PERMANENT: Record<number, { code: string; explanation: string }> = {
+  50001: {
+    code: 'MISSING_ACCESS',
+    explanation: 'Matchday cannot see this channel (View Channel is missing)',
+  },
+  50013: {
+    code: 'MISSING_PERMISSIONS',
+    explanation: 'Matchday may not post there (Send Messages or Embed Links is missing)',
+  },
+  10003: { code: 'UNKNOWN_CHANNEL', explanation: 'the channel no longer exists' },
+};
+
+/** Maps a REST failure to a DeliveryError; `where` names the channel, never a token. */
+export function toDeliveryError(error: unknown, where: string): DeliveryError {
+  if (error instanceof DeliveryError) return error;
+  if (error instanceof RateLimitError) {
+    return new DeliveryError(
+      'transient',
+      'RATE_LIMITED',
+      `Discord rate-limited ${where} for ${Math.ceil(error.retryAfter / 1000)} s.`,
+      error.retryAfter,
+    );
+  }
+  if (error instanceof DiscordAPIError) {
+    const permanent = typeof error.code === 'number' ? PERMANENT[error.code] : undefined;
+    if (permanent) {
+      return new DeliveryError(
+        'permanent',
+        permanent.code,
+        `Discord refused the message for ${where}: ${permanent.explanation} (${error.code}).`,
+      );
+    }
+    // A deleted live card (10008) or a refused body (50035): a fault of this message, not the channel.
+    const code =
+      error.code === 10008 ? 'UNKNOWN_MESSAGE' : error.code === 50035 ? 'INVALID_MESSAGE' : 'DISCORD_ERROR';
+    return new DeliveryError(
+      'transient',
+      code,
+      `Discord answered ${error.status} (code ${error.code}) for ${where}.`,
+    );
+  }
+  if (error instanceof HTTPError) {
+    return new DeliveryError(
+      'transient',
+      'DISCORD_HTTP_ERROR',
+      `Discord answered HTTP ${error.status} for ${where}.`,
+    );
+  }
+  return new DeliveryError(
+    'transient',
+    'NETWORK_ERROR',
+    `Could not reach Discord for ${where}: ${(error as Error)?.name ?? 'error'}.`,
+  );
+}
+
+/** Timestamps of recent sends; `waitMs` says how long until one more fits in the window. */
+class Window {
+  readonly #times: number[] = [];
+  constructor(
+    readonly pace: Pace,
+    readonly now: () => number,
+  ) {}
+
+  waitMs(): number {
+    const now = this.now();
+    while (this.#times.length > 0 && now - this.#times[0]! >= this.pace.windowMs) this.#times.shift();
+    if (this.#times.length < this.pace.count) return 0;
+    return this.pace.windowMs - (now - this.#times[0]!);
+  }
+
+  record(): void {
+    this.#times.push(this.now());
+  }
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class DiscordDelivery implements Delivery {
+  readonly platform = 'discord' as const;
+  readonly #rest: REST;
+  readonly #perChannel: Pace;
+  readonly #global: Window;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  /** Per channel: the tail of its send queue and its window. */
+  readonly #channels = new Map<string, { tail: Promise<unknown>; window: Window }>();
+  #waitedMs = 0;
+
+  constructor(options: DiscordDeliveryOptions) {
+    this.#rest = options.rest;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#perChannel = options.perChannel ?? { count: 5, windowMs: 5000 };
+    this.#global = new Window(options.global ?? { count: 45, windowMs: 1000 }, this.#now);
+  }
+
+  /** Total time sends waited for pacing (for logs, tests and the bench). */
+  get pacedMs(): number {
+    return this.#waitedMs;
+  }
+
+  async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+    const [message] = renderReply(reply, { single: true });
+    const { body, files } = restBody(message!, { nonce: nonceFor(key) });
+    const answer = (await this.#send(target, () =>
+      this.#rest.post(Routes.channelMessages(target.channelId), { body, files }),
+    )) as { id?: unknown };
+    if (typeof answer?.id !== 'string') {
+      throw new DeliveryError(
+        'transient',
+        'DISCORD_ERROR',
+        `Discord did not return a message id for channel ${target.channelId}.`,
+      );
+    }
+    return { messageId: answer.id };
+  }
+
+  async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
+    const [message] = renderReply(reply, { single: true });
+    const { body, files } = restBody(message!, { edit: true });
+    await this.#send(target, () =>
+      this.#rest.patch(Routes.channelMessage(target.channelId, messageId), { body, files }),
+    );
+  }
+
+  /** Queues `call` behind earlier sends to the same channel, paced per channel and globally. */
+  #send<T>(target: ChannelTarget, call: () => Promise<T>): Promise<T> {
+    let channel = this.#channels.get(target.channelId);
+    if (!channel) {
+      channel = { tail: Promise.resolve(), window: new Window(this.#perChannel, this.#now) };
+      this.#channels.set(target.channelId, channel);
+    }
+    const { window } = channel;
+    const run = async (): Promise<T> => {
+      for (;;) {
+        const wait = Math.max(window.waitMs(), this.#global.waitMs());
+        if (wait <= 0) break;
+        this.#waitedMs += wait;
+        await this.#sleep(wait);
+      }
+      window.record();
+      this.#global.record();
+      try {
+        return await call();
+      } catch (error) {
+        throw toDeliveryError(error, `channel ${target.channelId}`);
+      }
+    };
+    const result = channel.tail.then(run, run);
+    channel.tail = result.catch(() => undefined);
+    return result;
+  }
+}
