@@ -21,6 +21,8 @@ export interface LoggerOptions {
   destination?: { write(line: string): unknown };
   /** Human-readable lines instead of JSON (for a terminal). */
   pretty?: boolean;
+  /** Append JSON lines to this file instead (the terminal chat keeps its screen for the chat). */
+  file?: string;
 }
 
 /** Field paths whose values are never logged. */
@@ -82,9 +84,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? new Set<string>();
   const target: { write(line: string): unknown } =
     options.destination ??
-    (options.pretty
-      ? pretty({ colorize: process.stderr.isTTY === true, destination: 2, sync: true })
-      : pino.destination({ dest: 2, sync: true }));
+    (options.file
+      ? pino.destination({ dest: options.file, mkdir: true, sync: true })
+      : options.pretty
+        ? pretty({ colorize: process.stderr.isTTY === true, destination: 2, sync: true })
+        : pino.destination({ dest: 2, sync: true }));
   const scrubbing = { write: (line: string) => target.write(scrub(line, secrets)) };
   return pino(
     {

@@ -1,0 +1,195 @@
+/**
+ * `npm start` / `matchday start`: runs Matchday per its configuration.
+ *
+ * - No configuration: the local esports data service in-process on a free loopback port with a
+ *   real-time clock, the client against it, the SQLite store, the notifier and the terminal chat.
+ * - `ESPORTS_API_URL` + `ESPORTS_API_SECRET`: the real service instead of the embedded one.
+ * - `DISCORD_TOKEN` and/or Slack variables: the Discord bot and/or the Slack app instead of the
+ *   terminal chat (their modules are loaded only then).
+ */
+import { dirname, join } from 'node:path';
+import { type App, attachNotifier, createApp } from './app.ts';
+import type { Platform } from './bot/command.ts';
+import { createLogger } from './bot/logger.ts';
+import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
+import type { Delivery } from './notify/delivery.ts';
+import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
+import { TerminalDelivery } from './platforms/terminal/delivery.ts';
+
+/** A started chat platform, as the Discord and Slack starters return it. */
+interface StartedPlatform {
+  delivery?: Delivery;
+  stop?: () => Promise<void>;
+}
+
+/** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
+export function logFileFor(config: Config): string {
+  return config.store.kind === 'sqlite' && config.store.path !== ':memory:'
+    ? join(dirname(config.store.path), 'matchday.log')
+    : './data/matchday.log';
+}
+
+/** Loads a platform module if this build has it; `undefined` when it does not exist. */
+async function loadPlatform(path: string, name: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return (await import(path)) as Record<string, unknown>;
+  } catch (error) {
+    if (
+      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes(name)
+    ) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+async function startPlatforms(app: App, config: Config): Promise<Partial<Record<Platform, Delivery>>> {
+  const deliveries: Partial<Record<Platform, Delivery>> = {};
+  const started = async (platform: Platform, result: StartedPlatform) => {
+    if (result.delivery) deliveries[platform] = result.delivery;
+    if (result.stop) app.onClose(() => result.stop!());
+  };
+  if (config.discord) {
+    const module = await loadPlatform('./platforms/discord/bot.ts', 'bot.ts');
+    const start = module?.startDiscord as
+      | ((app: App, options: object) => Promise<StartedPlatform>)
+      | undefined;
+    if (!start)
+      process.stderr.write(
+        'DISCORD_TOKEN is set, but this build has no Discord support (src/platforms/discord/bot.ts).\n',
+      );
+    else
+      await started(
+        'discord',
+        await start(app, {
+          token: config.discord.token,
+          appId: config.discord.appId,
+          apiUrl: config.discord.apiUrl,
+        }),
+      );
+  }
+  if (config.slack) {
+    const module = await loadPlatform('./platforms/slack/app.ts', 'app.ts');
+    const start = module?.startSlack as ((app: App, options: object) => Promise<StartedPlatform>) | undefined;
+    if (!start)
+      process.stderr.write(
+        'SLACK_BOT_TOKEN is set, but this build has no Slack support (src/platforms/slack/app.ts).\n',
+      );
+    else await started('slack', await start(app, { ...config.slack }));
+  }
+  return deliveries;
+}
+
+/** The start-up banner: what runs, and how to connect the rest. */
+export function banner(app: App, mode: 'terminal' | 'platforms', logFile?: string): string {
+  const { config } = app;
+  const sizes = app.names.sizes();
+  const data = app.service
+    ? `embedded local esports service at ${app.service.url} (seed ${config.esports.seed}, real-time clock)`
+    : `esports service at ${safeUrl(config.esports.url ?? '')}`;
+  const lines = [
+    `Matchday is running${mode === 'terminal' ? ' in your terminal' : ''}.`,
+    `  data    ${data}`,
+    `  names   ${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`,
+    `  store   ${safeUrl(config.store.url)}`,
+    `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
+  ];
+  if (logFile) lines.push(`  logs    ${logFile}`);
+  if (mode === 'terminal') {
+    lines.push(
+      '',
+      "Type /help for the commands, Tab to complete, exit to leave. You are this chat's admin: try /settings show.",
+      'Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or',
+      'SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL, ESPORTS_API_SECRET): see .env.example.',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(
+      'Usage: matchday start\n\nConfiguration comes from environment variables; see .env.example.\n',
+    );
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+
+  const platformsWanted = Boolean(config.discord || config.slack);
+  const secrets = new Set(config.secrets);
+  const logFile = platformsWanted ? undefined : logFileFor(config);
+  const logger = logFile
+    ? createLogger({ level: config.logLevel, secrets, file: logFile })
+    : createLogger({ level: config.logLevel, secrets, pretty: process.stderr.isTTY === true });
+
+  let app: App;
+  try {
+    app = await createApp(config, { logger, secrets });
+  } catch (error) {
+    logger.error({ err: error }, 'start-up failed');
+    process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+
+  let shuttingDown = false;
+  const shutdown = async () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    await app.close();
+  };
+
+  let deliveries: Partial<Record<Platform, Delivery>> = {};
+  if (platformsWanted) {
+    try {
+      deliveries = await startPlatforms(app, config);
+    } catch (error) {
+      logger.error({ err: error }, 'a chat platform failed to start');
+      process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
+      await shutdown();
+      process.exitCode = 1;
+      return;
+    }
+  }
+
+  if (Object.keys(deliveries).length > 0) {
+    await startNotifier(app, deliveries);
+    process.stdout.write(banner(app, 'platforms'));
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await shutdown();
+    return;
+  }
+
+  // The terminal chat.
+  const terminal = new TerminalDelivery();
+  await startNotifier(app, { terminal });
+  process.stdout.write(banner(app, 'terminal', logFile));
+  const chat = startChat(app, { input: process.stdin, output: process.stdout });
+  await terminal.attach((reply, header) => chat.showReply(reply, header));
+  process.once('SIGTERM', () => chat.close());
+  if (!process.stdin.isTTY) process.once('SIGINT', () => chat.close());
+  await chat.closed;
+  await shutdown();
+  logger.info({ tenant: TERMINAL_TENANT_ID }, 'terminal chat ended');
+}
+
+async function startNotifier(app: App, deliveries: Partial<Record<Platform, Delivery>>): Promise<void> {
+  try {
+    await attachNotifier(app, deliveries);
+  } catch (error) {
+    // Commands still work without notifications; the banner says the notifier is off.
+    app.logger.error({ err: error }, 'the notifier failed to start');
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * `matchday ask "/series live game:cs2"`: runs one command as the terminal tenant's admin and prints
+ * the rendered reply, for scripts. Exit codes: 0 answered; 1 a user error (bad command, option or
+ * value, unknown name: the message goes to stderr); 2 Matchday could not answer (configuration,
+ * store or service down, a bug).
+ */
+import { createApp } from '../../app.ts';
+import { UserError } from '../../bot/command.ts';
+import { createLogger } from '../../bot/logger.ts';
+import { parseCommandText } from '../../bot/text-args.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from './chat.ts';
+import { renderReply } from './render.ts';
+
+const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
+
+export async function run(argv: string[]): Promise<void> {
+  const line = argv.join(' ').trim();
+  if (line === '' || line === '--help' || line === '-h') {
+    process.stderr.write(USAGE);
+    process.exitCode = line === '' ? 1 : 0;
+    return;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  // stdout carries only the answer; logs go to stderr, and only warnings unless asked for more.
+  const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
+  const logger = createLogger({ level, secrets: new Set(config.secrets) });
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp(config, { logger });
+  } catch (error) {
+    process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const colour = process.stdout.isTTY === true;
+    let parsed: ReturnType<typeof parseCommandText>;
+    try {
+      parsed = parseCommandText(line, app.runtime.commands);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      const hint = error.suggestions.length ? ` Did you mean: ${error.suggestions.join(', ')}?` : '';
+      process.stderr.write(`${error.message}${hint}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    const result = await app.runtime.run({
+      platform: 'terminal',
+      tenantKey: TERMINAL_TENANT_KEY,
+      user: { id: 'local', name: 'matchday ask', isAdmin: true },
+      channel: TERMINAL_CHANNEL,
+      command: parsed.command,
+      ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+      args: parsed.args,
+    });
+    let timezone = 'UTC';
+    try {
+      timezone = (await app.tenants.get(TERMINAL_TENANT_ID)).timezone;
+    } catch {
+      // the reply itself already says if the store failed
+    }
+    const text = renderReply(result.reply, { colour, timezone, now: app.clock.now() });
+    if (result.outcome === 'ok') {
+      process.stdout.write(`${text}\n`);
+      process.exitCode = 0;
+    } else {
+      process.stderr.write(
+        `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone })}\n`,
+      );
+      process.exitCode = result.outcome === 'error' ? 2 : 1;
+    }
+  } finally {
+    await app.close();
+  }
+}

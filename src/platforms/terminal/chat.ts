@@ -1,0 +1,282 @@
+/**
+ * The terminal chat: a readline prompt that acts as one tenant (`terminal:local`) with an admin
+ * user. Lines are parsed like Slack text (`/series live game:cs2`), run through the runtime and
+ * rendered for the terminal. Tab completes commands, subcommands, option names and values (choices
+ * and the name index). Notifications are printed above the prompt without garbling what is typed.
+ *
+ * Piped input (not a TTY) works too: lines run in order, no prompt or colour is written, and the
+ * chat closes once the input ends and the last command has answered.
+ */
+import { userInfo } from 'node:os';
+import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
+import type { AnyCommand, ChannelCheck, CommandUser } from '../../bot/command.ts';
+import { UserError } from '../../bot/command.ts';
+import type { Logger } from '../../bot/logger.ts';
+import { COLOURS, type Reply } from '../../bot/reply.ts';
+import type { Runtime } from '../../bot/runtime.ts';
+import type { TenantStore } from '../../bot/tenants.ts';
+import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
+import type { Clock } from '../../service/clock.ts';
+import { renderReply } from './render.ts';
+
+/** The terminal is one tenant with one channel. */
+export const TERMINAL_TENANT_KEY = 'local';
+export const TERMINAL_TENANT_ID = `terminal:${TERMINAL_TENANT_KEY}`;
+export const TERMINAL_CHANNEL = { id: 'terminal', name: 'terminal' };
+
+export interface ChatHost {
+  runtime: Pick<Runtime, 'commands' | 'run' | 'autocomplete'>;
+  tenants: Pick<TenantStore, 'get'>;
+  clock: Pick<Clock, 'now'>;
+  logger: Logger;
+}
+
+export interface ChatOptions {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream & { isTTY?: boolean; hasColors?: () => boolean };
+  /** Default: colour when the output is a TTY that supports it. */
+  colour?: boolean;
+  /** Default: the output is a TTY. Interactive mode shows a prompt and offers completion. */
+  interactive?: boolean;
+  user?: CommandUser;
+  prompt?: string;
+  /** Previous lines, most recent first (readline's order). */
+  history?: string[];
+}
+
+export interface Chat {
+  /** Prints text above the prompt (notifications, notices). */
+  print(text: string): void;
+  /** Renders a reply in the tenant's time zone and prints it above the prompt. */
+  showReply(reply: Reply, header?: string): Promise<void>;
+  /** Resolves when the chat has ended (exit typed, input ended) and the last command answered. */
+  readonly closed: Promise<void>;
+  close(): void;
+  /** The lines typed this session, most recent first. */
+  history(): string[];
+}
+
+/** Every channel id is acceptable in the terminal: notifications for it print here, labelled. */
+const terminalChannels: ChannelCheck = {
+  async check(channelId) {
+    return /^[A-Za-z0-9_.-]{1,80}$/.test(channelId)
+      ? { ok: true, name: channelId }
+      : { ok: false, missing: ['a channel name'] };
+  },
+};
+
+const quote = (value: string) => (/[\s"']/.test(value) ? `"${value.replace(/"/g, '')}"` : value);
+
+/** The token being typed at the end of `line` (quotes respected) and the complete tokens before it. */
+function splitForCompletion(line: string): { before: string[]; current: string } {
+  const before: string[] = [];
+  let current = '';
+  let quoteChar: string | undefined;
+  for (const char of line) {
+    if (quoteChar) {
+      if (char === quoteChar) quoteChar = undefined;
+      current += char;
+    } else if (char === '"' || char === "'") {
+      quoteChar = char;
+      current += char;
+    } else if (/\s/.test(char)) {
+      if (current) before.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  return { before, current };
+}
+
+/**
+ * Completions for the line typed so far, as readline wants them: candidates for the last token,
+ * and that token. Synchronous and local: the name index is already in memory.
+ */
+export function completeLine(
+  line: string,
+  runtime: Pick<Runtime, 'commands' | 'autocomplete'>,
+): [string[], string] {
+  const { before, current } = splitForCompletion(line);
+  const commands: AnyCommand[] = runtime.commands;
+  const byPrefix = (candidates: string[], prefix: string) =>
+    candidates.filter((c) => c.toLowerCase().startsWith(prefix.toLowerCase()));
+
+  if (before.length === 0) {
+    const slash = current.startsWith('/') || current === '' ? '/' : '';
+    return [
+      byPrefix(
+        commands.map((c) => `${slash}${c.name}`),
+        current,
+      ),
+      current,
+    ];
+  }
+  const command = commands.find((c) => c.name === before[0]!.replace(/^\//, '').toLowerCase());
+  if (!command) return [[], current];
+  if (command.subcommands && before.length === 1) {
+    return [byPrefix(Object.keys(command.subcommands), current), current];
+  }
+  const subcommand = command.subcommands ? before[1]?.toLowerCase() : undefined;
+  const options = optionsOf(command, subcommand);
+  const colon = current.indexOf(':');
+  if (colon > 0) {
+    const name = current.slice(0, colon);
+    const def = options[name];
+    if (!def) return [[], current];
+    const partial = current.slice(colon + 1).replace(/^["']/, '');
+    let values: string[] = [];
+    if (def.choices?.length)
+      values = byPrefix(
+        def.choices.map((c) => String(c.value)),
+        partial,
+      );
+    else if (def.type === 'boolean') values = byPrefix(['true', 'false'], partial);
+    else if (def.autocomplete) values = runtime.autocomplete(def.autocomplete, partial).map((c) => c.name);
+    return [values.map((v) => `${name}:${quote(v)}`), current];
+  }
+  const used = new Set(before.map((token) => token.split(':')[0]));
+  const names = Object.keys(options).filter((name) => !used.has(name));
+  return [byPrefix(names, current).map((name) => `${name}:`), current];
+}
+
+/** Starts the chat on the given streams. */
+export function startChat(host: ChatHost, options: ChatOptions): Chat {
+  const { output } = options;
+  const interactive = options.interactive ?? output.isTTY === true;
+  const colour = options.colour ?? (interactive && (output.hasColors?.() ?? true));
+  const user: CommandUser = options.user ?? { id: 'local', name: safeUserName(), isAdmin: true };
+  const prompt = options.prompt ?? (colour ? '\u001b[1mmatchday>\u001b[0m ' : 'matchday> ');
+
+  const rl: Interface = createInterface({
+    input: options.input,
+    output: interactive ? output : undefined,
+    terminal: interactive,
+    historySize: 500,
+    ...(options.history ? { history: options.history } : {}),
+    ...(interactive ? { completer: (line: string) => completeLine(line, host.runtime) } : {}),
+  });
+  rl.setPrompt(prompt);
+
+  let busy = false;
+  let ended = false;
+  const typed: string[] = [...(options.history ?? [])];
+
+  function print(text: string): void {
+    if (interactive && !busy && !ended) {
+      // Move to the start of the prompt line, print, then redraw the prompt with what was typed.
+      clearLine(output, 0);
+      cursorTo(output, 0);
+      output.write(`${text}\n`);
+      rl.prompt(true);
+    } else {
+      output.write(`${text}\n`);
+    }
+  }
+
+  async function timezone(): Promise<string> {
+    try {
+      return (await host.tenants.get(TERMINAL_TENANT_ID)).timezone;
+    } catch {
+      return 'UTC';
+    }
+  }
+
+  async function showReply(reply: Reply, header?: string): Promise<void> {
+    const text = renderReply(reply, { colour, timezone: await timezone(), now: host.clock.now() });
+    print(header ? `${colour ? `\u001b[2m${header}\u001b[0m` : header}\n${text}\n` : `${text}\n`);
+  }
+
+  async function handle(line: string): Promise<void> {
+    const text = line.trim();
+    if (text === '') return;
+    typed.unshift(text);
+    if (/^\/?(exit|quit)$/i.test(text)) {
+      rl.close();
+      return;
+    }
+    let reply: Reply;
+    try {
+      const parsed = parseCommandText(text, host.runtime.commands);
+      reply = (
+        await host.runtime.run({
+          platform: 'terminal',
+          tenantKey: TERMINAL_TENANT_KEY,
+          user,
+          channel: TERMINAL_CHANNEL,
+          command: parsed.command,
+          ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+          args: parsed.args,
+          channels: terminalChannels,
+        })
+      ).reply;
+    } catch (error) {
+      if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
+      const message =
+        error instanceof UserError ? error.message : 'Something went wrong; it has been logged.';
+      const suggestions = error instanceof UserError ? error.suggestions : [];
+      reply = {
+        cards: [
+          {
+            title: 'Not quite',
+            colour: COLOURS.warning,
+            description: [[message]],
+            ...(suggestions.length
+              ? { fields: [{ name: 'Did you mean', value: [suggestions.join(', ')] }] }
+              : {}),
+          },
+        ],
+        ephemeral: true,
+      };
+    }
+    await showReply(reply);
+  }
+
+  let queue = Promise.resolve();
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+
+  rl.on('line', (line) => {
+    queue = queue.then(async () => {
+      if (ended && /^\/?(exit|quit)$/i.test(line.trim())) return;
+      busy = true;
+      try {
+        await handle(line);
+      } catch (error) {
+        host.logger.error({ err: error }, 'terminal chat failed to answer');
+      } finally {
+        busy = false;
+        if (interactive && !ended) rl.prompt();
+      }
+    });
+  });
+  rl.on('close', () => {
+    ended = true;
+    queue.then(() => {
+      if (interactive) output.write('\n');
+      resolveClosed();
+    });
+  });
+  // Ctrl+C at the prompt ends the chat (readline would otherwise swallow it).
+  rl.on('SIGINT', () => rl.close());
+
+  if (interactive) rl.prompt();
+
+  return {
+    print,
+    showReply,
+    closed,
+    close: () => rl.close(),
+    history: () => [...typed],
+  };
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username || 'you';
+  } catch {
+    return 'you';
+  }
+}
