@@ -241,7 +241,7 @@ export class FakeSlack {
       api_app_id: this.appId,
       is_enterprise_install: 'false',
       response_url: url,
-      trigger_id: `trigger-${id}`,
+      trigger_id: `trigger-${randomUUID()}`,
     };
     const enterpriseId = input.enterpriseId ?? this.enterpriseId;
     if (enterpriseId) {
@@ -270,7 +270,7 @@ export class FakeSlack {
       api_app_id: this.appId,
       token: 'deprecated-verification-token',
       container: { type: 'message', channel_id: input.channelId, is_ephemeral: false },
-      trigger_id: `trigger-${id}`,
+      trigger_id: `trigger-${randomUUID()}`,
       team: { id: input.teamId ?? this.teamId, domain: 'matchday-test' },
       enterprise: this.enterpriseId ? { id: this.enterpriseId } : null,
       is_enterprise_install: false,

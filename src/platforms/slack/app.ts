@@ -3,12 +3,18 @@
  * signing secret; Bolt's HTTPReceiver verifies `v0` signatures over the raw body within 5 minutes and
  * answers 401 before any listener runs).
  *
+ * Bolt only refuses timestamps older than 5 minutes; a guard in front of its receiver refuses those
+ * more than 5 minutes ahead as well (and a missing timestamp), so the window is symmetric.
+ *
  * One slash command, `/matchday <command> <arguments>`: acked at once (Slack's 3 s), parsed by the
  * shared text parser, run by the shared runtime, answered through `respond()`: ephemeral unless the
- * reply is meant for the channel. Admin-only commands ask `users.info` whether the user is a workspace
- * admin or owner. Uninstalling the app or revoking its token purges the workspace's settings.
+ * reply is meant for the channel. Whether the user is a workspace admin or owner comes from
+ * `users.info`: asked afresh for admin-only commands, cached for a minute for the others (which may
+ * still treat admins differently). Uninstalling the app or revoking its token purges the workspace.
  */
-import { App, type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
@@ -69,6 +75,15 @@ export function slackTenantKey(teamId: string, enterpriseId?: string | null): st
   return enterpriseId ? `${enterpriseId}.${teamId}` : teamId;
 }
 
+/** Slack's signature window (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
+export const SIGNATURE_WINDOW_SECONDS = 5 * 60;
+
+/** Whether a request timestamp is present and within the window, in the past or the future. */
+export function freshTimestamp(header: string | string[] | undefined, nowMs: number): boolean {
+  if (typeof header !== 'string' || !/^\d{1,12}$/.test(header)) return false;
+  return Math.abs(Math.floor(nowMs / 1000) - Number(header)) <= SIGNATURE_WINDOW_SECONDS;
+}
+
 /** Slash command text arrives with `&`, `<`, `>` as entities; the parser wants the characters. */
 export function decodeCommandText(text: string): string {
   return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
@@ -82,7 +97,8 @@ function boltLogger(logger: Logger): BoltLogger {
       .map((m) => (m instanceof Error ? m.message : typeof m === 'string' ? m : JSON.stringify(m)))
       .join(' ')
       .replace(/("response_urls?"\s*:\s*)("[^"]*"|\[[^\]]*\])/g, '$1"[redacted]"')
-      .replace(/(response_url=)[^&\s"]+/g, '$1[redacted]');
+      .replace(/(response_url=|trigger_id=)[^&\s"]+/g, '$1[redacted]')
+      .replace(/("trigger_id"\s*:\s*)"[^"]*"/g, '$1"[redacted]"');
   const level = (): LogLevel => {
     const pinoLevel = logger.level;
     if (pinoLevel === 'debug' || pinoLevel === 'trace') return LogLevel.DEBUG;
@@ -131,6 +147,25 @@ async function isWorkspaceAdmin(
   }
 }
 
+/** How long a non-admin-only command trusts a looked-up admin status. */
+const ADMIN_CACHE_MS = 60_000;
+
+/** Admin status per workspace and user, for commands that are not admin-only. */
+class AdminCache {
+  readonly #entries = new Map<string, { admin: boolean; at: number }>();
+  constructor(readonly now: () => number = Date.now) {}
+
+  get(key: string): boolean | undefined {
+    const entry = this.#entries.get(key);
+    return entry && this.now() - entry.at < ADMIN_CACHE_MS ? entry.admin : undefined;
+  }
+
+  set(key: string, admin: boolean): void {
+    if (this.#entries.size > 10_000) this.#entries.clear();
+    this.#entries.set(key, { admin, at: this.now() });
+  }
+}
+
 /** Can Matchday post in a channel? `conversations.info`: it must exist, be unarchived, and have the bot. */
 function channelCheck(client: WebClient): ChannelCheck {
   return {
@@ -175,6 +210,7 @@ export async function answerCommand(
   host: SlackHost,
   client: WebClient,
   payload: SlashPayload,
+  admins: AdminCache = new AdminCache(),
 ): Promise<Reply> {
   const { runtime, logger } = host;
   const names = runtime.commands.map((c) => c.name);
@@ -186,20 +222,25 @@ export async function answerCommand(
 
     const parsed = parseCommandText(text, runtime.commands);
     const command = runtime.find(parsed.command);
-    let isAdmin = false;
-    if (command?.adminOnly) {
-      const admin = await isWorkspaceAdmin(client, payload.user_id, logger);
-      if (admin === undefined) {
-        return errorReply(
-          `${SLASH_COMMAND} ${parsed.command}`,
-          'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
-        );
-      }
-      isAdmin = admin;
+    const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
+    const cacheKey = `${tenantKey}/${payload.user_id}`;
+    // Admin-only commands always ask Slack; others accept a status up to a minute old.
+    let isAdmin = command?.adminOnly ? undefined : admins.get(cacheKey);
+    if (isAdmin === undefined) {
+      isAdmin = await isWorkspaceAdmin(client, payload.user_id, logger);
+      if (isAdmin === undefined) {
+        if (command?.adminOnly) {
+          return errorReply(
+            `${SLASH_COMMAND} ${parsed.command}`,
+            'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
+          );
+        }
+        isAdmin = false;
+      } else admins.set(cacheKey, isAdmin);
     }
     const call: CommandCall = {
       platform: 'slack',
-      tenantKey: slackTenantKey(payload.team_id, payload.enterprise_id),
+      tenantKey,
       user: { id: payload.user_id, name: payload.user_name, isAdmin },
       channel: { id: payload.channel_id, name: payload.channel_name },
       command: parsed.command,
@@ -210,8 +251,11 @@ export async function answerCommand(
     return slackifyReply(await runtime.execute(call), names);
   } catch (error) {
     if (error instanceof UserError) {
-      const suggestions = error.suggestions.map((s) => s.replace(/^\/(?=\w)/, `${SLASH_COMMAND} `));
-      const reply = errorReply(SLASH_COMMAND, `${error.message} See ${SLASH_COMMAND} help.`, suggestions);
+      const reply = errorReply(
+        SLASH_COMMAND,
+        `${error.message} See ${SLASH_COMMAND} help.`,
+        error.suggestions,
+      );
       return slackifyReply(reply, names);
     }
     logger.error({ err: error }, 'slack command failed');
@@ -239,11 +283,12 @@ export function responseOf(reply: Reply): {
 /** Registers the listeners: the slash command, reveal and link buttons, uninstall events. */
 export function registerListeners(bolt: App, host: SlackHost): void {
   const { logger } = host;
+  const admins = new AdminCache();
 
   bolt.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
     // Ack first: Slack shows the user an error if nothing is acked within 3 s.
     await ack();
-    const reply = await answerCommand(host, client, command);
+    const reply = await answerCommand(host, client, command, admins);
     try {
       await respond(responseOf(reply) as Parameters<typeof respond>[0]);
     } catch (error) {
@@ -317,34 +362,48 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
     );
   }
 
-  const bolt = new App({
+  const clientOptions = {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    // Set explicitly: Socket Mode would otherwise write 100 retries into these options.
+    retryConfig: options.retryConfig ?? { retries: 2 },
+  };
+  const common = {
     token: options.botToken,
     // Known from auth.test, so Bolt makes no call of its own at construction.
     ...(auth.bot_id ? { botId: auth.bot_id } : {}),
     ...(auth.user_id ? { botUserId: auth.user_id } : {}),
-    ...(mode === 'socket'
-      ? { socketMode: true, appToken: options.appToken }
-      : { signingSecret: options.signingSecret, port: options.port ?? 3000 }),
-    // Set retryConfig explicitly: Socket Mode would otherwise write 100 retries into these options.
-    clientOptions: {
-      ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
-      retryConfig: options.retryConfig ?? { retries: 2 },
-    },
+    clientOptions,
     logger: boltLogger(logger),
-  });
-  registerListeners(bolt, host);
+  };
 
-  let port: number | undefined;
+  let bolt: App;
+  let server: Server | undefined;
   if (mode === 'socket') {
+    bolt = new App({ ...common, socketMode: true, appToken: options.appToken });
+    registerListeners(bolt, host);
     await bolt.start();
   } else {
-    const server = (await bolt.start({
-      port: options.port ?? 3000,
-      ...(options.host ? { host: options.host } : {}),
-    })) as unknown as { address(): { port: number } | string | null };
-    const address = server.address();
-    port = typeof address === 'object' && address ? address.port : options.port;
+    const receiver = new HTTPReceiver({
+      signingSecret: options.signingSecret!,
+      endpoints: '/slack/events',
+      logger: common.logger,
+    });
+    bolt = new App({ ...common, receiver });
+    registerListeners(bolt, host);
+    // The guard runs on headers alone; the receiver then reads the raw body and checks the signature.
+    server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      if (!freshTimestamp(req.headers['x-slack-request-timestamp'], Date.now())) {
+        res.writeHead(401).end();
+        return;
+      }
+      receiver.requestListener(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(options.port ?? 3000, options.host, () => resolve());
+    });
   }
+  const port = server ? (server.address() as AddressInfo).port : undefined;
   logger.info({ mode, team: auth.team_id, port }, 'Matchday is running on Slack');
 
   const delivery = new SlackDelivery({ client: deliveryClient, ...options.delivery });
@@ -355,7 +414,15 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
     ...(port !== undefined ? { port } : {}),
     ...(auth.team_id ? { teamId: auth.team_id } : {}),
     stop: async () => {
-      await bolt.stop();
+      if (!server) {
+        await bolt.stop();
+        return;
+      }
+      const closing = server;
+      await new Promise<void>((resolve) => {
+        closing.close(() => resolve());
+        closing.closeAllConnections();
+      });
     },
   };
 }

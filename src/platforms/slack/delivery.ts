@@ -117,6 +117,14 @@ export function toDeliveryError(error: unknown, where: string): DeliveryError {
         code,
         `Slack refused the message for ${where}: ${EXPLANATIONS[code]} (${slackCode}).`,
       );
+    const messageCode = MESSAGE_ONLY[slackCode];
+    if (messageCode) {
+      return new DeliveryError(
+        'transient',
+        messageCode,
+        `Slack refused one message for ${where} (${slackCode}).`,
+      );
+    }
     return new DeliveryError('transient', 'SLACK_ERROR', `Slack answered ${slackCode} for ${where}.`);
   }
   const status = (error as { statusCode?: unknown } | undefined)?.statusCode;
