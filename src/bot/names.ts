@@ -127,7 +127,8 @@ export function matchScore(query: string, key: string): number {
   if (compactKey === compactQuery) return 95;
   if (key.startsWith(query)) return 80;
   if (key.split(' ').some((word) => word.startsWith(query))) return 70;
-  if (compactKey.includes(compactQuery)) return 60;
+  // Mid-word matches of one or two letters are noise ("ab" is inside half the names).
+  if (compactQuery.length >= 3 && compactKey.includes(compactQuery)) return 60;
   return 0;
 }
 
@@ -516,6 +517,12 @@ export class NameIndex {
       throw new UserError(
         'NAME_TOO_LONG',
         `That ${noun} name is ${raw.length} characters long; names have at most ${MAX_NAME_INPUT}.`,
+      );
+    }
+    if (normalizeName(raw) === '') {
+      throw new UserError(
+        'EMPTY_NAME',
+        `"${clip(raw, 20)}" has no letters or digits: type part of a ${noun} name.`,
       );
     }
     if (/^\d{1,15}$/.test(raw)) {

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commands } from '../../commands/index.ts';
+import { UserError } from '../../src/bot/command.ts';
+import { call, commandNamed, runDirect, type Stack, startStack } from './helpers.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+async function directError(promise: Promise<unknown>): Promise<UserError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof UserError) return error;
+    throw error;
+  }
+  throw new Error('expected a UserError');
+}
+
+describe('bad input', () => {
+  it('answers an unknown game with the closest games, without asking the service', async () => {
+    const before = stack.service.requests;
+    const result = await call(stack, 'series', { game: 'Strik Pont' });
+    expect(result.outcome).toBe('user-error');
+    expect(result.code).toBe('UNKNOWN_GAME');
+    expect(result.message).toContain('Did you mean "Strike Point (SP)"');
+    expect(stack.service.requests).toBe(before);
+  });
+
+  it('answers an ambiguous team with its candidates', async () => {
+    const result = await call(stack, 'live', { team: 'Neon' });
+    expect(result.outcome).toBe('user-error');
+    expect(result.code).toBe('AMBIGUOUS_TEAM');
+    const neon = stack.service.world.catalog.teams.filter((t) => t.name.startsWith('Neon '));
+    for (const team of neon
+      .slice(0, 10)
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .slice(0, 3)) {
+      expect(result.message).toContain(team.name);
+    }
+  });
+
+  it('never lets filter-grammar characters reach the service', async () => {
+    for (const text of ['Fnatic,G2', 'x},id<={1', 'q=z', '*', 'team_*~!', 'name^{1,2}', 'G2\u0000']) {
+      const before = stack.service.requests;
+      for (const [command, option] of [
+        ['series', 'team'],
+        ['series', 'tournament'],
+        ['team', 'team'],
+        ['standings', 'tournament'],
+        ['casters', 'team'],
+      ] as const) {
+        const result = await call(stack, command, { [option]: text });
+        expect(result.outcome, `${command} ${option}=${text}`).toBe('user-error');
+        expect(result.message).toMatch(
+          /No (team|tournament) matches|matches \d+|control characters|no letters or digits/,
+        );
+      }
+      expect(stack.service.requests).toBe(before);
+    }
+  });
+
+  it('refuses 1,000-character text in every text option with its length', async () => {
+    const long = 'a'.repeat(1000);
+    for (const command of commands) {
+      const groups = command.subcommands
+        ? Object.entries(command.subcommands).map(([sub, def]) => [sub, def.options ?? {}] as const)
+        : [[undefined, command.options ?? {}] as const];
+      for (const [sub, options] of groups) {
+        for (const [name, def] of Object.entries(
+          options as Record<string, { type: string; choices?: unknown }>,
+        )) {
+          if (def.type !== 'string' || def.choices) continue;
+          const result = await call(stack, command.name, { [name]: long }, sub ? { subcommand: sub } : {});
+          expect(result.outcome, `/${command.name} ${sub ?? ''} ${name}`).toBe('user-error');
+          expect(result.message).toContain('1000');
+        }
+      }
+    }
+  });
+
+  it('refuses negative, fractional and huge numbers through the runtime', async () => {
+    for (const limit of [-1, 0, 21, 1e12, 2.5, '12abc']) {
+      const result = await call(stack, 'series', { limit });
+      expect(result.outcome, String(limit)).toBe('user-error');
+      expect(result.message).toMatch(/limit/);
+    }
+    const tier = await call(stack, 'schedule', { tier: -3 });
+    expect(tier.outcome).toBe('user-error');
+    expect(tier.message).toMatch(/tier/);
+  });
+
+  it('validates again when a command is called without the runtime', async () => {
+    const series = commandNamed('series');
+    expect((await directError(runDirect(stack, series, { limit: -1 }))).message).toBe(
+      'limit must be a whole number from 1 to 20; got -1.',
+    );
+    expect((await directError(runDirect(stack, series, { limit: 1e12 }))).code).toBe('BAD_NUMBER');
+    expect((await directError(runDirect(stack, series, { limit: Number.NaN }))).code).toBe('BAD_NUMBER');
+    expect((await directError(runDirect(stack, series, { when: 'tomorrow-ish' }))).code).toBe('BAD_CHOICE');
+    expect((await directError(runDirect(stack, series, { team: 'b'.repeat(1000) }))).code).toBe(
+      'TEXT_TOO_LONG',
+    );
+    expect((await directError(runDirect(stack, commandNamed('team'), { team: '' }))).code).toBe('EMPTY_NAME');
+    expect((await directError(runDirect(stack, commandNamed('team'), { team: 'x', count: 99 }))).code).toBe(
+      'BAD_NUMBER',
+    );
+    const settings = commandNamed('settings');
+    expect(
+      (
+        await directError(
+          runDirect(
+            stack,
+            settings,
+            {},
+            { subcommand: 'show', user: { id: 'm', name: 'm', isAdmin: false } },
+          ),
+        )
+      ).code,
+    ).toBe('ADMIN_ONLY');
+    expect(
+      (await directError(runDirect(stack, settings, { channel: '<#1>,{}' }, { subcommand: 'channel-add' })))
+        .code,
+    ).toBe('BAD_CHANNEL');
+  });
+});
