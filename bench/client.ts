@@ -39,7 +39,9 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
+  const bootStarted = performance.now();
   const service = await startService({ port: 0, seed: 7 });
+  console.log(`local service up in ${Math.round(performance.now() - bootStarted)} ms`);
   const client = createClient({ baseUrl: service.url, secret: service.secret });
   const setup = client.forCaller({ priority: 'background', deadlineMs: 60_000 });
 
@@ -57,6 +59,7 @@ async function main() {
   const substages = await setup.substages.list({ order: 'start-desc', take: 50 });
   const tournaments = await setup.tournaments.list({ order: 'start-desc', take: 50 });
   const before = client.stats();
+  console.log(`discovery: ${before.upstreamTotal} requests in ${Math.round(performance.now() - bootStarted)} ms`);
 
   type Command = (view: ScopedEsportsClient) => Promise<unknown>;
   const commands: [weight: number, name: string, run: Command][] = [
@@ -136,7 +139,7 @@ async function main() {
 
   const user = async (c: EsportsClient) => {
     // spread the first commands over one think time
-    await sleep(random() * THINK_MS);
+    await sleep(random() * Math.min(THINK_MS, SECONDS * 1000));
     while (performance.now() < endAt) {
       const [, name, run] = choose();
       const view = c.forCaller({ priority: 'interactive' });
@@ -153,7 +156,7 @@ async function main() {
         const kind = error instanceof ServiceError ? error.code : (error as Error).name;
         failures.set(`${name}:${kind}`, (failures.get(`${name}:${kind}`) ?? 0) + 1);
       }
-      await sleep(-Math.log(1 - random()) * THINK_MS);
+      await sleep(Math.min(-Math.log(1 - random()) * THINK_MS, Math.max(0, endAt - performance.now())));
     }
   };
 

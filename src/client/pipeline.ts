@@ -22,7 +22,7 @@ import {
 import { type HttpAnswer, type Transport, TransportTimeoutError } from './http.ts';
 import type { Logger } from './logger.ts';
 import { canonicalQuery, type QueryParams } from './query.ts';
-import type { RateLimiter, Ticket } from './rate-limiter.ts';
+import { type RateLimiter, type Ticket, WouldMissDeadlineError } from './rate-limiter.ts';
 import { endpointFamily, familyOf, holdsLive, type TtlFamily } from './ttl.ts';
 import type { ClientStats, Priority } from './types.ts';
 
@@ -301,11 +301,21 @@ export class Pipeline {
     for (let attempt = 1; ; attempt++) {
       let error: ServiceError;
       try {
-        await limiter.acquire(flight.ticket, signal);
+        await limiter.acquire(flight.ticket, signal, flight.deadlineAt);
       } catch (cause) {
         if (cause instanceof QueueFullError) {
           this.counters.shed++;
           throw new QueueFullError({ status: 0, method: 'GET', path, msg: cause.msg });
+        }
+        if (cause instanceof WouldMissDeadlineError) {
+          this.counters.shed++;
+          throw new TimeoutError({
+            status: 0,
+            method: 'GET',
+            path,
+            msg: `the request budget is busy: ${cause.message}, after the call's deadline`,
+            cause,
+          });
         }
         throw signal.aborted ? this.#timeout(pathAndQuery, cause) : cause;
       }

@@ -18,6 +18,15 @@ export interface RateLimiterOptions {
   now?: () => number;
 }
 
+/**
+ * Refused at once because the queue ahead is longer than the caller's deadline: under overload,
+ * failing fast (or serving stale) beats waiting to time out and spending a token on an answer
+ * nobody waits for any more.
+ */
+export class WouldMissDeadlineError extends Error {
+  override name = 'WouldMissDeadlineError';
+}
+
 /** A waiting call. `priority` is read at dispatch time, so a shared flight can be promoted. */
 export interface Ticket {
   priority: Priority;
@@ -74,14 +83,22 @@ export class RateLimiter {
     this.#last = now;
   }
 
-  /** Waits for a token. Resolves with the milliseconds waited; rejects on abort or when shed. */
-  acquire(ticket: Ticket, signal?: AbortSignal): Promise<number> {
+  /**
+   * Waits for a token. Resolves with the milliseconds waited; rejects on abort, when shed, or at
+   * once (`WouldMissDeadlineError`) when the wait it can expect ends after `deadlineAt` (same clock
+   * as `now`).
+   */
+  acquire(ticket: Ticket, signal?: AbortSignal, deadlineAt = Number.POSITIVE_INFINITY): Promise<number> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
     this.#refill(now);
     if (this.#queue.length === 0 && now >= this.#blockedUntil && this.#tokens >= 1) {
       this.#tokens -= 1;
       return Promise.resolve(0);
+    }
+    const expected = this.expectedWaitMs(ticket.priority, now);
+    if (now + expected > deadlineAt) {
+      return Promise.reject(new WouldMissDeadlineError(`a request slot is about ${Math.ceil(expected)} ms away`));
     }
     if (this.#queue.length >= this.#queueLimit) {
       // Full: an interactive call displaces the newest background waiter; otherwise the newcomer is shed.
@@ -108,6 +125,14 @@ export class RateLimiter {
       this.#queue.push(waiter);
       this.#schedule();
     });
+  }
+
+  /** How long a new call of this priority would wait: the calls served before it, at the current rate. */
+  expectedWaitMs(priority: Priority, now = this.#now()): number {
+    const ahead =
+      priority === 'interactive' ? this.#queue.filter((w) => w.ticket.priority === 'interactive').length : this.#queue.length;
+    const forTokens = (Math.max(0, ahead + 1 - this.#tokens) * 1000) / this.#rate;
+    return Math.max(forTokens, this.#blockedUntil - now);
   }
 
   #lastIndexOf(priority: Priority): number {

@@ -116,7 +116,7 @@ export interface ClientStats {
   revalidations: number;
   /** Calls that joined an upstream request already running for the same key. */
   coalesced: number;
-  /** Calls refused because the client's queue was full (background first). */
+  /** Calls refused before reaching the service: the queue was full (background first), or the wait for a token would end after the call's deadline. */
   shed: number;
   /** Upstream requests running or waiting right now (after coalescing). */
   inFlight: number;

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { QueueFullError } from '../../src/client/errors.ts';
-import { RateLimiter, type Ticket } from '../../src/client/rate-limiter.ts';
+import { RateLimiter, type Ticket, WouldMissDeadlineError } from '../../src/client/rate-limiter.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -70,6 +70,19 @@ describe('RateLimiter', () => {
     await Promise.resolve();
     expect(results.sort()).toEqual(['b2:shed', 'b3:shed']);
     expect(l.queueLength).toBe(3);
+  });
+
+  it('refuses at once a call whose expected wait ends after its deadline', async () => {
+    const { l } = limiter(10, 1);
+    await l.acquire(bg());
+    for (let i = 0; i < 30; i++) void l.acquire(bg()).catch(() => {});
+    // 30 background calls ahead: a background call would wait about 3.1 s, an interactive one 100 ms
+    await expect(l.acquire(bg(), undefined, 2000)).rejects.toBeInstanceOf(WouldMissDeadlineError);
+    expect(l.expectedWaitMs('interactive')).toBe(100);
+    const user = l.acquire(ia(), undefined, 2000);
+    expect(l.queueLength).toBe(31);
+    l.close(new Error('closed'));
+    await expect(user).rejects.toThrow('closed');
   });
 
   it('removes a waiter whose signal aborts', async () => {
