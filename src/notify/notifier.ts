@@ -345,13 +345,15 @@ class NotifierImpl implements Notifier {
         if (!seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = -Infinity;
     }
 
-    // Live listing: often while anything is live or about to start, rarely otherwise.
+    // Live listing: often while anything is live or about to start, rarely otherwise, never when
+    // no channel takes live cards or results.
     const busy = [...this.#known.values()].some((k) => {
       const band = pollBand(k.series, now);
-      return band === 'live' || band === 'imminent';
+      return (band === 'live' || band === 'imminent') && this.#tracked(k.series);
     });
     const liveEvery = busy ? POLL_INTERVAL_MS.live : POLL_INTERVAL_MS.near;
-    if (now - this.#liveAt >= liveEvery) {
+    const wantsLive = this.#subs.some((s) => s.kinds.has('live') || s.kinds.has('results'));
+    if (wantsLive && now - this.#liveAt >= liveEvery) {
       this.#liveAt = now;
       const live = await this.#counted(() =>
         this.#o.client.series.list(
@@ -369,6 +371,8 @@ class NotifierImpl implements Notifier {
     // Adaptive re-reads, batched: each band at its own pace, and any reminder about to go out fresh.
     const stale: number[] = [];
     for (const [id, k] of this.#known) {
+      // Series only digests list need nothing fresher than the window scan.
+      if (!this.#tracked(k.series)) continue;
       const band = pollBand(k.series, now);
       const every = band === 'far' ? Number.POSITIVE_INFINITY : POLL_INTERVAL_MS[band];
       const dueReminder = band !== 'live' && this.#reminderDueSoon(k.series, now);
@@ -402,6 +406,14 @@ class NotifierImpl implements Notifier {
       }
     }
     await this.#loadLabels();
+  }
+
+  /** Does any channel want this series' reminders, live card or result (which need fresh reads)? */
+  #tracked(series: Series): boolean {
+    for (const sub of this.#subscribersOf(series)) {
+      if (sub.kinds.has('reminders') || sub.kinds.has('live') || sub.kinds.has('results')) return true;
+    }
+    return false;
   }
 
   /** Does a reminder of this series fall due within the next live interval? */
