@@ -158,6 +158,8 @@ interface InteractionState {
   followups: FakeMessage[];
   /** Every body PATCHed onto @original, in order. */
   edits: any[];
+  /** The original answer was deleted (a deferred public reply replaced by an ephemeral follow-up). */
+  deletedOriginal?: boolean;
 }
 
 /** What a test reads back about one interaction it sent. */
@@ -173,6 +175,8 @@ export interface InteractionResult {
   ephemeral: boolean;
   /** Milliseconds from dispatch to the first callback. */
   firstAnswerMs?: number;
+  /** The original answer was deleted (then the visible answer is the first follow-up). */
+  deletedOriginal: boolean;
 }
 
 export interface InteractionInput {
@@ -482,7 +486,12 @@ export class FakeDiscord {
       callbackTypes: state.callbacks.map((c) => c.type),
       followups: [...state.followups],
       ephemeral: ((state.original?.flags ?? first?.data?.flags ?? 0) & 64) === 64,
+      deletedOriginal: state.deletedOriginal === true,
     };
+    if (state.deletedOriginal && state.followups[0]) {
+      result.message = state.followups[0];
+      result.ephemeral = (state.followups[0].flags & 64) === 64;
+    }
     if (state.original) result.message = state.original;
     if (auto) result.choices = auto.data?.choices ?? [];
     if (first) result.firstAnswerMs = first.at - state.createdAt;
@@ -501,6 +510,7 @@ export class FakeDiscord {
         if (result.choices) return result;
         if (result.callbackTypes.includes(4) && result.message) return result;
         if (result.callbackTypes.includes(5) && this.#interactions.get(id)!.edits.length > 0) return result;
+        if (result.deletedOriginal && result.followups.length > 0) return result;
         return undefined;
       },
       timeoutMs,
@@ -836,6 +846,22 @@ export class FakeDiscord {
           const state = this.#interactionForWebhook(app!, token!);
           if (!state.original) throw new ApiError(404, 10008, 'Unknown Message');
           return { body: publicMessage(state.original) };
+        },
+      ],
+      [
+        'DELETE',
+        '/webhooks/*/*/messages/@original',
+        ([app, token]) => {
+          const state = this.#interactionForWebhook(app!, token!);
+          if (!state.original) throw new ApiError(404, 10008, 'Unknown Message');
+          const list = this.#messages.get(state.channelId) ?? [];
+          this.#messages.set(
+            state.channelId,
+            list.filter((m) => m !== state.original),
+          );
+          state.deletedOriginal = true;
+          delete state.original;
+          return { status: 204 };
         },
       ],
       ['POST', '/webhooks/*/*', ([app, token]) => this.#followup(request, app!, token!)],
