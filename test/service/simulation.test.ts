@@ -82,11 +82,11 @@ describe('the simulation on a jumped clock', () => {
           expect(rank(states[i]!)).toBeLessThanOrEqual(rank(states[i - 1]!));
         expect(states.filter((l) => l === 'live').length).toBeLessThanOrEqual(1);
         if (previous) {
-          matches.forEach((m, i) =>
+          matches.forEach((m, i) => {
             m.participants.forEach((p: any, j: number) => {
               expect(p.score).toBeGreaterThanOrEqual(previous![i].participants[j].score);
-            }),
-          );
+            });
+          });
         }
         previous = matches;
         const series = await ok<any>(service, `/series/${s.id}`);
@@ -212,8 +212,11 @@ describe('the simulation on a fast clock', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       expect(seen).toEqual(['upcoming', 'live', 'over']);
-      for (let i = 1; i < scores.length; i++)
-        scores[i]!.forEach((x, j) => expect(x).toBeGreaterThanOrEqual(scores[i - 1]![j]!));
+      for (let i = 1; i < scores.length; i++) {
+        scores[i]!.forEach((x, j) => {
+          expect(x).toBeGreaterThanOrEqual(scores[i - 1]![j]!);
+        });
+      }
     } finally {
       await running.close();
     }
