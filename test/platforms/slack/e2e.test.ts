@@ -62,15 +62,17 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
       ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
       args: parsed.args,
     };
-    return slackifyReply(await rig.stack.runtime.execute(call), COMMAND_NAMES);
+    return slackifyReply(await rig.app.runtime.execute(call), COMMAND_NAMES);
   }
 
   beforeAll(async () => {
     rig = await startRig(mode);
-    const teams = rig.stack.runtime.autocomplete('team', 'otters');
-    spaced = String(teams.find((t) => t.name.includes(' '))?.name.replace(/ \([A-Z]+\)$/, ''));
+    const teams = rig.app.runtime.autocomplete('team', 'otters');
+    spaced = String(
+      teams.find((t: { name: string }) => t.name.includes(' '))?.name.replace(/ \([A-Z]+\)$/, ''),
+    );
     team = spaced;
-    tournament = String(rig.stack.runtime.autocomplete('tournament', 'cup')[0]?.name.replace(/ \(.*\)$/, ''));
+    tournament = String(rig.app.runtime.autocomplete('tournament', 'cup')[0]?.name.replace(/ \(.*\)$/, ''));
     expect(spaced).toContain(' ');
   });
   afterAll(async () => {
@@ -132,7 +134,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     const follow = await rig.command(`follow team "${team}"`, { user: USERS.admin.id });
     expect(blockKitProblems(follow.body)).toEqual([]);
     expect(mrkdwn(follow) + header(follow)).toContain(team);
-    expect((await rig.stack.tenants.get(TENANT)).follows.length).toBe(1);
+    expect((await rig.app.tenants.get(TENANT)).follows.length).toBe(1);
     covered.add('follow');
     covered.add('help');
     expect([...covered].sort()).toEqual([...COMMAND_NAMES].sort());
@@ -197,7 +199,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
   });
 
   it('hides results behind a Reveal button that answers only the clicker', async () => {
-    await rig.stack.tenants.save(TENANT, { ...(await rig.stack.tenants.get(TENANT)), spoilers: 'spoiler' });
+    await rig.app.tenants.save(TENANT, { ...(await rig.app.tenants.get(TENANT)), spoilers: 'spoiler' });
     const post = await rig.command('series recent limit:5');
     const withButton = blocksOf(post).find((b) =>
       String((b.accessory as Json | undefined)?.action_id ?? '').startsWith(REVEAL_ACTION),
@@ -221,7 +223,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     expect(reveal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(mrkdwn(reveal)).not.toContain(SPOILER_MASK);
     expect(mrkdwn(reveal)).toBe(`${button.value}\n${button.value}`);
-    await rig.stack.tenants.save(TENANT, { ...(await rig.stack.tenants.get(TENANT)), spoilers: 'show' });
+    await rig.app.tenants.save(TENANT, { ...(await rig.app.tenants.get(TENANT)), spoilers: 'show' });
   });
 
   it('lets no name typed or stored ping anyone', async () => {
@@ -233,8 +235,8 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
   });
 
   it('purges the workspace when the app is uninstalled or its bot token revoked', async () => {
-    await rig.stack.tenants.save(TENANT, { ...defaultSettings(), tiers: [1] });
-    expect(await rig.stack.tenants.list()).toContain(TENANT);
+    await rig.app.tenants.save(TENANT, { ...defaultSettings(), tiers: [1] });
+    expect(await rig.app.tenants.list()).toContain(TENANT);
 
     // Revoking only user tokens leaves the workspace alone.
     await rig.deliver(
@@ -242,18 +244,18 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
       rig.fake.eventPayload({ type: 'tokens_revoked', tokens: { oauth: ['U0ADMIN'] } }),
     );
     await rig.command('help');
-    expect(await rig.stack.tenants.list()).toContain(TENANT);
+    expect(await rig.app.tenants.list()).toContain(TENANT);
 
     await rig.deliver(
       'events_api',
       rig.fake.eventPayload({ type: 'tokens_revoked', tokens: { bot: ['U0BOT'] } }),
     );
     await rig.fake.waitFor(async () => undefined, 0).catch(() => undefined);
-    await waitUntil(async () => !(await rig.stack.tenants.list()).includes(TENANT));
+    await waitUntil(async () => !(await rig.app.tenants.list()).includes(TENANT));
 
-    await rig.stack.tenants.save(TENANT, { ...defaultSettings(), tiers: [1] });
+    await rig.app.tenants.save(TENANT, { ...defaultSettings(), tiers: [1] });
     await rig.deliver('events_api', rig.fake.eventPayload({ type: 'app_uninstalled' }));
-    await waitUntil(async () => !(await rig.stack.tenants.list()).includes(TENANT));
+    await waitUntil(async () => !(await rig.app.tenants.list()).includes(TENANT));
   });
 
   if (mode === 'http') {

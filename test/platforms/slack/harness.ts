@@ -1,15 +1,18 @@
 /**
- * End-to-end rig for Slack: the loopback fake, the real Matchday stack (local service at a frozen
- * instant, real client, name index, runtime, tenant store), and the real Bolt app started by
- * `startSlack` in Socket Mode or HTTP mode against the fake. `command()` does what Slack does when a
+ * End-to-end rig for Slack: the loopback fake, a Matchday app built by `createApp` from a config
+ * read by `loadConfig` (embedded local service at a frozen instant, real client, name index, runtime,
+ * SQLite tenant store in memory), and the real Bolt app started by `startSlack` in Socket Mode or HTTP
+ * mode against the fake. `command()` does what Slack does when a
  * user types `/matchday ...`: an envelope over the socket, or a signed POST to `/slack/events`, then
  * waits for the answer at the response_url.
  */
 import { commands } from '../../../commands/index.ts';
-import type { Logger } from '../../../src/bot/logger.ts';
+import { type App, createApp } from '../../../src/app.ts';
+import { loadConfig } from '../../../src/config.ts';
 import { type SlackPlatform, startSlack } from '../../../src/platforms/slack/app.ts';
+import { Clock } from '../../../src/service/clock.ts';
 import { captureLogs, type LogCapture } from '../../bot/helpers.ts';
-import { type Stack, startStack } from '../../commands/helpers.ts';
+import { FROZEN_AT } from '../../commands/helpers.ts';
 import { formBody, signedPost } from '../../fakes/slack/signed-post.ts';
 import { FakeSlack, type ResponsePost } from '../../fakes/slack.ts';
 
@@ -27,13 +30,14 @@ export const CHANNELS = {
   general: { id: 'C0GENERAL', name: 'general' },
   remind: { id: 'C0REMIND', name: 'reminders' },
   live: { id: 'C0LIVE', name: 'live-scores' },
+  results: { id: 'C0RESULTS', name: 'results' },
   closed: { id: 'C0CLOSED', name: 'private-talk', isMember: false },
 } as const;
 
 export interface Rig {
   mode: Mode;
   fake: FakeSlack;
-  stack: Stack;
+  app: App;
   slack: SlackPlatform;
   logs: LogCapture;
   /** The Bolt app's request URL in HTTP mode. */
@@ -47,21 +51,30 @@ export interface Rig {
 
 export async function startRig(
   mode: Mode,
-  options: { stack?: Stack; rateLimitUnitMs?: number } = {},
+  options: { at?: Date; rateLimitUnitMs?: number } = {},
 ): Promise<Rig> {
   const fake = await FakeSlack.start({
     users: Object.values(USERS).map((u) => ({ ...u })),
     channels: Object.values(CHANNELS).map((c) => ({ ...c })),
   });
-  const stack = options.stack ?? (await startStack());
-  const logs = captureLogs([fake.botToken, fake.appToken, SIGNING_SECRET]);
-  const host = { runtime: stack.runtime, tenants: stack.tenants, logger: logs.logger as Logger };
-  const slack = await startSlack(host, {
-    botToken: fake.botToken,
-    ...(mode === 'socket'
-      ? { appToken: fake.appToken }
-      : { signingSecret: SIGNING_SECRET, port: 0, host: '127.0.0.1' }),
-    apiUrl: fake.apiUrl,
+  const config = loadConfig({
+    STORE_URL: 'sqlite://:memory:',
+    ESPORTS_RATE: '10000',
+    LOG_LEVEL: 'debug',
+    SLACK_BOT_TOKEN: fake.botToken,
+    ...(mode === 'socket' ? { SLACK_APP_TOKEN: fake.appToken } : { SLACK_SIGNING_SECRET: SIGNING_SECRET }),
+    SLACK_API_URL: fake.apiUrl,
+  });
+  const logs = captureLogs([...config.secrets]);
+  const app = await createApp(config, {
+    clock: new Clock({ start: options.at ?? FROZEN_AT, frozen: true }),
+    logger: logs.logger,
+    perUserLimit: { count: 1_000_000, windowMs: 1000 },
+  });
+  const slack = await startSlack(app, {
+    ...config.slack!,
+    // Tests listen on loopback only, on a free port.
+    ...(mode === 'http' ? { port: 0, host: '127.0.0.1' } : {}),
     retryConfig: { retries: 0 },
     delivery: { minIntervalMs: 0, retryAfterUnitMs: options.rateLimitUnitMs ?? 10 },
   });
@@ -115,7 +128,7 @@ export async function startRig(
   return {
     mode,
     fake,
-    stack,
+    app,
     slack,
     logs,
     ...(eventsUrl ? { eventsUrl } : {}),
@@ -124,7 +137,7 @@ export async function startRig(
     async close() {
       await slack.stop();
       await fake.close();
-      if (!options.stack) await stack.close();
+      await app.close();
     },
   };
 }
