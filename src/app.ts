@@ -86,7 +86,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     let secret = config.esports.secret;
     if (!baseUrl || !secret) {
       const { startService } = await import('./service/index.ts');
-      service = await startService({ port: 0, seed: config.esports.seed, clock, rate: embeddedRate });
+      service = await startService({
+        port: 0,
+        seed: config.esports.seed,
+        clock,
+        rate: embeddedRate,
+        burst: Math.max(5, Math.ceil(embeddedRate)),
+      });
       onClose(() => service!.close());
       baseUrl = service.url;
       secret = service.secret;

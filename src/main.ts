@@ -104,7 +104,7 @@ export function banner(app: App, mode: 'terminal' | 'platforms', logFile?: strin
       'SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL, ESPORTS_API_SECRET): see .env.example.',
     );
   }
-  return `${lines.join('\n')}\n`;
+  return `${lines.join('\n')}\n\n`;
 }
 
 export async function run(argv: string[]): Promise<void> {
@@ -177,6 +177,10 @@ export async function run(argv: string[]): Promise<void> {
   await startNotifier(app, { terminal });
   process.stdout.write(banner(app, 'terminal', logFile));
   const chat = startChat(app, { input: process.stdin, output: process.stdout });
+  // `matchday start | head`: a closed stdout ends the chat instead of crashing it.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') chat.close();
+  });
   await terminal.attach((reply, header) => chat.showReply(reply, header));
   process.once('SIGTERM', () => chat.close());
   if (!process.stdin.isTTY) process.once('SIGINT', () => chat.close());

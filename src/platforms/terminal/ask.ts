@@ -7,7 +7,8 @@
 import { createApp } from '../../app.ts';
 import { UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
-import { parseCommandText } from '../../bot/text-args.ts';
+import { validateArgs } from '../../bot/runtime.ts';
+import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from './chat.ts';
 import { renderReply } from './render.ts';
@@ -30,12 +31,27 @@ export async function run(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // Check the line against the declarations before starting anything: a typo answers at once.
+  const { commands } = await import('../../../commands/index.ts');
+  let parsed: ReturnType<typeof parseCommandText>;
+  try {
+    parsed = parseCommandText(line, commands);
+    const command = commands.find((c) => c.name === parsed.command)!;
+    const usage = `/${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`;
+    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const hint = error.suggestions.length ? ` Did you mean: ${error.suggestions.join(', ')}?` : '';
+    process.stderr.write(`${error.message}${hint}\n`);
+    process.exitCode = 1;
+    return;
+  }
   // stdout carries only the answer; logs go to stderr, and only warnings unless asked for more.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
   const logger = createLogger({ level, secrets: new Set(config.secrets) });
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
-    app = await createApp(config, { logger });
+    app = await createApp(config, { logger, commands });
   } catch (error) {
     process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
     process.exitCode = 2;
@@ -43,16 +59,6 @@ export async function run(argv: string[]): Promise<void> {
   }
   try {
     const colour = process.stdout.isTTY === true;
-    let parsed: ReturnType<typeof parseCommandText>;
-    try {
-      parsed = parseCommandText(line, app.runtime.commands);
-    } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      const hint = error.suggestions.length ? ` Did you mean: ${error.suggestions.join(', ')}?` : '';
-      process.stderr.write(`${error.message}${hint}\n`);
-      process.exitCode = 1;
-      return;
-    }
     const result = await app.runtime.run({
       platform: 'terminal',
       tenantKey: TERMINAL_TENANT_KEY,

@@ -70,6 +70,7 @@ describe('renderReply (terminal)', () => {
       { cards: [{ title: 'Evil\u001b[2J\u0007 Team\nName', description: [['a\u001b]0;x\u0007b']] }] },
       plain,
     );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: asserting none survive
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(text).toContain('Evil[2J Team Name');
   });

@@ -1,0 +1,190 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AnyCommand, defineCommand } from '../../../src/bot/command.ts';
+import { CONFIG_VARIABLES } from '../../../src/config.ts';
+import { completeLine } from '../../../src/platforms/terminal/chat.ts';
+
+const BIN = join(import.meta.dirname, '../../../bin/matchday.mjs');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `matchday <args>` with only the given configuration, feeding `input` to stdin. */
+function matchday(args: string[], env: Record<string, string>, input = ''): Promise<Run> {
+  const clean: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !(CONFIG_VARIABLES as string[]).includes(key)) clean[key] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...clean, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(input);
+  });
+}
+
+/** Splits the chat's output into the answer blocks after the banner. */
+const blocks = (stdout: string) => stdout.split('\n\n').filter((b) => b.startsWith('▌'));
+
+describe('terminal chat, driven through stdin as a child process', () => {
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'matchday-chat-'));
+    env = {
+      STORE_URL: `sqlite://${join(dir, 'data', 'matchday.sqlite')}`,
+      ESPORTS_SEED: '7',
+      LOG_LEVEL: 'info',
+    };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('answers /help, /series live, a mistyped command and /settings, then exits 0 at the end of input', async () => {
+    const run = await matchday(
+      ['start'],
+      env,
+      '/help\n/series live\n/seires\n/settings show\n/settings timezone zone:Asia/Tokyo\n',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Matchday is running in your terminal\./);
+    expect(run.stdout).toMatch(/embedded local esports service at http:\/\/127\.0\.0\.1:\d+\/v3 \(seed 7/);
+    expect(run.stdout).toContain('Connect Discord (DISCORD_TOKEN');
+    const answers = blocks(run.stdout);
+    expect(answers).toHaveLength(5);
+    expect(answers[0]).toContain('/series');
+    expect(answers[0]).toContain('/standings');
+    expect(answers[1]).toMatch(/Live series/);
+    expect(answers[2]).toContain('There is no command "seires"');
+    expect(answers[2]).toContain('/series');
+    expect(answers[3]).toContain('Matchday settings');
+    expect(answers[3]).toMatch(/Timezone\s+UTC/);
+    expect(answers[4]).toContain('Asia/Tokyo');
+    // No colour codes when the output is not a terminal; logs go to the file, not the chat.
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(run.stdout).not.toContain('"level"');
+    expect(readFileSync(join(dir, 'data', 'matchday.log'), 'utf8')).toContain('name index refreshed');
+  }, 120_000);
+
+  it('keeps a settings change across a restart (the same SQLite file)', async () => {
+    // The run above changed the time zone; a new process reads it from the file.
+    const second = await matchday(['start'], env, '/settings show\n');
+    expect(blocks(second.stdout)[0]).toMatch(/Timezone\s+Asia\/Tokyo/);
+  }, 120_000);
+
+  it('matchday ask: exit 0 with the reply on stdout, 1 with the message on stderr for user errors', async () => {
+    const [ok, unknown, badValue, empty] = await Promise.all([
+      matchday(['ask', '/help'], env),
+      matchday(['ask', '/seires live'], env),
+      matchday(['ask', `/team team:"${'x'.repeat(1000)}"`], env),
+      matchday(['ask'], env),
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('Matchday commands');
+    expect(ok.stderr).not.toContain('"level":30');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain('There is no command "seires"');
+    expect(unknown.stderr).toContain('Did you mean: /series');
+    expect(badValue.code).toBe(1);
+    expect(badValue.stderr).toMatch(/team: is too long \(1000 characters\)/);
+    // Mistakes in the line are answered before anything starts: no service, no store.
+    expect(unknown.stderr).not.toContain('Matchday could not start');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('Usage: matchday ask');
+  }, 120_000);
+
+  it('stops start-up on a bad variable, naming it, without starting anything', async () => {
+    const run = await matchday(['start'], { ...env, ESPORTS_RATE: 'fast' }, '/help\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Configuration error: ESPORTS_RATE');
+    expect(run.stderr).toContain('.env.example');
+    expect(run.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('completeLine', () => {
+  const commands: AnyCommand[] = [
+    defineCommand({
+      name: 'series',
+      description: 'Series',
+      subcommands: {
+        live: {
+          description: 'Live',
+          options: {
+            team: { type: 'string', description: 'Team', autocomplete: 'team' },
+            when: {
+              type: 'string',
+              description: 'When',
+              choices: [
+                { name: 'Today', value: 'today' },
+                { name: 'Tomorrow', value: 'tomorrow' },
+              ],
+            },
+            spoilers: { type: 'boolean', description: 'Show results' },
+          },
+        },
+      },
+      run: async () => ({ cards: [] }),
+    }),
+    defineCommand({ name: 'settings', description: 'Settings', run: async () => ({ cards: [] }) }),
+  ];
+  const runtime = {
+    commands,
+    autocomplete: (source: string, text: string) =>
+      source === 'team'
+        ? [
+            { name: 'Team Spirit', value: 1 },
+            { name: `Team ${text}`, value: 2 },
+          ]
+        : [],
+  };
+
+  it('completes command names with their slash', () => {
+    expect(completeLine('/se', runtime)).toEqual([['/series', '/settings'], '/se']);
+    expect(completeLine('ser', runtime)).toEqual([['series'], 'ser']);
+  });
+
+  it('completes subcommands, then unused option names', () => {
+    expect(completeLine('/series l', runtime)).toEqual([['live'], 'l']);
+    expect(completeLine('/series live ', runtime)).toEqual([['team:', 'when:', 'spoilers:'], '']);
+    expect(completeLine('/series live when:today ', runtime)).toEqual([['team:', 'spoilers:'], '']);
+  });
+
+  it('completes values from choices, booleans and the name index, quoting names with spaces', () => {
+    expect(completeLine('/series live when:to', runtime)).toEqual([
+      ['when:today', 'when:tomorrow'],
+      'when:to',
+    ]);
+    expect(completeLine('/series live spoilers:t', runtime)).toEqual([['spoilers:true'], 'spoilers:t']);
+    expect(completeLine('/series live team:Spi', runtime)).toEqual([
+      ['team:"Team Spirit"', 'team:"Team Spi"'],
+      'team:Spi',
+    ]);
+  });
+
+  it('offers nothing for an unknown command or option', () => {
+    expect(completeLine('/nope x', runtime)).toEqual([[], 'x']);
+    expect(completeLine('/series live colour:r', runtime)).toEqual([[], 'colour:r']);
+  });
+});
