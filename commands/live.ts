@@ -1,8 +1,10 @@
 /**
  * `/live`: the live scoreline of one series, or of every live series in the tenant's games: series
- * score, the current map with the live summary's highlights, earlier maps, and streams (primary
- * first). Requests: the series (1), their matches (1, all series at once), their casters (1, all
- * at once), and one live summary per live match.
+ * score, the current map and its score, earlier maps, and streams (primary first). Requests: the
+ * series (1), their matches (1, all series at once), their casters (1, all at once). One named
+ * series (or a team's) also gets the live summary's highlights (net worth lead, structures, clock):
+ * one more request. The overview leaves them out, because the summary has no batch endpoint and one
+ * request per live match would break the budget of 3 per command.
  */
 import { defineCommand } from '../src/bot/command.ts';
 import { liveCard } from '../src/bot/format.ts';
@@ -60,11 +62,13 @@ export default defineCommand({
     const data = dataOf(ctx);
     const names = namesOf(ctx);
     let series: Series[];
+    let detailed = false;
     const seriesText = textArg('series', args.series);
     const teamText = textArg('team', args.team);
     const games = await gamesFor(ctx, args.game);
     if (seriesText) {
       series = [await seriesArg(ctx, seriesText)];
+      detailed = true;
     } else {
       const filter: Where<'series'>[] = [['lifecycle', '=', 'live']];
       let who = gamesLabel(ctx, games);
@@ -72,6 +76,7 @@ export default defineCommand({
         const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
         filter.push(['participants.roster.id', '^', await teamRosters(ctx, teamId)]);
         who = names.team(teamId)?.name ?? 'that team';
+        detailed = true;
         if (args.game) filter.push(['game.id', '<=', games]);
       } else if (games.length > 0) filter.push(['game.id', '<=', games]);
       series = visible(await data.series.list({ filter, order: 'start-asc', take: MAX_LIVE_CARDS }));
@@ -102,7 +107,9 @@ export default defineCommand({
         series.map((s) => s.tournament.id),
       ),
     ]);
-    const live = matches.filter((m) => m.lifecycle === 'live' && m.deleted_at === null);
+    // A team's live series is normally one; with more, the overview rule applies.
+    if (series.length > 1) detailed = false;
+    const live = detailed ? matches.filter((m) => m.lifecycle === 'live' && m.deleted_at === null) : [];
     const summaries = new Map<number, LiveCvSummary | LiveApiSummary>();
     await Promise.all(
       live.map(async (match) => {
@@ -120,7 +127,15 @@ export default defineCommand({
         now: ctx.now,
       }),
     );
-    return { cards };
+    const reply = { cards };
+    if (!detailed && cards.length > 0) {
+      const last = cards[cards.length - 1]!;
+      last.footer = `${last.footer ?? ''} · Net worth, structures and clock: /live series:<id>`.replace(
+        /^ · /,
+        '',
+      );
+    }
+    return reply;
   },
 });
 

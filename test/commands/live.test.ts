@@ -19,11 +19,15 @@ describe('/live', () => {
     expect(live.length).toBeGreaterThan(0);
     const result = await call(stack, 'live');
     expect(result.outcome).toBe('ok');
+    // The overview leaves the per-match summaries out (budget) and says where to find them.
+    expect(result.text).not.toMatch(/Net worth: .+ \+\d/);
+    expect(result.reply.cards.at(-1)!.footer).toContain('/live series:');
+    expect(result.upstream).toBeLessThanOrEqual(3);
     const shown = live.slice(0, 5);
     expect(result.reply.cards).toHaveLength(shown.length);
     shown.forEach((s, i) => {
       const card = result.reply.cards[i]!;
-      expect(card.footer).toBe(`Series ${s.id}`);
+      expect(card.footer).toMatch(new RegExp(`^Series ${s.id}`));
       if (s.participants.length === 2) {
         expect(card.title).toBe(matchupOf(world, s));
         const [home, away] = [...s.participants].sort((a, b) => a.seed - b.seed);
