@@ -59,7 +59,9 @@ async function main() {
   const substages = await setup.substages.list({ order: 'start-desc', take: 50 });
   const tournaments = await setup.tournaments.list({ order: 'start-desc', take: 50 });
   const before = client.stats();
-  console.log(`discovery: ${before.upstreamTotal} requests in ${Math.round(performance.now() - bootStarted)} ms`);
+  console.log(
+    `discovery: ${before.upstreamTotal} requests in ${Math.round(performance.now() - bootStarted)} ms`,
+  );
 
   type Command = (view: ScopedEsportsClient) => Promise<unknown>;
   const commands: [weight: number, name: string, run: Command][] = [

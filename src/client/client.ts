@@ -208,8 +208,13 @@ export function createClient(options: ClientOptions): EsportsClient {
       if (!(deadlineMs > 0)) throw new InvalidQueryError(`deadlineMs must be above 0; got ${deadlineMs}.`);
       return pipeline.get(path, params, { priority, deadlineMs, signal: call?.signal, onAnswer });
     };
+    const peek = async (path: string) => {
+      const value = await pipeline.peek(path);
+      if (value !== undefined) onAnswer('cached');
+      return value;
+    };
     return {
-      ...buildResources(send),
+      ...buildResources(send, peek),
       forCaller: (next: CallerDefaults) => view(next),
       stats: () => pipeline.stats(),
       close,

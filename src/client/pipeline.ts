@@ -279,6 +279,7 @@ export class Pipeline {
             : this.#o.ttl[family];
         // Keep the flight visible until the entry is stored, so no caller slips between the two.
         this.#o.cache.write(key, value, ttl).finally(() => this.#flights.delete(key));
+        this.#prime(pathAndQuery, value);
         return value;
       },
       (error: unknown) => {
@@ -290,6 +291,39 @@ export class Pipeline {
     // Nobody may be listening any more when a cancelled flight rejects.
     flight.promise.catch(() => {});
     return flight;
+  }
+
+  /**
+   * A listing holds whole records, the same shape `/x/{id}` answers (spec: "Team (as listed)", the
+   * facts note's "Team detail: the Team as listed"). Storing each under its own `/x/{id}` key lets a
+   * later `get` or `getMany` of one of them cost nothing. Own id space only.
+   */
+  #prime(pathAndQuery: string, body: unknown): void {
+    if (!Array.isArray(body) || pathAndQuery.includes('id_space=')) return;
+    const path = pathAndQuery.split('?')[0]!;
+    const detail = detailPathOf(path);
+    if (!detail) return;
+    for (const item of body) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number') continue;
+      const itemPath = `${detail}/${id}`;
+      const key = this.#o.keyPrefix + itemPath;
+      if (this.#flights.has(key)) continue;
+      const family = familyOf(itemPath, {});
+      const ttl =
+        (family === 'series' || family === 'matches') && holdsLive(item)
+          ? this.#o.ttl.live
+          : this.#o.ttl[family];
+      void this.#o.cache.write(key, item, ttl);
+    }
+  }
+
+  /** A fresh cached answer for `path` (no query), or undefined. Never goes upstream. */
+  async peek(path: string): Promise<unknown> {
+    const entry = await this.#o.cache.read(this.#o.keyPrefix + path);
+    if (!entry || this.#o.cache.age(entry) > entry.ttl) return undefined;
+    this.counters.cacheHits++;
+    return entry.v;
   }
 
   /** Retry loop: GET only, on 429, 5xx and network errors, never waiting past the deadline. */
@@ -436,6 +470,38 @@ export function retryHint(answer: Pick<HttpAnswer, 'status' | 'headers'>): numbe
   // (a storm) must not be hammered.
   if (resetMs === undefined) return afterMs;
   return afterMs === undefined ? resetMs : Math.max(resetMs, afterMs);
+}
+
+/** Listings whose items are the records of a `/x/{id}` endpoint, by last path segment. */
+const DETAIL_PATHS: Record<string, string> = {
+  games: '/games',
+  maps: '/maps',
+  layouts: '/maps/layouts',
+  assets: '/assets',
+  countries: '/countries',
+  broadcasters: '/broadcasters',
+  teams: '/teams',
+  players: '/players',
+  rosters: '/rosters',
+  lineups: '/lineups',
+  standingrosters: '/standingrosters',
+  organisations: '/organisations',
+  casters: '/casters',
+  tournaments: '/tournaments',
+  stages: '/stages',
+  substages: '/substages',
+  series: '/series',
+  matches: '/matches',
+};
+
+/** `/teams` and `/organisations/{id}/teams`-like paths -> `/teams`; undefined when not a record listing. */
+export function detailPathOf(path: string): string | undefined {
+  if (path === '/platforms') return '/platforms';
+  const segments = path.split('/').filter((s) => s !== '');
+  const last = segments[segments.length - 1];
+  if (last === undefined || /^\d+$/.test(last) || segments[0] === 'id_spaces') return undefined;
+  if (last === 'layouts' && path !== '/maps/layouts') return undefined;
+  return DETAIL_PATHS[last];
 }
 
 function describeNetworkError(error: unknown): string {

@@ -98,7 +98,9 @@ export class RateLimiter {
     }
     const expected = this.expectedWaitMs(ticket.priority, now);
     if (now + expected > deadlineAt) {
-      return Promise.reject(new WouldMissDeadlineError(`a request slot is about ${Math.ceil(expected)} ms away`));
+      return Promise.reject(
+        new WouldMissDeadlineError(`a request slot is about ${Math.ceil(expected)} ms away`),
+      );
     }
     if (this.#queue.length >= this.#queueLimit) {
       // Full: an interactive call displaces the newest background waiter; otherwise the newcomer is shed.
@@ -130,7 +132,9 @@ export class RateLimiter {
   /** How long a new call of this priority would wait: the calls served before it, at the current rate. */
   expectedWaitMs(priority: Priority, now = this.#now()): number {
     const ahead =
-      priority === 'interactive' ? this.#queue.filter((w) => w.ticket.priority === 'interactive').length : this.#queue.length;
+      priority === 'interactive'
+        ? this.#queue.filter((w) => w.ticket.priority === 'interactive').length
+        : this.#queue.length;
     const forTokens = (Math.max(0, ahead + 1 - this.#tokens) * 1000) / this.#rate;
     return Math.max(forTokens, this.#blockedUntil - now);
   }

@@ -7,6 +7,7 @@
 import { ID_SPACES, type ListResource } from '../protocol/fields.ts';
 import { safeId } from '../protocol/filter.ts';
 import { InvalidQueryError } from './errors.ts';
+import { detailPathOf } from './pipeline.ts';
 import { listParams, MAX_TAKE, type QueryParams } from './query.ts';
 import type {
   ByIdEndpoint,
@@ -22,6 +23,8 @@ import type {
 
 /** What a resource hands to the pipeline. */
 export type Send = (path: string, params: QueryParams, options: CallOptions | undefined) => Promise<unknown>;
+/** A fresh cached answer for a path without query, or undefined; never goes upstream. */
+export type Peek = (path: string) => Promise<unknown>;
 
 type Resources = Omit<EsportsClient, 'forCaller' | 'stats' | 'close'>;
 
@@ -49,7 +52,7 @@ function asArray<T>(body: unknown): T[] {
   return body === null || body === undefined ? [] : [body as T];
 }
 
-export function buildResources(send: Send): Resources {
+export function buildResources(send: Send, peek: Peek): Resources {
   const list =
     <T, R extends ListResource>(resource: R, path: string, space = false) =>
     async (query?: ListQuery<R>, options?: CallOptions): Promise<T[]> =>
@@ -77,10 +80,20 @@ export function buildResources(send: Send): Resources {
     path: string,
   ): ManyEndpoint<T> => ({
     getMany: async (ids, options) => {
-      // Sorted unique ids in chunks of 50: the same set always costs the same (cacheable) requests.
       const unique = [...new Set(ids.map((id) => safeId(id)))].sort((a, b) => a - b);
+      const found = new Map<number, T>();
+      // Records already cached one by one (by `get` or by a listing that held them) cost nothing.
+      let missing = unique;
+      if (detailPathOf(path) === path) {
+        const cached = await Promise.all(unique.map((id) => peek(`${path}/${id}`)));
+        unique.forEach((id, i) => {
+          if (cached[i] !== undefined) found.set(id, cached[i] as T);
+        });
+        missing = unique.filter((id) => !found.has(id));
+      }
+      // Sorted ids in chunks of 50: the same set always costs the same (cacheable) requests.
       const chunks: number[][] = [];
-      for (let i = 0; i < unique.length; i += MAX_TAKE) chunks.push(unique.slice(i, i + MAX_TAKE));
+      for (let i = 0; i < missing.length; i += MAX_TAKE) chunks.push(missing.slice(i, i + MAX_TAKE));
       const pages = await Promise.all(
         chunks.map(async (chunk) => {
           const params = listParams(
@@ -91,7 +104,6 @@ export function buildResources(send: Send): Resources {
           return asArray<T>(await send(path, withSpace(params, options, false, path), options));
         }),
       );
-      const found = new Map<number, T>();
       for (const item of pages.flat()) found.set(item.id, item);
       return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
     },

@@ -17,7 +17,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../../src/client/errors.ts';
-import { retryHint } from '../../src/client/pipeline.ts';
+import { detailPathOf, retryHint } from '../../src/client/pipeline.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { captureLogger, json, startServer, type TestServer } from './helpers.ts';
 
@@ -258,5 +258,18 @@ describe('retryHint', () => {
     expect(retryHint({ status: 503, headers: { 'retry-after': '3' } })).toBe(3000);
     expect(retryHint({ status: 500, headers: { 'x-ratelimit-reset': '250' } })).toBeUndefined();
     expect(retryHint({ status: 429, headers: {} })).toBeUndefined();
+  });
+});
+
+describe('detailPathOf', () => {
+  it('names the /x/{id} endpoint whose records a listing holds', () => {
+    expect(detailPathOf('/teams')).toBe('/teams');
+    expect(detailPathOf('/tournaments/3/series')).toBe('/series');
+    expect(detailPathOf('/maps/layouts')).toBe('/maps/layouts');
+    expect(detailPathOf('/platforms')).toBe('/platforms');
+    expect(detailPathOf('/socialmedia/platforms')).toBeUndefined();
+    expect(detailPathOf('/id_spaces/1/series')).toBeUndefined();
+    expect(detailPathOf('/teams/4')).toBeUndefined();
+    expect(detailPathOf('/languages')).toBeUndefined();
   });
 });

@@ -137,12 +137,24 @@ describe('resources', () => {
 
   it('getMany asks id<={...} in sorted chunks of 50 and answers in the order asked, skipping missing ids', async () => {
     const before = s.requests.length;
-    const ids = [...Array.from({ length: 120 }, (_, i) => 120 - i), 5, 5000];
+    const ids = [...Array.from({ length: 120 }, (_, i) => 420 - i), 305, 5000];
     const rosters = await c.rosters.getMany(ids);
     const sent = s.requests.slice(before).map((r) => new URL(r.url, 'http://x').searchParams.get('filter'));
     expect(sent).toHaveLength(3);
     expect(sent.map((f) => f!.replace(/^id<=\{|\}$/g, '').split(',').length).sort()).toEqual([21, 50, 50]);
-    expect(rosters.map((r) => r.id)).toEqual([...Array.from({ length: 120 }, (_, i) => 120 - i), 5]);
+    expect(rosters.map((r) => r.id)).toEqual([...Array.from({ length: 120 }, (_, i) => 420 - i), 305]);
+  });
+
+  it('getMany and get reuse the records a listing already brought', async () => {
+    await c.players.getMany([600, 601, 602, 603]);
+    const before = s.requests.length;
+    expect((await c.players.getMany([602, 600])).map((p) => p.id)).toEqual([602, 600]);
+    expect((await c.players.get(601)).id).toBe(601);
+    expect(s.requests.length).toBe(before);
+    // one id not seen yet: only that one goes upstream
+    await c.players.getMany([600, 604]);
+    expect(s.requests.length).toBe(before + 1);
+    expect(new URL(s.requests.at(-1)!.url, 'http://x').searchParams.get('filter')).toBe('id<={604}');
   });
 
   it('getMany of 16 rosters costs one request', async () => {

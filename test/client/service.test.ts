@@ -205,12 +205,25 @@ describe('client against the local service', () => {
   it('getMany batches ids in chunks of 50 and keeps the asked order', async () => {
     const teams: number[] = [];
     for await (const team of c.teams.paginate({ order: 'id-desc' }, { limit: 60 })) teams.push(team.id);
-    const before = shared.requests;
-    const found = await c.players.getMany([]);
-    expect(found).toEqual([]);
-    const many = await c.teams.getMany(teams);
-    expect(many.map((t) => t.id)).toEqual(teams);
-    expect(shared.requests - before).toBe(2);
+    // a second client with an empty cache: the listing above already cached these teams one by one
+    const cold = createClient({
+      baseUrl: shared.url,
+      secret: shared.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    try {
+      const before = shared.requests;
+      expect(await cold.players.getMany([])).toEqual([]);
+      const many = await cold.teams.getMany(teams);
+      expect(many.map((t) => t.id)).toEqual(teams);
+      expect(shared.requests - before).toBe(2);
+      // the records are now cached one by one: a get or a smaller getMany costs nothing
+      await cold.teams.get(teams[7]!);
+      await cold.teams.getMany(teams.slice(10, 30));
+      expect(shared.requests - before).toBe(2);
+    } finally {
+      await cold.close();
+    }
   });
 
   it('refuses filter injection attempts before any request', async () => {
@@ -292,7 +305,7 @@ describe('client resilience against the local service', () => {
     expect(view.servedStale).toBe(true);
     expect(c.forCaller({ priority: 'interactive' }).servedStale).toBe(false);
     // nothing cached for this one: the failure reaches the caller as a typed error
-    await expect(view.games.get(games0(fresh))).rejects.toBeInstanceOf(UnavailableError);
+    await expect(view.teams.list({ take: 2 })).rejects.toBeInstanceOf(UnavailableError);
     expect(JSON.stringify(logger.lines)).not.toContain(s.secret);
   });
 
@@ -351,10 +364,6 @@ describe('client resilience against the local service', () => {
     expect(s.requests).toBe(12);
   });
 });
-
-function games0(list: { id: number }[]): number {
-  return list[0]!.id;
-}
 
 // keep the imports honest: these classes are part of what a caller may meet from this service
 void GoneError;
