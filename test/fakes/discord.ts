@@ -187,6 +187,8 @@ export interface InteractionInput {
   /** For autocomplete: the option being typed. */
   focused?: string;
   guildId?: string;
+  /** Sent from a direct message with the bot (no guild, no member). */
+  dm?: boolean;
   channelId?: string;
   user?: { id: string; username: string };
   /** The member's permissions in the channel (a bitfield); default: ordinary member. */
@@ -399,7 +401,7 @@ export class FakeDiscord {
    * (type 4), and returns its id. Read the answer with `interactionResult` or `answer`.
    */
   sendInteraction(input: InteractionInput): string {
-    const guildId = input.guildId ?? [...this.guilds.keys()][0];
+    const guildId = input.dm ? undefined : (input.guildId ?? [...this.guilds.keys()][0]);
     const guild = guildId ? this.guilds.get(guildId) : undefined;
     const channelId = input.channelId ?? guild?.channels[0]?.id ?? '1';
     const channel = guild?.channels.find((c) => c.id === channelId);
@@ -445,7 +447,9 @@ export class FakeDiscord {
       version: 1,
       data,
       channel_id: channelId,
-      channel: { id: channelId, type: 0, name: channel?.name ?? 'channel', guild_id: guildId },
+      channel: guildId
+        ? { id: channelId, type: 0, name: channel?.name ?? 'channel', guild_id: guildId }
+        : { id: channelId, type: 1, recipients: [] },
       app_permissions: this.#botPermissions(channelId).toString(),
       locale: input.locale ?? 'en-US',
       guild_locale: 'en-US',
