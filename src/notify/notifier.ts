@@ -490,15 +490,17 @@ class NotifierImpl implements Notifier {
       const subs = this.#subscribersOf(series).filter((s) => s.kinds.has('reminders'));
       if (subs.length === 0) continue;
       const leads = [...new Set(subs.flatMap((s) => s.leads))];
-      for (const plan of planReminders(series, leads, now)) {
+      // Leads pooled from several channels are planned independently; each channel's own leads decide
+      // below which of its due reminders supersede the others.
+      for (const plan of planReminders(series, leads, now, { supersede: false })) {
         if (plan.action === 'wait') continue;
         const group = `r:${series.id}:${plan.lead}:${series.start}`;
         if (this.#groupsDone.has(group)) continue;
         const members = subs.filter((s) => s.leads.includes(plan.lead));
-        if (plan.action !== 'send') {
+        if (plan.action === 'drop') {
           // Never sent late: logged once, and nothing is written (a restart decides the same way).
           this.#groupsDone.add(group);
-          if (plan.action === 'drop' && !this.#loggedDrops.has(group)) {
+          if (!this.#loggedDrops.has(group)) {
             this.#loggedDrops.add(group);
             this.stats.dropped += members.length;
             this.#o.logger.info(

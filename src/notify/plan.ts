@@ -135,8 +135,14 @@ export interface ReminderPlan {
 /**
  * The reminders of one series for the given leads at `now`. Only the shortest due lead is sent;
  * longer due leads are superseded (they were either sent on time already, or missed by downtime).
+ * `supersede: false` plans the leads independently (for leads pooled from several channels).
  */
-export function planReminders(series: Series, leads: readonly number[], now: number): ReminderPlan[] {
+export function planReminders(
+  series: Series,
+  leads: readonly number[],
+  now: number,
+  options: { supersede?: boolean } = {},
+): ReminderPlan[] {
   if (series.start === null) return [];
   const start = Date.parse(series.start);
   const open = remindable(series) && now < start;
@@ -146,7 +152,7 @@ export function planReminders(series: Series, leads: readonly number[], now: num
     return { lead, at, action: open ? 'send' : 'drop' };
   });
   const due = plans.filter((p) => p.action === 'send');
-  if (due.length > 1) {
+  if (options.supersede !== false && due.length > 1) {
     const shortest = Math.min(...due.map((p) => p.lead));
     for (const p of due) if (p.lead !== shortest) p.action = 'superseded';
   }

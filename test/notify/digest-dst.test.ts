@@ -53,7 +53,12 @@ async function digestsAround(name: string, zone: string, from: string, to: strin
   const slack = new RecordingDelivery('slack', () => clock.nowMs());
   const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
   const notifier = createNotifier({
-    client: createClient({ baseUrl: service.url, secret: service.secret, rate: { perSecond: 1e5, burst: 1e5 }, ttl: { series: 0, matches: 0, live: 0 } }),
+    client: createClient({
+      baseUrl: service.url,
+      secret: service.secret,
+      rate: { perSecond: 1e5, burst: 1e5 },
+      ttl: { series: 0, matches: 0, live: 0 },
+    }),
     tenants,
     clock,
     ledger,
@@ -91,14 +96,20 @@ for (const [zone, spring, fall] of [
       it(`arrive once per channel and local day on the ${label} day, at their local time`, async () => {
         const start = DateTime.fromISO(day, { zone }).minus({ hours: 2 });
         const end = DateTime.fromISO(day, { zone }).plus({ days: 1, hours: 2 });
-        const { posts } = await digestsAround(`${zone}-${label}`.replace(/\W/g, '-'), zone, start.toISO()!, end.toISO()!);
+        const { posts } = await digestsAround(
+          `${zone}-${label}`.replace(/\W/g, '-'),
+          zone,
+          start.toISO()!,
+          end.toISO()!,
+        );
         const byChannelDate = new Map<string, number>();
         for (const p of posts) {
           const date = p.key.split(':')[1]!;
           byChannelDate.set(`${p.channelId}@${date}`, (byChannelDate.get(`${p.channelId}@${date}`) ?? 0) + 1);
         }
         // The DST day itself is covered for every channel, exactly once.
-        for (const channel of ['early', 'morning', 'late']) expect(byChannelDate.get(`${channel}@${day}`)).toBe(1);
+        for (const channel of ['early', 'morning', 'late'])
+          expect(byChannelDate.get(`${channel}@${day}`)).toBe(1);
         for (const count of byChannelDate.values()) expect(count).toBe(1);
         for (const p of posts) {
           const local = DateTime.fromMillis(p.at, { zone });

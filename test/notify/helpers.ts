@@ -95,7 +95,13 @@ export class RecordingDelivery implements Delivery {
     if (failure) throw failure;
   }
 
-  #record(r: { op: 'post' | 'edit'; key: string; target: ChannelTarget; messageId: string; reply: Reply }): void {
+  #record(r: {
+    op: 'post' | 'edit';
+    key: string;
+    target: ChannelTarget;
+    messageId: string;
+    reply: Reply;
+  }): void {
     const rec: Recorded = {
       op: r.op,
       key: r.key,

@@ -42,7 +42,14 @@ function settings(over: Partial<Settings>): Settings {
   return settingsSchema.parse({ ...defaultSettings(), ...over });
 }
 
-const onlyReminders = (id: string, leads: number[] = []) => ({ id, games: [], tiers: [], teams: [], kinds: ['reminders' as const], leads });
+const onlyReminders = (id: string, leads: number[] = []) => ({
+  id,
+  games: [],
+  tiers: [],
+  teams: [],
+  kinds: ['reminders' as const],
+  leads,
+});
 
 function setup(name: string, tenantSettings: [string, Partial<Settings>][], c: NotifyClient = client()) {
   const tenants = new MemoryTenants();
@@ -76,7 +83,11 @@ async function play(notifier: { tick(): Promise<void> }, from: number, to: numbe
 }
 
 /** A plan of the world in [from, to) that satisfies `pick` (tier 1, game 1 unless said otherwise). */
-function findPlan(pick: (p: SeriesPlan) => boolean, from = FROM + 2 * 3600_000, to = FROM + 6 * 24 * 3600_000): SeriesPlan {
+function findPlan(
+  pick: (p: SeriesPlan) => boolean,
+  from = FROM + 2 * 3600_000,
+  to = FROM + 6 * 24 * 3600_000,
+): SeriesPlan {
   const plans = service.world.window(from).series.filter((p) => p.start >= from && p.start < to && pick(p));
   plans.sort((a, b) => a.start - b.start);
   const plan = plans[0];
@@ -92,7 +103,11 @@ describe('moved and postponed series', () => {
     const shift = (s: Series): Series => {
       if (s.id !== plan.id || clock.nowMs() < movedAt) return s;
       const start = plan.start + moveBy;
-      return { ...s, start: new Date(start).toISOString(), lifecycle: clock.nowMs() < start ? 'upcoming' : s.lifecycle };
+      return {
+        ...s,
+        start: new Date(start).toISOString(),
+        lifecycle: clock.nowMs() < start ? 'upcoming' : s.lifecycle,
+      };
     };
     // The real client, with the one series moved by the data provider from `movedAt` on.
     const real = client();
@@ -108,9 +123,11 @@ describe('moved and postponed series', () => {
           })(),
       },
     };
-    const { discord, notifier } = setup('moved', [
-      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] }],
-    ], moving);
+    const { discord, notifier } = setup(
+      'moved',
+      [['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] }]],
+      moving,
+    );
     await play(notifier, plan.start - 3 * 3600_000, plan.start + moveBy + 60_000, 60_000);
     const mine = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
     expect(mine).toHaveLength(1);
@@ -141,7 +158,9 @@ describe('moved and postponed series', () => {
     const sent = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
     expect(sent.map((p) => p.key.split(':')[2]!.split('@')[0])).toEqual(['10m']);
     // A second notifier started after the series began drops what is left and logs it.
-    const later = setup('downtime-2', [['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }]]);
+    const later = setup('downtime-2', [
+      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }],
+    ]);
     clock.set(new Date(plan.start + 2 * 60_000));
     await later.notifier.tick();
     expect(later.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toEqual([]);
@@ -172,7 +191,9 @@ describe('failures', () => {
     expect(stored.adminNotices[0]).toContain('broken');
     expect(stored.channels.find((c) => c.id === 'fine')!.disabled).toBeUndefined();
     expect(discord.posts().filter((p) => p.channelId === 'broken')).toEqual([]);
-    expect(discord.posts().filter((p) => p.channelId === 'fine' && p.key.startsWith(`reminder:${plan.id}:`))).toHaveLength(3);
+    expect(
+      discord.posts().filter((p) => p.channelId === 'fine' && p.key.startsWith(`reminder:${plan.id}:`)),
+    ).toHaveLength(3);
     expect(notifier.stats.permanentFailures).toBe(1);
   });
 

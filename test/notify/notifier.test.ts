@@ -68,7 +68,15 @@ function rig(name: string, tenantSettings: [string, Settings][]): Rig {
   };
   const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
   const c = client();
-  const notifier = createNotifier({ client: c, tenants, clock, ledger, deliveries, logger: memoryLogger() as never, editIntervalMs: 0 });
+  const notifier = createNotifier({
+    client: c,
+    tenants,
+    clock,
+    ledger,
+    deliveries,
+    logger: memoryLogger() as never,
+    editIntervalMs: 0,
+  });
   const made = { notifier, tenants, deliveries, ledger, client: c };
   rigs.push(made);
   return made;
@@ -91,7 +99,16 @@ const TENANTS: [string, Settings][] = [
       reminderLeads: [60, 10],
       timezone: 'Europe/Berlin',
       digestTime: '09:00',
-      channels: [{ id: 'd-all', games: [], tiers: [], teams: [], kinds: ['reminders', 'live', 'results', 'digest'], leads: [] }],
+      channels: [
+        {
+          id: 'd-all',
+          games: [],
+          tiers: [],
+          teams: [],
+          kinds: ['reminders', 'live', 'results', 'digest'],
+          leads: [],
+        },
+      ],
     }),
   ],
   [
@@ -118,7 +135,16 @@ const TENANTS: [string, Settings][] = [
       digestWhenEmpty: 'skip',
       timezone: 'Asia/Tokyo',
       digestTime: '18:00',
-      channels: [{ id: 'main', games: [], tiers: [], teams: [], kinds: ['reminders', 'results', 'digest'], leads: [30] }],
+      channels: [
+        {
+          id: 'main',
+          games: [],
+          tiers: [],
+          teams: [],
+          kinds: ['reminders', 'results', 'digest'],
+          leads: [30],
+        },
+      ],
     }),
   ],
 ];
@@ -181,7 +207,11 @@ describe('notifier: a simulated day with several tenants', () => {
 
   it('edits live cards in place instead of posting new ones', () => {
     const edits = allPosts(r).filter((x) => x.op === 'edit');
-    const cardIds = new Set(allPosts(r).filter((x) => x.op === 'post' && x.key.startsWith('live:')).map((x) => x.messageId));
+    const cardIds = new Set(
+      allPosts(r)
+        .filter((x) => x.op === 'post' && x.key.startsWith('live:'))
+        .map((x) => x.messageId),
+    );
     expect(edits.length).toBeGreaterThan(cardIds.size);
     for (const e of edits) expect(cardIds.has(e.messageId)).toBe(true);
   });
@@ -213,4 +243,3 @@ describe('notifier: spoiler policies on results', () => {
     }
   });
 });
-

@@ -6,7 +6,7 @@
 import { DateTime } from 'luxon';
 import type { Settings } from '../../src/bot/settings.ts';
 import { ledgerKey } from '../../src/notify/ledger.ts';
-import { subscriptionsOf, type Subscription } from '../../src/notify/plan.ts';
+import { type Subscription, subscriptionsOf } from '../../src/notify/plan.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
 import type { World } from '../../src/service/world.ts';
 
@@ -59,7 +59,11 @@ export function expectedNotifications(
             const onTime = at > from && at < to;
             const first = lead === shortest;
             if ((onTime || first) && !deletedBy(p, Math.max(at, from))) {
-              out.push({ key: ledgerKey('reminder', p.id, `${lead}m@${p.start / 60_000}`, sub), kind: 'reminder', at: Math.max(at, from) });
+              out.push({
+                key: ledgerKey('reminder', p.id, `${lead}m@${p.start / 60_000}`, sub),
+                kind: 'reminder',
+                at: Math.max(at, from),
+              });
             }
           }
         }
@@ -89,7 +93,11 @@ export function expectedNotifications(
                 (p.forfeit >= 0 ? p.start > sendAt : p.end > sendAt),
             ).length;
             if (count > 0 || sub.digestWhenEmpty === 'say') {
-              out.push({ key: ledgerKey('digest', day.toISODate()!, sub.digestTime, sub), kind: 'digest', at: sendAt });
+              out.push({
+                key: ledgerKey('digest', day.toISODate()!, sub.digestTime, sub),
+                kind: 'digest',
+                at: sendAt,
+              });
             }
           }
           day = day.plus({ days: 1 }).startOf('day');
