@@ -63,6 +63,13 @@ const TOKEN_PATTERNS: [RegExp, string][] = [
   [/(Bearer|Bot)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]'],
   [/([a-z]+:\/\/[^:@/\s"\\]*:)[^@/\s"\\]+@/gi, '$1[redacted]@'],
   [/([?&](?:secret|token|access_token)=)[^&\s"\\]+/gi, '$1[redacted]'],
+  // Secret-named JSON fields at any depth (pino's path redaction covers fixed depths only).
+  [
+    /("(?:token|secret|password|authorization|signingSecret|botToken|appToken|response_url|responseUrl|service-secret)":)"(?:[^"\\]|\\.)*"/gi,
+    '$1"[redacted]"',
+  ],
+  // Response URLs are bearer capabilities: Slack's own, and loopback fakes of it in tests.
+  [/(\/response\/)[A-Za-z0-9_-]+/g, '$1[redacted]'],
 ];
 
 /** Scrubs secret values and token-shaped text from `line`. */

@@ -11,6 +11,7 @@ import {
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
+import { worldSeries } from '../commands/truth.ts';
 
 let stack: Stack;
 
@@ -193,5 +194,16 @@ describe('NameIndex against the local service', () => {
     const error = await userError(failing.resolve('team', team.name));
     expect(error.code).toBe('NAMES_UNAVAILABLE');
     await broken.close();
+  });
+
+  it('refreshes the series window on its own, offering what is live now first', async () => {
+    stack.clock.advance(6 * 3600_000);
+    const world = stack.service.world;
+    const liveNow = new Set(worldSeries(world).filter((s) => s.lifecycle === 'live').map((s) => String(s.id)));
+    expect(liveNow.size).toBeGreaterThan(0);
+    await stack.names.refreshSeries();
+    const [first] = stack.names.search('series', '', 25);
+    expect(liveNow.has(first!.value)).toBe(true);
+    expect(first!.name).toContain('LIVE');
   });
 });

@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../src/app.ts';
+import { defineCommand } from '../../src/bot/command.ts';
+import { replyText } from '../../src/bot/reply.ts';
+import type { CommandCall } from '../../src/bot/runtime.ts';
+import { parseCommandText } from '../../src/bot/text-args.ts';
+import { loadConfig } from '../../src/config.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import { captureLogs, type LogCapture } from './helpers.ts';
+
+const SERVICE_SECRET = 'svc-secret-7f3a9c1e5b';
+const DISCORD_TOKEN = 'MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456';
+const SLACK_BOT_TOKEN = 'xoxb-1111-2222-abcdefSECRET';
+const SLACK_SIGNING_SECRET = 'signing-secret-0a9b8c7d';
+const RESPONSE_URL = 'http://127.0.0.1:9/response/capability-abc123';
+
+/** A command that logs what a careless platform might: a payload with a response_url and a token. */
+const leaky = defineCommand({
+  name: 'leaky',
+  description: 'Fails with secrets in its error',
+  async run() {
+    throw Object.assign(new Error(`upstream said no to ${SERVICE_SECRET} via ${RESPONSE_URL}`), {
+      payload: { response_url: RESPONSE_URL, token: DISCORD_TOKEN },
+    });
+  },
+});
+
+describe('createApp against a service with its own secret', () => {
+  let dir: string;
+  let service: RunningService;
+  let app: App;
+  let logs: LogCapture;
+  const clock = new Clock({ start: new Date('2026-06-01T12:00:00Z'), frozen: true });
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'matchday-app-'));
+    service = await startService({ port: 0, seed: 3, clock, secret: SERVICE_SECRET, rate: 0 });
+    const config = loadConfig({
+      ESPORTS_API_URL: service.url,
+      ESPORTS_API_SECRET: SERVICE_SECRET,
+      ESPORTS_RATE: '100',
+      STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
+      LOG_LEVEL: 'trace',
+      DISCORD_TOKEN,
+      SLACK_BOT_TOKEN,
+      SLACK_SIGNING_SECRET,
+    });
+    logs = captureLogs(config.secrets);
+    const { commands } = await import('../../commands/index.ts');
+    app = await createApp(config, { clock, logger: logs.logger, commands: [...commands, leaky] });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await service?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = (line: string): CommandCall => ({
+    platform: 'slack',
+    tenantKey: 'T9',
+    user: { id: 'U1', name: 'Ann', isAdmin: true },
+    channel: { id: 'C1' },
+    ...parseCommandText(line, app.runtime.commands),
+  });
+
+  it('uses the configured service instead of embedding one, and answers commands through it', async () => {
+    expect(app.service).toBeUndefined();
+    const before = service.requests;
+    const result = await app.runtime.run(call('/series'));
+    expect(result.outcome).toBe('ok');
+    expect(replyText(result.reply)).toMatch(/series/i);
+    expect(service.requests).toBeGreaterThan(0);
+    expect(before).toBeGreaterThan(0); // the name index loaded through it at start-up
+  });
+
+  it('keeps every secret out of a whole run of logs: start-up, commands, service failures and bugs', async () => {
+    await app.runtime.run(call('/help'));
+    service.faults.errorRate = 1;
+    const failing = await app.runtime.run(call('/schedule'));
+    service.faults.errorRate = 0;
+    expect(['ok', 'error']).toContain(failing.outcome);
+    const bug = await app.runtime.run(call('/leaky'));
+    expect(bug.outcome).toBe('error');
+    expect(replyText(bug.reply)).not.toContain(SERVICE_SECRET);
+
+    const text = logs.text();
+    expect(logs.lines.length).toBeGreaterThan(10);
+    expect(text).toContain('command failed');
+    for (const secret of [
+      SERVICE_SECRET,
+      DISCORD_TOKEN,
+      SLACK_BOT_TOKEN,
+      SLACK_SIGNING_SECRET,
+      'capability-abc123',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it('answers a store failure during a command with a clear message instead of crashing', async () => {
+    await app.tenants.close();
+    const result = await app.runtime.run(call('/help'));
+    expect(result.outcome).toBe('error');
+    expect(result.code).toBe('STORE_UNAVAILABLE');
+    expect(replyText(result.reply)).toContain('Settings are unavailable right now');
+  });
+});

@@ -1,0 +1,125 @@
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defineCommand } from '../../../src/bot/command.ts';
+import { COLOURS, type Reply } from '../../../src/bot/reply.ts';
+import { Runtime } from '../../../src/bot/runtime.ts';
+import { DeliveryError } from '../../../src/notify/delivery.ts';
+import { type Chat, startChat, TERMINAL_TENANT_ID } from '../../../src/platforms/terminal/chat.ts';
+import { TerminalDelivery } from '../../../src/platforms/terminal/delivery.ts';
+import { Clock } from '../../../src/service/clock.ts';
+import { captureLogs, type TempStore, tempStore } from '../../bot/helpers.ts';
+
+const card = (title: string, score: string): Reply => ({
+  cards: [
+    {
+      title,
+      colour: COLOURS.live,
+      description: [
+        ['Score ', { spoiler: [score] }, ' at ', { time: new Date('2026-01-01T20:00:00Z'), style: 'time' }],
+      ],
+    },
+  ],
+});
+const target = { platform: 'terminal' as const, tenantId: TERMINAL_TENANT_ID, channelId: 'esports' };
+
+/** Collects what the chat writes, and lets the test wait for some text to appear. */
+function collector(stream: PassThrough) {
+  let text = '';
+  stream.on('data', (chunk) => {
+    text += chunk;
+  });
+  return {
+    text: () => text,
+    async waitFor(needle: string) {
+      for (let i = 0; i < 200 && !text.includes(needle); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(text).toContain(needle);
+    },
+  };
+}
+
+describe('TerminalDelivery in the chat', () => {
+  let temp: TempStore;
+  let input: PassThrough;
+  let output: PassThrough & { isTTY?: boolean };
+  let chat: Chat;
+  let delivery: TerminalDelivery;
+  let out: ReturnType<typeof collector>;
+
+  beforeEach(async () => {
+    const logs = captureLogs();
+    temp = await tempStore(logs.logger);
+    await temp.store.save(TERMINAL_TENANT_ID, {
+      ...(await temp.store.get(TERMINAL_TENANT_ID)),
+      timezone: 'Asia/Tokyo',
+    });
+    const clock = new Clock({ start: new Date('2026-01-01T19:00:00Z'), frozen: true });
+    const ping = defineCommand({
+      name: 'ping',
+      description: 'Pong',
+      run: async () => ({ cards: [{ title: 'pong' }] }),
+    });
+    const runtime = new Runtime({
+      commands: [ping],
+      client: { forCaller: () => ({ servedStale: false }) },
+      names: { search: () => [] },
+      tenants: temp.store,
+      clock,
+      logger: logs.logger,
+    });
+    input = new PassThrough();
+    output = Object.assign(new PassThrough(), { columns: 80, isTTY: true });
+    out = collector(output);
+    chat = startChat(
+      { runtime, tenants: temp.store, clock, logger: logs.logger },
+      { input, output, interactive: true, colour: false, prompt: '> ' },
+    );
+    delivery = new TerminalDelivery();
+    await delivery.attach((reply, header) => chat.showReply(reply, header));
+  });
+  afterEach(async () => {
+    chat.close();
+    await chat.closed;
+    await temp.cleanup();
+  });
+
+  it('posts with sequence-number ids and reprints an edit marked as an update, in the tenant time zone', async () => {
+    const first = await delivery.post(target, card('Spirit vs NAVI', '1-0'), 'live:1');
+    const second = await delivery.post(target, card('G2 vs FaZe', '0-0'), 'live:2');
+    expect(first.messageId).toBe('1');
+    expect(second.messageId).toBe('2');
+    await delivery.edit(target, first.messageId, card('Spirit vs NAVI', '2-0'));
+    const text = out.text();
+    expect(text).toContain('#esports · message 1\n▌ Spirit vs NAVI\n▌ Score [spoiler hidden] at 05:00');
+    expect(text).toContain('#esports · message 1 (updated)\n▌ Spirit vs NAVI');
+    expect(text).not.toContain('2-0');
+  });
+
+  it('prints a notification above the prompt and redraws what the user was typing', async () => {
+    input.write('/pi');
+    await out.waitFor('/pi');
+    await delivery.post(target, card('Reminder', '0-0'), 'reminder:1');
+    const text = out.text();
+    const notification = text.lastIndexOf('▌ Reminder');
+    expect(notification).toBeGreaterThan(-1);
+    // After the notification the prompt comes back with the half-typed line intact.
+    expect(text.slice(notification)).toMatch(/> \/pi/);
+    input.write('ng\n');
+    await out.waitFor('▌ pong');
+  });
+
+  it('refuses another tenant permanently, and holds notifications until a chat is attached', async () => {
+    const error = await delivery
+      .post({ ...target, tenantId: 'discord:1' }, card('x', '1'), 'k')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DeliveryError);
+    expect((error as DeliveryError).kind).toBe('permanent');
+    const detached = new TerminalDelivery();
+    const shown: string[] = [];
+    await detached.post(target, card('Early', '0'), 'k1');
+    expect(shown).toEqual([]);
+    await detached.attach((_reply, header) => {
+      shown.push(header);
+    });
+    expect(shown).toEqual(['#esports · message 1']);
+  });
+});
