@@ -191,6 +191,7 @@ export class NameIndex {
   #loaded = false;
   #refreshing: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #seriesTimer: NodeJS.Timeout | undefined;
   #lastRefresh: Date | undefined;
 
   constructor(options: NameIndexOptions) {
@@ -238,20 +239,51 @@ export class NameIndex {
     return this.#refreshing;
   }
 
-  /** Refreshes every `everyMs` (default 10 minutes) until `stop()`; the timer never keeps the process alive. */
-  start(everyMs = 10 * 60 * 1000): void {
+  /**
+   * Refreshes everything every `everyMs` (default 10 minutes) and the live, next and latest series
+   * offered to `series` autocomplete every `seriesEveryMs` (default 1 minute, 3 requests) until
+   * `stop()`. The timers never keep the process alive.
+   */
+  start(everyMs = 10 * 60 * 1000, seriesEveryMs = 60 * 1000): void {
     this.stop();
-    this.#timer = setInterval(() => {
-      this.refresh().catch(() => {
-        // already logged in #load; the old contents keep serving
+    const quietly = (work: () => Promise<void>) => () => {
+      work().catch(() => {
+        // logged where it failed; the old contents keep serving
       });
-    }, everyMs);
+    };
+    this.#timer = setInterval(
+      quietly(() => this.refresh()),
+      everyMs,
+    );
     this.#timer.unref();
+    this.#seriesTimer = setInterval(
+      quietly(() => this.refreshSeries()),
+      seriesEveryMs,
+    );
+    this.#seriesTimer.unref();
   }
 
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#seriesTimer) clearInterval(this.#seriesTimer);
     this.#timer = undefined;
+    this.#seriesTimer = undefined;
+  }
+
+  /** Reloads only the series window (live, next, latest) that `series` autocomplete offers. */
+  async refreshSeries(): Promise<void> {
+    if (!this.#loaded || this.#refreshing) return;
+    try {
+      const series = await this.#loadSeries();
+      this.#series = new Map(series.map((s) => [s.id, s]));
+      this.#rebuild();
+    } catch (error) {
+      this.#logger?.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'series window refresh failed',
+      );
+      throw error;
+    }
   }
 
   async #load(): Promise<void> {

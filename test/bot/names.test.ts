@@ -197,12 +197,28 @@ describe('NameIndex against the local service', () => {
   });
 
   it('refreshes the series window on its own, offering what is live now first', async () => {
+    // No caching of series answers, so the refresh sees the world move on.
+    const client = createClient({
+      baseUrl: stack.service.url,
+      secret: stack.service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+      ttl: { series: 0, live: 0 },
+    });
+    const index = createNameIndex({ client, clock: stack.clock });
+    await index.refresh();
+    const before = new Set(index.search('series', '', 25).map((c) => c.value));
     stack.clock.advance(6 * 3600_000);
     const world = stack.service.world;
-    const liveNow = new Set(worldSeries(world).filter((s) => s.lifecycle === 'live').map((s) => String(s.id)));
+    const liveNow = new Set(
+      worldSeries(world)
+        .filter((s) => s.lifecycle === 'live')
+        .map((s) => String(s.id)),
+    );
     expect(liveNow.size).toBeGreaterThan(0);
-    await stack.names.refreshSeries();
-    const [first] = stack.names.search('series', '', 25);
+    expect([...liveNow].some((id) => !before.has(id))).toBe(true);
+    await index.refreshSeries();
+    await client.close();
+    const [first] = index.search('series', '', 25);
     expect(liveNow.has(first!.value)).toBe(true);
     expect(first!.name).toContain('LIVE');
   });
