@@ -27,12 +27,15 @@ function byStart(a: SeriesPlan, b: SeriesPlan): number {
   return a.start - b.start || a.id - b.id;
 }
 
-/** Candidates for one condition, or null when the condition cannot use an index. */
+/**
+ * Candidates for one condition as sorted lists whose union holds every match, or null when the
+ * condition cannot use an index. Unions stay separate lists so they can be merged lazily.
+ */
 function candidatesFor(
   window: WindowIndex,
   condition: FilterCondition,
   keyMap: Record<string, { path: string; map: (n: number) => number | null }>,
-): readonly SeriesPlan[] | null {
+): (readonly SeriesPlan[])[] | null {
   let path = condition.path;
   let map: (n: number) => number | null = (n) => n;
   const mapped = keyMap[path];
@@ -47,14 +50,9 @@ function candidatesFor(
     const key = map(Number(text));
     return key === null ? [] : (lookup(window, key) ?? []);
   };
-  if (value.kind === 'scalar' && op === '=') return list(value.text);
+  if (value.kind === 'scalar' && op === '=') return [list(value.text)];
   if (value.kind !== 'set') return null;
-  if (op === '<=' || op === '<' || op === '^') {
-    if (value.items.length === 1) return list(value.items[0]!);
-    const seen = new Set<SeriesPlan>();
-    for (const item of value.items) for (const plan of list(item)) seen.add(plan);
-    return [...seen].sort(byStart);
-  }
+  if (op === '<=' || op === '<' || op === '^') return [...new Set(value.items)].map(list);
   if ((op === '>=' || op === '=') && value.items.length > 0) {
     // Every result holds each item, so the shortest single list is a superset of the results.
     let best: readonly SeriesPlan[] | null = null;
@@ -62,7 +60,7 @@ function candidatesFor(
       const l = list(item);
       if (best === null || l.length < best.length) best = l;
     }
-    return best;
+    return [best!];
   }
   return null;
 }
@@ -109,6 +107,35 @@ export interface SeriesQueryOptions<V> {
   keyMap?: Record<string, { path: string; map: (n: number) => number | null }>;
 }
 
+/** The candidate lists (each sorted by start, then id) for the conditions, cut to the lifecycle range. */
+function candidateLists(
+  world: World,
+  conditions: FilterCondition[],
+  t: number,
+  keyMap: SeriesQueryOptions<unknown>['keyMap'] = {},
+): (readonly SeriesPlan[])[] {
+  const window = world.window(t);
+  let lists: (readonly SeriesPlan[])[] = [window.series];
+  let size = window.series.length;
+  for (const condition of conditions) {
+    const found = candidatesFor(window, condition, keyMap);
+    if (!found) continue;
+    const total = found.reduce((sum, l) => sum + l.length, 0);
+    if (total < size) {
+      lists = found;
+      size = total;
+    }
+  }
+  const { after, atMost } = lifecycleRange(window, conditions, t);
+  if (after === Number.NEGATIVE_INFINITY && atMost === Number.POSITIVE_INFINITY) return lists;
+  if (after >= atMost) return [];
+  return lists.map((list) => {
+    const lo = after === Number.NEGATIVE_INFINITY ? 0 : firstAfter(list, after);
+    const hi = atMost === Number.POSITIVE_INFINITY ? list.length : firstAfter(list, atMost);
+    return list.slice(lo, hi);
+  });
+}
+
 /** The window's series selected by the filter conditions' indexes and lifecycle range, by start. */
 export function seriesCandidates(
   world: World,
@@ -116,18 +143,44 @@ export function seriesCandidates(
   t: number,
   keyMap: SeriesQueryOptions<unknown>['keyMap'] = {},
 ): readonly SeriesPlan[] {
-  const window = world.window(t);
-  let candidates: readonly SeriesPlan[] = window.series;
-  for (const condition of conditions) {
-    const list = candidatesFor(window, condition, keyMap);
-    if (list && list.length < candidates.length) candidates = list;
+  const lists = candidateLists(world, conditions, t, keyMap);
+  if (lists.length === 1) return lists[0]!;
+  return [...new Set(lists.flat())].sort(byStart);
+}
+
+/**
+ * Walks sorted lists in start order (ascending or descending), one group of equal starts at a
+ * time, each group in ascending id and without repeats: ties are always broken by ascending id.
+ */
+function* merged(lists: (readonly SeriesPlan[])[], desc: boolean): Generator<SeriesPlan> {
+  const cursors = lists.map((l) => (desc ? l.length - 1 : 0));
+  const seen = lists.length > 1 ? new Set<number>() : null;
+  for (;;) {
+    let next = Number.NaN;
+    for (let i = 0; i < lists.length; i++) {
+      const plan = lists[i]![cursors[i]!];
+      if (plan && (Number.isNaN(next) || (desc ? plan.start > next : plan.start < next))) next = plan.start;
+    }
+    if (Number.isNaN(next)) return;
+    const group: SeriesPlan[] = [];
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i]!;
+      let c = cursors[i]!;
+      while (list[c] && list[c]!.start === next) {
+        group.push(list[c]!);
+        c += desc ? -1 : 1;
+      }
+      cursors[i] = c;
+    }
+    if (group.length > 1) group.sort((a, b) => a.id - b.id);
+    for (const plan of group) {
+      if (seen) {
+        if (seen.has(plan.id)) continue;
+        seen.add(plan.id);
+      }
+      yield plan;
+    }
   }
-  const { after, atMost } = lifecycleRange(window, conditions, t);
-  if (after === Number.NEGATIVE_INFINITY && atMost === Number.POSITIVE_INFINITY) return candidates;
-  if (after >= atMost) return [];
-  const lo = after === Number.NEGATIVE_INFINITY ? 0 : firstAfter(candidates, after);
-  const hi = atMost === Number.POSITIVE_INFINITY ? candidates.length : firstAfter(candidates, atMost);
-  return candidates.slice(lo, hi);
 }
 
 /** Lists series for a request: filter, order, skip, take. */
@@ -137,35 +190,22 @@ export function querySeries<V>(
   t: number,
   options: SeriesQueryOptions<V>,
 ): V[] {
-  const candidates = seriesCandidates(world, list.filter.conditions, t, options.keyMap);
+  const lists = candidateLists(world, list.filter.conditions, t, options.keyMap);
   const { skip, take } = list.page;
   const want = skip + take;
   const key = list.order[0];
   if (list.order.length === 1 && key?.path === 'start') {
     const out: V[] = [];
     if (take === 0) return out;
-    if (!key.desc) {
-      for (const plan of candidates) {
-        const item = options.view(plan);
-        if (list.filter.test(item) && out.push(item) >= want) break;
-      }
-      return out.slice(skip);
+    for (const plan of merged(lists, key.desc)) {
+      const item = options.view(plan);
+      if (list.filter.test(item) && out.push(item) >= want) break;
     }
-    // Descending start, ties still by ascending id: walk back one group of equal starts at a time.
-    let i = candidates.length - 1;
-    while (i >= 0 && out.length < want) {
-      let j = i;
-      while (j > 0 && candidates[j - 1]!.start === candidates[i]!.start) j--;
-      for (let k = j; k <= i; k++) {
-        const item = options.view(candidates[k]!);
-        if (list.filter.test(item)) out.push(item);
-      }
-      i = j - 1;
-    }
-    return out.slice(skip, want);
+    return out.slice(skip);
   }
   const matched: V[] = [];
-  for (const plan of candidates) {
+  const plans = lists.length === 1 ? lists[0]! : new Set(lists.flat());
+  for (const plan of plans) {
     const item = options.view(plan);
     if (list.filter.test(item)) matched.push(item);
   }
