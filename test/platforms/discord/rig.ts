@@ -71,6 +71,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
   const config = loadConfig({
     STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
     ESPORTS_SEED: String(options.seed ?? 42),
+    // The embedded service's budget: tests play hours of notifications in seconds.
+    ESPORTS_RATE: '10000',
     LOG_LEVEL: 'debug',
     DISCORD_TOKEN: fake.token,
     DISCORD_APP_ID: fake.appId,
