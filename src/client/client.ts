@@ -37,6 +37,8 @@ export interface ClientOptions {
     burst?: number;
     /** Most calls waiting for a token; beyond, background calls are shed first. Default 1,000. */
     queueLimit?: number;
+    /** Tokens of the burst kept unused to absorb network jitter (so no 429 arrives). Default 1. */
+    reserve?: number;
   };
   deadlines?: {
     /** Whole-call deadline for interactive callers. Default 2,000 ms. */
@@ -63,7 +65,7 @@ export interface ClientOptions {
 }
 
 const DEFAULTS = {
-  rate: { perSecond: 5, burst: 5, queueLimit: 1000 },
+  rate: { perSecond: 5, burst: 5, queueLimit: 1000, reserve: 1 },
   deadlines: { interactiveMs: 2000, backgroundMs: 10_000 },
   retry: { attempts: 3, baseMs: 200, capMs: 2000 },
   staleIfErrorMs: 24 * 60 * 60 * 1000,

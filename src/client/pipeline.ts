@@ -6,7 +6,7 @@
  * Resources only build a path and parameters and call `get`. Everything that makes the bot a good
  * citizen of a 5 requests/s budget happens here, in this order, for every call.
  */
-import type { ResponseCache } from './cache.ts';
+import type { CacheEntry, ResponseCache } from './cache.ts';
 import {
   errorFromResponse,
   isRetryable,
@@ -151,7 +151,7 @@ export class Pipeline {
     const deadlineAt = performance.now() + ctx.deadlineMs;
 
     // A flight already running for this key: join it without touching the store.
-    let entry: import('./cache.ts').CacheEntry | undefined;
+    let entry: CacheEntry | undefined;
     if (!this.#flights.has(key)) {
       entry = await this.#o.cache.read(key);
       if (entry) {
@@ -359,7 +359,7 @@ export class Pipeline {
         if (budget <= 0) throw new TransportTimeoutError('deadline passed while waiting for a token');
         const answer = await transport.get(pathAndQuery, signal, budget);
         this.#count(family, String(answer.status));
-        limiter.observe(answer.headers);
+        limiter.observe(answer.headers, started);
         logger.debug(
           { path, status: answer.status, attempt, ms: Math.round(performance.now() - started) },
           'upstream answer',

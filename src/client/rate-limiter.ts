@@ -15,6 +15,12 @@ export interface RateLimiterOptions {
   burst: number;
   /** Most calls allowed to wait. Default 1,000. */
   queueLimit: number;
+  /**
+   * Tokens of the service's burst never used, so requests that arrive closer together than they
+   * were sent (network and scheduling jitter) still find a token at the service. Default 1 when
+   * the burst is 2 or more. The bucket holds `burst - reserve`.
+   */
+  reserve?: number;
   now?: () => number;
 }
 
@@ -43,6 +49,7 @@ interface Waiter {
 export class RateLimiter {
   #rate: number;
   #capacity: number;
+  readonly #reserve: number;
   #tokens: number;
   #last: number;
   #blockedUntil = 0;
@@ -58,8 +65,9 @@ export class RateLimiter {
     if (!(options.burst >= 1)) throw new RangeError('rate.burst must be at least 1.');
     if (!(options.queueLimit >= 0)) throw new RangeError('rate.queueLimit must be 0 or more.');
     this.#rate = options.perSecond;
-    this.#capacity = options.burst;
-    this.#tokens = options.burst;
+    this.#reserve = Math.max(0, Math.min(options.reserve ?? 1, options.burst - 1));
+    this.#capacity = options.burst - this.#reserve;
+    this.#tokens = this.#capacity;
     this.#queueLimit = options.queueLimit;
     this.#now = options.now ?? performance.now.bind(performance);
     this.#last = this.#now();
@@ -73,8 +81,9 @@ export class RateLimiter {
     return this.#rate;
   }
 
+  /** The service burst this bucket plans for (its own size plus the reserve). */
   get burst(): number {
-    return this.#capacity;
+    return this.#capacity + this.#reserve;
   }
 
   #refill(now: number): void {
@@ -191,10 +200,11 @@ export class RateLimiter {
 
   /**
    * Reads the service's budget from an answer's headers. Only ever slows down: a smaller limit or
-   * burst lowers ours; `Remaining` caps our tokens (other processes may share the secret). Only a
-   * 429 pauses the bucket (see `pause`): an exhausted budget already means no token until one refills.
+   * burst lowers ours. `Remaining` was true when the service handled the request, somewhere between
+   * `sentAt` and now; the service has refilled at most `(now - sentAt) * rate` since, so our tokens
+   * are capped at that (other processes may share the secret). Only a 429 pauses the bucket.
    */
-  observe(headers: Record<string, string | string[] | undefined>): void {
+  observe(headers: Record<string, string | string[] | undefined>, sentAt = this.#now()): void {
     const num = (name: string): number | undefined => {
       const raw = headers[name];
       const value = Number(Array.isArray(raw) ? raw[0] : raw);
@@ -206,11 +216,15 @@ export class RateLimiter {
     const now = this.#now();
     this.#refill(now);
     if (limit !== undefined && limit > 0 && limit < this.#rate) this.#rate = limit;
-    if (burst !== undefined && burst >= 1 && burst < this.#capacity) {
-      this.#capacity = burst;
-      this.#tokens = Math.min(this.#tokens, burst);
+    if (burst !== undefined && burst >= 1 && burst < this.burst) {
+      const reserve = Math.min(this.#reserve, burst - 1);
+      this.#capacity = burst - reserve;
+      this.#tokens = Math.min(this.#tokens, this.#capacity);
     }
-    if (remaining !== undefined && remaining >= 0) this.#tokens = Math.min(this.#tokens, remaining);
+    if (remaining !== undefined && remaining >= 0) {
+      const refilled = (Math.max(0, now - sentAt) * this.#rate) / 1000;
+      this.#tokens = Math.min(this.#tokens, remaining - this.#reserve + refilled);
+    }
   }
 
   #reschedule(): void {

@@ -10,10 +10,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function limiter(perSecond: number, burst: number, queueLimit = 100) {
+function limiter(perSecond: number, burst: number, queueLimit = 100, reserve = 0) {
   vi.useFakeTimers();
   let now = 0;
-  const l = new RateLimiter({ perSecond, burst, queueLimit, now: () => now });
+  const l = new RateLimiter({ perSecond, burst, queueLimit, reserve, now: () => now });
   const advance = async (ms: number) => {
     now += ms;
     await vi.advanceTimersByTimeAsync(ms);
@@ -106,6 +106,17 @@ describe('RateLimiter', () => {
     expect(l.burst).toBe(3);
   });
 
+  it('keeps a reserve of the service burst for jitter: burst 5 hands out 4 at once', async () => {
+    const { l, advance } = limiter(10, 5, 100, 1);
+    let served = 0;
+    for (let i = 0; i < 6; i++) void l.acquire(bg()).then(() => served++);
+    await advance(0);
+    expect(served).toBe(4);
+    expect(l.burst).toBe(5);
+    await advance(100);
+    expect(served).toBe(5);
+  });
+
   it('takes Remaining into account: another process may have spent the budget', async () => {
     const { l, advance } = limiter(10, 5);
     l.observe({ 'x-ratelimit-remaining': '0' });
@@ -117,6 +128,17 @@ describe('RateLimiter', () => {
     expect(served).toBe(false);
     await advance(100);
     expect(served).toBe(true);
+  });
+
+  it('allows for the refill since the request was sent when reading Remaining', async () => {
+    const { l, advance } = limiter(10, 5);
+    await advance(1000);
+    // sent 300 ms ago, the service said 0 left: it has refilled up to 3 tokens since
+    l.observe({ 'x-ratelimit-remaining': '0' }, -300 + 1000);
+    let served = 0;
+    for (let i = 0; i < 5; i++) void l.acquire(bg()).then(() => served++);
+    await advance(0);
+    expect(served).toBe(3);
   });
 
   it('pauses every caller after a 429 until the reset', async () => {
