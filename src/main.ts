@@ -7,10 +7,11 @@
  * - `DISCORD_TOKEN` and/or Slack variables: the Discord bot and/or the Slack app instead of the
  *   terminal chat (their modules are loaded only then).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type App, attachNotifier, createApp } from './app.ts';
 import type { Platform } from './bot/command.ts';
-import { createLogger } from './bot/logger.ts';
+import { createLogger, type Logger } from './bot/logger.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
@@ -176,7 +177,12 @@ export async function run(argv: string[]): Promise<void> {
   const terminal = new TerminalDelivery();
   await startNotifier(app, { terminal });
   process.stdout.write(banner(app, 'terminal', logFile));
-  const chat = startChat(app, { input: process.stdin, output: process.stdout });
+  const historyFile = join(dirname(logFile ?? './data/matchday.log'), 'chat-history.txt');
+  const chat = startChat(app, {
+    input: process.stdin,
+    output: process.stdout,
+    history: readHistory(historyFile),
+  });
   // `matchday start | head`: a closed stdout ends the chat instead of crashing it.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') chat.close();
@@ -185,9 +191,30 @@ export async function run(argv: string[]): Promise<void> {
   process.once('SIGTERM', () => chat.close());
   if (!process.stdin.isTTY) process.once('SIGINT', () => chat.close());
   await chat.closed;
+  if (process.stdin.isTTY) writeHistory(historyFile, chat.history(), logger);
   await shutdown();
   logger.info({ tenant: TERMINAL_TENANT_ID }, 'terminal chat ended');
 }
+
+/** The chat's previous lines, most recent first (only interactive sessions keep history). */
+function readHistory(file: string): string[] {
+  if (!process.stdin.isTTY) return [];
+  try {
+    return readFileSync(file, 'utf8').split('\n').filter(Boolean).slice(0, HISTORY_LINES);
+  } catch {
+    return [];
+  }
+}
+
+function writeHistory(file: string, lines: string[], logger: Logger): void {
+  try {
+    writeFileSync(file, `${lines.slice(0, HISTORY_LINES).join('\n')}\n`, { mode: 0o600 });
+  } catch (error) {
+    logger.warn({ err: error }, 'could not save the chat history');
+  }
+}
+
+const HISTORY_LINES = 500;
 
 async function startNotifier(app: App, deliveries: Partial<Record<Platform, Delivery>>): Promise<void> {
   try {

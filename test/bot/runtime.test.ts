@@ -94,6 +94,7 @@ describe('Runtime', () => {
   let runtime: Runtime;
   let nowMs: number;
   let staleNext: boolean;
+  let savedTenants: string[];
   const clock = new Clock({ start: new Date('2026-03-01T12:00:00Z'), frozen: true });
   const user = { id: 'u1', name: 'Ann', isAdmin: false };
   const call = (over: Partial<CommandCall>): CommandCall => ({
@@ -111,6 +112,7 @@ describe('Runtime', () => {
     temp = await tempStore(logs.logger);
     nowMs = 0;
     staleNext = false;
+    savedTenants = [];
     runtime = new Runtime({
       commands,
       client: { forCaller: () => new FakeScoped(staleNext) },
@@ -119,6 +121,7 @@ describe('Runtime', () => {
       clock,
       logger: logs.logger,
       perUserLimit: { count: 5, windowMs: 10_000, now: () => nowMs },
+      onSettingsSaved: (tenantId) => savedTenants.push(tenantId),
     });
   });
   afterEach(async () => temp.cleanup());
@@ -199,6 +202,8 @@ describe('Runtime', () => {
     expect(result.outcome).toBe('ok');
     expect(seen.timezone).toBe('Europe/Berlin');
     expect((await temp.store.get('slack:T1')).timezone).toBe('Europe/Berlin');
+    // The notifier hears of the change (it reloads subscriptions on its next tick).
+    expect(savedTenants).toEqual(['slack:T1']);
   });
 
   it('refuses invalid settings from a command with the field and what would be right', async () => {
