@@ -60,6 +60,11 @@ beforeAll(async () => {
     editIntervalMs: 0,
   });
   rig.app.notifier = notifier;
+  // Discord pushes back on the first post to #matches (429, waited out) and fails the second one
+  // after creating it (500; discord.js does not retry here, so the notifier retries with the same key).
+  const posts = `/channels/${CHANNELS.matches}/messages`;
+  rig.fake.fail({ method: 'POST', path: posts, status: 429, retryAfter: 0.2 });
+  rig.fake.fail({ method: 'POST', path: posts, status: 500, afterEffect: true });
   // Ticks run at FROM, FROM + TICK, ... up to the last one before FROM + SPAN: what falls due after it is not expected yet.
   const lastTick = FROM + Math.floor((SPAN - 1) / TICK) * TICK;
   expected = expectedNotifications(service.world, [[TENANT, settings]], FROM, lastTick + 1);
@@ -102,6 +107,19 @@ describe('notifications on Discord over four simulated hours', () => {
     // Nothing else: every message in the channel belongs to an expected notification.
     const nonces = new Set(expected.map((e) => nonceFor(e.key)));
     expect(rig.fake.messages(CHANNELS.matches).filter((m) => !nonces.has(m.nonce ?? ''))).toEqual([]);
+  });
+
+  it('waited out the 429 and recovered from the 500-after-creation without a duplicate', () => {
+    const posts = rig.fake.requestsTo('POST', `/channels/${CHANNELS.matches}/messages`);
+    // discord.js waited out the 429 and retried; the retry was created but answered 500; the
+    // notifier retried later with the same key, hence the same nonce, and got that message back.
+    expect(posts.slice(0, 2).map((r) => r.status)).toEqual([429, 500]);
+    const nonce = posts[0]!.body.nonce;
+    expect(posts[1]!.body.nonce).toBe(nonce);
+    const later = posts.slice(2).filter((r) => r.body.nonce === nonce);
+    expect(later.map((r) => r.status)).toEqual([200]);
+    expect(rig.fake.messages(CHANNELS.matches).filter((m) => m.nonce === nonce)).toHaveLength(1);
+    expect(notifier.stats.transientFailures).toBeGreaterThanOrEqual(1);
   });
 
   it('edits live cards in place rather than reposting them', () => {
@@ -149,9 +167,15 @@ describe('notifications on Discord over four simulated hours', () => {
     }
   });
 
-  it('disables a subscription whose channel refuses Matchday (50013), tried once, and tells the admins', async () => {
+  it('disables a subscription whose channel refuses Matchday (50013), stops posting there, and tells the admins once', async () => {
     const attempts = rig.fake.requestsTo('POST', `/channels/${CHANNELS.locked}/messages`);
-    expect(attempts.map((r) => [r.status, r.body ? 'body' : 'none'])).toEqual([[403, 'body']]);
+    const due = expected.filter((e) => channelOf(e.key) === CHANNELS.locked);
+    expect(due.length).toBeGreaterThan(5);
+    expect(attempts.length).toBeGreaterThan(0);
+    expect(attempts.every((r) => r.status === 403)).toBe(true);
+    // Only what was already under way when the first 403 came back; nothing after the disabling.
+    expect(attempts.length).toBeLessThan(due.length);
+    expect(rig.fake.messages(CHANNELS.locked)).toEqual([]);
     const stored = await rig.app.tenants.get(TENANT);
     const locked = stored.channels.find((c) => c.id === CHANNELS.locked)!;
     expect(locked.disabled?.reason).toMatch(/MISSING_PERMISSIONS/);
