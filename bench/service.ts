@@ -12,7 +12,7 @@ import { World } from '../src/service/world.ts';
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const scaleIndex = args.indexOf('--scale');
-const scale = scaleIndex >= 0 ? Number(args[scaleIndex + 1]) : 2.5;
+const scale = scaleIndex >= 0 ? Number(args[scaleIndex + 1]) : 1.5;
 const SEED = 1;
 const SECRET = 'bench-secret';
 const LATENCY_REQUESTS = quick ? 600 : 4000;

@@ -187,7 +187,7 @@ const TEMPLATES: Template[] = [
     points: { win: 1, draw: 0, loss: 0, scope: 'series' },
   },
 ];
-const BASE_COUNTS = [1, 2, 3, 5];
+const BASE_COUNTS = [1, 3, 4, 7];
 const SERIES_PER_GAME = 100_000;
 const CITY = [
   'Lisbon',
