@@ -190,11 +190,11 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
   async function handle(line: string): Promise<void> {
     const text = line.trim();
     if (text === '') return;
-    typed.unshift(text);
     if (/^\/?(exit|quit)$/i.test(text)) {
       rl.close();
       return;
     }
+    if (typed[0] !== text) typed.unshift(text);
     let reply: Reply;
     try {
       const parsed = parseCommandText(text, host.runtime.commands);
