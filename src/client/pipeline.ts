@@ -353,11 +353,13 @@ export class Pipeline {
         }
         throw signal.aborted ? this.#timeout(pathAndQuery, cause) : cause;
       }
-      const started = performance.now();
-      const budget = flight.deadlineAt - started;
+      const started = limiter.sent();
+      const budget = flight.deadlineAt - performance.now();
       try {
         if (budget <= 0) throw new TransportTimeoutError('deadline passed while waiting for a token');
-        const answer = await transport.get(pathAndQuery, signal, budget);
+        const answer = await transport
+          .get(pathAndQuery, signal, budget)
+          .finally(() => limiter.settled(started));
         this.#count(family, String(answer.status));
         limiter.observe(answer.headers, started);
         logger.debug(

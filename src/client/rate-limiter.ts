@@ -55,6 +55,8 @@ export class RateLimiter {
   #blockedUntil = 0;
   #timer: NodeJS.Timeout | undefined;
   #queue: Waiter[] = [];
+  /** Send times of requests on the wire (for reading `Remaining`, see `observe`). */
+  #outstanding: number[] = [];
   readonly #queueLimit: number;
   readonly #now: () => number;
   /** Total milliseconds calls spent waiting for a token. */
@@ -198,13 +200,28 @@ export class RateLimiter {
     this.#reschedule();
   }
 
+  /** A request that took a token is now on the wire; returns its send time for `observe`/`settled`. */
+  sent(): number {
+    const at = this.#now();
+    this.#outstanding.push(at);
+    return at;
+  }
+
+  /** A request ended without headers to read (network error, timeout). */
+  settled(sentAt: number): void {
+    const index = this.#outstanding.indexOf(sentAt);
+    if (index >= 0) this.#outstanding.splice(index, 1);
+  }
+
   /**
    * Reads the service's budget from an answer's headers. Only ever slows down: a smaller limit or
    * burst lowers ours. `Remaining` was true when the service handled the request, somewhere between
-   * `sentAt` and now; the service has refilled at most `(now - sentAt) * rate` since, so our tokens
-   * are capped at that (other processes may share the secret). Only a 429 pauses the bucket.
+   * `sentAt` and now: since then the service refilled at most `(now - sentAt) * rate`, and the
+   * requests we sent after this one may not have been counted yet. Our tokens are capped at that
+   * estimate, which only binds when someone else spends the same secret. Only a 429 pauses the bucket.
    */
   observe(headers: Record<string, string | string[] | undefined>, sentAt = this.#now()): void {
+    this.settled(sentAt);
     const num = (name: string): number | undefined => {
       const raw = headers[name];
       const value = Number(Array.isArray(raw) ? raw[0] : raw);
@@ -223,7 +240,8 @@ export class RateLimiter {
     }
     if (remaining !== undefined && remaining >= 0) {
       const refilled = (Math.max(0, now - sentAt) * this.#rate) / 1000;
-      this.#tokens = Math.min(this.#tokens, remaining - this.#reserve + refilled);
+      const sentLater = this.#outstanding.filter((at) => at > sentAt).length;
+      this.#tokens = Math.min(this.#tokens, remaining - this.#reserve + refilled - sentLater);
     }
   }
 

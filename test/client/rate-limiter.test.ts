@@ -141,6 +141,21 @@ describe('RateLimiter', () => {
     expect(served).toBe(3);
   });
 
+  it('counts requests sent later and still on the wire when reading Remaining', async () => {
+    const { l, advance } = limiter(10, 5);
+    const a = l.sent();
+    await advance(1);
+    l.sent();
+    await advance(1);
+    l.sent();
+    // the answer to the first says 3 left; the two sent after it are not in that count yet
+    l.observe({ 'x-ratelimit-remaining': '3' }, a);
+    let served = 0;
+    for (let i = 0; i < 5; i++) void l.acquire(bg()).then(() => served++);
+    await advance(0);
+    expect(served).toBe(1);
+  });
+
   it('pauses every caller after a 429 until the reset', async () => {
     const { l, advance } = limiter(100, 5);
     l.pause(500);
