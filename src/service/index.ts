@@ -121,21 +121,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     let rateHeaders: Record<string, string> = {};
     let external: { kind: string; raw: string; space: string } | null = null;
     try {
-      if (req.method !== 'GET') {
-        res.setHeader('Allow', 'GET');
-        throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
-      }
-      if (presented === null || presented === undefined || presented === '') {
-        throw new ApiError(
-          401,
-          'Missing secret: send it in the Service-Secret header (or the secret query parameter).',
-        );
-      }
-      if (presented !== secret) throw new ApiError(401, 'Invalid secret.');
+      // Every answer carries the rate-limit headers: a request with the right secret draws on the
+      // secret's bucket, any other on a bucket of its remote address (so 401s cannot flood either).
+      const valid = presented === secret;
       if (limiter.enabled) {
+        const key = valid ? `secret:${secret}` : `anonymous:${req.socket.remoteAddress ?? ''}`;
         const decision = faults.rateLimitStorm
-          ? { ...limiter.take(secret, false), allowed: false, remaining: 0, retryMs: 1000 }
-          : limiter.take(secret);
+          ? { ...limiter.take(key, false), allowed: false, remaining: 0, retryMs: 1000 }
+          : limiter.take(key);
         rateHeaders = {
           'X-RateLimit-Limit': String(decision.limit),
           'X-RateLimit-Burst': String(decision.burst),
@@ -150,6 +143,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         rateHeaders = { 'Retry-After': '1' };
         throw new ApiError(429, 'Too many requests: the rate limit of this secret is spent.');
       }
+      if (req.method !== 'GET') {
+        res.setHeader('Allow', 'GET');
+        throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
+      }
+      if (presented === null || presented === undefined || presented === '') {
+        throw new ApiError(
+          401,
+          'Missing secret: send it in the Service-Secret header (or the secret query parameter).',
+        );
+      }
+      if (!valid) throw new ApiError(401, 'Invalid secret.');
       if (faults.errorRate > 0 && faultRng.chance(faults.errorRate))
         throw new ApiError(500, 'Internal error (injected fault).');
       const path = url.pathname.replace(/\/+$/, '');

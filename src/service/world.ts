@@ -197,6 +197,11 @@ export class World {
     return index;
   }
 
+  /** Every series of the window at t, as `/series` answers them, by start then id (for tests' expectations). */
+  seriesInWindow(t = this.now()): Series[] {
+    return this.window(t).series.map((plan) => this.seriesAt(plan, t));
+  }
+
   // ---- lookups by id (any week) ----
 
   /** The plan of a series by id, from any week; undefined if no such series. */

@@ -42,6 +42,13 @@ describe('rate limiting', () => {
     const bad = await get(other, '/series?take=99');
     expect(bad.status).toBe(400);
     expect(bad.headers.get('x-ratelimit-remaining')).toBe('4');
+    // Answers to requests without the right secret carry them too, from a bucket of their own.
+    const anonymous = await get(other, '/games', { secret: 'wrong' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('x-ratelimit-remaining')).toBe('4');
+    const notGet = await get(other, '/games', { method: 'POST' });
+    expect(notGet.status).toBe(405);
+    expect(notGet.headers.get('x-ratelimit-remaining')).toBe('3');
   });
 
   it('refills at the rate (a token bucket on an injected clock)', () => {
