@@ -22,14 +22,14 @@ const slowpoke = defineCommand({
   name: 'slowpoke',
   description: 'Answers after a while',
   async run() {
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     return { cards: [{ title: 'Finally' }] };
   },
 });
 
 let rig: Rig;
 beforeAll(async () => {
-  rig = await startRig({ at: AT, commands: [...commands, slowpoke], deferAfterMs: 150 });
+  rig = await startRig({ at: AT, commands: [...commands, slowpoke], deferAfterMs: 700 });
 }, 60_000);
 afterAll(async () => {
   await rig?.close();
