@@ -41,13 +41,19 @@ afterEach(() => {
   fake.clearFailures();
 });
 
-const target = (channelId: string): ChannelTarget => ({ platform: 'discord', tenantId: `discord:${GUILD}`, channelId });
+const target = (channelId: string): ChannelTarget => ({
+  platform: 'discord',
+  tenantId: `discord:${GUILD}`,
+  channelId,
+});
 const rest = (options: { retries?: number; rejectOver?: number } = {}) =>
   new REST({
     api: fake.apiUrl,
     retries: options.retries ?? 0,
     timeout: 2000,
-    ...(options.rejectOver !== undefined ? { rejectOnRateLimit: (d) => d.retryAfter > options.rejectOver! } : {}),
+    ...(options.rejectOver !== undefined
+      ? { rejectOnRateLimit: (d) => d.retryAfter > options.rejectOver! }
+      : {}),
   }).setToken(fake.token);
 
 let n = 0;
@@ -55,7 +61,9 @@ const key = () => `reminder:series-${++n}:15:discord:${OPEN}`;
 const reply = (title: string, extra: Partial<Reply> = {}): Reply => ({
   content: [{ role: ROLE }, ' starts soon, @everyone'],
   mentionRoles: [ROLE],
-  cards: [{ title, colour: COLOURS.upcoming, description: [['Team @here vs ', { text: 'Other', bold: true }]] }],
+  cards: [
+    { title, colour: COLOURS.upcoming, description: [['Team @here vs ', { text: 'Other', bold: true }]] },
+  ],
   ...extra,
 });
 
@@ -93,7 +101,12 @@ describe('DiscordDelivery', () => {
     const before = fake.messages(OPEN).length;
     fake.fail({ method: 'POST', path, status: 429, retryAfter: 0.1 });
     await delivery.post(target(OPEN), reply('Rate limited'), key());
-    expect(fake.requestsTo('POST', path).slice(seen).map((r) => r.status)).toEqual([429, 200]);
+    expect(
+      fake
+        .requestsTo('POST', path)
+        .slice(seen)
+        .map((r) => r.status),
+    ).toEqual([429, 200]);
     expect(fake.messages(OPEN)).toHaveLength(before + 1);
   });
 
@@ -113,7 +126,12 @@ describe('DiscordDelivery', () => {
     const before = fake.messages(OPEN).length;
     fake.fail({ method: 'POST', path, status: 500, afterEffect: true });
     const posted = await delivery.post(target(OPEN), reply('Retried'), key());
-    expect(fake.requestsTo('POST', path).slice(seen).map((r) => r.status)).toEqual([500, 200]);
+    expect(
+      fake
+        .requestsTo('POST', path)
+        .slice(seen)
+        .map((r) => r.status),
+    ).toEqual([500, 200]);
     expect(fake.messages(OPEN)).toHaveLength(before + 1);
     expect(fake.messages(OPEN).at(-1)!.id).toBe(posted.messageId);
   });
@@ -146,7 +164,7 @@ describe('DiscordDelivery', () => {
     expect(message.pinged.everyone).toBe(false);
   });
 
-  it('an edit of a deleted message is transient (UNKNOWN_MESSAGE), not the channel\'s fault', async () => {
+  it("an edit of a deleted message is transient (UNKNOWN_MESSAGE), not the channel's fault", async () => {
     const delivery = new DiscordDelivery({ rest: rest() });
     await expect(delivery.edit(target(OPEN), '999999999999999999', reply('x'))).rejects.toMatchObject({
       kind: 'transient',
@@ -170,7 +188,9 @@ describe('DiscordDelivery', () => {
   it('a plain 500 without retries is transient', async () => {
     const delivery = new DiscordDelivery({ rest: rest() });
     fake.fail({ method: 'POST', path: `/channels/${OTHER}/messages`, status: 500 });
-    await expect(delivery.post(target(OTHER), reply('x'), key())).rejects.toMatchObject({ kind: 'transient' });
+    await expect(delivery.post(target(OTHER), reply('x'), key())).rejects.toMatchObject({
+      kind: 'transient',
+    });
   });
 
   it('paces each channel to 5 messages per 5 s, without holding other channels back', async () => {
@@ -185,7 +205,9 @@ describe('DiscordDelivery', () => {
       },
       global: { count: 1000, windowMs: 1000 },
     });
-    const posts = Array.from({ length: 7 }, (_, i) => delivery.post(target(OTHER), reply(`Paced ${i}`), key()));
+    const posts = Array.from({ length: 7 }, (_, i) =>
+      delivery.post(target(OTHER), reply(`Paced ${i}`), key()),
+    );
     await Promise.all(posts);
     expect(sleeps).toEqual([5000]);
     const other = await delivery.post(target(OPEN), reply('Elsewhere'), key());
@@ -193,7 +215,10 @@ describe('DiscordDelivery', () => {
     expect(sleeps).toEqual([5000]);
     expect(delivery.pacedMs).toBe(5000);
     // In order per channel: the fake received them in the order they were queued.
-    const titles = fake.messages(OTHER).map((m) => m.embeds[0]?.title).filter((t) => t?.startsWith('Paced'));
+    const titles = fake
+      .messages(OTHER)
+      .map((m) => m.embeds[0]?.title)
+      .filter((t) => t?.startsWith('Paced'));
     expect(titles).toEqual(Array.from({ length: 7 }, (_, i) => `Paced ${i}`));
   });
 
