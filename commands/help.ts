@@ -3,7 +3,7 @@
  * drift from what the runtime accepts. No request to the service.
  */
 import { type AnyCommand, defineCommand, type OptionDef, UserError } from '../src/bot/command.ts';
-import type { Card, Field, Text } from '../src/bot/reply.ts';
+import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { commands } from './index.ts';
 import { textArg } from './shared.ts';
@@ -56,26 +56,16 @@ export function optionLine(name: string, option: OptionDef): Text {
 
 /** A command's card: its description, then its options or subcommands with theirs. */
 export function commandCard(command: AnyCommand): Card {
-  const fields: Field[] = [];
-  const join = (lines: Text[]): Text => lines.flatMap((line, i) => (i > 0 ? ['\n', ...line] : line));
+  // Lines, not multi-line fields: each option one line, so every platform renders it alike.
+  const lines: Text[] = [[command.description], ...(command.adminOnly ? [['Admins only.']] : [])];
   if (command.subcommands) {
     for (const [sub, def] of Object.entries(command.subcommands)) {
-      const options = Object.entries(def.options ?? {}).map(([n, o]) => optionLine(n, o));
-      fields.push({
-        name: `/${command.name} ${sub}`,
-        value: options.length > 0 ? [`${def.description}\n`, ...join(options)] : [def.description],
-      });
+      lines.push([{ text: `/${command.name} ${sub}`, bold: true }, ` ${def.description}`]);
+      for (const [n, o] of Object.entries(def.options ?? {})) lines.push(['  ', ...optionLine(n, o)]);
     }
   } else {
-    const options = Object.entries((command.options ?? {}) as Record<string, OptionDef>).map(([n, o]) =>
-      optionLine(n, o),
-    );
-    if (options.length > 0) fields.push({ name: 'Options', value: join(options) });
+    for (const [n, o] of Object.entries((command.options ?? {}) as Record<string, OptionDef>))
+      lines.push(optionLine(n, o));
   }
-  return {
-    title: `/${command.name}`,
-    colour: COLOURS.info,
-    description: [[command.description], ...(command.adminOnly ? [['Admins only.']] : [])],
-    fields: fields.slice(0, 25),
-  };
+  return { title: `/${command.name}`, colour: COLOURS.info, description: lines };
 }

@@ -437,8 +437,8 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
       inline: true,
     },
   ];
-  const channelLines: Text[] = settings.channels.map((c) => {
-    const line: Text = [{ text: channelLabel(c), bold: true }, ': '];
+  // One field per channel: single-line values render alike on every platform.
+  for (const c of settings.channels.slice(0, 15)) {
     const parts = [
       `games ${c.games.length > 0 ? describeGames(ctx, c.games) : 'as server'}`,
       `tiers ${c.tiers.length > 0 ? c.tiers.join(',') : 'as server'}`,
@@ -446,20 +446,14 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
       c.kinds.join(', '),
       ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),
     ];
-    line.push(parts.join('; '));
-    if (c.role) line.push('; mentions ', { role: c.role });
-    if (c.disabled) line.push(` (off: ${c.disabled.reason})`);
-    return line;
-  });
-  const value: Text = [];
-  channelLines.forEach((line, i) => {
-    if (i > 0) value.push('\n');
-    value.push(...line);
-  });
-  fields.push({
-    name: 'Notification channels',
-    value: value.length > 0 ? value : ['none: add one with /settings channel-add'],
-  });
+    const value: Text = [parts.join('; ')];
+    if (c.role) value.push('; mentions ', { role: c.role });
+    if (c.disabled) value.push(` (off: ${c.disabled.reason})`);
+    fields.push({ name: `Channel ${channelLabel(c)}`, value });
+  }
+  if (settings.channels.length === 0) {
+    fields.push({ name: 'Notification channels', value: ['none: add one with /settings channel-add'] });
+  }
   const card: Card = { title: 'Matchday settings', colour: changed ? COLOURS.success : COLOURS.info, fields };
   if (changed) card.description = [[`Saved. ${changed}`]];
   return card;

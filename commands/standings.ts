@@ -9,7 +9,7 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { guardResult, orderedParticipants, teamName } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import { normalizeName } from '../src/bot/names.ts';
-import type { Card, Field, Table, Text } from '../src/bot/reply.ts';
+import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
@@ -235,24 +235,22 @@ export function bracketCard(
   const ordered = [...rounds.values()].sort(
     (a, b) => partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
   );
-  const fields: Field[] = ordered.slice(0, 25).map((round) => {
-    const lines = round.series
-      .sort((a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0))
-      // Who reached a later round is itself a result: guarded like the scores.
-      .map((s) => bracketLine(s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
-    const value: Text = [];
-    lines.forEach((line, i) => {
-      if (i > 0) value.push('\n');
-      value.push(...line);
-    });
+  // Each round: a bold heading line, then one line per series (single-line spans render alike everywhere).
+  const description: Text[] = [];
+  for (const round of ordered) {
     const first = Math.min(...ordered.filter((r) => r.part === round.part).map((r) => r.col));
     const name =
       round.part === 'GF' ? PART_TITLES.GF : `${PART_TITLES[round.part]} · round ${round.col - first + 1}`;
-    return { name, value };
-  });
+    description.push([{ text: name, bold: true }]);
+    for (const s of round.series.sort(
+      (a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
+    )) {
+      // Who reached a later round is itself a result: guarded like the scores.
+      description.push(bracketLine(s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
+    }
+  }
   const card: Card = { title, colour: COLOURS.info };
-  if (fields.length > 0) card.fields = fields;
-  else card.description = [['The bracket has no series yet.']];
+  card.description = description.length > 0 ? description.slice(0, 80) : [['The bracket has no series yet.']];
   if (footer) card.footer = footer;
   return card;
 }

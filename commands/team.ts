@@ -4,9 +4,9 @@
  * name index; requests: the players (1), upcoming series (1), recent series (1).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { joinLines, seriesLine } from '../src/bot/format.ts';
+import { seriesListCard } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
-import type { Card, Field, Text } from '../src/bot/reply.ts';
+import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Player } from '../src/protocol/types.ts';
 import { dataOf, intArg, namesOf, scopeOf, teamRosters, textArg, visible } from './shared.ts';
@@ -78,27 +78,9 @@ export default defineCommand({
     if (organisation) fields.push({ name: 'Organisation', value: [organisation.name], inline: true });
     if (team.also_known_as.length > 0)
       fields.push({ name: 'Also known as', value: [team.also_known_as.join(', ')], inline: true });
-    fields.push({
-      name: 'Roster',
-      value:
-        players.length > 0
-          ? joinLines(players.map((p) => playerLine(p, names)))
-          : ['No active roster on record.'],
-    });
-    const options = { spoilers: tenant.settings.spoilers };
-    const up = visible(upcoming);
-    const down = visible(recent);
-    fields.push({
-      name: 'Upcoming',
-      value: up.length > 0 ? joinLines(up.map((s) => seriesLine(s, names, options))) : ['Nothing scheduled.'],
-    });
-    fields.push({
-      name: 'Recent',
-      value:
-        down.length > 0
-          ? joinLines(down.map((s) => seriesLine(s, names, options)))
-          : ['No finished series yet.'],
-    });
+    // One field per player: single-line values render alike on every platform.
+    if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
+    else fields.push({ name: 'Roster', value: ['No active roster on record.'] });
     const card: Card = {
       title:
         team.abbreviation && team.abbreviation !== team.name
@@ -110,16 +92,25 @@ export default defineCommand({
     };
     const links = team.social_media_accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);
     if (links.length > 0) card.buttons = links.map((a) => ({ label: a.platform.name, url: a.url }));
-    return { cards: [card] };
+    const options = { spoilers: tenant.settings.spoilers };
+    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcoming), names, {
+      ...options,
+      empty: 'Nothing scheduled.',
+      colour: COLOURS.upcoming,
+    });
+    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recent), names, {
+      ...options,
+      empty: 'No finished series yet.',
+      colour: COLOURS.finished,
+    });
+    return { cards: [card, upcomingCard, recentCard] };
   },
 });
 
-/** "nick (First Last) · role". */
-function playerLine(player: Player, names: NameIndex): Text {
-  const line: Text = [{ text: player.nick_name, bold: true }];
+/** A player as a field: the nick, then "First Last · role". */
+function playerField(player: Player, names: NameIndex): Field {
   const real = [player.first_name, player.last_name].filter(Boolean).join(' ');
-  if (real) line.push(` (${real})`);
   const role = (player.role ? names.roleName(player.role.id) : undefined) ?? player.race?.name;
-  if (role) line.push(` · ${role}`);
-  return line;
+  const value = [real, role].filter(Boolean).join(' · ') || 'player';
+  return { name: player.nick_name, value: [value], inline: true };
 }

@@ -99,19 +99,19 @@ export function tournamentCard(
       inline: true,
     });
   }
-  const stageLines = [...stages]
-    .filter((s) => s.deleted_at === null)
-    .sort((a, b) => a.order - b.order)
-    .map((stage) => {
-      const subs = [...stage.substages]
-        .filter((s) => s.deleted_at === null)
-        .sort((a, b) => a.order - b.order)
-        .map(
-          (s) => `${s.title} (${s.type === 2 ? 'bracket' : 'groups'}, Bo${s.default_series_format.best_of})`,
-        );
-      return subs.length > 0 ? `${stage.title}: ${subs.join(', ')}` : stage.title;
-    });
-  fields.push({ name: 'Stages', value: [capList(stageLines, '\n') || 'No stages announced yet.'] });
+  // One field per stage (its substages on one line): single-line values render alike everywhere.
+  const liveStages = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => a.order - b.order);
+  for (const stage of liveStages.slice(0, 10)) {
+    const subs = [...stage.substages]
+      .filter((s) => s.deleted_at === null)
+      .sort((a, b) => a.order - b.order)
+      .map(
+        (s) =>
+          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}, Bo${s.default_series_format.best_of})`,
+      );
+    fields.push({ name: `Stage: ${stage.title}`, value: [capList(subs, ', ') || 'No groups yet.'] });
+  }
+  if (liveStages.length === 0) fields.push({ name: 'Stages', value: ['No stages announced yet.'] });
   const confirmed = participants.confirmed_participants
     .map((p) => teamName(names, p.roster.id))
     .sort((a, b) => a.localeCompare(b));

@@ -239,18 +239,28 @@ export function streamButtons(casters: readonly Caster[], max = 3): { label: str
   return buttons;
 }
 
-function streamsField(series: Series, casters: readonly Caster[] | undefined, limit = 5): Field | undefined {
-  if (!casters || casters.length === 0) return undefined;
+/**
+ * Streams as fields, one per caster (primary first): name the caster, value the platform, online
+ * state and viewers and a link. One line each, so every platform renders them alike.
+ */
+export function streamFields(
+  series: Pick<Series, 'casters'>,
+  casters: readonly Caster[] | undefined,
+  limit = 5,
+): Field[] {
+  if (!casters || casters.length === 0) return [];
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
-  const lines = ordered.slice(0, limit).map((c) => casterLine(c, { primary: primary.has(c.id) }));
-  const value: Text = [];
-  lines.forEach((line, i) => {
-    if (i > 0) value.push('\n');
-    value.push(...line);
+  const fields: Field[] = ordered.slice(0, limit).map((c) => {
+    const [, ...rest] = casterLine(c, { primary: false });
+    // casterLine starts with the name and " · platform": the name goes to the field name.
+    const value =
+      rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;
+    return { name: `Stream: ${c.display_name}${primary.has(c.id) ? ' (primary)' : ''}`, value, inline: true };
   });
-  if (ordered.length > limit) value.push(`\n…and ${ordered.length - limit} more`);
-  return { name: 'Streams', value };
+  if (ordered.length > limit)
+    fields.push({ name: 'More streams', value: [`${ordered.length - limit} more`], inline: true });
+  return fields;
 }
 
 /**
@@ -294,8 +304,8 @@ export function seriesCard(
     colour: seriesColour(series),
     description,
   };
-  const streams = streamsField(series, options.casters);
-  if (streams) card.fields = [streams];
+  const streams = streamFields(series, options.casters);
+  if (streams.length > 0) card.fields = streams;
   const buttons = options.casters ? streamButtons(orderCasters(options.casters, series.casters)) : [];
   if (buttons.length > 0) card.buttons = buttons;
   card.footer = options.footer ?? `Series ${series.id}`;
@@ -404,16 +414,25 @@ export function liveCard(
       ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`)
       : `Game ${current.order}`;
     const value: Text = [];
+    const extra: Field[] = [];
     const h = options.summary && !lobby ? liveHighlights(options.summary) : undefined;
     if (h) {
       value.push(`${homeName} ${h.home.score}–${h.away.score} ${awayName}`);
       if (h.clockMs !== undefined) value.push(` · ${formatClock(h.clockMs)}`);
       if (h.netWorthLead !== undefined && h.netWorthLead !== 0) {
         const leader = h.netWorthLead > 0 ? homeName : awayName;
-        value.push(`\nNet worth: ${leader} +${Math.abs(h.netWorthLead).toLocaleString('en')}`);
+        extra.push({
+          name: 'Net worth',
+          value: [`${leader} +${Math.abs(h.netWorthLead).toLocaleString('en')}`],
+          inline: true,
+        });
       }
       if (h.home.structures && h.away.structures) {
-        value.push(`\n${homeName}: ${h.home.structures}; ${awayName}: ${h.away.structures}`);
+        extra.push({
+          name: 'Structures',
+          value: [`${homeName}: ${h.home.structures}; ${awayName}: ${h.away.structures}`],
+          inline: true,
+        });
       }
     } else {
       const ph = orderedParticipants(current);
@@ -426,30 +445,25 @@ export function liveCard(
           ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress',
         );
     }
-    fields.push({ name: `Now: game ${current.order} · ${map}`, value });
+    fields.push({ name: `Now: game ${current.order} · ${map}`, value }, ...extra);
   }
   const played = matches.filter((m) => isFinished(m));
-  if (played.length > 0) {
+  for (const m of played.slice(-10)) {
     const value: Text = [];
-    played.forEach((m, i) => {
-      const mp = orderedParticipants(m);
-      const label = m.map ? (options.mapName?.(m.map.id) ?? `Map ${m.order}`) : `Game ${m.order}`;
-      if (i > 0) value.push('\n');
-      value.push(`${label}: `);
-      if (lobby) {
-        const text = `top: ${lobbyLeaders({ ...series, participants: m.participants } as Series, labels)}`;
-        value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
-      } else if (mp.length === 2) {
-        const winner = mp.find((p) => p.winner);
-        const text = `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
-        // Finished maps of a live series are live information; of a finished series, a result.
-        value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
-      }
-    });
-    fields.push({ name: 'Maps', value });
+    const mp = orderedParticipants(m);
+    const label = m.map ? (options.mapName?.(m.map.id) ?? `Map ${m.order}`) : `Map ${m.order}`;
+    if (lobby) {
+      const text = `top: ${lobbyLeaders({ ...series, participants: m.participants } as Series, labels)}`;
+      value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
+    } else if (mp.length === 2) {
+      const winner = mp.find((p) => p.winner);
+      const text = `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
+      // Finished maps of a live series are live information; of a finished series, a result.
+      value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
+    }
+    fields.push({ name: `Game ${m.order} · ${label}`, value, inline: true });
   }
-  const streams = streamsField(series, options.casters, 3);
-  if (streams) fields.push(streams);
+  fields.push(...streamFields(series, options.casters, 3));
   const card: Card = {
     title: lobby ? matchup(series, labels) : `${homeName} vs ${awayName}`,
     colour: seriesColour(series),
@@ -554,14 +568,4 @@ export function byStart(a: Pick<Series, 'start' | 'id'>, b: Pick<Series, 'start'
   const sa = a.start ? Date.parse(a.start) : Number.POSITIVE_INFINITY;
   const sb = b.start ? Date.parse(b.start) : Number.POSITIVE_INFINITY;
   return sa - sb || a.id - b.id;
-}
-
-/** Joins lines of spans with newlines, for a field value. */
-export function joinLines(lines: readonly Text[]): Text {
-  const out: Text = [];
-  lines.forEach((line, i) => {
-    if (i > 0) out.push('\n');
-    out.push(...line);
-  });
-  return out;
 }

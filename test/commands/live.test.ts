@@ -69,18 +69,20 @@ describe('/live', () => {
         `${teamNameOf(world, series.participants[0]!.roster.id)} \\d+–\\d+ ${teamNameOf(world, series.participants[1]!.roster.id)} · \\d+:\\d\\d`,
       ),
     );
-    const streams = card.fields!.find((f) => f.name === 'Streams');
-    if (series.casters.length > 0) {
-      expect(streams).toBeDefined();
-      const primary = series.casters.find((c) => c.primary);
-      if (primary) {
-        const info = world.catalog.casterById.get(primary.caster.id)!;
-        const first = streams!.value.find((s) => typeof s === 'object' && 'text' in s && s.bold) as {
-          text: string;
-        };
-        expect(first.text).toBe(info.display_name);
-        expect(result.text).toContain(`${info.display_name} (primary)`);
-      }
+    expect(card.fields!.map((f) => f.name)).toContain('Net worth');
+    const streams = card.fields!.filter((f) => f.name.startsWith('Stream: '));
+    expect(streams.length).toBe(Math.min(3, series.casters.length));
+    const primary = series.casters.find((c) => c.primary);
+    if (primary) {
+      const info = world.catalog.casterById.get(primary.caster.id)!;
+      expect(streams[0]!.name).toBe(`Stream: ${info.display_name} (primary)`);
+    }
+    // Earlier maps, one field each.
+    const maps = world.catalog.game(series.game.id)!.maps;
+    for (const m of plan.matches.filter((x) => world.matchLifecycle(plan, x, t) === 'over')) {
+      expect(card.fields!.map((f) => f.name)).toContain(
+        `Game ${m.order} · ${maps.find((x) => x.id === m.map)!.name}`,
+      );
     }
   });
 

@@ -110,15 +110,20 @@ describe('/standings', () => {
     const { tournament, substage, series } = findBracket();
     const result = await call(stack, 'standings', { tournament: tournament.title, stage: substage.title });
     expect(result.outcome).toBe('ok');
-    const fields = result.reply.cards[0]!.fields!;
-    expect(fields[0]!.name).toBe('Upper bracket · round 1');
+    const lines = result.reply.cards[0]!.description!;
+    expect(lines[0]).toEqual([{ text: 'Upper bracket · round 1', bold: true }]);
+    const headings = lines
+      .filter((l) => l.length === 1 && typeof l[0] === 'object' && 'bold' in l[0]!)
+      .map((l) => (l[0] as { text: string }).text);
     const done = series.find((s) => s.lifecycle === 'over' && s.participants.length === 2)!;
     const [home, away] = [...done.participants].sort((a, b) => a.seed - b.seed);
     expect(result.text).toContain(
       `${teamNameOf(world, home!.roster.id)} ${home!.score}–${away!.score} ${teamNameOf(world, away!.roster.id)}`,
     );
-    if (series.some((s) => s.bracket_position?.part === 'GF'))
-      expect(fields.map((f) => f.name)).toContain('Grand final');
+    if (series.some((s) => s.bracket_position?.part === 'GF')) expect(headings).toContain('Grand final');
+    expect(headings.some((h) => h.startsWith('Lower bracket'))).toBe(
+      series.some((s) => s.bracket_position?.part === 'LB'),
+    );
   });
 
   it('names the stages when the stage is unknown, and costs at most 2 requests cold, none warm', async () => {

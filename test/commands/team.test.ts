@@ -23,17 +23,13 @@ describe('/team', () => {
     expect(result.text).toContain(`Organisation: ${org.name}`);
     expect(result.text).toContain(`Region: ${team.region.name}`);
     const roster = world.catalog.rosterById.get(team.standing_roster!.roster.id)!;
-    const rosterText = field('Roster')!
-      .value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : ''))
-      .join('');
     const roles = world.catalog.game(team.game.id)!.roles;
     for (const { id } of roster.line_up.players) {
       const player = world.catalog.playerById.get(id)!;
-      expect(rosterText).toContain(player.nick_name);
-      if (player.role)
-        expect(rosterText).toContain(
-          `${player.nick_name} (${player.first_name} ${player.last_name}) · ${roles.find((r) => r.id === player.role!.id)!.name}`,
-        );
+      const role = player.role ? roles.find((r) => r.id === player.role!.id)!.name : undefined;
+      expect(field(player.nick_name)?.value).toEqual([
+        [`${player.first_name} ${player.last_name}`, role].filter(Boolean).join(' · '),
+      ]);
     }
     const rosters = [...world.catalog.rosterById.values()]
       .filter((r) => r.team.id === team.id)
@@ -47,13 +43,17 @@ describe('/team', () => {
       .filter((s) => FINISHED.includes(s.lifecycle))
       .sort(byEndDescThenId)
       .slice(0, 5);
-    const upText = field('Upcoming')!
-      .value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : ''))
-      .join('');
-    for (const s of upcoming) expect(upText).toContain(matchupOf(world, s).split(' vs ')[0]!);
-    expect(upText.split('\n')).toHaveLength(upcoming.length);
-    const recentLines = field('Recent')!.value.filter((s) => s === '\n').length + 1;
-    expect(recentLines).toBe(recent.length);
+    const [, upCard, recentCard] = result.reply.cards;
+    expect(upCard!.title).toBe(`Upcoming · ${team.name}`);
+    expect(upCard!.description).toHaveLength(upcoming.length);
+    upcoming.forEach((s, i) => {
+      const line = upCard!.description![i]!;
+      expect(
+        line.some((span) => typeof span === 'object' && 'text' in span && span.text === matchupOf(world, s)),
+      ).toBe(true);
+    });
+    expect(recentCard!.title).toBe(`Recent · ${team.name}`);
+    expect(recentCard!.description).toHaveLength(recent.length);
   });
 
   it('hides results in the recent list under the "hide" policy', async () => {
@@ -65,8 +65,12 @@ describe('/team', () => {
       { team: team.name },
       { tenant: await tenantWith(stack, { spoilers: 'hide' }) },
     );
-    const recent = result.reply.cards[0]!.fields!.find((f) => f.name === 'Recent')!;
-    const text = recent.value.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : '')).join('');
+    const recent = result.reply.cards[2]!;
+    expect(recent.title).toBe(`Recent · ${team.name}`);
+    const text = recent
+      .description!.flat()
+      .map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : ''))
+      .join('');
     expect(text).toContain('result hidden');
     expect(text).not.toMatch(/\d+–\d+/);
   });
