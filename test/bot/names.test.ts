@@ -222,4 +222,31 @@ describe('NameIndex against the local service', () => {
     expect(liveNow.has(first!.value)).toBe(true);
     expect(first!.name).toContain('LIVE');
   });
+
+  it('fetches rosters and teams it lacks with one getMany each, then labels them', async () => {
+    const client = createClient({
+      baseUrl: stack.service.url,
+      secret: stack.service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    const index = createNameIndex({ client, clock: stack.clock, limits: { rosters: 10, teams: 10 } });
+    await index.refresh();
+    const world = stack.service.world;
+    const rosters = [...world.catalog.rosterById.values()].slice(-30);
+    expect(rosters.every((r) => index.teamOfRoster(r.id) === undefined)).toBe(true);
+    const before = client.stats().upstreamTotal;
+    await index.ensureRosters(
+      client,
+      rosters.map((r) => r.id),
+    );
+    expect(client.stats().upstreamTotal - before).toBe(2);
+    for (const r of rosters)
+      expect(index.teamOfRoster(r.id)?.name).toBe(world.catalog.teamById.get(r.team.id)!.name);
+    await index.ensureRosters(
+      client,
+      rosters.map((r) => r.id),
+    );
+    expect(client.stats().upstreamTotal - before).toBe(2);
+    await client.close();
+  });
 });
