@@ -57,7 +57,6 @@ async function main() {
   }
   const series = await setup.series.list({ order: 'start-desc', take: 50 });
   const substages = await setup.substages.list({ order: 'start-desc', take: 50 });
-  const tournaments = await setup.tournaments.list({ order: 'start-desc', take: 50 });
   const before = client.stats();
   console.log(
     `discovery: ${before.upstreamTotal} requests in ${Math.round(performance.now() - bootStarted)} ms`,
