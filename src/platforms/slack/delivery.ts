@@ -30,6 +30,11 @@ export interface SlackDeliveryOptions {
   maxRateLimitWaitMs?: number;
   /** How many 429s in a row one send waits out before failing as transient. Default 3. */
   maxRateLimitRetries?: number;
+  /**
+   * After a channel fails for good (not in channel, gone, archived, no permission), sends already
+   * queued for it fail at once for this long instead of asking Slack again. Default 60 s.
+   */
+  deadChannelMs?: number;
   /** Real time source and sleep, injectable so pacing can be tested without waiting. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -152,6 +157,9 @@ export class SlackDelivery implements Delivery {
   readonly #channels = new Map<string, { tail: Promise<unknown>; lastAt: number }>();
   /** Per workspace: no sends before this instant (a 429's Retry-After). */
   readonly #pausedUntil = new Map<string, number>();
+  /** Per channel: a recent permanent failure, repeated to queued sends until `until`. */
+  readonly #dead = new Map<string, { error: DeliveryError; until: number }>();
+  readonly #deadMs: number;
   #rateLimited = 0;
 
   constructor(options: SlackDeliveryOptions) {
@@ -162,6 +170,7 @@ export class SlackDelivery implements Delivery {
     this.#maxRetries = options.maxRateLimitRetries ?? 3;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
+    this.#deadMs = options.deadChannelMs ?? 60_000;
   }
 
   /** 429s seen so far (for logs and tests). */
@@ -218,16 +227,26 @@ export class SlackDelivery implements Delivery {
     const key = `${target.tenantId}/${target.channelId}`;
     const channel = this.#channels.get(key) ?? { tail: Promise.resolve(), lastAt: Number.NEGATIVE_INFINITY };
     const run = channel.tail.then(
-      () => this.#attempt(target, channel, call),
-      () => this.#attempt(target, channel, call),
+      () => this.#attempt(key, target, channel, call),
+      () => this.#attempt(key, target, channel, call),
     );
     channel.tail = run.catch(() => undefined);
     this.#channels.set(key, channel);
     return run;
   }
 
-  async #attempt<T>(target: ChannelTarget, channel: { lastAt: number }, call: () => Promise<T>): Promise<T> {
+  async #attempt<T>(
+    key: string,
+    target: ChannelTarget,
+    channel: { lastAt: number },
+    call: () => Promise<T>,
+  ): Promise<T> {
     const where = `channel ${target.channelId}`;
+    const dead = this.#dead.get(key);
+    if (dead && dead.until > this.#now()) {
+      throw new DeliveryError(dead.error.kind, dead.error.code, dead.error.message);
+    }
+    this.#dead.delete(key);
     for (let attempt = 0; ; attempt += 1) {
       const readyAt = Math.max(
         channel.lastAt + this.#minIntervalMs,
@@ -239,7 +258,12 @@ export class SlackDelivery implements Delivery {
       try {
         return await call();
       } catch (error) {
-        if (!isRateLimited(error)) throw toDeliveryError(error, where);
+        if (!isRateLimited(error)) {
+          const failure = toDeliveryError(error, where);
+          if (failure.kind === 'permanent')
+            this.#dead.set(key, { error: failure, until: this.#now() + this.#deadMs });
+          throw failure;
+        }
         this.#rateLimited += 1;
         const pauseMs = Math.max(1, error.retryAfter) * this.#unitMs;
         this.#pausedUntil.set(

@@ -420,6 +420,7 @@ function cardBlocks(card: Card, builder: BlockBuilder, options: SpanOptions): Sl
       elements: context.map((text) => ({
         type: 'mrkdwn' as const,
         text: truncateMrkdwn(text, SLACK_LIMITS.contextText),
+        verbatim: true,
       })),
     });
   }
@@ -458,7 +459,10 @@ export function renderReply(reply: Reply): SlackMessage {
   });
   const tail: SlackBlock[] = [];
   if (reply.stale)
-    tail.push({ type: 'context', elements: [{ type: 'mrkdwn', text: `:warning: ${STALE_NOTICE}` }] });
+    tail.push({
+      type: 'context',
+      elements: [{ type: 'mrkdwn', text: `:warning: ${STALE_NOTICE}`, verbatim: true }],
+    });
 
   const all = groups.flat();
   const room = SLACK_LIMITS.blocks - tail.length;
@@ -475,6 +479,7 @@ export function renderReply(reply: Reply): SlackMessage {
         {
           type: 'mrkdwn',
           text: `_Shortened to fit Slack: ${left} more block${left === 1 ? '' : 's'} not shown._`,
+          verbatim: true,
         },
       ],
     });

@@ -80,6 +80,27 @@ describe('SlackDelivery', () => {
     expect(fake.messages).toHaveLength(0);
   });
 
+  it('fails sends queued for a dead channel at once, without asking Slack again, for a while', async () => {
+    const results = await Promise.allSettled([
+      delivery.post(target('C3'), reply('a'), 'k1'),
+      delivery.post(target('C3'), reply('b'), 'k2'),
+      delivery.edit(target('C3'), '1.2', reply('c')),
+    ]);
+    for (const result of results)
+      expect(result).toMatchObject({
+        status: 'rejected',
+        reason: { kind: 'permanent', code: 'NOT_IN_CHANNEL' },
+      });
+    expect(fake.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(fake.callsOf('chat.update')).toHaveLength(0);
+    // Once the bot is invited and the memory has lapsed, the channel works again.
+    fake.channels.set('C3', { id: 'C3', name: 'private' });
+    now += 60_001;
+    await expect(delivery.post(target('C3'), reply('d'), 'k3')).resolves.toMatchObject({
+      messageId: expect.any(String),
+    });
+  });
+
   it('fails only that edit (transient) when the message was deleted, so the channel stays subscribed', async () => {
     const error = await delivery.edit(target('C1'), '123.456', reply('x')).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'transient', code: 'UNKNOWN_MESSAGE' });

@@ -156,6 +156,8 @@ describe('renderReply', () => {
       const text = block.text as Json | undefined;
       if (text?.type === 'mrkdwn') expect(text.verbatim).toBe(true);
       for (const field of (block.fields as Json[] | undefined) ?? []) expect(field.verbatim).toBe(true);
+      for (const element of (block.elements as Json[] | undefined) ?? [])
+        if (element.type === 'mrkdwn') expect(element.verbatim, JSON.stringify(element)).toBe(true);
     }
     // The negative control: the pattern does catch a raw ping, so the checks above can fail.
     expect('<!channel>').toMatch(PING);
