@@ -104,7 +104,13 @@ export interface SeriesPlan {
   start: number;
   /** When the last played map ends (the series' end once over). */
   end: number;
+  /** The original start of a postponed series (`start` is then the new one). */
   postponedFrom: number | null;
+  /**
+   * When the postponement becomes known (before the original start): until then the series shows
+   * its original start and no `postponed_from`, so a client sees a start time move without notice.
+   */
+  postponedAt: number | null;
   deletedAt: number | null;
   /** Roster ids in seed order. */
   rosters: number[];
@@ -593,6 +599,7 @@ function addSeries(
     start: 0,
     end: 0,
     postponedFrom: null,
+    postponedAt: null,
     deletedAt: null,
     rosters,
     winner,
@@ -705,6 +712,7 @@ function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
   const isGroup = plan.substage.type !== 2;
   if (isGroup && plan.forfeit < 0 && rng.chance(0.03)) {
     plan.postponedFrom = plan.start;
+    plan.postponedAt = plan.start - rng.int(20, 12 * 60) * 60_000;
     plan.start += rng.int(1, 8) * 3600_000;
   }
   if (
@@ -758,6 +766,7 @@ function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
   if (plan.kind === 'battle-royale') for (const m of plan.matches) changes.push(m.end);
   else for (const m of plan.matches) if (m.winner >= 0) changes.push(m.end);
   if (plan.deletedAt !== null) changes.push(plan.deletedAt);
+  if (plan.postponedAt !== null) changes.push(plan.postponedAt);
   if (plan.incidentAt !== null) changes.push(plan.incidentAt);
   plan.changes = changes.sort((a, b) => a - b);
 }

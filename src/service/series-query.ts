@@ -152,22 +152,38 @@ export function seriesCandidates(
  * Walks sorted lists in start order (ascending or descending), one group of equal starts at a
  * time, each group in ascending id and without repeats: ties are always broken by ascending id.
  */
-function* merged(lists: (readonly SeriesPlan[])[], desc: boolean): Generator<SeriesPlan> {
+function* merged(
+  lists: (readonly SeriesPlan[])[],
+  desc: boolean,
+  key: (plan: SeriesPlan) => number,
+): Generator<SeriesPlan> {
   const cursors = lists.map((l) => (desc ? l.length - 1 : 0));
   const seen = lists.length > 1 ? new Set<number>() : null;
   for (;;) {
     let next = Number.NaN;
     for (let i = 0; i < lists.length; i++) {
-      const plan = lists[i]![cursors[i]!];
-      if (plan && (Number.isNaN(next) || (desc ? plan.start > next : plan.start < next))) next = plan.start;
+      const list = lists[i]!;
+      // Skip what shows another start than its index position (a postponement not yet announced).
+      while (
+        list[cursors[i]!] &&
+        i < lists.length - 1 &&
+        key(list[cursors[i]!]!) !== list[cursors[i]!]!.start
+      ) {
+        cursors[i]! += desc ? -1 : 1;
+      }
+      const plan = list[cursors[i]!];
+      if (plan && (Number.isNaN(next) || (desc ? key(plan) > next : key(plan) < next))) next = key(plan);
     }
     if (Number.isNaN(next)) return;
     const group: SeriesPlan[] = [];
     for (let i = 0; i < lists.length; i++) {
       const list = lists[i]!;
       let c = cursors[i]!;
-      while (list[c] && list[c]!.start === next) {
-        group.push(list[c]!);
+      while (
+        list[c] &&
+        (key(list[c]!) === next || (i < lists.length - 1 && key(list[c]!) !== list[c]!.start))
+      ) {
+        if (key(list[c]!) === next) group.push(list[c]!);
         c += desc ? -1 : 1;
       }
       cursors[i] = c;
@@ -197,7 +213,11 @@ export function querySeries<V>(
   if (list.order.length === 1 && key?.path === 'start') {
     const out: V[] = [];
     if (take === 0) return out;
-    for (const plan of merged(lists, key.desc)) {
+    // The last list holds the postponed series by original start; the index lists skip those
+    // whose postponement is not yet announced.
+    const window = world.window(t);
+    const pending = window.postponed.filter((p) => t < p.postponedAt!);
+    for (const plan of merged([...lists, pending], key.desc, (p) => world.displayedStart(p, t))) {
       const item = options.view(plan);
       if (list.filter.test(item) && out.push(item) >= want) break;
     }

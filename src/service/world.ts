@@ -63,6 +63,8 @@ export interface WindowIndex {
   substages: SubstagePlan[];
   /** The longest series duration in the window: bounds the start range of live series. */
   maxDuration: number;
+  /** Postponed series, by original start: until announced they show that start, not their index position. */
+  postponed: SeriesPlan[];
 }
 
 export function iso(ms: number): string {
@@ -179,6 +181,9 @@ export class World {
       stages: [],
       substages: [],
       maxDuration: 0,
+      postponed: series
+        .filter((p) => p.postponedFrom !== null)
+        .sort((a, b) => a.postponedFrom! - b.postponedFrom! || a.id - b.id),
     };
     for (const plan of series) {
       index.byId.set(plan.id, plan);
@@ -241,6 +246,11 @@ export class World {
   }
 
   // ---- state at an instant ----
+
+  /** The start a series shows at t: its original start until a postponement is announced. */
+  displayedStart(plan: SeriesPlan, t: number): number {
+    return plan.postponedAt !== null && t < plan.postponedAt ? plan.postponedFrom! : plan.start;
+  }
 
   /** A series' lifecycle at t. */
   lifecycle(plan: SeriesPlan, t: number): Lifecycle {
@@ -317,7 +327,7 @@ export class World {
     return {
       id: plan.id,
       title: plan.title,
-      start: iso(plan.start),
+      start: iso(this.displayedStart(plan, t)),
       end: over ? iso(plan.end) : null,
       lifecycle,
       tier: plan.tier,
@@ -329,7 +339,7 @@ export class World {
       substage: { id: plan.substage.id },
       game: { id: plan.game },
       format: { best_of: plan.bestOf },
-      postponed_from: plan.postponedFrom === null ? null : iso(plan.postponedFrom),
+      postponed_from: plan.postponedFrom === null || t < plan.postponedAt! ? null : iso(plan.postponedFrom),
       deleted_at: plan.deletedAt !== null && t >= plan.deletedAt ? iso(plan.deletedAt) : null,
       participants,
       matches: plan.matches.map((m) => ({ id: m.id })),

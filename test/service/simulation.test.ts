@@ -107,6 +107,33 @@ describe('the simulation on a jumped clock', () => {
     }
   });
 
+  it('moves the start of a postponed series when the postponement becomes known', async () => {
+    service.clock.set(INSTANT);
+    const t = INSTANT.getTime();
+    const pending = service.world
+      .window(t)
+      .postponed.filter((p) => p.postponedAt! > t)
+      .slice(0, 5);
+    expect(pending.length).toBe(5);
+    for (const plan of pending) {
+      service.clock.set(new Date(plan.postponedAt! - MINUTE));
+      const before = await ok<any>(service, `/series/${plan.id}`);
+      expect(before.postponed_from).toBeNull();
+      expect(at(before.start)).toBe(plan.postponedFrom);
+      expect(before.lifecycle).toBe('upcoming');
+      const listed = await ok<any[]>(service, `/series?filter=id=${plan.id}&order=start-asc`);
+      expect(listed).toEqual([before]);
+      service.clock.set(new Date(plan.postponedAt!));
+      const after = await ok<any>(service, `/series/${plan.id}`);
+      expect(after.postponed_from).toBe(before.start);
+      expect(at(after.start)).toBeGreaterThan(at(before.start));
+      expect(after.resource_version).toBeGreaterThan(before.resource_version);
+      // At the original start it is still upcoming.
+      service.clock.set(new Date(plan.postponedFrom! + MINUTE));
+      expect((await ok<any>(service, `/series/${plan.id}`)).lifecycle).toBe('upcoming');
+    }
+  });
+
   it('round-robin standings follow the substage points rules', async () => {
     service.clock.set(new Date(INSTANT.getTime() + 2 * 24 * 60 * MINUTE));
     const groups = await ok<any[]>(service, '/substages?filter=type=1&take=50');
