@@ -198,6 +198,41 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     expect(mrkdwn(unsure)).toMatch(/Could not check with Slack whether you are a workspace admin/);
   });
 
+  it('checks with conversations.info that Matchday can post in a channel before subscribing it', async () => {
+    const closed = await rig.command(
+      `settings channel-add channel:<#${CHANNELS.closed.id}|${CHANNELS.closed.name}>`,
+      {
+        user: USERS.admin.id,
+      },
+    );
+    expect(mrkdwn(closed)).toContain('/invite @Matchday');
+    const unknown = await rig.command('settings channel-add channel:<#C0NOWHERE|gone>', {
+      user: USERS.admin.id,
+    });
+    expect(mrkdwn(unknown)).toContain('access to the channel');
+    let settings = await rig.app.tenants.get(TENANT);
+    expect(settings.channels.map((c) => c.id)).not.toContain(CHANNELS.closed.id);
+
+    const ok = await rig.command(
+      `settings channel-add channel:<#${CHANNELS.remind.id}|${CHANNELS.remind.name}> kinds:reminders`,
+      {
+        user: USERS.admin.id,
+      },
+    );
+    expect(blockKitProblems(ok.body)).toEqual([]);
+    settings = await rig.app.tenants.get(TENANT);
+    expect(settings.channels.find((c) => c.id === CHANNELS.remind.id)).toMatchObject({
+      name: CHANNELS.remind.name,
+      kinds: ['reminders'],
+    });
+    expect(rig.fake.callsOf('conversations.info').map((c) => c.params.channel)).toEqual(
+      expect.arrayContaining([CHANNELS.closed.id, 'C0NOWHERE', CHANNELS.remind.id]),
+    );
+    await rig.command(`settings channel-remove channel:<#${CHANNELS.remind.id}|${CHANNELS.remind.name}>`, {
+      user: USERS.admin.id,
+    });
+  });
+
   it('hides results behind a Reveal button that answers only the clicker', async () => {
     await rig.app.tenants.save(TENANT, { ...(await rig.app.tenants.get(TENANT)), spoilers: 'spoiler' });
     const post = await rig.command('series recent limit:5');
