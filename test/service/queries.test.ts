@@ -132,6 +132,20 @@ describe('filters over HTTP', () => {
     for (const s of covered) expect(['available', 'partial']).toContain(s.coverage.data.live.cv.fact);
   });
 
+  it('compares datetimes as instants and wildcards inside collections', async () => {
+    const s = series[4];
+    const same = s.start.replace('.000Z', '+00:00');
+    expect(
+      ids(await ok(service, `/series?filter=start=${encodeURIComponent(same)},game.id=2,tier=3`)),
+    ).toContain(s.id);
+    for (const x of await ok<any[]>(service, `/series?filter=start=${s.start}`))
+      expect(x.start).toBe(s.start);
+    const aka = (await ok<any[]>(service, '/teams?take=50')).find((t) => t.also_known_as.length > 0);
+    const word = aka.also_known_as[0].split(' ')[0];
+    expect(ids(await ok(service, `/teams?filter=also_known_as~=${word}*&take=50`))).toContain(aka.id);
+    expect(await ok(service, '/teams?filter=also_known_as~=zzzz*')).toEqual([]);
+  });
+
   it('combines conditions with AND', async () => {
     const live = await ok<any[]>(service, '/series?filter=lifecycle=live,tier<={1,2,3}');
     for (const s of live) {
