@@ -2,11 +2,23 @@
  * `matchday <subcommand>`: the one entry point of the package's `bin`. Each subcommand lives in its
  * own module, loaded only when asked for.
  */
-const SUBCOMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void> }> }> = {
-  start: { summary: 'run Matchday (terminal chat, Discord or Slack, per configuration)', load: () => import('./main.ts') },
+const SUBCOMMANDS: Record<
+  string,
+  { summary: string; load: () => Promise<{ run(argv: string[]): Promise<void> }> }
+> = {
+  start: {
+    summary: 'run Matchday (terminal chat, Discord or Slack, per configuration)',
+    load: () => import('./main.ts'),
+  },
   service: { summary: 'serve the local esports data service (v3)', load: () => import('./service/cli.ts') },
-  ask: { summary: 'run one command and print the reply, e.g. matchday ask "/series live"', load: () => import('./platforms/terminal/ask.ts') },
-  register: { summary: 'register the slash commands with Discord [--guild <id>]', load: () => import('./platforms/discord/register.ts') },
+  ask: {
+    summary: 'run one command and print the reply, e.g. matchday ask "/series live"',
+    load: () => import('./platforms/terminal/ask.ts'),
+  },
+  register: {
+    summary: 'register the slash commands with Discord [--guild <id>]',
+    load: () => import('./platforms/discord/register.ts'),
+  },
 };
 
 function usage(): string {

@@ -115,7 +115,9 @@ export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | unde
 }
 
 /** Declares a command; the identity function exists so that `args` is typed from `options`. */
-export function defineCommand<const O extends OptionsDef | undefined = undefined>(definition: CommandDef<O>): CommandDef<O> {
+export function defineCommand<const O extends OptionsDef | undefined = undefined>(
+  definition: CommandDef<O>,
+): CommandDef<O> {
   return definition;
 }
 

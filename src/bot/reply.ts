@@ -118,7 +118,11 @@ export function replyText(reply: Reply, reveal = false): string {
 }
 
 /** A reply with one card holding a short message; for notices and errors. */
-export function notice(title: string, message: string, options: { colour?: number; ephemeral?: boolean } = {}): Reply {
+export function notice(
+  title: string,
+  message: string,
+  options: { colour?: number; ephemeral?: boolean } = {},
+): Reply {
   return {
     cards: [{ title, colour: options.colour ?? COLOURS.info, description: [[message]] }],
     ephemeral: options.ephemeral ?? false,

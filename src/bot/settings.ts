@@ -13,7 +13,16 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const SPOILER_POLICIES = ['show', 'spoiler', 'hide'] as const;
 export type SpoilerPolicy = (typeof SPOILER_POLICIES)[number];
 
-const leadMinutes = z.array(z.number().int().min(1).max(24 * 60)).min(1).max(5);
+const leadMinutes = z
+  .array(
+    z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60),
+  )
+  .min(1)
+  .max(5);
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. 09:00');
 
 /** Is `zone` an IANA time zone this runtime knows (e.g. Europe/Berlin)? */
@@ -38,7 +47,16 @@ export const channelSubscriptionSchema = z.object({
   teams: z.array(z.number().int().nonnegative()).default([]),
   kinds: z.array(z.enum(NOTIFICATION_KINDS)).default([...NOTIFICATION_KINDS]),
   /** Minutes before the start; empty means the tenant's reminder lead times. */
-  leads: z.array(z.number().int().min(1).max(24 * 60)).max(5).default([]),
+  leads: z
+    .array(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60),
+    )
+    .max(5)
+    .default([]),
   /** A role id to mention on notifications. */
   role: z.string().optional(),
   /** Set when a permanent delivery failure turned this subscription off. */

@@ -88,7 +88,9 @@ export function parseFilter(source: string): FilterCondition[] {
       i += text.length;
     }
     if (!OPERATOR_VALUES[op!].includes(value.kind)) {
-      const wanted = OPERATOR_VALUES[op!].map((k) => (k === 'set' ? 'a set {a,b}' : k === 'null' ? 'null' : 'a value'));
+      const wanted = OPERATOR_VALUES[op!].map((k) =>
+        k === 'set' ? 'a set {a,b}' : k === 'null' ? 'null' : 'a value',
+      );
       fail(`operator ${op} on ${path} takes ${wanted.join(' or ')}`);
     }
     conditions.push({ path, op: op!, value });
@@ -137,7 +139,9 @@ export function safeText(input: string, maxLength = MAX_SEARCH_LENGTH): string {
   const text = input.trim();
   if (text === '') throw new UnsafeFilterTextError('The search text is empty: type at least one letter.');
   if (text.length > maxLength) {
-    throw new UnsafeFilterTextError(`The search text is ${text.length} characters long; at most ${maxLength} are allowed.`);
+    throw new UnsafeFilterTextError(
+      `The search text is ${text.length} characters long; at most ${maxLength} are allowed.`,
+    );
   }
   if (CONTROL.test(text)) throw new UnsafeFilterTextError('The search text contains a control character.');
   const bad = [...new Set([...text].filter((ch) => (GRAMMAR_CHARACTERS as readonly string[]).includes(ch)))];

@@ -404,7 +404,12 @@ export interface Tournament {
   start: DateTime;
   end: DateTime;
   game: Ref;
-  string_prize_pool: { total: string | null; first: string | null; second: string | null; third: string | null };
+  string_prize_pool: {
+    total: string | null;
+    first: string | null;
+    second: string | null;
+    third: string | null;
+  };
   location: { host: Region | null; participants: Region[] };
   deleted_at: DateTime | null;
   coverage: Coverage;
@@ -490,7 +495,11 @@ export interface CvPlayerState {
     structures: number;
     kills: { total: number; special: { first_blood: boolean } };
     denies: { total: number };
-    deaths: { total: number; enemy: { total: number }; denies: { total: number; allies: number; neutrals: number } };
+    deaths: {
+      total: number;
+      enemy: { total: number };
+      denies: { total: number; allies: number; neutrals: number };
+    };
     tips: { enemy: { incoming: number; outgoing: number }; allies: { incoming: number; outgoing: number } };
     runes: number;
   };
@@ -498,7 +507,10 @@ export interface CvPlayerState {
 
 export interface CvSideState<K extends string> {
   teams: Record<K, CvTeamState>;
-  outposts: Record<'north_west' | 'north_east' | 'south_west' | 'south_east', { asset: Ref; owner: Ref | null }>;
+  outposts: Record<
+    'north_west' | 'north_east' | 'south_west' | 'south_east',
+    { asset: Ref; owner: Ref | null }
+  >;
   available_runes: { location: Ref; rune: Ref }[];
   aegis: { carrier: { ui_side: string; ui_index: number; roster: Ref; player: Ref } | null; asset: Ref };
 }
@@ -522,7 +534,10 @@ export interface ApiPlayerState {
   hero: Ref;
   ui_index: number;
   items: {
-    hero: Record<'inventory' | 'backpack' | 'neutral_slot', { items: { id: number; slot: number }[]; default_size: number }>;
+    hero: Record<
+      'inventory' | 'backpack' | 'neutral_slot',
+      { items: { id: number; slot: number }[]; default_size: number }
+    >;
   };
   damage: { hero: { given: { total: number } }; structures: { given: { total: number } } };
   healing: { hero: { given: { total: number } } };

@@ -314,7 +314,9 @@ describe('client resilience against the local service', () => {
     const c = clientFor(s);
     await expect(c.games.list(undefined, { deadlineMs: 100 })).rejects.toBeInstanceOf(TimeoutError);
     // a deadline longer than the latency is met
-    expect((await c.forCaller({ priority: 'interactive', deadlineMs: 5000 }).games.list()).length).toBeGreaterThan(0);
+    expect(
+      (await c.forCaller({ priority: 'interactive', deadlineMs: 5000 }).games.list()).length,
+    ).toBeGreaterThan(0);
   });
 
   it('serves a user request queued behind 50 background ones first', async () => {
