@@ -408,6 +408,19 @@ class NotifierImpl implements Notifier {
     await this.#loadLabels();
   }
 
+  readonly #subscriberSets = new WeakMap<Subscription[], Set<Subscription>>();
+
+  /** The subscribers of a series as a set (digests test membership for every channel). */
+  #subscriberSet(series: Series): Set<Subscription> {
+    const list = this.#subscribersOf(series);
+    let set = this.#subscriberSets.get(list);
+    if (!set) {
+      set = new Set(list);
+      this.#subscriberSets.set(list, set);
+    }
+    return set;
+  }
+
   /** Does any channel want this series' reminders, live card or result (which need fresh reads)? */
   #tracked(series: Series): boolean {
     for (const sub of this.#subscribersOf(series)) {
@@ -416,17 +429,27 @@ class NotifierImpl implements Notifier {
     return false;
   }
 
+  readonly #leadSets = new WeakMap<Subscription[], number[]>();
+
+  /** The distinct reminder leads of a series' subscribers (cached with the subscriber list). */
+  #leadsOf(series: Series): number[] {
+    const list = this.#subscribersOf(series);
+    let leads = this.#leadSets.get(list);
+    if (!leads) {
+      leads = [...new Set(list.filter((s) => s.kinds.has('reminders')).flatMap((s) => s.leads))];
+      this.#leadSets.set(list, leads);
+    }
+    return leads;
+  }
+
   /** Does a reminder of this series fall due within the next live interval? */
   #reminderDueSoon(series: Series, now: number): boolean {
     if (series.start === null || series.lifecycle !== 'upcoming') return false;
     const start = Date.parse(series.start);
-    for (const sub of this.#subscribersOf(series)) {
-      if (!sub.kinds.has('reminders')) continue;
-      for (const lead of sub.leads) {
-        const at = start - lead * 60_000;
-        if (at <= now && now < start && !this.#groupsDone.has(`r:${series.id}:${lead}:${series.start}`))
-          return true;
-      }
+    for (const lead of this.#leadsOf(series)) {
+      const at = start - lead * 60_000;
+      if (at <= now && now < start && !this.#groupsDone.has(`r:${series.id}:${lead}:${series.start}`))
+        return true;
     }
     return false;
   }
@@ -559,11 +582,13 @@ class NotifierImpl implements Notifier {
     await this.#readLive(wantedLive, now);
 
     const jobs: (() => Promise<void>)[] = [];
+    // One edit per series and spoiler policy, built once per tick and shared by every channel.
+    const memo = new Map<string, { reply: Reply; json: string }>();
     for (const k of wantedLive) {
       const data = this.#live.get(k.series.id) ?? {};
       for (const sub of this.#subscribersOf(k.series)) {
         if (!sub.kinds.has('live')) continue;
-        jobs.push(() => this.#updateCard(k.series, sub, data));
+        jobs.push(() => this.#updateCard(k.series, sub, data, memo));
       }
     }
     for (const k of ended) {
@@ -634,7 +659,12 @@ class NotifierImpl implements Notifier {
     );
   }
 
-  async #updateCard(series: Series, sub: Subscription, data: LiveData): Promise<void> {
+  async #updateCard(
+    series: Series,
+    sub: Subscription,
+    data: LiveData,
+    memo: Map<string, { reply: Reply; json: string }>,
+  ): Promise<void> {
     const key = ledgerKey('live', series.id, 'card', sub);
     if (this.#disabled.has(targetKey(sub))) return;
     const casters = series.casters.flatMap((c) => {
@@ -666,8 +696,14 @@ class NotifierImpl implements Notifier {
       });
       return;
     }
-    const reply = build(false);
-    const content = JSON.stringify(reply.cards);
+    const memoKey = `${series.id}|${sub.spoilers}`;
+    let edit = memo.get(memoKey);
+    if (!edit) {
+      const built = build(false);
+      edit = { reply: built, json: JSON.stringify(built.cards) };
+      memo.set(memoKey, edit);
+    }
+    const { reply, json: content } = edit;
     if (content === card.last) return;
     card.last = content;
     const messageId = card.messageId;
@@ -743,7 +779,7 @@ class NotifierImpl implements Notifier {
   }
 
   async #sendDigest(sub: Subscription, key: string, slot: DigestSlot, day: Series[]): Promise<void> {
-    const mine = day.filter((s) => this.#subscribersOf(s).includes(sub));
+    const mine = day.filter((s) => this.#subscriberSet(s).has(sub));
     if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {
       if (await this.#o.ledger.claim(key)) await this.#o.ledger.fail(key, 'skipped: nothing scheduled');
       this.#done.add(key);

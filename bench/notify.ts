@@ -1,0 +1,233 @@
+/**
+ * Notifications at scale: 1, 100, 1,000 and 10,000 tenants with random settings over a simulated
+ * day on the local service. Measures upstream requests (the service's own count), notifications
+ * expected (computed from the world, not from the notifier), delivered and duplicated, tick time
+ * p99 and peak memory. Goal: 10,000 tenants make at most 1.2x the upstream requests of 1 tenant.
+ *
+ *   npm run bench:notify            24 h, one tick per simulated minute
+ *   npm run bench:notify -- --quick 3 h, one tick per 5 simulated minutes, up to 1,000 tenants
+ *
+ * The last line is one JSON object.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultSettings, type Settings, settingsSchema } from '../src/bot/settings.ts';
+import { createClient } from '../src/client/client.ts';
+import { createNotifier } from '../src/notify/notifier.ts';
+import { SqliteLedger } from '../src/notify/sqlite-ledger.ts';
+import { Clock } from '../src/service/clock.ts';
+import { startService } from '../src/service/index.ts';
+import { Rng } from '../src/service/random.ts';
+import { MemoryTenants, memoryLogger, RecordingDelivery } from '../test/notify/helpers.ts';
+import { expectedNotifications } from '../test/notify/world-expect.ts';
+
+const quick = process.argv.includes('--quick');
+const SPAN = (quick ? 3 : 24) * 3600_000;
+const TICK = quick ? 300_000 : 60_000;
+const COUNTS = quick ? [1, 100, 1000] : [1, 100, 1000, 10_000];
+const FROM = Date.parse('2025-06-04T00:00:00Z');
+const SEED = 11;
+const ZONES = [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Asia/Tokyo',
+  'Australia/Sydney',
+  'America/Sao_Paulo',
+];
+const KINDS = ['reminders', 'live', 'results', 'digest'] as const;
+const PLATFORMS = ['discord', 'slack', 'terminal'] as const;
+
+function pick<T>(rng: Rng, list: readonly T[]): T {
+  return list[Math.floor(rng.next() * list.length)]!;
+}
+
+function subset<T>(rng: Rng, list: readonly T[], p: number): T[] {
+  const out = list.filter(() => rng.next() < p);
+  return out.length > 0 ? out : [pick(rng, list)];
+}
+
+function randomSettings(rng: Rng, games: number[], teams: number[]): Settings {
+  const channels = Array.from({ length: 1 + Math.floor(rng.next() * 2) }, (_, i) => ({
+    id: `ch${i}`,
+    kinds: subset(rng, KINDS, 0.6),
+    leads: rng.next() < 0.3 ? subset(rng, [5, 10, 15, 30, 60], 0.3) : [],
+    teams: rng.next() < 0.1 ? [pick(rng, teams)] : [],
+  }));
+  return settingsSchema.parse({
+    ...defaultSettings(),
+    games: rng.next() < 0.2 ? [] : subset(rng, games, 0.4),
+    tiers: subset(rng, [1, 2, 3, 4], 0.4),
+    timezone: pick(rng, ZONES),
+    spoilers: pick(rng, ['show', 'spoiler', 'hide'] as const),
+    reminderLeads: subset(rng, [10, 15, 30, 60], 0.4),
+    digestTime: `${String(Math.floor(rng.next() * 24)).padStart(2, '0')}:${pick(rng, ['00', '30'])}`,
+    digestWhenEmpty: pick(rng, ['skip', 'say'] as const),
+    liveUpdates: rng.next() < 0.9,
+    channels,
+  });
+}
+
+function p99(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
+interface RunResult {
+  tenants: number;
+  upstream: number;
+  expected: number;
+  delivered: number;
+  duplicates: number;
+  missing: number;
+  unexpected: number;
+  tickP99: number;
+  rssMb: number;
+  seconds: number;
+}
+
+async function run(count: number, dir: string): Promise<RunResult> {
+  const clock = new Clock({ start: new Date(FROM), frozen: true });
+  const service = await startService({ port: 0, seed: SEED, clock, rate: 0 });
+  const rng = new Rng(SEED, 'bench-notify', count);
+  const games = service.world.catalog.games.map((g) => g.game.id);
+  const teams = service.world.catalog.teams.slice(0, 200).map((t) => t.id);
+  const tenants = new MemoryTenants();
+  const list: [string, Settings][] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `${pick(rng, PLATFORMS)}:t${i}`;
+    const s = randomSettings(rng, games, teams);
+    tenants.set(id, s);
+    list.push([id, s]);
+  }
+  const now = () => clock.nowMs();
+  const deliveries = {
+    discord: new RecordingDelivery('discord', now),
+    slack: new RecordingDelivery('slack', now),
+    terminal: new RecordingDelivery('terminal', now),
+  };
+  const ledger = new SqliteLedger(join(dir, `ledger-${count}.sqlite`));
+  const client = createClient({
+    baseUrl: service.url,
+    secret: service.secret,
+    rate: { perSecond: 1e6, burst: 1e6 },
+    // The client's cache runs on real time; a simulated minute passes in milliseconds here.
+    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
+  });
+  const notifier = createNotifier({
+    client,
+    tenants,
+    clock,
+    ledger,
+    deliveries,
+    logger: memoryLogger() as never,
+    editIntervalMs: 0,
+  });
+  const started = performance.now();
+  const before = service.requests;
+  const ticks: number[] = [];
+  let rss = 0;
+  for (let t = FROM; t < FROM + SPAN; t += TICK) {
+    clock.set(new Date(t));
+    const a = performance.now();
+    await notifier.tick();
+    ticks.push(performance.now() - a);
+    rss = Math.max(rss, process.memoryUsage().rss);
+  }
+  await notifier.drain();
+  const upstream = service.requests - before;
+  const expected = expectedNotifications(service.world, list, FROM, FROM + SPAN);
+  const records = Object.values(deliveries).flatMap((d) => d.posts());
+  const posted = new Map<string, number>();
+  for (const r of records) posted.set(r.key, (posted.get(r.key) ?? 0) + 1);
+  let delivered = 0;
+  let missing = 0;
+  for (const e of expected) {
+    const ok = e.kind === 'result' ? (await ledger.get(e.key))?.state === 'sent' : posted.has(e.key);
+    if (ok) delivered++;
+    else missing++;
+  }
+  const expectedKeys = new Set(expected.map((e) => e.key));
+  const duplicates =
+    [...posted.values()].reduce((n, c) => n + (c - 1), 0) +
+    Object.values(deliveries).reduce((n, d) => n + d.deduped, 0);
+  const unexpected = [...posted.keys()].filter((k) => !expectedKeys.has(k)).length;
+  await notifier.stop();
+  await ledger.close();
+  await client.close();
+  await service.close();
+  return {
+    tenants: count,
+    upstream,
+    expected: expected.length,
+    delivered,
+    duplicates,
+    missing,
+    unexpected,
+    tickP99: Math.round(p99(ticks) * 10) / 10,
+    rssMb: Math.round(rss / 1e6),
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'matchday-bench-notify-'));
+const results: RunResult[] = [];
+try {
+  console.log(
+    `notify bench: ${SPAN / 3600_000} simulated hours, one tick per ${TICK / 1000} s, seed ${SEED}`,
+  );
+  console.log(
+    'tenants  upstream  expected  delivered  missing  unexpected  duplicates  tick_p99_ms  rss_mb  wall_s',
+  );
+  for (const count of COUNTS) {
+    const r = await run(count, dir);
+    results.push(r);
+    console.log(
+      [
+        r.tenants,
+        r.upstream,
+        r.expected,
+        r.delivered,
+        r.missing,
+        r.unexpected,
+        r.duplicates,
+        r.tickP99,
+        r.rssMb,
+        r.seconds,
+      ]
+        .map((v, i) => String(v).padStart(i === 0 ? 7 : 9))
+        .join(' '),
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const one = results[0]!;
+const largest = results.at(-1)!;
+const maxUpstream = Math.max(...results.map((r) => r.upstream));
+const ratio = Math.round((largest.upstream / Math.max(1, one.upstream)) * 100) / 100;
+console.log(`upstream ratio ${largest.tenants} tenants / 1 tenant: ${ratio} (goal <= 1.2)`);
+console.log(
+  JSON.stringify({
+    tenants: largest.tenants,
+    upstream_requests_1: one.upstream,
+    upstream_requests_max: maxUpstream,
+    upstream_ratio: ratio,
+    expected: largest.expected,
+    delivered: largest.delivered,
+    missing: largest.missing,
+    duplicates: largest.duplicates,
+    tick_p99_ms: largest.tickP99,
+    rss_mb: Math.max(...results.map((r) => r.rssMb)),
+    simulated_hours: SPAN / 3600_000,
+    runs: results.map((r) => ({
+      tenants: r.tenants,
+      upstream: r.upstream,
+      expected: r.expected,
+      delivered: r.delivered,
+      duplicates: r.duplicates,
+    })),
+  }),
+);
+process.exit(0);
