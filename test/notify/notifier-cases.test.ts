@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import type { Settings } from '../../src/bot/settings.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { createNotifier, type NotifyClient } from '../../src/notify/notifier.ts';
@@ -36,10 +36,6 @@ function client(): EsportsClient {
     rate: { perSecond: 100_000, burst: 100_000 },
     ttl: { series: 0, matches: 0, live: 0, streams: 0 },
   });
-}
-
-function settings(over: Partial<Settings>): Settings {
-  return settingsSchema.parse({ ...defaultSettings(), ...over });
 }
 
 const onlyReminders = (id: string, leads: number[] = []) => ({
