@@ -340,6 +340,24 @@ class NotifierImpl implements Notifier {
           await this.#counted(() => scan([['participants.roster.id', '^', this.#followedRosters]]));
         }
       }
+      // Recently finished series: after downtime their live cards are frozen and results posted
+      // (within the late window); one page, newest first.
+      if (this.#subs.some((s) => s.kinds.has('live') || s.kinds.has('results'))) {
+        await this.#counted(async () => {
+          const over = this.#o.client.series.paginate(
+            {
+              filter: [...this.#unionFilter(), ['lifecycle', '<=', ['over', 'over-forfeited']]],
+              order: 'end-desc',
+            },
+            { ...BACKGROUND, limit: this.#o.scanLimit },
+          );
+          for await (const s of over) {
+            const end = Date.parse(s.end ?? s.start ?? '');
+            if (end < now - this.#o.resultsLateWindowMs) break;
+            if (!this.#known.has(s.id)) this.#remember(s, now);
+          }
+        });
+      }
       // Upcoming series that left the listing moved, went live or were removed: re-read them below.
       for (const [id, k] of this.#known)
         if (!seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = -Infinity;

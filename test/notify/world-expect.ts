@@ -72,8 +72,13 @@ export function expectedNotifications(
           out.push({ key: ledgerKey('live', p.id, 'card', sub), kind: 'live', at: Math.max(p.start, from) });
         }
         const endsInSpan = p.end >= from && p.end < to && !deletedBy(p, p.start);
-        const hasCard = sub.kinds.has('live') && played && p.start < to;
-        if (endsInSpan && (sub.kinds.has('results') || hasCard)) {
+        const hasCard = sub.kinds.has('live') && played && p.start < to && p.end > from;
+        // Ended shortly before the run began (downtime): a result post, within the 3-hour late window.
+        const endedBefore = p.end >= from - 3 * 3600_000 && p.end < from && !deletedBy(p, p.start);
+        if (
+          (endsInSpan && (sub.kinds.has('results') || hasCard)) ||
+          (endedBefore && sub.kinds.has('results'))
+        ) {
           out.push({ key: ledgerKey('result', p.id, 'over', sub), kind: 'result', at: p.end });
         }
       }
