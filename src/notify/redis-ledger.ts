@@ -38,7 +38,17 @@ export class RedisLedger implements Ledger {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
     this.#now = options.now ?? Date.now;
-    this.#client = createClient({ url });
+    // Fail fast instead of queueing forever: a few quick reconnects, then calls reject and the
+    // notifier retries the notification on a later tick.
+    this.#client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 5000,
+        reconnectStrategy: (retries: number) =>
+          retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
+      },
+    });
     // Without a listener an unreachable server would crash the process; the failing call reports it instead.
     this.#client.on('error', () => undefined);
     this.#connected = this.#client.connect();
