@@ -210,6 +210,9 @@ const CITY = [
   'Kyiv',
 ];
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
+
 const COVERAGE_BY_TIER: Coverage[] = [1, 2, 3, 4].map((tier) => {
   const leaf = (expectation: CoverageValue, fact: CoverageValue) => ({ expectation, fact });
   const good: CoverageValue =
@@ -233,19 +236,43 @@ const COVERAGE_BY_TIER: Coverage[] = [1, 2, 3, 4].map((tier) => {
   };
 });
 
+/** "16 Nov" for an instant. */
+function dayMonth(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+}
+
+/** The dates of a week, Monday to Sunday: "16-22 Nov 2026", "30 Nov-6 Dec 2026", "28 Dec 2026-3 Jan 2027". */
+export function weekDates(week: number): string {
+  const first = new Date(weekStart(week));
+  const last = new Date(weekStart(week) + 6 * 24 * 3600_000);
+  const y1 = first.getUTCFullYear();
+  const y2 = last.getUTCFullYear();
+  if (y1 !== y2) return `${dayMonth(first.getTime())} ${y1}-${dayMonth(last.getTime())} ${y2}`;
+  if (first.getUTCMonth() !== last.getUTCMonth())
+    return `${dayMonth(first.getTime())}-${dayMonth(last.getTime())} ${y2}`;
+  return `${first.getUTCDate()}-${dayMonth(last.getTime())} ${y2}`;
+}
+
 /** Coverage of an entity of a tier (shared objects: never mutate). */
 export function coverageFor(tier: number): Coverage {
   return COVERAGE_BY_TIER[Math.min(4, Math.max(1, tier)) - 1]!;
 }
 
+/** Tiers the default tenant follows: scheduled on their own grid so they alone cover every moment. */
+const HIGH_TIERS = new Set([1, 2]);
+/** Rest a roster gets between two series of one tournament. */
+const REST_MS = 15 * 60_000;
+/** Pause between a tournament's group stage ending and its playoffs starting. */
+const STAGE_BREAK_MS = 60 * 60_000;
+
 /** Generates the whole week. Deterministic in (catalog.seed, week, scale). */
 export function planWeek(catalog: Catalog, week: number, scale: number): WeekPlan {
   const tournaments: TournamentPlan[] = [];
-  const perGame: SeriesPlan[][] = [];
+  const series: SeriesPlan[] = [];
   for (const info of catalog.games) {
     const game = info.game.id;
     const rng = new Rng(catalog.seed, 'week', week, 'game', game);
-    const list: SeriesPlan[] = [];
     let seq = 0;
     const nextSeriesId = () => week * 1_000_000 + game * SERIES_PER_GAME + ++seq;
     let tIndex = 0;
@@ -265,28 +292,18 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
           nextSeriesId,
         );
         tournaments.push(tournament);
-        for (const stage of tournament.stages) for (const sub of stage.substages) list.push(...sub.series);
+        for (const stage of tournament.stages) for (const sub of stage.substages) series.push(...sub.series);
       }
     });
-    list.sort((a, b) => a.round - b.round || a.tournament.id - b.tournament.id || a.id - b.id);
-    perGame.push(list);
   }
-  // Interleave the games evenly over the week, each game keeping its own order, so that starts
-  // are spread over all 24 hours (one every few minutes at scale 1).
-  const all: { plan: SeriesPlan; pos: number }[] = [];
-  for (const list of perGame) {
-    list.forEach((plan, j) => {
-      all.push({ plan, pos: (j + 0.5) / list.length });
-    });
-  }
-  all.sort((a, b) => a.pos - b.pos || a.plan.game - b.plan.game);
-  const base = weekStart(week);
-  const step = WEEK_MS / all.length;
-  all.forEach(({ plan }, i) => {
-    plan.start = Math.floor((base + i * step) / 60_000) * 60_000;
-  });
-  const series = all.map((a) => a.plan);
+  // Timing relative to the series' own slot (start 0) first, so the scheduler knows durations.
   for (const plan of series) finishPlan(catalog, plan);
+  // Two streams, each with starts spread evenly over the whole week: tiers 1-2 (what the default
+  // tenant follows) and tiers 3-4. Each stream alone has a start every few minutes at any hour.
+  const high = tournaments.filter((t) => HIGH_TIERS.has(t.tier));
+  const low = tournaments.filter((t) => !HIGH_TIERS.has(t.tier));
+  scheduleStream(high, weekStart(week), 0);
+  scheduleStream(low, weekStart(week), 0.5);
   for (const t of tournaments) {
     let start = Number.POSITIVE_INFINITY;
     let end = 0;
@@ -304,6 +321,90 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   return { week, tournaments, series };
 }
 
+/** A series that will not be played in its slot: soft-deleted, or postponed away from it. */
+function leavesSlot(plan: SeriesPlan): boolean {
+  return plan.deletedAt !== null || plan.postponedFrom !== null;
+}
+
+/**
+ * Gives each series of the tournaments a slot on an even grid over the week (offset by `phase`
+ * steps), so that starts never bunch up or leave gaps. At each slot the tournament furthest behind
+ * its pace plays its next series whose rosters have rested since their last series and, for a
+ * later stage, whose earlier stage is over (so bracket series follow the groups and the series
+ * that feed them). Series that leave their slot (deleted, postponed) sit between grid slots, so a
+ * grid slot always holds a series that is played there.
+ */
+function scheduleStream(tournaments: TournamentPlan[], base: number, phase: number): void {
+  const queues = tournaments.map((t) => {
+    const list = t.stages.flatMap((stage) => stage.substages.flatMap((sub) => sub.series));
+    list.sort((a, b) => a.round - b.round || a.id - b.id);
+    return {
+      tournament: t,
+      list,
+      total: list.length,
+      done: 0,
+      busy: new Map<number, number>(),
+      stageEnd: [0, 0, 0],
+    };
+  });
+  const slots = queues.reduce((n, q) => n + q.list.filter((s) => !leavesSlot(s)).length, 0);
+  if (slots === 0) return;
+  const step = WEEK_MS / slots;
+  const ready = (q: (typeof queues)[number], plan: SeriesPlan, at: number) => {
+    if (leavesSlot(plan)) return true;
+    const order = plan.substage.stage.order;
+    if (order > 1 && q.stageEnd[order - 1]! + STAGE_BREAK_MS > at) return false;
+    return plan.rosters.every((r) => (q.busy.get(r) ?? 0) + REST_MS <= at);
+  };
+  const place = (q: (typeof queues)[number], plan: SeriesPlan, at: number) => {
+    q.list.splice(q.list.indexOf(plan), 1);
+    q.done++;
+    shiftPlan(plan, at);
+    if (plan.deletedAt !== null) return;
+    const order = plan.substage.stage.order;
+    q.stageEnd[order] = Math.max(q.stageEnd[order] ?? 0, plan.end);
+    for (const r of plan.rosters) q.busy.set(r, Math.max(q.busy.get(r) ?? 0, plan.end));
+  };
+  let remaining = queues.reduce((n, q) => n + q.total, 0);
+  for (let slot = 0; remaining > 0; slot++) {
+    const at = Math.floor((base + (slot + phase) * step) / 60_000) * 60_000;
+    for (;;) {
+      let best: { q: (typeof queues)[number]; plan: SeriesPlan } | null = null;
+      for (const q of queues) {
+        if (q.list.length === 0) continue;
+        if (best && q.done / q.total >= best.q.done / best.q.total) continue;
+        const round = q.list[0]!.round;
+        const plan = q.list.find((s) => s.round === round && ready(q, s, at));
+        if (plan) best = { q, plan };
+      }
+      if (!best) break;
+      remaining--;
+      if (leavesSlot(best.plan)) {
+        // Between grid slots; pick again for this slot.
+        place(best.q, best.plan, at + Math.floor(step / 2 / 60_000) * 60_000);
+        continue;
+      }
+      place(best.q, best.plan, at);
+      break;
+    }
+  }
+}
+
+/** Moves a plan timed relative to 0 (finishPlan) to its slot. */
+function shiftPlan(plan: SeriesPlan, at: number): void {
+  plan.start += at;
+  plan.end += at;
+  if (plan.postponedFrom !== null) plan.postponedFrom += at;
+  if (plan.postponedAt !== null) plan.postponedAt += at;
+  if (plan.deletedAt !== null) plan.deletedAt += at;
+  if (plan.incidentAt !== null) plan.incidentAt += at;
+  for (const m of plan.matches) {
+    m.start += at;
+    m.end += at;
+  }
+  plan.changes = plan.changes.map((c) => c + at);
+}
+
 function buildTournament(
   catalog: Catalog,
   rng: Rng,
@@ -318,8 +419,14 @@ function buildTournament(
   const info = catalog.game(game)!;
   const id = week * 1000 + game * 100 + index;
   const city = CITY[(week + index) % CITY.length]!;
-  const weekNo = ((week % 52) + 52) % 52;
-  const title = `${info.game.abbreviation} ${city} ${template.name}${k > 0 ? ` ${k + 1}` : ''} W${weekNo + 1}`;
+  // Named after the city and the dates of the week it is played in (Monday to Sunday), so a name
+  // says when it happens and never repeats; a numeral tells apart a template's tournaments of one
+  // week when there are more of them than cities.
+  const lap = Math.floor(k / CITY.length);
+  const numeral = lap > 0 ? ` ${ROMAN[Math.min(lap, ROMAN.length - 1)]}` : '';
+  const name = `${info.game.abbreviation} ${city} ${template.name}${numeral}`;
+  const shortName = `${info.game.abbreviation} ${city} ${template.name.split(' ')[0]}${numeral}`;
+  const title = `${name} ${weekDates(week)}`;
   const gameCasters = catalog.casters
     .filter((c) => c.game.id === game && c.deleted_at === null)
     .map((c) => c.id);
@@ -329,7 +436,7 @@ function buildTournament(
     game,
     tier: template.tier,
     title,
-    shortTitle: `${info.game.abbreviation} ${template.name.split(' ')[0]} W${weekNo + 1}`,
+    shortTitle: `${shortName} ${dayMonth(weekStart(week))}`,
     start: 0,
     end: 0,
     stages: [],
