@@ -46,7 +46,7 @@ export default defineCommand({
     team: { type: 'string', description: "This team's live or next series", autocomplete: 'team', max: 100 },
     game: {
       type: 'string',
-      description: "Game (default: this server's games)",
+      description: 'Game (default: the games in /settings)',
       autocomplete: 'game',
       max: 100,
     },

@@ -1,9 +1,10 @@
 /**
- * `/follow`: the teams this server follows (announced in every notification channel whatever
- * their tier). Anyone may list; admins add and remove. Names resolve through the name index: no
- * request to the service.
+ * `/follow`: the teams a tenant (Discord server, Slack workspace, terminal chat) follows, announced
+ * in every notification channel whatever their tier. Anyone may list; admins add and remove. Names
+ * resolve through the name index: no request to the service.
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
+import { tenantPlace } from '../src/bot/format.ts';
 import type { Card } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { namesOf, scopeOf, textArg } from './shared.ts';
@@ -23,16 +24,18 @@ const teamOption = {
 
 export default defineCommand({
   name: 'follow',
-  description: 'Follow or unfollow a team, or list the teams this server follows',
+  description: 'Follow or unfollow a team, or list the followed teams',
   subcommands: {
     team: { description: 'Follow a team (admins)', options: teamOption },
     remove: { description: 'Stop following a team (admins)', options: teamOption },
-    list: { description: 'The teams this server follows' },
+    list: { description: 'The teams followed here' },
   },
   async run(ctx) {
     const names = namesOf(ctx);
     const settings = ctx.tenant.settings;
     const sub = ctx.subcommand ?? 'list';
+    const { noun, here } = tenantPlace(ctx.tenant.platform);
+    const Here = here.charAt(0).toUpperCase() + here.slice(1);
     const label = (id: number) => {
       const team = names.team(id);
       return team
@@ -46,7 +49,7 @@ export default defineCommand({
         description:
           settings.follows.length > 0
             ? settings.follows.map((id) => [label(id)])
-            : [['This server follows no teams yet. An admin can add one with /follow team.']],
+            : [[`${Here} follows no teams yet. An admin can add one with /follow team.`]],
       };
       return { cards: [card] };
     }
@@ -57,7 +60,7 @@ export default defineCommand({
       );
     }
     if (!ctx.user.isAdmin)
-      throw new UserError('ADMIN_ONLY', "Only server admins can change the server's followed teams.");
+      throw new UserError('ADMIN_ONLY', `Only admins of ${here} can change the followed teams.`);
     const text = textArg('team', (ctx.args as { team?: string }).team);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /follow team team:Liquid.');
     const id = await names.resolve('team', text, scopeOf(ctx));
@@ -68,7 +71,7 @@ export default defineCommand({
             {
               title: 'Already following',
               colour: COLOURS.info,
-              description: [[`This server already follows ${label(id)}.`]],
+              description: [[`${Here} already follows ${label(id)}.`]],
             },
           ],
         };
@@ -76,7 +79,7 @@ export default defineCommand({
       if (settings.follows.length >= MAX_FOLLOWS) {
         throw new UserError(
           'TOO_MANY_FOLLOWS',
-          `A server follows at most ${MAX_FOLLOWS} teams; remove one first.`,
+          `A ${noun} follows at most ${MAX_FOLLOWS} teams; remove one first.`,
         );
       }
       const saved = await ctx.saveSettings({ ...settings, follows: [...settings.follows, id] });
@@ -94,7 +97,7 @@ export default defineCommand({
       };
     }
     if (!settings.follows.includes(id)) {
-      throw new UserError('NOT_FOLLOWING', `This server does not follow ${label(id)}.`);
+      throw new UserError('NOT_FOLLOWING', `${Here} does not follow ${label(id)}.`);
     }
     const saved = await ctx.saveSettings({ ...settings, follows: settings.follows.filter((f) => f !== id) });
     return {

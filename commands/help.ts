@@ -34,6 +34,7 @@ export default defineCommand({
       colour: COLOURS.info,
       description: visible.map((c) => [
         { text: `/${c.name}`, bold: true },
+        // The admin note comes from the declaration's flag only, never from the description text.
         ` ${c.description}${c.adminOnly ? ' (admins)' : ''}`,
       ]),
       footer: 'Details of one command: /help command:<name>',

@@ -52,7 +52,7 @@ export default defineCommand({
     team: { type: 'string', description: 'The live series of this team', autocomplete: 'team', max: 100 },
     game: {
       type: 'string',
-      description: "Game (default: this server's games)",
+      description: 'Game (default: the games in /settings)',
       autocomplete: 'game',
       max: 100,
     },

@@ -29,11 +29,11 @@ export default defineCommand({
     },
     game: {
       type: 'string',
-      description: "Game (default: this server's games)",
+      description: 'Game (default: the games in /settings)',
       autocomplete: 'game',
       max: 100,
     },
-    tier: { type: 'integer', description: "Tier 1 to 4 (default: this server's tiers)", min: 1, max: 4 },
+    tier: { type: 'integer', description: 'Tier 1 to 4 (default: the tiers in /settings)', min: 1, max: 4 },
   },
   async run(ctx) {
     const { args, tenant } = ctx;

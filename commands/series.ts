@@ -35,13 +35,13 @@ export default defineCommand({
     },
     game: {
       type: 'string',
-      description: "Game (default: this server's games)",
+      description: 'Game (default: the games in /settings)',
       autocomplete: 'game',
       max: 100,
     },
     tier: {
       type: 'integer',
-      description: "Tier 1 (top) to 4 (default: this server's tiers)",
+      description: 'Tier 1 (top) to 4 (default: the tiers in /settings)',
       min: 1,
       max: 4,
     },

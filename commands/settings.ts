@@ -5,6 +5,7 @@
  * `ctx.saveSettings`, and the answer shows what was stored.
  */
 import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { tenantPlace } from '../src/bot/format.ts';
 import { resolveTimeZone } from '../src/bot/names.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
@@ -27,12 +28,12 @@ const channelOptions = {
   channel: { type: 'channel', description: 'The channel', required: true },
   games: {
     type: 'string',
-    description: 'Games, comma-separated, or "all" (default: the server\'s games)',
+    description: 'Games, comma-separated, or "all" (default: the games in /settings)',
     max: 200,
   },
   tiers: {
     type: 'string',
-    description: 'Tiers, e.g. "1,2", or "all" (default: the server\'s tiers)',
+    description: 'Tiers, e.g. "1,2", or "all" (default: the tiers in /settings)',
     max: 20,
   },
   teams: {
@@ -47,7 +48,7 @@ const channelOptions = {
   },
   leads: {
     type: 'string',
-    description: 'Reminder minutes before start, e.g. "15, 60" (default: the server\'s)',
+    description: 'Reminder minutes before start, e.g. "15, 60" (default: /settings reminders)',
     max: 50,
   },
   role: { type: 'role', description: 'A role to mention on notifications' },
@@ -55,7 +56,7 @@ const channelOptions = {
 
 export default defineCommand({
   name: 'settings',
-  description: "Show or change this server's Matchday settings (admins)",
+  description: 'Show or change Matchday settings',
   adminOnly: true,
   ephemeral: true,
   subcommands: {
@@ -112,7 +113,11 @@ export default defineCommand({
     digest: {
       description: 'The daily schedule digest',
       options: {
-        time: { type: 'string', description: 'Time of day HH:MM in the server timezone, e.g. 09:00', max: 5 },
+        time: {
+          type: 'string',
+          description: 'Time of day HH:MM in the timezone from /settings, e.g. 09:00',
+          max: 5,
+        },
         when_empty: {
           type: 'string',
           description: 'On a day with nothing scheduled',
@@ -136,7 +141,10 @@ export default defineCommand({
   },
   async run(ctx) {
     if (!ctx.user.isAdmin)
-      throw new UserError('ADMIN_ONLY', 'Only server admins can view or change Matchday settings.');
+      throw new UserError(
+        'ADMIN_ONLY',
+        `Only admins of ${tenantPlace(ctx.tenant.platform).here} can view or change Matchday settings.`,
+      );
     // Subcommand arguments are typed per subcommand; read them as a record here.
     const args = ctx.args as Record<string, string | number | boolean | undefined>;
     const current = ctx.tenant.settings;
@@ -414,6 +422,7 @@ function channelLabel(channel: ChannelSubscription): string {
 
 /** The settings as a card; `changed` says what this command just changed. */
 export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed = ''): Card {
+  const { noun } = tenantPlace(ctx.tenant.platform);
   const names = namesOf(ctx);
   const teamList = (ids: readonly number[]) =>
     ids.map((id) => names.team(id)?.name ?? `team ${id}`).join(', ');
@@ -440,8 +449,8 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
   // One field per channel: single-line values render alike on every platform.
   for (const c of settings.channels.slice(0, 15)) {
     const parts = [
-      `games ${c.games.length > 0 ? describeGames(ctx, c.games) : 'as server'}`,
-      `tiers ${c.tiers.length > 0 ? c.tiers.join(',') : 'as server'}`,
+      `games ${c.games.length > 0 ? describeGames(ctx, c.games) : `(${noun} default)`}`,
+      `tiers ${c.tiers.length > 0 ? c.tiers.join(',') : `(${noun} default)`}`,
       ...(c.teams.length > 0 ? [`teams ${teamList(c.teams)}`] : []),
       c.kinds.join(', '),
       ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),

@@ -168,7 +168,7 @@ export function tableCard(
       .map((id) => teamName(names, id))
       .sort((a, b) => a.localeCompare(b));
     card.description = [
-      ["Standings are hidden by this server's spoiler setting. Teams:"],
+      ['Standings are hidden by the spoiler setting (/settings spoilers). Teams:'],
       [teams.join(', ')],
     ];
   } else if (policy === 'spoiler') {

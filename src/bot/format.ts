@@ -19,6 +19,7 @@ import type {
   SeriesCasterEntry,
   Stream,
 } from '../protocol/types.ts';
+import type { Platform } from './command.ts';
 import type { Card, Field, Span, Text } from './reply.ts';
 import { COLOURS } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
@@ -83,9 +84,29 @@ export function tournamentName(labels: SeriesLabels, tournamentId: number): stri
   return t ? t.short_title || t.title : `Tournament ${tournamentId}`;
 }
 
+/**
+ * A game's short tag ("CS2"), or an empty string when the labels lack the game: a made-up
+ * "Game 7" would read like a map number next to "Bo3", so callers leave the tag out instead.
+ */
 export function gameTag(labels: SeriesLabels, gameId: number): string {
   const game = labels.game(gameId);
-  return game ? game.abbreviation.toUpperCase() : `Game ${gameId}`;
+  return game ? game.abbreviation.toUpperCase() : '';
+}
+
+/** Joins the non-empty parts with " · ". */
+function dotted(...parts: (string | undefined)[]): string {
+  return parts.filter((p) => p !== undefined && p !== '').join(' · ');
+}
+
+/**
+ * What a tenant is called on its platform, for replies that speak about "here": a Discord
+ * server, a Slack workspace, the terminal's chat. `noun` fits "server default", `here` fits
+ * "Only admins of this server".
+ */
+export function tenantPlace(platform: Platform): { noun: string; here: string } {
+  if (platform === 'discord') return { noun: 'server', here: 'this server' };
+  if (platform === 'slack') return { noun: 'workspace', here: 'this workspace' };
+  return { noun: 'chat', here: 'this chat' };
 }
 
 /** Applies a spoiler policy to result spans. */
@@ -276,9 +297,13 @@ export function seriesCard(
   const description: Text[] = [];
   const substage = labels.substage(series.substage.id);
   description.push([
-    tournamentName(labels, series.tournament.id),
-    ...(substage ? [` · ${substage.title}`] : []),
-    ` · ${gameTag(labels, series.game.id)} · Bo${series.best_of || series.format.best_of} · tier ${series.tier}`,
+    dotted(
+      tournamentName(labels, series.tournament.id),
+      substage?.title,
+      gameTag(labels, series.game.id),
+      `Bo${series.best_of || series.format.best_of}`,
+      `tier ${series.tier}`,
+    ),
   ]);
   if (series.lifecycle === 'live') {
     description.push([{ text: 'LIVE', bold: true }, ' · ', ...liveScoreSpans(series, labels)]);
@@ -385,6 +410,11 @@ export function liveCard(
     summary?: LiveCvSummary | LiveApiSummary;
     casters?: readonly Caster[];
     mapName?: MapNames;
+    /**
+     * The current game's number when `matches` are not given (a caller within its request budget
+     * derives it from the series' match refs and scores); used with `summary`.
+     */
+    currentOrder?: number;
     /** When this card was built; shown in the footer as "updated". */
     now?: Date;
   },
@@ -395,8 +425,11 @@ export function liveCard(
   const awayName = away ? teamName(labels, away.roster.id) : 'TBD';
   const description: Text[] = [];
   description.push([
-    tournamentName(labels, series.tournament.id),
-    ` · ${gameTag(labels, series.game.id)} · Bo${series.best_of || series.format.best_of}`,
+    dotted(
+      tournamentName(labels, series.tournament.id),
+      gameTag(labels, series.game.id),
+      `Bo${series.best_of || series.format.best_of}`,
+    ),
   ]);
   const finished = isFinished(series);
   if (series.lifecycle === 'live') {
@@ -409,10 +442,10 @@ export function liveCard(
   const fields: Field[] = [];
   const matches = [...(options.matches ?? [])].sort((a, b) => a.order - b.order);
   const current = matches.find((m) => m.lifecycle === 'live');
-  if (current) {
-    const map = current.map
-      ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`)
-      : `Game ${current.order}`;
+  const currentOrder = current?.order ?? (options.summary ? options.currentOrder : undefined);
+  if (currentOrder !== undefined) {
+    // Without the match resource the map is unknown: the field names the game number only.
+    const map = current?.map ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`) : undefined;
     const value: Text = [];
     const extra: Field[] = [];
     const h = options.summary && !lobby ? liveHighlights(options.summary) : undefined;
@@ -434,7 +467,7 @@ export function liveCard(
           inline: true,
         });
       }
-    } else {
+    } else if (current) {
       const ph = orderedParticipants(current);
       if (lobby)
         value.push(
@@ -445,7 +478,7 @@ export function liveCard(
           ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress',
         );
     }
-    fields.push({ name: `Now: game ${current.order} · ${map}`, value }, ...extra);
+    if (value.length > 0) fields.push({ name: dotted(`Now: game ${currentOrder}`, map), value }, ...extra);
   }
   const played = matches.filter((m) => isFinished(m));
   for (const m of played.slice(-10)) {
@@ -534,7 +567,7 @@ export function scheduleCards(
     const t = labels.tournament(tournamentId);
     const game = list[0] ? gameTag(labels, list[0].game.id) : '';
     cards.push({
-      title: `${t?.title ?? `Tournament ${tournamentId}`} (${game})`,
+      title: `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`,
       colour: COLOURS.upcoming,
       description: list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options)),
       ...(list.length > MAX_LINES_PER_CARD ? { footer: `and ${list.length - MAX_LINES_PER_CARD} more` } : {}),

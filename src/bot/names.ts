@@ -416,9 +416,10 @@ export class NameIndex {
     this.#rostersByTeam.set(entry.team, list);
   }
 
+  /** The game's tag, or empty when the game is unknown (a made-up "game 7" reads like a map). */
   #gameTag(gameId: number): string {
     const game = this.#games.get(gameId);
-    return game ? game.abbreviation.toUpperCase() : `game ${gameId}`;
+    return game ? game.abbreviation.toUpperCase() : '';
   }
 
   #rebuild(): void {
@@ -441,7 +442,7 @@ export class NameIndex {
     this.#entries.team = [...this.#teams.values()].map((t) => ({
       id: t.id,
       name: t.name,
-      label: clip(`${t.name} (${this.#gameTag(t.game.id)})`),
+      label: clip(this.#gameTag(t.game.id) ? `${t.name} (${this.#gameTag(t.game.id)})` : t.name),
       keys: key(t.name, t.abbreviation, ...t.also_known_as),
       game: t.game.id,
       weight: t.active ? 1 : 0,
@@ -451,7 +452,9 @@ export class NameIndex {
       return {
         id: t.id,
         name: t.title,
-        label: clip(`${t.title} (${this.#gameTag(t.game.id)}, tier ${t.tier})`),
+        label: clip(
+          `${t.title} (${[this.#gameTag(t.game.id), `tier ${t.tier}`].filter(Boolean).join(', ')})`,
+        ),
         keys: key(t.title, t.short_title),
         game: t.game.id,
         weight: running ? 2 : Date.parse(t.start) > now ? 1 : 0,

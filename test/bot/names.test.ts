@@ -249,4 +249,37 @@ describe('NameIndex against the local service', () => {
     expect(client.stats().upstreamTotal - before).toBe(2);
     await client.close();
   });
+
+  it('labels teams and tournaments of a game it does not know without a made-up "game <id>" tag', async () => {
+    const client = createClient({
+      baseUrl: stack.service.url,
+      secret: stack.service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    // Only the first game is loaded: the others' teams and tournaments have no game label.
+    const index = createNameIndex({ client, clock: stack.clock, limits: { games: 1 } });
+    await index.refresh();
+    await client.close();
+    const world = stack.service.world;
+    const [known, unknown] = world.catalog.games.map((g) => g.game);
+    expect(index.game(known!.id)).toBeDefined();
+    expect(index.game(unknown!.id)).toBeUndefined();
+    const teamOf = (gameId: number) => world.catalog.teams.find((t) => t.game.id === gameId && t.active)!;
+    const label = (source: 'team' | 'tournament', id: number, text: string) =>
+      index.search(source, text, 25).find((c) => c.value === String(id))?.name;
+    const knownTeam = teamOf(known!.id);
+    const unknownTeam = teamOf(unknown!.id);
+    expect(label('team', knownTeam.id, knownTeam.name)).toBe(
+      `${knownTeam.name} (${known!.abbreviation.toUpperCase()})`,
+    );
+    expect(label('team', unknownTeam.id, unknownTeam.name)).toBe(unknownTeam.name);
+    const now = world.now();
+    const tournament = world
+      .window(now)
+      .tournaments.find((t) => t.game === unknown!.id && t.start <= now && t.end >= now)!;
+    const tournamentLabel = label('tournament', tournament.id, tournament.title);
+    expect(tournamentLabel).toBe(`${tournament.title} (tier ${tournament.tier})`);
+    for (const text of [label('team', unknownTeam.id, unknownTeam.name), tournamentLabel])
+      expect(text).not.toMatch(/game \d/i);
+  });
 });

@@ -7,7 +7,7 @@
 
 import { pino } from 'pino';
 import { commands } from '../../commands/index.ts';
-import type { AnyCommand, CommandContext, CommandUser } from '../../src/bot/command.ts';
+import type { AnyCommand, CommandContext, CommandUser, Platform } from '../../src/bot/command.ts';
 import { createNameIndex, type NameIndex } from '../../src/bot/names.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { type Execution, Runtime } from '../../src/bot/runtime.ts';
@@ -107,10 +107,14 @@ export interface CallResult extends Execution {
 
 let tenantCounter = 0;
 
-/** A fresh tenant id with the given settings (merged over the defaults). */
-export async function tenantWith(stack: Stack, settings: Partial<Settings> = {}): Promise<string> {
+/** A fresh tenant key with the given settings (merged over the defaults), on `platform`. */
+export async function tenantWith(
+  stack: Stack,
+  settings: Partial<Settings> = {},
+  platform: Platform = 'terminal',
+): Promise<string> {
   const key = `t${++tenantCounter}`;
-  await stack.tenants.save(`terminal:${key}`, { ...defaultSettings(), ...settings });
+  await stack.tenants.save(`${platform}:${key}`, { ...defaultSettings(), ...settings });
   return key;
 }
 
@@ -124,12 +128,16 @@ export async function call(
     subcommand?: string;
     user?: CommandUser;
     channels?: CommandContext<unknown>['channels'];
+    /** The tenant's platform (default: the terminal); its tenant must be made on the same one. */
+    platform?: Platform;
   } = {},
 ): Promise<CallResult> {
+  const platform = options.platform ?? 'terminal';
+  const tenantKey = options.tenant ?? (await tenantWith(stack, {}, platform));
   const before = stack.client.stats().upstreamTotal;
   const execution = await stack.runtime.run({
-    platform: 'terminal',
-    tenantKey: options.tenant ?? (await tenantWith(stack)),
+    platform,
+    tenantKey,
     user: options.user ?? ADMIN,
     channel: { id: 'c-main', name: 'main' },
     command,
@@ -151,14 +159,23 @@ export async function runDirect(
   stack: Stack,
   command: AnyCommand,
   args: Record<string, unknown>,
-  options: { settings?: Partial<Settings>; subcommand?: string; user?: CommandUser } = {},
+  options: {
+    settings?: Partial<Settings>;
+    subcommand?: string;
+    user?: CommandUser;
+    platform?: Platform;
+  } = {},
 ): Promise<{ reply: Reply; text: string; revealed: string; saved: Settings[] }> {
   const saved: Settings[] = [];
   const settings = { ...defaultSettings(), ...options.settings };
   const context: CommandContext<never> = {
     args: args as never,
     ...(options.subcommand ? { subcommand: options.subcommand } : {}),
-    tenant: { id: 'terminal:direct', platform: 'terminal', settings },
+    tenant: {
+      id: `${options.platform ?? 'terminal'}:direct`,
+      platform: options.platform ?? 'terminal',
+      settings,
+    },
     user: options.user ?? ADMIN,
     channel: { id: 'c-main' },
     now: stack.clock.now(),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { ChannelCheck } from '../../src/bot/command.ts';
-import { call, MEMBER, type Stack, startStack, tenantWith } from './helpers.ts';
+import type { ChannelCheck, Platform } from '../../src/bot/command.ts';
+import { call, commandNamed, MEMBER, runDirect, type Stack, startStack, tenantWith } from './helpers.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -202,6 +202,17 @@ describe('/help', () => {
     expect(member.text).toContain('/series');
   });
 
+  it('marks an admin-only command once, from its flag, not twice', async () => {
+    const admin = await call(stack, 'help');
+    const line = admin.text.split('\n').find((l) => l.includes('/settings'))!;
+    expect(line).toBeDefined();
+    expect(line.match(/\(admins\)/g)).toHaveLength(1);
+    // Commands that are not admin-only carry no admin mark.
+    const seriesLine = admin.text.split('\n').find((l) => l.includes('/series '))!;
+    expect(seriesLine).not.toContain('(admins)');
+    for (const c of commands) expect(c.description).not.toMatch(/\(admins\)/);
+  });
+
   it("explains one command's options with their types, ranges and choices", async () => {
     const result = await call(stack, 'help', { command: 'series' });
     expect(result.text).toContain('limit (integer, 1 to 20)');
@@ -211,5 +222,67 @@ describe('/help', () => {
     const unknown = await call(stack, 'help', { command: 'dance' });
     expect(unknown.outcome).toBe('user-error');
     expect(unknown.message).toContain('There is no command "dance"');
+  });
+});
+
+describe('wording per platform', () => {
+  const places: [Platform, string, string][] = [
+    ['discord', 'server', 'this server'],
+    ['slack', 'workspace', 'this workspace'],
+    ['terminal', 'chat', 'this chat'],
+  ];
+  const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+  it.each(places)(
+    'names a %s tenant "%s" in follow, settings and admin messages',
+    async (platform, noun, here) => {
+      const others = places.map(([, n]) => n).filter((n) => n !== noun);
+      const tenant = await tenantWith(stack, {}, platform);
+      const empty = await call(stack, 'follow', {}, { tenant, platform, subcommand: 'list', user: MEMBER });
+      expect(empty.text).toContain(`${capital(here)} follows no teams yet`);
+      const team = stack.service.world.catalog.teams[3]!;
+      const denied = await call(
+        stack,
+        'follow',
+        { team: team.name },
+        { tenant, platform, subcommand: 'team', user: MEMBER },
+      );
+      expect(denied.code).toBe('ADMIN_ONLY');
+      expect(denied.message).toContain(`Only admins of ${here}`);
+      const direct = await runDirect(
+        stack,
+        commandNamed('settings'),
+        {},
+        { platform, subcommand: 'show', user: MEMBER },
+      ).catch((error: Error) => error);
+      expect((direct as Error).message).toBe(`Only admins of ${here} can view or change Matchday settings.`);
+      const allowing: ChannelCheck = { check: async (id) => ({ ok: true, name: `name-of-${id}` }) };
+      const added = await call(
+        stack,
+        'settings',
+        { channel: 'c-news' },
+        { tenant, platform, subcommand: 'channel-add', channels: allowing },
+      );
+      expect(added.outcome).toBe('ok');
+      expect(added.text).toContain(`games (${noun} default); tiers (${noun} default)`);
+      for (const text of [empty.text, denied.message ?? '', added.text]) {
+        for (const other of others) expect(text).not.toMatch(new RegExp(`\\b${other}\\b`));
+        expect(text).not.toContain('as server');
+      }
+    },
+  );
+
+  it("never says a platform's word in declarations shown on every platform", () => {
+    const texts: string[] = [];
+    for (const c of commands) {
+      texts.push(c.description);
+      for (const o of Object.values((c.options ?? {}) as Record<string, { description: string }>))
+        texts.push(o.description);
+      for (const sub of Object.values(c.subcommands ?? {})) {
+        texts.push(sub.description);
+        for (const o of Object.values(sub.options ?? {})) texts.push(o.description);
+      }
+    }
+    for (const text of texts) expect(text).not.toMatch(/\b(server|workspace)\b/i);
   });
 });

@@ -48,9 +48,20 @@ describe('/team', () => {
     expect(upCard!.description).toHaveLength(upcoming.length);
     upcoming.forEach((s, i) => {
       const line = upCard!.description![i]!;
-      expect(
-        line.some((span) => typeof span === 'object' && 'text' in span && span.text === matchupOf(world, s)),
-      ).toBe(true);
+      // An upcoming line names "A vs B" in one span; a live one "A 1–0 B" with the running score.
+      const text = line
+        .map((span) => (typeof span === 'string' ? span : 'text' in span ? span.text : ''))
+        .join('');
+      if (s.lifecycle === 'live') {
+        const [home, away] = matchupOf(world, s).split(' vs ');
+        expect(text).toMatch(new RegExp(`LIVE ${home} \\d+–\\d+ ${away}`));
+      } else {
+        expect(
+          line.some(
+            (span) => typeof span === 'object' && 'text' in span && span.text === matchupOf(world, s),
+          ),
+        ).toBe(true);
+      }
     });
     expect(recentCard!.title).toBe(`Recent · ${team.name}`);
     expect(recentCard!.description).toHaveLength(recent.length);
