@@ -1,14 +1,18 @@
 /**
- * `/live`: the live scoreline of one series, or of every live series in the tenant's games: series
- * score, the current map and its score, earlier maps, and streams (primary first). Requests: the
- * series (1), their matches (1, all series at once), their casters (1, all at once). One named
- * series (or a team's) also gets the live summary's highlights (net worth lead, structures, clock):
- * one more request. The overview leaves them out, because the summary has no batch endpoint and one
- * request per live match would break the budget of 3 per command.
+ * `/live`: the live scoreline of one series, or of every live series in the tenant's games and
+ * tiers: series score, the current map and its score, earlier maps, and streams (primary first).
+ * At most 3 upstream requests cold:
+ * - overview: the live series (1), their matches (1, all at once), their casters (1, all at once);
+ *   no per-match summaries (no batch endpoint); nothing live: the next few upcoming instead (1);
+ * - one series (named, or a team's): the series (1), then at most 2 of, in this order, the live
+ *   summary of the current game (its highlights: net worth lead, structures, clock), the casters,
+ *   and the matches (map names, earlier maps). The current game is the series' match ref after
+ *   the maps already won (sum of the scores), its summary source the series' coverage, so the
+ *   summary needs no match request. When all three are wanted, the matches are left out: the
+ *   card names the game number without its map.
  */
 import { defineCommand } from '../src/bot/command.ts';
-import { liveCard } from '../src/bot/format.ts';
-import { COLOURS } from '../src/bot/reply.ts';
+import { isLobby, liveCard } from '../src/bot/format.ts';
 import type { Where } from '../src/client/types.ts';
 import type {
   Caster,
@@ -24,15 +28,20 @@ import {
   gamesLabel,
   isNotFound,
   namesOf,
+  nothingLiveCard,
   scopeOf,
   seriesArg,
   teamRosters,
   textArg,
+  tiersLabel,
   visible,
 } from './shared.ts';
 
 /** Most series shown at once (one card each; Discord allows 10 embeds, this stays readable). */
 export const MAX_LIVE_CARDS = 5;
+
+/** Upstream requests a command may make cold (issue 4: at most 3). */
+const BUDGET = 3;
 
 const HAS_DATA = new Set(['available', 'partial']);
 const hasData = (leaf: CoverageLeaf | undefined) =>
@@ -63,99 +72,137 @@ export default defineCommand({
     const names = namesOf(ctx);
     let series: Series[];
     let detailed = false;
+    let used = 0;
     const seriesText = textArg('series', args.series);
     const teamText = textArg('team', args.team);
     const games = await gamesFor(ctx, args.game);
     if (seriesText) {
       series = [await seriesArg(ctx, seriesText)];
+      used = 1;
       detailed = true;
     } else {
-      const filter: Where<'series'>[] = [['lifecycle', '=', 'live']];
-      let who = gamesLabel(ctx, games);
+      const filter: Where<'series'>[] = [];
+      let who: string;
       if (teamText) {
         const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
+        if (names.rostersOfTeam(teamId).length === 0) used++;
         filter.push(['participants.roster.id', '^', await teamRosters(ctx, teamId)]);
         who = names.team(teamId)?.name ?? 'that team';
         detailed = true;
+        // A named team is asked for on purpose: only an explicit game narrows it.
         if (args.game) filter.push(['game.id', '<=', games]);
-      } else if (games.length > 0) filter.push(['game.id', '<=', games]);
-      series = visible(await data.series.list({ filter, order: 'start-asc', take: MAX_LIVE_CARDS }));
-      if (series.length === 0) {
-        return {
-          cards: [
-            {
-              title: 'Nothing live',
-              colour: COLOURS.info,
-              description: [[`No series is live right now for ${who}.`]],
-            },
-          ],
-        };
+      } else {
+        if (games.length > 0) filter.push(['game.id', '<=', games]);
+        const tiers = tenant.settings.tiers;
+        if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
+        who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
       }
+      series = visible(
+        await data.series.list({
+          filter: [['lifecycle', '=', 'live'], ...filter],
+          order: 'start-asc',
+          take: MAX_LIVE_CARDS,
+        }),
+      );
+      used++;
+      if (series.length === 0) return { cards: [await nothingLiveCard(ctx, filter, who)] };
     }
-    const ids = series.map((s) => s.id);
-    const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
-    const [matches, casters] = await Promise.all([
-      data.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 }) as Promise<
-        Match[]
-      >,
-      casterIds.length > 0
-        ? (data.casters.getMany(casterIds) as Promise<Caster[]>)
-        : Promise.resolve([] as Caster[]),
+    // A team's live series is normally one; with more, the overview rule applies.
+    if (series.length > 1) detailed = false;
+    const labelsReady = Promise.all([
       names.ensureSeriesLabels(data, series),
       names.ensureTournaments(
         data,
         series.map((s) => s.tournament.id),
       ),
     ]);
-    // A team's live series is normally one; with more, the overview rule applies.
-    if (series.length > 1) detailed = false;
-    const live = detailed ? matches.filter((m) => m.lifecycle === 'live' && m.deleted_at === null) : [];
-    const summaries = new Map<number, LiveCvSummary | LiveApiSummary>();
-    await Promise.all(
-      live.map(async (match) => {
-        const summary = await liveSummary(ctx, match);
-        if (summary) summaries.set(match.series.id, summary);
-      }),
-    );
+    const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
+    const one = series[0]!;
+    const current = detailed ? currentGame(one) : undefined;
+    // What the answer wants, most telling first; the budget decides how much of it is asked for.
+    const wanted: ('summary' | 'casters' | 'matches')[] = [];
+    if (current) wanted.push('summary');
+    if (casterIds.length > 0) wanted.push('casters');
+    wanted.push('matches');
+    const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - used)));
+    const ids = series.map((s) => s.id);
+    const [matches, casters, summary] = await Promise.all([
+      asked.has('matches')
+        ? (data.matches.list({
+            filter: [['series.id', '<=', ids]],
+            order: 'order-asc',
+            take: 50,
+          }) as Promise<Match[]>)
+        : Promise.resolve(undefined),
+      asked.has('casters') ? (data.casters.getMany(casterIds) as Promise<Caster[]>) : Promise.resolve([]),
+      asked.has('summary') && current ? liveSummary(ctx, current) : Promise.resolve(undefined),
+      labelsReady,
+    ]);
     const cards = series.map((s) =>
       liveCard(s, names, {
         spoilers: tenant.settings.spoilers,
-        matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null),
-        summary: summaries.get(s.id),
+        ...(matches ? { matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null) } : {}),
+        ...(summary && s.id === one.id ? { summary, currentOrder: current!.order } : {}),
         casters: casters.filter((c) => s.casters.some((e) => e.caster.id === c.id)),
         mapName: (id) => names.mapName(id),
         now: ctx.now,
       }),
     );
-    const reply = { cards };
-    if (!detailed && cards.length > 0) {
+    if (!detailed) {
       const last = cards[cards.length - 1]!;
       last.footer = `${last.footer ?? ''} · Net worth, structures and clock: /live series:<id>`.replace(
         /^ · /,
         '',
       );
     }
-    return reply;
+    return { cards };
   },
 });
 
+/** The game being played now: its match ref, number and the summary source the series covers. */
+interface CurrentGame {
+  matchId: number;
+  order: number;
+  source: 'cv' | 'api';
+}
+
 /**
- * The live summary of a match from the source its coverage promises (computer vision first, then
- * the API source); none when neither is covered or the service has no summary yet.
+ * The current game of a live head-to-head series without reading its matches: the maps already
+ * decided are the sum of the series score, so the current one is the next match ref. Lobbies
+ * (scores are points) and series without live coverage have none.
+ */
+export function currentGame(series: Series): CurrentGame | undefined {
+  if (series.lifecycle !== 'live' || isLobby(series)) return undefined;
+  const live = series.coverage?.data?.live;
+  const source = hasData(live?.cv) ? 'cv' : hasData(live?.api) ? 'api' : undefined;
+  if (!source) return undefined;
+  const decided = series.participants.reduce((sum, p) => sum + p.score, 0);
+  const ref = series.matches[decided];
+  return ref ? { matchId: ref.id, order: decided + 1, source } : undefined;
+}
+
+/**
+ * The live summary of the current game from the source the series' coverage promises (computer
+ * vision first, then the API source); none when the service has no summary for it (a game that
+ * has not started yet, or just ended), or when it answers for another match.
  */
 async function liveSummary(
   ctx: Parameters<typeof dataOf>[0],
-  match: Match,
+  current: CurrentGame,
 ): Promise<LiveCvSummary | LiveApiSummary | undefined> {
   const data = dataOf(ctx);
-  const live = match.coverage?.data?.live;
   try {
-    if (hasData(live?.cv)) return (await data.matches.liveCv(match.id)) as LiveCvSummary;
-    if (hasData(live?.api)) return (await data.matches.liveApi(match.id)) as LiveApiSummary;
+    const summary =
+      current.source === 'cv'
+        ? ((await data.matches.liveCv(current.matchId)) as LiveCvSummary)
+        : ((await data.matches.liveApi(current.matchId)) as LiveApiSummary);
+    if (summary.match.id !== current.matchId) return undefined;
+    // The next game's summary exists before it starts: until then the series score says it all.
+    const start = 'seed_indexed_state' in summary ? summary.match.timeline.start : summary.timeline.start;
+    return Date.parse(start) <= ctx.now.getTime() ? summary : undefined;
   } catch (error) {
-    // A match that just went live may not have a summary yet: the card shows the match score.
+    // Between games the next one has no summary yet: the card shows the series score.
     if (isNotFound(error)) return undefined;
     throw error;
   }
-  return undefined;
 }

@@ -1,7 +1,8 @@
 /**
  * `/series`: upcoming, live or recent series, filtered by game, tier, team or tournament; defaults
  * from the tenant's games and tiers. One listing request, plus one for a team's rosters or unknown
- * participants only when the name index lacks them.
+ * participants only when the name index lacks them. Nothing live: the next few upcoming series
+ * instead (one more request).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
@@ -13,6 +14,7 @@ import {
   gamesLabel,
   intArg,
   namesOf,
+  nothingLiveCard,
   scopeOf,
   teamRosters,
   textArg,
@@ -80,10 +82,8 @@ export default defineCommand({
     const gameFilter = args.game ? games : specific ? [] : games;
     const tiers = tier !== undefined ? [tier] : specific ? [] : tenant.settings.tiers;
 
+    // The conditions besides the lifecycle; "nothing live" reuses them for what comes next.
     const filter: Where<'series'>[] = [];
-    if (when === 'upcoming') filter.push(['lifecycle', '=', 'upcoming']);
-    else if (when === 'live') filter.push(['lifecycle', '=', 'live']);
-    else filter.push(['lifecycle', '<=', ['over', 'over-forfeited']]);
     if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
     if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
     if (tournamentId !== undefined) filter.push(['tournament.id', '=', tournamentId]);
@@ -102,27 +102,30 @@ export default defineCommand({
       }
       filter.push(['participants.roster.id', '^', rosters]);
     }
+    const lifecycle: Where<'series'> =
+      when === 'upcoming'
+        ? ['lifecycle', '=', 'upcoming']
+        : when === 'live'
+          ? ['lifecycle', '=', 'live']
+          : ['lifecycle', '<=', ['over', 'over-forfeited']];
     const order = when === 'recent' ? 'end-desc' : 'start-asc';
-    const series = visible(await data.series.list({ filter, order, take: limit }));
-    await names.ensureSeriesLabels(data, series);
-    await names.ensureTournaments(
-      data,
-      series.map((s) => s.tournament.id),
-    );
+    const series = visible(await data.series.list({ filter: [lifecycle, ...filter], order, take: limit }));
 
     const scope: string[] = [];
     if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
     if (tournamentId !== undefined) scope.push(names.tournament(tournamentId)?.title ?? 'tournament');
     if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
     if (tiers.length > 0) scope.push(tiersLabel(tiers));
+    if (when === 'live' && series.length === 0)
+      return { cards: [await nothingLiveCard(ctx, filter, scope.join(' · '))] };
+    await names.ensureSeriesLabels(data, series);
+    await names.ensureTournaments(
+      data,
+      series.map((s) => s.tournament.id),
+    );
     const heading =
       when === 'upcoming' ? 'Upcoming series' : when === 'live' ? 'Live series' : 'Recent results';
-    const empty =
-      when === 'live'
-        ? 'Nothing is live right now.'
-        : when === 'upcoming'
-          ? 'No upcoming series scheduled.'
-          : 'No finished series yet.';
+    const empty = when === 'upcoming' ? 'No upcoming series scheduled.' : 'No finished series yet.';
     const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
     return {
       cards: [

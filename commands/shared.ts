@@ -6,8 +6,11 @@
  */
 
 import { type CommandContext, UserError } from '../src/bot/command.ts';
+import { seriesLine } from '../src/bot/format.ts';
 import type { NameIndex, ResolveScope } from '../src/bot/names.ts';
-import type { EsportsClient } from '../src/client/types.ts';
+import type { Card, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { EsportsClient, Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 
 export type Data = EsportsClient;
@@ -131,4 +134,40 @@ export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[
 /** "tier 1" or "tiers 1, 2". */
 export function tiersLabel(tiers: readonly number[]): string {
   return tiers.length === 1 ? `tier ${tiers[0]}` : `tiers ${tiers.join(', ')}`;
+}
+
+/** How many upcoming series a "nothing live" answer offers. */
+export const NEXT_UP = 3;
+
+/**
+ * The answer when nothing is live for `who`: says so, then the next few upcoming series under the
+ * same `filter` (without its lifecycle condition) with their start times. One listing request;
+ * labels come from the name index (a request only for participants it lacks).
+ */
+export async function nothingLiveCard(
+  ctx: CommandContext<unknown>,
+  filter: readonly Where<'series'>[],
+  who: string,
+): Promise<Card> {
+  const data = dataOf(ctx);
+  const names = namesOf(ctx);
+  const next = visible(
+    await data.series.list({
+      filter: [['lifecycle', '=', 'upcoming'], ...filter],
+      order: 'start-asc',
+      take: NEXT_UP,
+    }),
+  );
+  await names.ensureSeriesLabels(data, next);
+  await names.ensureTournaments(
+    data,
+    next.map((s) => s.tournament.id),
+  );
+  const description: Text[] = [[`No series is live right now for ${who}.`]];
+  if (next.length === 0) description.push(['Nothing is scheduled yet either.']);
+  else {
+    description.push([next.length === 1 ? 'Next up:' : `Next ${next.length} up:`]);
+    for (const s of next) description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers }));
+  }
+  return { title: 'Nothing live', colour: COLOURS.info, description };
 }

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentGame } from '../../commands/live.ts';
+import { NEXT_UP } from '../../commands/shared.ts';
+import { defaultSettings } from '../../src/bot/settings.ts';
+import type { LiveApiSummary, LiveCvSummary, Series } from '../../src/protocol/types.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byStartThenId, matchupOf, teamNameOf, worldSeries } from './truth.ts';
 
@@ -11,10 +15,11 @@ afterAll(async () => {
 });
 
 describe('/live', () => {
-  it('shows every live series (up to 5) in start order with its running series score', async () => {
+  it("shows every live series of the tenant's tiers (up to 5) in start order with its running series score", async () => {
     const world = stack.service.world;
+    const tiers = defaultSettings().tiers;
     const live = worldSeries(world)
-      .filter((s) => s.lifecycle === 'live')
+      .filter((s) => s.lifecycle === 'live' && tiers.includes(s.tier))
       .sort(byStartThenId);
     expect(live.length).toBeGreaterThan(0);
     const result = await call(stack, 'live');
@@ -39,37 +44,64 @@ describe('/live', () => {
     });
   });
 
-  it("shows one series' current map, the live summary's highlights and its streams, primary first", async () => {
+  it("shows one series' current game, the live summary's highlights and its streams, primary first, in 3 requests", async () => {
     const world = stack.service.world;
     const t = world.now();
+    // A head-to-head with streams and live coverage: the series, the summary and the casters fill the budget.
     const series = worldSeries(world)
-      .filter((s) => s.lifecycle === 'live' && s.participants.length === 2)
+      .filter((s) => s.lifecycle === 'live' && s.participants.length === 2 && s.casters.length > 0)
       .sort(byStartThenId)
       .find((s) => {
         const plan = world.seriesPlan(s.id)!;
-        return plan.matches.some((m) => world.matchLifecycle(plan, m, t) === 'live');
+        return (
+          currentGame(s) !== undefined &&
+          plan.matches.some((m) => world.matchLifecycle(plan, m, t) === 'live')
+        );
       })!;
     expect(series).toBeDefined();
     const plan = world.seriesPlan(series.id)!;
     const current = plan.matches.find((m) => world.matchLifecycle(plan, m, t) === 'live')!;
-    const mapName = world.catalog.game(series.game.id)!.maps.find((m) => m.id === current.map)!.name;
-    const result = await call(
-      stack,
-      'live',
-      { series: String(series.id) },
-      { tenant: await tenantWith(stack, { spoilers: 'hide' }) },
-    );
+    // The current game derived from the refs and scores is the one the world plays.
+    expect(currentGame(series)!.matchId).toBe(current.id);
+    const tenant = await tenantWith(stack, { spoilers: 'hide' });
+    const result = await call(stack, 'live', { series: String(series.id) }, { tenant });
     expect(result.outcome).toBe('ok');
+    expect(result.upstream).toBeLessThanOrEqual(3);
     const card = result.reply.cards[0]!;
     const now = card.fields!.find((f) => f.name.startsWith('Now:'))!;
-    expect(now.name).toBe(`Now: game ${current.order} · ${mapName}`);
-    // The current map's score comes from the live summary and is in the clear even under "hide".
+    expect(now.name).toBe(`Now: game ${current.order}`);
+    // The current game's score and clock come from the live summary (read independently here),
+    // in the clear even under "hide".
+    const source = currentGame(series)!.source;
+    const summary =
+      source === 'cv'
+        ? await stack.truth.matches.liveCv(current.id)
+        : await stack.truth.matches.liveApi(current.id);
+    const [home, away] = [...series.participants].sort((a, b) => a.seed - b.seed);
+    const homeName = teamNameOf(world, home!.roster.id);
+    const awayName = teamNameOf(world, away!.roster.id);
+    const scores =
+      'seed_indexed_state' in summary
+        ? [
+            (summary as LiveCvSummary).seed_indexed_state.teams.home.stats.score,
+            (summary as LiveCvSummary).seed_indexed_state.teams.away.stats.score,
+          ]
+        : [(summary as LiveApiSummary).teams.home.score, (summary as LiveApiSummary).teams.away.score];
     expect(result.text).toMatch(
-      new RegExp(
-        `${teamNameOf(world, series.participants[0]!.roster.id)} \\d+–\\d+ ${teamNameOf(world, series.participants[1]!.roster.id)} · \\d+:\\d\\d`,
-      ),
+      new RegExp(`${homeName} ${scores[0]}–${scores[1]} ${awayName} · \\d+:\\d\\d`),
     );
-    expect(card.fields!.map((f) => f.name)).toContain('Net worth');
+    if ('seed_indexed_state' in summary) {
+      const { home: h, away: a } = (summary as LiveCvSummary).seed_indexed_state.teams;
+      const lead = h.state.net_worth_lead - a.state.net_worth_lead;
+      const names = card.fields!.map((f) => f.name);
+      if (lead !== 0) {
+        expect(names).toContain('Net worth');
+        expect(result.text).toContain(
+          `${lead > 0 ? homeName : awayName} +${Math.abs(lead).toLocaleString('en')}`,
+        );
+      } else expect(names).not.toContain('Net worth');
+      expect(names).toContain('Structures');
+    }
     const streams = card.fields!.filter((f) => f.name.startsWith('Stream: '));
     expect(streams.length).toBe(Math.min(3, series.casters.length));
     const primary = series.casters.find((c) => c.primary);
@@ -77,42 +109,75 @@ describe('/live', () => {
       const info = world.catalog.casterById.get(primary.caster.id)!;
       expect(streams[0]!.name).toBe(`Stream: ${info.display_name} (primary)`);
     }
-    // Earlier maps, one field each.
-    const maps = world.catalog.game(series.game.id)!.maps;
-    for (const m of plan.matches.filter((x) => world.matchLifecycle(plan, x, t) === 'over')) {
-      expect(card.fields!.map((f) => f.name)).toContain(
-        `Game ${m.order} · ${maps.find((x) => x.id === m.map)!.name}`,
-      );
-    }
+    const warm = await call(stack, 'live', { series: String(series.id) }, { tenant });
+    expect(warm.upstream).toBe(0);
   });
 
-  it('says plainly when nothing is live for a game, and answers an unknown series id as a user error', async () => {
+  it('names the current map and earlier maps when the budget leaves room for the matches', async () => {
     const world = stack.service.world;
+    const t = world.now();
+    // Without streams (or without a summary to read) the matches fit in the budget.
+    const series = worldSeries(world)
+      .filter((s) => s.lifecycle === 'live' && (s.casters.length === 0 || currentGame(s) === undefined))
+      .sort(byStartThenId)
+      .find((s) => {
+        const plan = world.seriesPlan(s.id)!;
+        return plan.matches.some((m) => world.matchLifecycle(plan, m, t) === 'live');
+      })!;
+    expect(series).toBeDefined();
+    const plan = world.seriesPlan(series.id)!;
+    const maps = world.catalog.game(series.game.id)!.maps;
+    const mapOf = (id: number) => maps.find((m) => m.id === id)!.name;
+    const current = plan.matches.find((m) => world.matchLifecycle(plan, m, t) === 'live')!;
+    const result = await call(stack, 'live', { series: String(series.id) });
+    expect(result.outcome).toBe('ok');
+    expect(result.upstream).toBeLessThanOrEqual(3);
+    const card = result.reply.cards[0]!;
+    expect(card.fields!.map((f) => f.name)).toContain(`Now: game ${current.order} · ${mapOf(current.map)}`);
+    for (const m of plan.matches.filter((x) => world.matchLifecycle(plan, x, t) === 'over'))
+      expect(card.fields!.map((f) => f.name)).toContain(`Game ${m.order} · ${mapOf(m.map)}`);
+  });
+
+  it('says plainly when nothing is live, offers the next series with their start times, and answers an unknown series id as a user error', async () => {
+    const world = stack.service.world;
+    const tiers = defaultSettings().tiers;
+    const all = worldSeries(world);
     const liveGames = new Set(
-      worldSeries(world)
-        .filter((s) => s.lifecycle === 'live')
-        .map((s) => s.game.id),
+      all.filter((s) => s.lifecycle === 'live' && tiers.includes(s.tier)).map((s) => s.game.id),
     );
-    const idle = world.catalog.games.find((g) => !liveGames.has(g.game.id));
-    if (idle) {
-      const result = await call(stack, 'live', { game: idle.game.title });
+    const idle = world.catalog.games.find((g) => !liveGames.has(g.game.id))!;
+    expect(idle).toBeDefined();
+    const next = all
+      .filter((s) => s.lifecycle === 'upcoming' && s.game.id === idle.game.id && tiers.includes(s.tier))
+      .sort(byStartThenId)
+      .slice(0, NEXT_UP);
+    expect(next.length).toBeGreaterThan(0);
+    const checkNext = (result: Awaited<ReturnType<typeof call>>) => {
       expect(result.outcome).toBe('ok');
-      expect(result.text).toContain('No series is live right now');
-    }
+      expect(result.upstream).toBeLessThanOrEqual(3);
+      expect(result.text).toContain(
+        `No series is live right now for ${idle.game.abbreviation.toUpperCase()}`,
+      );
+      expect(result.text).not.toContain('LIVE');
+      const lines = result.reply.cards[0]!.description!.slice(2);
+      expect(lines).toHaveLength(next.length);
+      next.forEach((s: Series, i) => {
+        const line = lines[i]!;
+        const time = line.find((span) => typeof span === 'object' && 'time' in span) as { time: Date };
+        expect(time.time.toISOString()).toBe(s.start);
+        // A lobby (battle royale) is named by its first three teams and a count.
+        const teams = matchupOf(world, s).split(' vs ');
+        const who =
+          teams.length > 2
+            ? `${teams.slice(0, 3).join(', ')} and ${teams.length - 3} more`
+            : teams.join(' vs ');
+        expect(line).toContainEqual({ text: who, bold: true });
+      });
+    };
+    checkNext(await call(stack, 'live', { game: idle.game.title }));
+    checkNext(await call(stack, 'series', { when: 'live', game: idle.game.title }));
     const missing = await call(stack, 'live', { series: '999999999' });
     expect(missing.outcome).toBe('user-error');
     expect(missing.message).toContain('There is no series 999999999');
-  });
-
-  it('costs the series, their matches, their casters and one summary per live match cold, and nothing warm', async () => {
-    const world = stack.service.world;
-    const series = worldSeries(world)
-      .filter((s) => s.lifecycle === 'live')
-      .sort(byStartThenId)[0]!;
-    const tenant = await tenantWith(stack);
-    const cold = await call(stack, 'live', { series: String(series.id) }, { tenant });
-    const warm = await call(stack, 'live', { series: String(series.id) }, { tenant });
-    expect(cold.upstream).toBeLessThanOrEqual(4);
-    expect(warm.upstream).toBe(0);
   });
 });
