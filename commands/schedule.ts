@@ -2,20 +2,36 @@
  * `/schedule`: a day's series (today by default) for the tenant's games and tiers, grouped by
  * tournament, the day taken in the tenant's timezone. The service cannot filter by time range, so
  * the day is read from two ordered walks that stop at the day's edges: upcoming and live series by
- * start (when the day is not over), finished ones by start descending (when it has begun). Usually
- * one page each.
+ * start (when the day is not over), finished ones by start descending (when it has begun). The
+ * walks share a budget of 3 pages (150 series; issue 4: at most 3 requests): one page each first,
+ * then the rest to the upcoming walk. A busy day (about 190 series at the default tiers 1 and 2)
+ * shows at most 50, live and upcoming first and then the latest results, and says how many there
+ * are (or at least are, when the pages ran out) and how to narrow with game: or tier:.
  */
 import { DateTime } from 'luxon';
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { byStart, scheduleCards } from '../src/bot/format.ts';
+import { byStart, isFinished, MAX_CARDS, MAX_LINES_PER_CARD, scheduleCards } from '../src/bot/format.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { dataOf, gamesFor, gamesLabel, intArg, namesOf, textArg, tiersLabel, visible } from './shared.ts';
 
 /** How far from today a schedule may be asked for. */
 export const MAX_DAYS_AWAY = 14;
-/** Most series read per walk (4 pages): a day busier than that is cut, and the reply says so. */
-export const MAX_WALK = 200;
+/** Pages both walks may read together (one request each). */
+export const MAX_PAGES = 3;
+/** Most series one answer shows (readable, and within every platform's limits). */
+export const MAX_SHOWN = 50;
+/** The service's largest page. */
+const PAGE = 50;
+
+interface Walk {
+  filter: Where<'series'>[];
+  order: 'start-asc' | 'start-desc';
+  /** True for the first series beyond the day's edge: the walk ends there. */
+  past: (s: Series) => boolean;
+  pages: number;
+  done: boolean;
+}
 
 export default defineCommand({
   name: 'schedule',
@@ -52,42 +68,53 @@ export default defineCommand({
     if (tiers.length > 0) base.push(['tier', '<=', tiers]);
     const inDay = (s: Series) =>
       s.start !== null && Date.parse(s.start) >= from && Date.parse(s.start) < until;
-    let cut = false;
-    const walk = async (
-      filter: Where<'series'>[],
-      order: 'start-asc' | 'start-desc',
-      past: (s: Series) => boolean,
-    ) => {
-      const found: Series[] = [];
-      let seen = 0;
-      for await (const s of data.series.paginate(
-        { filter: [...base, ...filter], order },
-        { limit: MAX_WALK },
-      )) {
-        seen++;
-        if (past(s)) return found;
+    const walks: Walk[] = [];
+    if (until > now)
+      walks.push({
+        filter: [['lifecycle', '<=', ['upcoming', 'live']]],
+        order: 'start-asc',
+        past: (s) => s.start !== null && Date.parse(s.start) >= until,
+        pages: 0,
+        done: false,
+      });
+    if (from <= now)
+      walks.push({
+        filter: [['lifecycle', '<=', ['over', 'over-forfeited']]],
+        order: 'start-desc',
+        past: (s) => s.start !== null && Date.parse(s.start) < from,
+        pages: 0,
+        done: false,
+      });
+    const found: Series[] = [];
+    const step = async (walk: Walk) => {
+      const page = await data.series.list({
+        filter: [...base, ...walk.filter],
+        order: walk.order,
+        skip: walk.pages * PAGE,
+        take: PAGE,
+      });
+      walk.pages++;
+      if (page.length < PAGE) walk.done = true;
+      for (const s of page) {
+        if (walk.past(s)) {
+          walk.done = true;
+          break;
+        }
         if (inDay(s)) found.push(s);
       }
-      if (seen >= MAX_WALK) cut = true;
-      return found;
     };
-    const [ahead, behind] = await Promise.all([
-      until > now
-        ? walk(
-            [['lifecycle', '<=', ['upcoming', 'live']]],
-            'start-asc',
-            (s) => s.start !== null && Date.parse(s.start) >= until,
-          )
-        : Promise.resolve([]),
-      from <= now
-        ? walk(
-            [['lifecycle', '<=', ['over', 'over-forfeited']]],
-            'start-desc',
-            (s) => s.start !== null && Date.parse(s.start) < from,
-          )
-        : Promise.resolve([]),
-    ]);
-    const series = visible([...ahead, ...behind]).sort(byStart);
+    // One page of each walk at once, then the pages left to the walks still open, upcoming first.
+    await Promise.all(walks.map(step));
+    let pages = walks.length;
+    for (const walk of walks) {
+      while (!walk.done && pages < MAX_PAGES) {
+        await step(walk);
+        pages++;
+      }
+    }
+    const exact = walks.every((w) => w.done);
+    const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
+    const series = pickShown(all);
     await names.ensureSeriesLabels(data, series);
     await names.ensureTournaments(
       data,
@@ -99,15 +126,52 @@ export default defineCommand({
       title,
       empty: `No series on ${day.label} in ${gamesLabel(ctx, games)}, ${tiersLabel(tiers)}.`,
     });
-    if (cut) {
-      const last = cards[cards.length - 1]!;
-      last.footer = [last.footer, 'A very busy day: some series may be missing; narrow by game or tier.']
-        .filter(Boolean)
-        .join(' · ');
+    if (series.length === 0 && !exact) {
+      cards[0]!.description = [
+        [
+          `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. Narrow with game: or tier:, e.g. /schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`,
+        ],
+      ];
+    } else if (series.length < all.length || !exact) {
+      const of = exact ? `of ${all.length}` : `of at least ${all.length}`;
+      const shown =
+        series.length < all.length
+          ? `Showing ${series.length} ${of} series: live and upcoming first, then the latest results.`
+          : `Showing ${series.length} series; the day may have more than one answer reads.`;
+      const hint = tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:';
+      cards[0]!.description = [
+        [`${shown} Narrow with game: or tier:, e.g. /schedule ${hint}`],
+        ...(cards[0]!.description ?? []),
+      ];
     }
     return { cards };
   },
 });
+
+/**
+ * The series one answer shows: live first, then upcoming by start, then results latest first, up
+ * to MAX_SHOWN and within what the cards hold (MAX_CARDS tournaments, MAX_LINES_PER_CARD each), so
+ * every series picked is also shown; in start order.
+ */
+export function pickShown(series: readonly Series[]): Series[] {
+  const rank = (s: Series) => (s.lifecycle === 'live' ? 0 : isFinished(s) ? 2 : 1);
+  const ordered = [...series].sort((a, b) => {
+    const r = rank(a) - rank(b);
+    if (r !== 0) return r;
+    return rank(a) === 2 ? byStart(b, a) : byStart(a, b);
+  });
+  const perTournament = new Map<number, number>();
+  const picked: Series[] = [];
+  for (const s of ordered) {
+    if (picked.length >= MAX_SHOWN) break;
+    const count = perTournament.get(s.tournament.id);
+    if (count === undefined && perTournament.size >= MAX_CARDS) continue;
+    if ((count ?? 0) >= MAX_LINES_PER_CARD) continue;
+    perTournament.set(s.tournament.id, (count ?? 0) + 1);
+    picked.push(s);
+  }
+  return picked.sort(byStart);
+}
 
 /** A calendar day in `zone`: today, tomorrow, yesterday or YYYY-MM-DD, within MAX_DAYS_AWAY of today. */
 export function parseDay(

@@ -1,5 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SHOWN } from '../../commands/schedule.ts';
+import type { Text } from '../../src/bot/reply.ts';
+import { defaultSettings } from '../../src/bot/settings.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byStartThenId, matchupOf, worldSeries } from './truth.ts';
 
@@ -88,14 +91,67 @@ describe('/schedule', () => {
     expect(far.code).toBe('DAY_OUT_OF_RANGE');
   });
 
-  it('costs one request per 50 series of the day (two walks), none warm', async () => {
+  it('costs at most 3 requests cold and none warm, also on a busy day at the default settings', async () => {
     const world = stack.service.world;
     const game = world.catalog.games[0]!.game;
-    const tenant = await tenantWith(stack, { games: [game.id], tiers: [1, 2] });
-    const cold = await call(stack, 'schedule', {}, { tenant });
-    const warm = await call(stack, 'schedule', {}, { tenant });
-    const n = expectedDay('UTC', game.id, 1).length + expectedDay('UTC', game.id, 2).length;
-    expect(cold.upstream).toBeLessThanOrEqual(2 + Math.ceil(n / 50));
-    expect(warm.upstream).toBe(0);
+    const narrow = await tenantWith(stack, { games: [game.id], tiers: [1, 2] });
+    const busy = await tenantWith(stack);
+    for (const tenant of [narrow, busy]) {
+      for (const day of ['today', 'tomorrow', 'yesterday']) {
+        const cold = await call(stack, 'schedule', { day }, { tenant });
+        const warm = await call(stack, 'schedule', { day }, { tenant });
+        expect(cold.outcome).toBe('ok');
+        expect(cold.upstream).toBeLessThanOrEqual(3);
+        expect(warm.upstream).toBe(0);
+      }
+    }
+  });
+
+  it('shows at most 50 series of a busy day, live first, says how many there are and how to narrow', async () => {
+    const world = stack.service.world;
+    const { games, tiers } = defaultSettings();
+    const tenant = await tenantWith(stack);
+    const start = DateTime.fromMillis(world.now(), { zone: 'UTC' }).startOf('day');
+    const from = start.toMillis();
+    const until = start.plus({ days: 1 }).toMillis();
+    const day = worldSeries(world).filter(
+      (s) =>
+        (games.length === 0 || games.includes(s.game.id)) &&
+        tiers.includes(s.tier) &&
+        Date.parse(s.start!) >= from &&
+        Date.parse(s.start!) < until,
+    );
+    // The default settings make a busy day: more than one answer shows.
+    expect(day.length).toBeGreaterThan(MAX_SHOWN);
+    const result = await call(stack, 'schedule', {}, { tenant });
+    expect(result.outcome).toBe('ok');
+    const timed = (l: Text) => l.some((span) => typeof span === 'object' && 'time' in span);
+    const lines = result.reply.cards.flatMap((c) => c.description ?? []).filter(timed);
+    expect(lines).toHaveLength(MAX_SHOWN);
+    const ids = new Set(day.map((s) => s.start));
+    for (const l of lines) expect(ids.has((l[0] as { time: Date }).time.toISOString())).toBe(true);
+    // Every live series of the day is among those shown.
+    for (const s of day.filter((x) => x.lifecycle === 'live'))
+      expect(result.text).toContain(matchupOf(world, s).split(' vs ')[0]!);
+    const note = result.reply.cards[0]!.description![0]!.join('');
+    const match = note.match(/^Showing 50 of (at least )?(\d+) series/);
+    expect(match).not.toBeNull();
+    const counted = Number(match![2]);
+    if (match![1]) expect(counted).toBeLessThanOrEqual(day.length);
+    else expect(counted).toBe(day.length);
+    expect(counted).toBeGreaterThan(MAX_SHOWN);
+    expect(note).toContain('Narrow with game: or tier:');
+    // The cards hold every series picked: no "and N more" inside the 50.
+    expect(result.text).not.toMatch(/and \d+ more/);
+    expect(result.reply.cards.length).toBeLessThanOrEqual(10);
+  });
+
+  it('says nothing about narrowing when the whole day fits', async () => {
+    const world = stack.service.world;
+    const game = world.catalog.games[0]!.game;
+    const tenant = await tenantWith(stack, { games: [game.id], tiers: [2] });
+    const result = await call(stack, 'schedule', {}, { tenant });
+    expect(result.text).not.toContain('Narrow with');
+    expect(result.text).not.toContain('Showing');
   });
 });
