@@ -85,6 +85,8 @@ const scenarios: Scenario[] = [
   { label: 'live (all)', command: 'live', args: {} },
   { label: 'live series', command: 'live', args: { series: String(liveSeries.id) } },
   { label: 'schedule', command: 'schedule', args: {} },
+  { label: 'schedule tomorrow', command: 'schedule', args: { day: 'tomorrow' } },
+  { label: 'series live', command: 'series', args: { when: 'live' } },
   { label: 'team', command: 'team', args: { team: team.name } },
   { label: 'standings group', command: 'standings', args: { tournament: running.title } },
   {
