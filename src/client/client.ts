@@ -28,7 +28,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** The API secret; sent only in the `Service-Secret` header, never logged. */
   secret: string;
-  /** Where answers are cached. Default: `new Keyv()` in memory. SQLite or Redis through keyv adapters. */
+  /**
+   * Where answers are cached. Default: keyv in memory, without serialization (answers are kept as
+   * objects and must be treated as read-only). SQLite or Redis through keyv adapters.
+   */
   cache?: Keyv;
   rate?: {
     /** Requests per second for this secret. Default 5. */
@@ -161,7 +164,9 @@ export function createClient(options: ClientOptions): EsportsClient {
   const limiter = shared.limiter;
 
   const ownsCache = options.cache === undefined;
-  const keyv = options.cache ?? new Keyv();
+  // keyv's default serializer would JSON-encode every answer even in memory: a warm 50-series page
+  // cost milliseconds to read back. In memory there is nothing to encode.
+  const keyv = options.cache ?? new Keyv({ serialize: undefined, deserialize: undefined });
   const transport = new Transport(url, secret, { connections: options.connections ?? DEFAULTS.connections });
   const cache = new ResponseCache(keyv, {
     staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
