@@ -23,6 +23,7 @@ import type {
 import type { Clock } from '../service/clock.ts';
 import type { AutocompleteSource, Choice } from './command.ts';
 import { UserError } from './command.ts';
+import { editDistance } from './text-args.ts';
 
 /** The sources the index resolves to numeric ids (timezones are resolved by `resolveTimeZone`). */
 export type NameSource = Exclude<AutocompleteSource, 'timezone'>;
@@ -130,22 +131,6 @@ export function matchScore(query: string, key: string): number {
   // Mid-word matches of one or two letters are noise ("ab" is inside half the names).
   if (compactQuery.length >= 3 && compactKey.includes(compactQuery)) return 60;
   return 0;
-}
-
-/** Damerau-free Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
-  if (a === b) return 0;
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 function clip(text: string, max = MAX_CHOICE_NAME): string {

@@ -19,6 +19,7 @@ import {
   type Tenant,
   UserError,
 } from './command.ts';
+import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
 import { COLOURS, type Reply } from './reply.ts';
 import type { TenantStore } from './tenants.ts';
@@ -363,7 +364,7 @@ export class Runtime {
         );
       }
       if (command.adminOnly && !call.user.isAdmin) {
-        const message = `/${command.name} is for server admins only${call.platform === 'discord' ? ' (Manage Server)' : call.platform === 'slack' ? ' (workspace admins and owners)' : ''}.`;
+        const message = `/${command.name} is for ${call.platform === 'slack' ? 'workspace admins and owners' : `admins of ${tenantPlace(call.platform).here}`} only${call.platform === 'discord' ? ' (Manage Server)' : ''}.`;
         return {
           outcome: 'forbidden',
           code: 'ADMIN_ONLY',

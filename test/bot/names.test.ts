@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/bot/command.ts';
 import {
   createNameIndex,
-  editDistance,
   matchScore,
   normalizeName,
   resolveTimeZone,
   searchTimeZones,
 } from '../../src/bot/names.ts';
+import { editDistance } from '../../src/bot/text-args.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';

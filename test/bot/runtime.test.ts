@@ -190,7 +190,7 @@ describe('Runtime', () => {
     const result = await runtime.run(call({ command: 'admin', subcommand: 'show' }));
     expect(result.outcome).toBe('forbidden');
     expect(result.reply.ephemeral).toBe(true);
-    expect(replyText(result.reply)).toContain('for server admins only');
+    expect(replyText(result.reply)).toContain('for workspace admins and owners only');
     expect(seen.subcommand).toBeUndefined();
   });
 

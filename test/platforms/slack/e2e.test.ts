@@ -174,7 +174,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     const before = rig.fake.callsOf('users.info').length;
     const refused = await rig.command('settings show', { user: USERS.member.id });
     expect(refused.body.response_type).toBe('ephemeral');
-    expect(mrkdwn(refused)).toMatch(/admins only \(workspace admins and owners\)/);
+    expect(mrkdwn(refused)).toMatch(/for workspace admins and owners only/);
     const asked = rig.fake.callsOf('users.info').slice(before);
     expect(asked.map((c) => c.params.user)).toEqual([USERS.member.id]);
 
