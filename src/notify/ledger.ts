@@ -38,6 +38,17 @@ export interface Ledger {
   get(key: string): Promise<LedgerEntry | undefined>;
   /** The message id of a sent key (a live card's message), if any. */
   findMessage(key: string): Promise<string | undefined>;
+  /**
+   * Claims many keys in one round trip (one SQLite transaction, one Redis pipeline). Each claim is
+   * still atomic per key, exactly as `claim`; the keys this caller won are returned.
+   */
+  claimMany(keys: readonly string[]): Promise<Set<string>>;
+  /** Marks many keys sent in one round trip. */
+  markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void>;
+  /** The entries of many keys in one round trip (absent keys are left out). */
+  getMany(keys: readonly string[]): Promise<Map<string, LedgerEntry>>;
+  /** Deletes sent and failed entries last changed before `before` (epoch ms); returns how many. */
+  prune(before: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -49,6 +60,9 @@ export interface LedgerOptions {
 }
 
 export const DEFAULT_LEASE_MS = 60_000;
+
+/** Sent and failed entries are kept this long (then pruned: on start and daily). */
+export const LEDGER_RETENTION_MS = 30 * 24 * 3600_000;
 
 /** What a notification is: the first part of its key. */
 export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest';

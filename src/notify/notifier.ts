@@ -18,14 +18,16 @@ import type { Logger } from '../bot/logger.ts';
 import type { Reply } from '../bot/reply.ts';
 import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
-import type { CallOptions, EsportsClient, Where } from '../client/types.ts';
+import type { CallOptions, EsportsClient } from '../client/types.ts';
 import type {
   Caster,
+  Game,
   LiveApiSummary,
   LiveCvSummary,
   Match,
   Roster,
   Series,
+  Substage,
   Team,
   Tournament,
 } from '../protocol/types.ts';
@@ -33,10 +35,8 @@ import type { Clock } from '../service/clock.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from './cards.ts';
 import { type ChannelTarget, type Delivery, DeliveryError } from './delivery.ts';
 import { EditPacer } from './edit-pacer.ts';
-import { type Ledger, ledgerKey } from './ledger.ts';
+import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, ledgerKey } from './ledger.ts';
 import {
-  ALL_TIERS,
-  type DigestSlot,
   digestSeries,
   dueDigest,
   POLL_INTERVAL_MS,
@@ -44,15 +44,13 @@ import {
   pollBand,
   type Subscription,
   subscriptionsOf,
-  type Union,
-  unionOf,
   wants,
 } from './plan.ts';
 
 /** The slice of the data client the notifier reads. */
 export type NotifyClient = Pick<
   EsportsClient,
-  'series' | 'matches' | 'rosters' | 'teams' | 'tournaments' | 'casters'
+  'series' | 'matches' | 'rosters' | 'teams' | 'tournaments' | 'casters' | 'games' | 'substages'
 >;
 
 /** The slice of the tenant store the notifier uses. */
@@ -81,6 +79,10 @@ export interface NotifierOptions {
   retryBaseMs?: number;
   /** Results and live cards of series that ended more than this long ago are not announced. Default 3 h. */
   resultsLateWindowMs?: number;
+  /** Ledger entries older than this are pruned (on start and daily, real time). Default 30 days. */
+  ledgerRetentionMs?: number;
+  /** Keys claimed and marked per ledger round trip. Default 1000. */
+  ledgerBatch?: number;
 }
 
 /** Counters for metrics, tests and the bench. */
@@ -146,8 +148,11 @@ class NotifierImpl implements Notifier {
 
   #subs: Subscription[] = [];
   #subsAt = Number.NEGATIVE_INFINITY;
-  #union: Union = { games: [], tiers: [], teams: [] };
-  #followedRosters: number[] = [];
+  /** Subscriptions indexed by `game|tier` (`*|tier` for every game) and by followed team, rebuilt on change. */
+  #byGameTier = new Map<string, Subscription[]>();
+  #byTeam = new Map<number, Subscription[]>();
+  #anyLiveOrResults = false;
+  #prunedAt = Number.NEGATIVE_INFINITY;
   /** Digest subscriptions grouped by (timezone, time): one slot computation per group per tick. */
   #digestGroups = new Map<string, Subscription[]>();
 
@@ -160,14 +165,20 @@ class NotifierImpl implements Notifier {
   readonly #teams = new Map<number, Team>();
   readonly #tournaments = new Map<number, Tournament>();
   readonly #casters = new Map<number, Caster>();
+  readonly #games = new Map<number, Game | undefined>();
+  readonly #substages = new Map<number, Substage | undefined>();
 
   /** Keys known to be final (sent, failed): skipped without asking the ledger. */
   readonly #done = new Set<string>();
   /** Groups (series, lead, start) or (series, state) that every subscriber has had: skipped whole. */
   readonly #groupsDone = new Set<string>();
   readonly #retry = new Map<string, { attempts: number; notBefore: number }>();
+  /** Channels backing off after a transient failure: until when (simulated ms). */
+  readonly #channelRetry = new Map<string, number>();
   /** Live card message ids by card key, and the last content sent to each. */
   readonly #cards = new Map<string, { messageId: string; last: string }>();
+  /** Card keys whose ledger entry was looked up (batched) and held no message. */
+  readonly #cardsChecked = new Set<string>();
   readonly #disabled = new Set<string>();
   readonly #loggedDrops = new Set<string>();
 
@@ -178,8 +189,8 @@ class NotifierImpl implements Notifier {
       return team ? { name: team.name, abbreviation: team.abbreviation } : undefined;
     },
     tournament: (id) => this.#tournaments.get(id),
-    substage: () => undefined,
-    game: () => undefined,
+    substage: (id) => this.#substages.get(id),
+    game: (id) => this.#games.get(id),
   };
 
   constructor(options: NotifierOptions) {
@@ -191,6 +202,8 @@ class NotifierImpl implements Notifier {
       editIntervalMs: 1000,
       retryBaseMs: 5_000,
       resultsLateWindowMs: 3 * HOUR,
+      ledgerRetentionMs: LEDGER_RETENTION_MS,
+      ledgerBatch: 1000,
       ...options,
     };
     this.#pacer = new EditPacer({ minIntervalMs: this.#o.editIntervalMs });
@@ -236,12 +249,26 @@ class NotifierImpl implements Notifier {
   async #tick(): Promise<void> {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
+    await this.#prune();
     if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#loadSubscriptions(now);
     if (this.#subs.length === 0) return;
     await this.#read(now);
     await this.#reminders(now);
     await this.#liveAndResults(now);
     await this.#digests(now);
+  }
+
+  /** Deletes ledger entries past retention: on the first tick and then daily (real time). */
+  async #prune(): Promise<void> {
+    const realNow = Date.now();
+    if (realNow - this.#prunedAt < 24 * HOUR) return;
+    this.#prunedAt = realNow;
+    try {
+      const removed = await this.#o.ledger.prune(realNow - this.#o.ledgerRetentionMs);
+      if (removed > 0) this.#o.logger.info({ removed }, 'pruned old ledger entries');
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'ledger entries could not be pruned; will try again tomorrow');
+    }
   }
 
   // ---- subscriptions -------------------------------------------------------------------------
@@ -261,9 +288,22 @@ class NotifierImpl implements Notifier {
   }
 
   #setSubscriptions(subs: Subscription[]): void {
-    const before = JSON.stringify(this.#union);
     this.#subs = subs;
-    this.#union = unionOf(subs);
+    this.#byGameTier = new Map();
+    this.#byTeam = new Map();
+    const add = <K>(map: Map<K, Subscription[]>, key: K, sub: Subscription) => {
+      const list = map.get(key);
+      if (list) list.push(sub);
+      else map.set(key, [sub]);
+    };
+    for (const sub of subs) {
+      for (const tier of sub.tiers) {
+        if (sub.games === null) add(this.#byGameTier, `*|${tier}`, sub);
+        else for (const game of sub.games) add(this.#byGameTier, `${game}|${tier}`, sub);
+      }
+      for (const team of sub.teams) add(this.#byTeam, team, sub);
+    }
+    this.#anyLiveOrResults = subs.some((s) => s.kinds.has('live') || s.kinds.has('results'));
     this.#digestGroups = new Map();
     for (const sub of subs) {
       if (!sub.kinds.has('digest')) continue;
@@ -272,8 +312,7 @@ class NotifierImpl implements Notifier {
       list.push(sub);
       this.#digestGroups.set(k, list);
     }
-    // A wider union needs a fresh window scan; subscriber lists of known series are recomputed lazily.
-    if (JSON.stringify(this.#union) !== before) this.#scanAt = Number.NEGATIVE_INFINITY;
+    // The reads cover the whole feed whatever the subscriptions; subscriber lists are recomputed lazily.
     this.#subscribers.clear();
   }
 
@@ -288,24 +327,18 @@ class NotifierImpl implements Notifier {
       const t = this.#rosterTeam.get(p.roster.id);
       return t === undefined ? [] : [t];
     });
-    const subs = this.#subs.filter((sub) => wants(sub, series, teams));
+    // Candidates from the index (no scan of every tenant); `wants` stays the one rule.
+    const candidates = new Set<Subscription>([
+      ...(this.#byGameTier.get(`${series.game.id}|${series.tier}`) ?? []),
+      ...(this.#byGameTier.get(`*|${series.tier}`) ?? []),
+    ]);
+    for (const team of teams) for (const sub of this.#byTeam.get(team) ?? []) candidates.add(sub);
+    const subs = [...candidates].filter((sub) => wants(sub, series, teams));
     this.#subscribers.set(series.id, { rosters, subs });
     return subs;
   }
 
   // ---- reading ---------------------------------------------------------------------------------
-
-  #unionFilter(): Where<'series'>[] {
-    const filter: Where<'series'>[] = [];
-    if (this.#union.games !== null) filter.push(['game.id', '<=', this.#union.games]);
-    if (this.#union.tiers.length < ALL_TIERS.length) filter.push(['tier', '<=', this.#union.tiers]);
-    return filter;
-  }
-
-  /** Does the games x tiers read already cover every series of the followed teams? */
-  #unionCoversTeams(): boolean {
-    return this.#union.games === null && this.#union.tiers.length >= ALL_TIERS.length;
-  }
 
   #remember(series: Series, now: number): void {
     const known = this.#known.get(series.id);
@@ -318,13 +351,14 @@ class NotifierImpl implements Notifier {
   }
 
   async #read(now: number): Promise<void> {
-    // The window scan: every upcoming series of the union, nearest first, up to the horizon.
+    // The window scan reads the whole feed (every game and tier, paged), whatever the tenants want,
+    // and filters in memory: its cost does not depend on how much of the dataset the union covers.
     if (now - this.#scanAt >= POLL_INTERVAL_MS.far) {
       this.#scanAt = now;
       const seen = new Set<number>();
-      const scan = async (filter: Where<'series'>[]) => {
+      await this.#counted(async () => {
         const iterable = this.#o.client.series.paginate(
-          { filter: [...filter, ['lifecycle', '=', 'upcoming']], order: 'start-asc' },
+          { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc' },
           { ...BACKGROUND, limit: this.#o.scanLimit },
         );
         for await (const s of iterable) {
@@ -332,53 +366,45 @@ class NotifierImpl implements Notifier {
           seen.add(s.id);
           this.#remember(s, now);
         }
-      };
-      await this.#counted(() => scan(this.#unionFilter()));
-      if (this.#union.teams.length > 0 && !this.#unionCoversTeams()) {
-        await this.#loadFollowedRosters();
-        if (this.#followedRosters.length > 0) {
-          await this.#counted(() => scan([['participants.roster.id', '^', this.#followedRosters]]));
-        }
-      }
+      });
       // Recently finished series: after downtime their live cards are frozen and results posted
-      // (within the late window); one page, newest first.
-      if (this.#subs.some((s) => s.kinds.has('live') || s.kinds.has('results'))) {
-        await this.#counted(async () => {
-          const over = this.#o.client.series.paginate(
-            {
-              filter: [...this.#unionFilter(), ['lifecycle', '<=', ['over', 'over-forfeited']]],
-              order: 'end-desc',
-            },
-            { ...BACKGROUND, limit: this.#o.scanLimit },
-          );
-          for await (const s of over) {
-            const end = Date.parse(s.end ?? s.start ?? '');
-            if (end < now - this.#o.resultsLateWindowMs) break;
-            if (!this.#known.has(s.id)) this.#remember(s, now);
-          }
-        });
-      }
+      // (within the late window); newest first.
+      await this.#counted(async () => {
+        const over = this.#o.client.series.paginate(
+          { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc' },
+          { ...BACKGROUND, limit: this.#o.scanLimit },
+        );
+        for await (const s of over) {
+          const end = Date.parse(s.end ?? s.start ?? '');
+          if (end < now - this.#o.resultsLateWindowMs) break;
+          if (!this.#known.has(s.id)) this.#remember(s, now);
+        }
+      });
       // Upcoming series that left the listing moved, went live or were removed: re-read them below.
       for (const [id, k] of this.#known)
         if (!seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = -Infinity;
     }
 
-    // Live listing: often while anything is live or about to start, rarely otherwise, never when
-    // no channel takes live cards or results.
-    const busy = [...this.#known.values()].some((k) => {
+    // Live listing (the whole feed): often while anything is live or about to start, else rarely.
+    let busy = false;
+    for (const k of this.#known.values()) {
       const band = pollBand(k.series, now);
-      return (band === 'live' || band === 'imminent') && this.#tracked(k.series);
-    });
+      if (band === 'live' || band === 'imminent') {
+        busy = true;
+        break;
+      }
+    }
     const liveEvery = busy ? POLL_INTERVAL_MS.live : POLL_INTERVAL_MS.near;
-    const wantsLive = this.#subs.some((s) => s.kinds.has('live') || s.kinds.has('results'));
-    if (wantsLive && now - this.#liveAt >= liveEvery) {
+    if (now - this.#liveAt >= liveEvery) {
       this.#liveAt = now;
-      const live = await this.#counted(() =>
-        this.#o.client.series.list(
-          { filter: [...this.#unionFilter(), ['lifecycle', '=', 'live']], take: 50 },
-          BACKGROUND,
-        ),
-      );
+      const live: Series[] = [];
+      await this.#counted(async () => {
+        const iterable = this.#o.client.series.paginate(
+          { filter: [['lifecycle', '=', 'live']] },
+          { ...BACKGROUND, limit: this.#o.scanLimit },
+        );
+        for await (const s of iterable) live.push(s);
+      });
       const liveIds = new Set(live.map((s) => s.id));
       for (const s of live) this.#remember(s, now);
       // Series we held as live that left the listing ended (or vanished briefly): re-read them.
@@ -389,8 +415,7 @@ class NotifierImpl implements Notifier {
     // Adaptive re-reads, batched: each band at its own pace, and any reminder about to go out fresh.
     const stale: number[] = [];
     for (const [id, k] of this.#known) {
-      // Series only digests list need nothing fresher than the window scan.
-      if (!this.#tracked(k.series)) continue;
+      // Every known series by its band (not only those someone tracks): the same reads for any tenants.
       const band = pollBand(k.series, now);
       const every = band === 'far' ? Number.POSITIVE_INFINITY : POLL_INTERVAL_MS[band];
       const dueReminder = band !== 'live' && this.#reminderDueSoon(k.series, now);
@@ -439,14 +464,6 @@ class NotifierImpl implements Notifier {
     return set;
   }
 
-  /** Does any channel want this series' reminders, live card or result (which need fresh reads)? */
-  #tracked(series: Series): boolean {
-    for (const sub of this.#subscribersOf(series)) {
-      if (sub.kinds.has('reminders') || sub.kinds.has('live') || sub.kinds.has('results')) return true;
-    }
-    return false;
-  }
-
   readonly #leadSets = new WeakMap<Subscription[], number[]>();
 
   /** The distinct reminder leads of a series' subscribers (cached with the subscriber list). */
@@ -472,23 +489,36 @@ class NotifierImpl implements Notifier {
     return false;
   }
 
-  async #loadFollowedRosters(): Promise<void> {
-    const teams = await this.#counted(() => this.#o.client.teams.getMany(this.#union.teams, BACKGROUND));
-    for (const t of teams) this.#teams.set(t.id, t);
-    this.#followedRosters = teams.flatMap((t) => (t.standing_roster ? [t.standing_roster.roster.id] : []));
-    for (const t of teams) if (t.standing_roster) this.#rosterTeam.set(t.standing_roster.roster.id, t.id);
-  }
-
   /** Names for the cards and rosters for team follows: batched, only for ids not seen before. */
   async #loadLabels(): Promise<void> {
     const rosters = new Set<number>();
     const tournaments = new Set<number>();
     const casters = new Set<number>();
+    const games = new Set<number>();
+    const substages = new Set<number>();
     for (const { series } of this.#known.values()) {
       for (const p of series.participants) if (!this.#rosterTeam.has(p.roster.id)) rosters.add(p.roster.id);
       if (!this.#tournaments.has(series.tournament.id)) tournaments.add(series.tournament.id);
       for (const c of series.casters) if (!this.#casters.has(c.caster.id)) casters.add(c.caster.id);
+      if (!this.#games.has(series.game.id)) games.add(series.game.id);
+      if (!this.#substages.has(series.substage.id)) substages.add(series.substage.id);
     }
+    // Games and substages change rarely (the client caches them long): read once per id, so cards
+    // name the game and the stage instead of "Game 1".
+    const [gameList, substageList] = await Promise.all([
+      games.size > 0
+        ? this.#counted(() => this.#o.client.games.getMany([...games], BACKGROUND)).catch(() => [] as Game[])
+        : ([] as Game[]),
+      substages.size > 0
+        ? this.#counted(() => this.#o.client.substages.getMany([...substages], BACKGROUND)).catch(
+            () => [] as Substage[],
+          )
+        : ([] as Substage[]),
+    ]);
+    for (const g of gameList) this.#games.set(g.id, g);
+    for (const id of games) if (!this.#games.has(id)) this.#games.set(id, undefined);
+    for (const st of substageList) this.#substages.set(st.id, st);
+    for (const id of substages) if (!this.#substages.has(id)) this.#substages.set(id, undefined);
     const [rosterList, tournamentList, casterList] = await Promise.all([
       rosters.size > 0
         ? this.#counted(() => this.#o.client.rosters.getMany([...rosters], BACKGROUND))
@@ -524,19 +554,23 @@ class NotifierImpl implements Notifier {
   // ---- reminders -------------------------------------------------------------------------------
 
   async #reminders(now: number): Promise<void> {
-    const jobs: (() => Promise<void>)[] = [];
+    const out: Outgoing[] = [];
     for (const known of this.#known.values()) {
       const { series } = known;
       if (series.start === null) continue;
+      // The pooled leads are cached per subscriber list: a series with nothing due costs no scan of
+      // its subscribers (most series, most ticks).
+      const leads = this.#leadsOf(series);
+      if (leads.length === 0) continue;
+      const plans = planReminders(series, leads, now, { supersede: false }).filter(
+        (p) => p.action !== 'wait' && !this.#groupsDone.has(`r:${series.id}:${p.lead}:${series.start}`),
+      );
+      if (plans.length === 0) continue;
       const subs = this.#subscribersOf(series).filter((s) => s.kinds.has('reminders'));
-      if (subs.length === 0) continue;
-      const leads = [...new Set(subs.flatMap((s) => s.leads))];
       // Leads pooled from several channels are planned independently; each channel's own leads decide
       // below which of its due reminders supersede the others.
-      for (const plan of planReminders(series, leads, now, { supersede: false })) {
-        if (plan.action === 'wait') continue;
+      for (const plan of plans) {
         const group = `r:${series.id}:${plan.lead}:${series.start}`;
-        if (this.#groupsDone.has(group)) continue;
         const members = subs.filter((s) => s.leads.includes(plan.lead));
         if (plan.action === 'drop') {
           // Never sent late: logged once, and nothing is written (a restart decides the same way).
@@ -566,8 +600,11 @@ class NotifierImpl implements Notifier {
           pending = true;
           const movedFrom =
             known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
-          jobs.push(async () => {
-            await this.#send('reminder', key, sub, async (delivery) => {
+          out.push({
+            kind: 'reminder',
+            key,
+            sub,
+            act: async (delivery) => {
               const casters = series.casters.flatMap((c) => {
                 const found = this.#casters.get(c.caster.id);
                 return found ? [found] : [];
@@ -578,13 +615,13 @@ class NotifierImpl implements Notifier {
                 ...(movedFrom ? { movedFrom } : {}),
               });
               return (await delivery.post(target(sub), reply, key)).messageId;
-            });
+            },
           });
         }
         if (!pending) this.#groupsDone.add(group);
       }
     }
-    await runLimited(jobs, 32);
+    await this.#dispatch(out);
   }
 
   // ---- live cards and results ------------------------------------------------------------------
@@ -596,19 +633,11 @@ class NotifierImpl implements Notifier {
       if (k.series.lifecycle === 'live') live.push(k);
       else if (k.series.lifecycle === 'over' || k.series.lifecycle === 'over-forfeited') ended.push(k);
     }
+    if (!this.#anyLiveOrResults) return;
     const wantedLive = live.filter((k) => this.#subscribersOf(k.series).some((s) => s.kinds.has('live')));
-    await this.#readLive(wantedLive, now);
+    await this.#readLive(live, wantedLive, now);
 
-    const jobs: (() => Promise<void>)[] = [];
-    // One edit per series and spoiler policy, built once per tick and shared by every channel.
-    const memo = new Map<string, { reply: Reply; json: string }>();
-    for (const k of wantedLive) {
-      const data = this.#live.get(k.series.id) ?? {};
-      for (const sub of this.#subscribersOf(k.series)) {
-        if (!sub.kinds.has('live')) continue;
-        jobs.push(() => this.#updateCard(k.series, sub, data, memo));
-      }
-    }
+    const pendingEnded: [Known, Subscription[]][] = [];
     for (const k of ended) {
       const group = `o:${k.series.id}`;
       if (this.#groupsDone.has(group)) continue;
@@ -617,21 +646,60 @@ class NotifierImpl implements Notifier {
         this.#groupsDone.add(group);
         continue;
       }
-      let pending = false;
-      for (const sub of this.#subscribersOf(k.series)) {
-        if (!sub.kinds.has('live') && !sub.kinds.has('results')) continue;
-        const key = ledgerKey('result', k.series.id, 'over', sub);
-        if (this.#done.has(key)) continue;
-        pending = true;
-        jobs.push(() => this.#finish(k.series, sub, key));
-      }
-      if (!pending) this.#groupsDone.add(group);
+      const subs = this.#subscribersOf(k.series).filter(
+        (sub) =>
+          (sub.kinds.has('live') || sub.kinds.has('results')) &&
+          !this.#done.has(ledgerKey('result', k.series.id, 'over', sub)),
+      );
+      if (subs.length === 0) this.#groupsDone.add(group);
+      else pendingEnded.push([k, subs]);
     }
-    await runLimited(jobs, 32);
+
+    // Card message ids from the ledger (after a restart a card keeps its message): one batched read.
+    const unknownCards: string[] = [];
+    const cardKeyOf = (series: Series, sub: Subscription) => ledgerKey('live', series.id, 'card', sub);
+    for (const k of wantedLive)
+      for (const sub of this.#subscribersOf(k.series))
+        if (sub.kinds.has('live')) unknownCards.push(cardKeyOf(k.series, sub));
+    for (const [k, subs] of pendingEnded) for (const sub of subs) unknownCards.push(cardKeyOf(k.series, sub));
+    await this.#loadCards(
+      unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
+    );
+
+    const out: Outgoing[] = [];
+    // One edit per series and spoiler policy, built once per tick and shared by every channel.
+    const memo = new Map<string, { reply: Reply; json: string }>();
+    for (const k of wantedLive) {
+      const data = this.#live.get(k.series.id) ?? {};
+      for (const sub of this.#subscribersOf(k.series)) {
+        if (!sub.kinds.has('live')) continue;
+        const posting = this.#updateCard(k.series, sub, data, memo);
+        if (posting) out.push(posting);
+      }
+    }
+    for (const [k, subs] of pendingEnded)
+      for (const sub of subs) {
+        const finishing = this.#finish(k.series, sub);
+        if (finishing) out.push(finishing);
+      }
+    await this.#dispatch(out);
   }
 
-  /** Current maps (one batched read) and each live match's summary. */
-  async #readLive(live: Known[], now: number): Promise<void> {
+  async #loadCards(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const entries = await this.#o.ledger.getMany(keys);
+    for (const key of keys) {
+      const messageId = sentMessage(entries.get(key));
+      if (messageId !== undefined) this.#cards.set(key, { messageId, last: '' });
+      else this.#cardsChecked.add(key);
+    }
+  }
+
+  /**
+   * Current maps (one batched read for every live series, whoever follows them) and each live
+   * match's summary, only for series someone receives live cards for.
+   */
+  async #readLive(live: Known[], wanted: Known[], now: number): Promise<void> {
     if (live.length === 0 || now !== this.#liveAt) return;
     const ids = live.map((k) => k.series.id);
     const matches: Match[] = [];
@@ -647,7 +715,7 @@ class NotifierImpl implements Notifier {
       return;
     }
     await runLimited(
-      live.map((k) => async () => {
+      wanted.map((k) => async () => {
         const own = matches.filter((m) => m.series.id === k.series.id);
         const data: LiveData = { matches: own };
         const current = own.find((m) => m.lifecycle === 'live');
@@ -677,42 +745,39 @@ class NotifierImpl implements Notifier {
     );
   }
 
-  async #updateCard(
+  /** Posts a channel's first live card (returned, to dispatch) or schedules an edit of it. */
+  #updateCard(
     series: Series,
     sub: Subscription,
     data: LiveData,
     memo: Map<string, { reply: Reply; json: string }>,
-  ): Promise<void> {
+  ): Outgoing | undefined {
     const key = ledgerKey('live', series.id, 'card', sub);
-    if (this.#disabled.has(targetKey(sub))) return;
-    const casters = series.casters.flatMap((c) => {
-      const found = this.#casters.get(c.caster.id);
-      return found ? [found] : [];
-    });
+    if (this.#disabled.has(targetKey(sub))) return undefined;
     const build = (first: boolean) =>
       liveReply(series, this.labels, sub, {
         ...(data.matches ? { matches: data.matches } : {}),
         ...(data.summary ? { summary: data.summary } : {}),
-        casters,
+        casters: series.casters.flatMap((c) => {
+          const found = this.#casters.get(c.caster.id);
+          return found ? [found] : [];
+        }),
         first,
       });
-    let card = this.#cards.get(key);
+    const card = this.#cards.get(key);
     if (!card) {
-      // After a restart the card's message is in the ledger: keep editing it, never post another.
-      const existing = await this.#o.ledger.findMessage(key);
-      if (existing) {
-        card = { messageId: existing, last: '' };
-        this.#cards.set(key, card);
-      }
-    }
-    if (!card) {
-      const reply = build(true);
-      await this.#send('live', key, sub, async (delivery) => {
-        const posted = await delivery.post(target(sub), reply, key);
-        this.#cards.set(key, { messageId: posted.messageId, last: JSON.stringify(reply.cards) });
-        return posted.messageId;
-      });
-      return;
+      if (this.#done.has(key)) return undefined;
+      return {
+        kind: 'live',
+        key,
+        sub,
+        act: async (delivery) => {
+          const reply = build(true);
+          const posted = await delivery.post(target(sub), reply, key);
+          this.#cards.set(key, { messageId: posted.messageId, last: JSON.stringify(reply.cards) });
+          return posted.messageId;
+        },
+      };
     }
     const memoKey = `${series.id}|${sub.spoilers}`;
     let edit = memo.get(memoKey);
@@ -722,58 +787,98 @@ class NotifierImpl implements Notifier {
       memo.set(memoKey, edit);
     }
     const { reply, json: content } = edit;
-    if (content === card.last) return;
+    if (content === card.last) return undefined;
     card.last = content;
-    const messageId = card.messageId;
-    this.#pacer.schedule(targetKey(sub), key, () => this.#edit(sub, messageId, reply));
+    this.#pacer.schedule(targetKey(sub), key, () => this.#edit(sub, key, reply));
+    return undefined;
   }
 
   /** Ends a series in one channel: freezes its live card with the result, or posts the result. */
-  async #finish(series: Series, sub: Subscription, key: string): Promise<void> {
+  #finish(series: Series, sub: Subscription): Outgoing | undefined {
+    const key = ledgerKey('result', series.id, 'over', sub);
     const cardKey = ledgerKey('live', series.id, 'card', sub);
-    const cardId = this.#cards.get(cardKey)?.messageId ?? (await this.#o.ledger.findMessage(cardKey));
+    const cardId = this.#cards.get(cardKey)?.messageId;
     if (cardId !== undefined) {
       const data = this.#live.get(series.id) ?? {};
       const reply = liveReply(series, this.labels, sub, {
         ...(data.matches ? { matches: data.matches } : {}),
         first: false,
       });
-      await this.#send('result', key, sub, async (delivery) => {
-        await delivery.edit(target(sub), cardId, reply);
-        return cardId;
-      });
-      return;
+      return {
+        kind: 'result',
+        key,
+        sub,
+        act: async (delivery) => {
+          try {
+            await delivery.edit(target(sub), cardId, reply);
+            return cardId;
+          } catch (error) {
+            if (!isUnknownMessage(error)) throw error;
+            // The card was deleted: the result goes out as a fresh message instead.
+            return (await delivery.post(target(sub), reply, key)).messageId;
+          }
+        },
+      };
     }
     if (!sub.kinds.has('results')) {
       this.#done.add(key);
-      return;
+      return undefined;
     }
-    await this.#send(
-      'result',
+    return {
+      kind: 'result',
       key,
       sub,
-      async (delivery) =>
+      act: async (delivery) =>
         (await delivery.post(target(sub), resultReply(series, this.labels, sub), key)).messageId,
-    );
+    };
   }
 
-  async #edit(sub: Subscription, messageId: string, reply: Reply): Promise<void> {
+  async #edit(sub: Subscription, cardKey: string, reply: Reply): Promise<void> {
     const delivery = this.#o.deliveries[sub.platform];
-    if (!delivery || this.#disabled.has(targetKey(sub))) return;
+    const card = this.#cards.get(cardKey);
+    if (!delivery || !card || this.#disabled.has(targetKey(sub))) return;
     try {
-      await delivery.edit(target(sub), messageId, reply);
+      await delivery.edit(target(sub), card.messageId, reply);
       this.stats.edits++;
     } catch (error) {
+      if (isUnknownMessage(error)) {
+        await this.#repost(delivery, sub, cardKey, reply);
+        return;
+      }
       if (error instanceof DeliveryError && error.kind === 'permanent') await this.#disable(sub, error);
       else this.stats.transientFailures++;
       // A transient edit failure needs no retry of its own: the next change edits again (last write wins).
     }
   }
 
+  /**
+   * The live card's message was deleted (by a moderator, or the platform): post a fresh card and
+   * record its id in the ledger, instead of editing a message that is gone forever.
+   */
+  async #repost(delivery: Delivery, sub: Subscription, cardKey: string, reply: Reply): Promise<void> {
+    const card = this.#cards.get(cardKey);
+    try {
+      // A key of its own per repost: a platform's dedupe (Discord's nonce) must not return the old message.
+      const posted = await delivery.post(
+        target(sub),
+        { ...reply },
+        `${cardKey}:repost:${this.#o.clock.nowMs()}`,
+      );
+      await this.#o.ledger.markSent(cardKey, posted.messageId);
+      this.#cards.set(cardKey, { messageId: posted.messageId, last: card?.last ?? '' });
+      this.stats.sent.live++;
+      this.#o.logger.info({ key: cardKey }, 'live card was deleted; posted a new one');
+    } catch (error) {
+      if (error instanceof DeliveryError && error.kind === 'permanent') await this.#disable(sub, error);
+      else this.stats.transientFailures++;
+      // The card stays on the old id; the next change tries again.
+    }
+  }
+
   // ---- digests ---------------------------------------------------------------------------------
 
   async #digests(now: number): Promise<void> {
-    const jobs: (() => Promise<void>)[] = [];
+    const out: Outgoing[] = [];
     for (const [group, subs] of this.#digestGroups) {
       const [timezone, time] = group.split('|') as [string, string];
       const slot = dueDigest(now, timezone, time);
@@ -789,76 +894,118 @@ class NotifierImpl implements Notifier {
         const key = ledgerKey('digest', slot.localDate, sub.digestTime, sub);
         if (this.#done.has(key) || this.#disabled.has(targetKey(sub))) continue;
         pending = true;
-        jobs.push(() => this.#sendDigest(sub, key, slot, day));
+        const mine = day.filter((s) => this.#subscriberSet(s).has(sub));
+        if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {
+          // Nothing to say: recorded as skipped, so a restart does not reconsider it.
+          if (await this.#o.ledger.claim(key)) await this.#o.ledger.fail(key, 'skipped: nothing scheduled');
+          this.#done.add(key);
+          continue;
+        }
+        out.push({
+          kind: 'digest',
+          key,
+          sub,
+          act: async (delivery) =>
+            (await delivery.post(target(sub), digestReply(mine, this.labels, sub, slot.localDate), key))
+              .messageId,
+        });
       }
       if (!pending) this.#groupsDone.add(groupKey);
     }
-    await runLimited(jobs, 32);
-  }
-
-  async #sendDigest(sub: Subscription, key: string, slot: DigestSlot, day: Series[]): Promise<void> {
-    const mine = day.filter((s) => this.#subscriberSet(s).has(sub));
-    if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {
-      if (await this.#o.ledger.claim(key)) await this.#o.ledger.fail(key, 'skipped: nothing scheduled');
-      this.#done.add(key);
-      return;
-    }
-    await this.#send(
-      'digest',
-      key,
-      sub,
-      async (delivery) =>
-        (await delivery.post(target(sub), digestReply(mine, this.labels, sub, slot.localDate), key))
-          .messageId,
-    );
+    await this.#dispatch(out);
   }
 
   // ---- the ledger protocol ---------------------------------------------------------------------
 
   /**
-   * Claim, send, mark: the one way anything is posted. A transient failure releases the key and
-   * backs off; a permanent one fails the key and disables the subscription.
+   * Claim, send, mark: the one way anything is posted. Keys are claimed and marked in batches (one
+   * ledger round trip per batch; each claim still atomic per key). Per channel one post goes first;
+   * the rest follow only if it succeeded, so a channel that refuses gets one attempt per tick. A
+   * transient failure releases the key and backs off; a permanent one fails the key and disables the
+   * subscription.
    */
-  async #send(
-    kind: keyof NotifierStats['sent'],
-    key: string,
-    sub: Subscription,
-    act: (d: Delivery) => Promise<string>,
-  ): Promise<void> {
-    if (this.#done.has(key) || this.#disabled.has(targetKey(sub))) return;
-    const delivery = this.#o.deliveries[sub.platform];
-    if (!delivery) return;
+  async #dispatch(out: Outgoing[]): Promise<void> {
     const now = this.#o.clock.nowMs();
-    const retry = this.#retry.get(key);
-    if (retry && retry.notBefore > now) return;
-    if (!(await this.#o.ledger.claim(key))) {
-      const entry = await this.#o.ledger.get(key);
-      if (entry && entry.state !== 'claimed') this.#done.add(key);
-      return;
+    const ready = out.filter((o) => {
+      if (this.#done.has(o.key) || this.#disabled.has(targetKey(o.sub))) return false;
+      if (!this.#o.deliveries[o.sub.platform]) return false;
+      const retry = this.#retry.get(o.key);
+      if (retry && retry.notBefore > now) return false;
+      // A channel that failed for now backs off as a whole, not only the key that was tried.
+      return !((this.#channelRetry.get(targetKey(o.sub)) ?? 0) > now);
+    });
+    const failedChannels = new Set<string>();
+    const triedChannels = new Set<string>();
+    for (let i = 0; i < ready.length; i += this.#o.ledgerBatch) {
+      const chunk = ready.slice(i, i + this.#o.ledgerBatch);
+      const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
+      const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
+      if (lost.length > 0) {
+        // Lost to a sent or failed record (a restart, another process): final. A live claim: retry later.
+        const entries = await this.#o.ledger.getMany(lost);
+        for (const [key, entry] of entries) if (entry.state !== 'claimed') this.#done.add(key);
+      }
+      const claimed = chunk.filter((o) => won.has(o.key));
+      const first: Outgoing[] = [];
+      const rest: Outgoing[] = [];
+      for (const o of claimed) {
+        const tk = targetKey(o.sub);
+        if (triedChannels.has(tk)) rest.push(o);
+        else {
+          triedChannels.add(tk);
+          first.push(o);
+        }
+      }
+      const sent: [string, string][] = [];
+      const attempt = (o: Outgoing) => async () => {
+        const tk = targetKey(o.sub);
+        if (this.#disabled.has(tk) || failedChannels.has(tk)) {
+          await this.#o.ledger.release(o.key);
+          return;
+        }
+        const messageId = await this.#attempt(o, now);
+        if (messageId === undefined) failedChannels.add(tk);
+        else {
+          sent.push([o.key, messageId]);
+          this.#channelRetry.delete(tk);
+        }
+      };
+      await runLimited(first.map(attempt), 32);
+      await runLimited(rest.map(attempt), 32);
+      await this.#o.ledger.markSentMany(sent);
+      const kinds = new Map(claimed.map((o) => [o.key, o.kind]));
+      for (const [key] of sent) {
+        this.#done.add(key);
+        this.#retry.delete(key);
+        this.stats.sent[kinds.get(key)!]++;
+      }
     }
-    let messageId: string;
+  }
+
+  /** Sends one claimed notification; the message id, or undefined after a failure (handled here). */
+  async #attempt(o: Outgoing, now: number): Promise<string | undefined> {
+    const delivery = this.#o.deliveries[o.sub.platform]!;
     try {
-      messageId = await act(delivery);
+      return await o.act(delivery);
     } catch (error) {
       if (error instanceof DeliveryError && error.kind === 'permanent') {
-        await this.#o.ledger.fail(key, error.code);
-        this.#done.add(key);
-        await this.#disable(sub, error);
-        return;
+        await this.#o.ledger.fail(o.key, error.code);
+        this.#done.add(o.key);
+        await this.#disable(o.sub, error);
+        return undefined;
       }
       this.stats.transientFailures++;
-      await this.#o.ledger.release(key);
+      await this.#o.ledger.release(o.key);
+      const retry = this.#retry.get(o.key);
       const attempts = (retry?.attempts ?? 0) + 1;
       const hinted = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
       const backoff = Math.min(10 * 60_000, this.#o.retryBaseMs * 2 ** (attempts - 1));
-      this.#retry.set(key, { attempts, notBefore: now + Math.max(backoff, hinted) });
-      this.#o.logger.warn({ key, attempts, err: error }, 'notification failed for now; will retry');
-      return;
+      const notBefore = now + Math.max(backoff, hinted);
+      this.#retry.set(o.key, { attempts, notBefore });
+      this.#channelRetry.set(targetKey(o.sub), notBefore);
+      this.#o.logger.warn({ key: o.key, attempts, err: error }, 'notification failed for now; will retry');
+      return undefined;
     }
-    await this.#o.ledger.markSent(key, messageId);
-    this.#done.add(key);
-    this.#retry.delete(key);
-    this.stats.sent[kind]++;
   }
 
   /** Turns a channel's subscription off after a permanent failure and tells the tenant's admins once. */
@@ -890,6 +1037,23 @@ class NotifierImpl implements Notifier {
       );
     }
   }
+}
+
+/** One notification to post: its ledger key, channel, and how to send it. */
+interface Outgoing {
+  kind: keyof NotifierStats['sent'];
+  key: string;
+  sub: Subscription;
+  act: (delivery: Delivery) => Promise<string>;
+}
+
+function sentMessage(entry: LedgerEntry | undefined): string | undefined {
+  return entry?.state === 'sent' ? entry.messageId : undefined;
+}
+
+/** A live card's message is gone (deleted): Discord 10008, Slack message_not_found and the like. */
+function isUnknownMessage(error: unknown): boolean {
+  return error instanceof DeliveryError && error.code === 'UNKNOWN_MESSAGE';
 }
 
 function target(sub: Subscription): ChannelTarget {

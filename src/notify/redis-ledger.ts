@@ -63,6 +63,56 @@ export class RedisLedger implements Ledger {
     return reply === 'OK';
   }
 
+  async claimMany(keys: readonly string[]): Promise<Set<string>> {
+    const won = new Set<string>();
+    if (keys.length === 0) return won;
+    await this.#connected;
+    const value = `claimed|${this.#now()}|`;
+    // One pipeline: each SET NX stays atomic on its own, the batch costs one round trip.
+    const multi = this.#client.multi();
+    for (const key of keys)
+      multi.set(this.#prefix + key, value, {
+        condition: 'NX',
+        expiration: { type: 'PX', value: this.#leaseMs },
+      });
+    const replies = await multi.execAsPipeline();
+    keys.forEach((key, i) => {
+      if (String(replies[i]) === 'OK') won.add(key);
+    });
+    return won;
+  }
+
+  async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
+    if (sent.length === 0) return;
+    await this.#connected;
+    const multi = this.#client.multi();
+    for (const [key, messageId] of sent)
+      multi.set(this.#prefix + key, `sent|${this.#now()}|${messageId}`, {
+        expiration: { type: 'PX', value: this.#retentionMs },
+      });
+    await multi.execAsPipeline();
+  }
+
+  async getMany(keys: readonly string[]): Promise<Map<string, LedgerEntry>> {
+    const found = new Map<string, LedgerEntry>();
+    if (keys.length === 0) return found;
+    await this.#connected;
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const values = await this.#client.mGet(chunk.map((k) => this.#prefix + k));
+      chunk.forEach((key, j) => {
+        const value = values[j];
+        if (typeof value === 'string') found.set(key, this.#entry(key, value));
+      });
+    }
+    return found;
+  }
+
+  /** Redis expires sent and failed keys itself after `retentionMs`: nothing to delete. */
+  async prune(_before: number): Promise<number> {
+    return 0;
+  }
+
   async markSent(key: string, messageId: string): Promise<void> {
     await this.#connected;
     await this.#client.set(this.#prefix + key, `sent|${this.#now()}|${messageId}`, {
@@ -85,7 +135,10 @@ export class RedisLedger implements Ledger {
   async get(key: string): Promise<LedgerEntry | undefined> {
     await this.#connected;
     const value = await this.#client.get(this.#prefix + key);
-    if (value === null) return undefined;
+    return value === null ? undefined : this.#entry(key, value);
+  }
+
+  #entry(key: string, value: string): LedgerEntry {
     const [state, at, ...rest] = value.split('|');
     const detail = rest.join('|');
     const entry: LedgerEntry = { key, state: state as LedgerState, updatedAt: Number(at) };

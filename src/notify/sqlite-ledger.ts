@@ -25,6 +25,20 @@ interface Row {
   updated_at: number;
 }
 
+const CLAIM_SQL = `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES (?, 'claimed', ?, ?)
+  ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
+  WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ?`;
+
+const MARK_SENT_SQL = `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES (?, 'sent', ?, ?, ?)
+  ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`;
+
+function entryOf(row: Row): LedgerEntry {
+  const entry: LedgerEntry = { key: row.key, state: row.state, updatedAt: row.updated_at };
+  if (row.message_id !== null) entry.messageId = row.message_id;
+  if (row.reason !== null) entry.reason = row.reason;
+  return entry;
+}
+
 export class SqliteLedger implements Ledger {
   readonly #db: sqlite3.Database;
   readonly #ready: Promise<void>;
@@ -55,23 +69,61 @@ export class SqliteLedger implements Ledger {
   async claim(key: string): Promise<boolean> {
     await this.#ready;
     const now = this.#now();
-    const changes = await this.#run(
-      `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES (?, 'claimed', ?, ?)
-       ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
-       WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ?`,
-      [key, now, now, now - this.#leaseMs],
-    );
+    const changes = await this.#run(CLAIM_SQL, [key, now, now, now - this.#leaseMs]);
     return changes === 1;
+  }
+
+  async claimMany(keys: readonly string[]): Promise<Set<string>> {
+    const won = new Set<string>();
+    if (keys.length === 0) return won;
+    await this.#ready;
+    const now = this.#now();
+    // One transaction (one commit, one fsync) for the batch; each statement is still the atomic claim.
+    await this.#transaction(
+      CLAIM_SQL,
+      keys,
+      (key) => [key, now, now, now - this.#leaseMs],
+      (key, changes) => {
+        if (changes === 1) won.add(key);
+      },
+    );
+    return won;
   }
 
   async markSent(key: string, messageId: string): Promise<void> {
     await this.#ready;
     const now = this.#now();
-    await this.#run(
-      `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES (?, 'sent', ?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`,
-      [key, messageId, now, now],
-    );
+    await this.#run(MARK_SENT_SQL, [key, messageId, now, now]);
+  }
+
+  async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
+    if (sent.length === 0) return;
+    await this.#ready;
+    const now = this.#now();
+    await this.#transaction(MARK_SENT_SQL, sent, ([key, messageId]) => [key, messageId, now, now]);
+  }
+
+  async getMany(keys: readonly string[]): Promise<Map<string, LedgerEntry>> {
+    const found = new Map<string, LedgerEntry>();
+    await this.#ready;
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const rows = await new Promise<Row[]>((resolve, reject) => {
+        this.#db.all<Row>(
+          `SELECT key, state, message_id, reason, updated_at FROM ledger WHERE key IN (${chunk.map(() => '?').join(',')})`,
+          chunk,
+          (err, rows) => (err ? reject(err) : resolve(rows)),
+        );
+      });
+      for (const row of rows) found.set(row.key, entryOf(row));
+    }
+    return found;
+  }
+
+  async prune(before: number): Promise<number> {
+    await this.#ready;
+    // Claims are pruned too once far past any lease: their holder died long ago.
+    return this.#run('DELETE FROM ledger WHERE updated_at < ?', [before]);
   }
 
   async release(key: string): Promise<void> {
@@ -98,11 +150,7 @@ export class SqliteLedger implements Ledger {
         (err, found) => (err ? reject(err) : resolve(found)),
       );
     });
-    if (!row) return undefined;
-    const entry: LedgerEntry = { key: row.key, state: row.state, updatedAt: row.updated_at };
-    if (row.message_id !== null) entry.messageId = row.message_id;
-    if (row.reason !== null) entry.reason = row.reason;
-    return entry;
+    return row ? entryOf(row) : undefined;
   }
 
   async findMessage(key: string): Promise<string | undefined> {
@@ -131,6 +179,49 @@ export class SqliteLedger implements Ledger {
   async close(): Promise<void> {
     await this.#ready.catch(() => undefined);
     await new Promise<void>((resolve, reject) => this.#db.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  /** Batches run one after another on this connection, so their transactions never nest. */
+  #batches: Promise<unknown> = Promise.resolve();
+
+  /** Runs `sql` once per item inside one transaction; `each` sees every statement's change count. */
+  #transaction<T>(
+    sql: string,
+    items: readonly T[],
+    params: (item: T) => unknown[],
+    each?: (item: T, changes: number) => void,
+  ): Promise<void> {
+    const run = async () => {
+      await this.#exec('BEGIN IMMEDIATE');
+      try {
+        const statement = this.#db.prepare(sql);
+        try {
+          await Promise.all(
+            items.map(
+              (item) =>
+                new Promise<void>((resolve, reject) => {
+                  statement.run(params(item), function (this: sqlite3.RunResult, err: Error | null) {
+                    if (err) reject(err);
+                    else {
+                      each?.(item, this.changes);
+                      resolve();
+                    }
+                  });
+                }),
+            ),
+          );
+        } finally {
+          await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+        }
+        await this.#exec('COMMIT');
+      } catch (error) {
+        await this.#exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    };
+    const next = this.#batches.then(run, run);
+    this.#batches = next.catch(() => undefined);
+    return next;
   }
 
   #exec(sql: string): Promise<void> {
