@@ -16,6 +16,7 @@ import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
+import { subscribeTerminalOnFirstStart } from './platforms/terminal/first-start.ts';
 
 /** A started chat platform, as the Discord and Slack starters return it. */
 interface StartedPlatform {
@@ -173,8 +174,14 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
 
-  // The terminal chat.
+  // The terminal chat. On first start its own channel is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
+  try {
+    if (await subscribeTerminalOnFirstStart(app.tenants))
+      logger.info({ tenant: TERMINAL_TENANT_ID }, 'subscribed the terminal channel to every notification');
+  } catch (error) {
+    logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');
+  }
   await startNotifier(app, { terminal });
   process.stdout.write(banner(app, 'terminal', logFile));
   const historyFile = join(dirname(logFile ?? './data/matchday.log'), 'chat-history.txt');
