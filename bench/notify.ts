@@ -5,8 +5,9 @@
  * p99 and peak memory. Goal: 10,000 tenants make at most 1.2x the upstream requests of 1 tenant.
  *
  *   npm run bench:notify            24 h, one tick per simulated minute
- *   npm run bench:notify -- --quick 1.5 h, one tick per 5 simulated minutes, up to 1,000 tenants
+ *   npm run bench:notify -- --quick 1 h, one tick per 5 simulated minutes, 1, 100 and 1,000 tenants (< 30 s)
  *   --max N                          largest tenant count to run (e.g. `--quick --max 10000`)
+ *   --hours H                        simulated hours (default 24, quick 1)
  *
  * The last line is one JSON object.
  */
@@ -24,7 +25,8 @@ import { MemoryTenants, memoryLogger, RecordingDelivery } from '../test/notify/h
 import { expectedNotifications } from '../test/notify/world-expect.ts';
 
 const quick = process.argv.includes('--quick');
-const SPAN = (quick ? 1.5 : 24) * 3600_000;
+const hoursArg = process.argv.indexOf('--hours');
+const SPAN = (hoursArg > 0 ? Number(process.argv[hoursArg + 1]) : quick ? 1 : 24) * 3600_000;
 const TICK = quick ? 300_000 : 60_000;
 const maxArg = process.argv.indexOf('--max');
 const MAX = maxArg > 0 ? Number(process.argv[maxArg + 1]) : quick ? 1000 : 10_000;
@@ -86,6 +88,9 @@ interface RunResult {
   missing: number;
   unexpected: number;
   tickP99: number;
+  tickMax: number;
+  /** Live summaries read (the one per-series extra that follows who receives live cards). */
+  summaries: number;
   rssMb: number;
   seconds: number;
 }
@@ -178,6 +183,8 @@ async function run(count: number, dir: string): Promise<RunResult> {
     missing,
     unexpected,
     tickP99: Math.round(p99(ticks) * 10) / 10,
+    tickMax: Math.round(Math.max(...ticks) * 10) / 10,
+    summaries: notifier.stats.summaries,
     rssMb: Math.round(rss / 1e6),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
@@ -190,7 +197,7 @@ try {
     `notify bench: ${SPAN / 3600_000} simulated hours, one tick per ${TICK / 1000} s, seed ${SEED}`,
   );
   console.log(
-    'tenants  upstream  expected  delivered  missing  unexpected  duplicates  tick_p99_ms  rss_mb  wall_s',
+    'tenants  upstream  summaries  expected  delivered  missing  unexpected  duplicates  tick_p99_ms  tick_max_ms  rss_mb  wall_s',
   );
   for (const count of COUNTS) {
     const r = await run(count, dir);
@@ -199,12 +206,14 @@ try {
       [
         r.tenants,
         r.upstream,
+        r.summaries,
         r.expected,
         r.delivered,
         r.missing,
         r.unexpected,
         r.duplicates,
         r.tickP99,
+        r.tickMax,
         r.rssMb,
         r.seconds,
       ]
@@ -220,22 +229,32 @@ const largest = results.at(-1)!;
 const maxUpstream = Math.max(...results.map((r) => r.upstream));
 const ratio = Math.round((largest.upstream / Math.max(1, one.upstream)) * 100) / 100;
 console.log(`upstream ratio ${largest.tenants} tenants / 1 tenant: ${ratio} (goal <= 1.2)`);
+const withoutSummaries =
+  Math.round(((largest.upstream - largest.summaries) / Math.max(1, one.upstream - one.summaries)) * 100) /
+  100;
+console.log(
+  `  without live summaries (read only for series someone gets live cards for): ${withoutSummaries}`,
+);
 console.log(
   JSON.stringify({
     tenants: largest.tenants,
     upstream_requests_1: one.upstream,
     upstream_requests_max: maxUpstream,
     upstream_ratio: ratio,
+    upstream_ratio_without_summaries: withoutSummaries,
     expected: largest.expected,
     delivered: largest.delivered,
     missing: largest.missing,
     duplicates: largest.duplicates,
     tick_p99_ms: largest.tickP99,
+    tick_max_ms: largest.tickMax,
     rss_mb: Math.max(...results.map((r) => r.rssMb)),
     simulated_hours: SPAN / 3600_000,
     runs: results.map((r) => ({
       tenants: r.tenants,
       upstream: r.upstream,
+      summaries: r.summaries,
+      tick_p99_ms: r.tickP99,
       expected: r.expected,
       delivered: r.delivered,
       duplicates: r.duplicates,

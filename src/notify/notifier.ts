@@ -67,7 +67,7 @@ export interface NotifierOptions {
   logger: NotifyLogger;
   /** Real milliseconds between node-cron ticks (whole seconds). Default 10 000. */
   tickMs?: number;
-  /** Simulated ms between reloads of the tenants' settings. Default 60 000. */
+  /** Simulated ms between reloads of the tenants' settings (a save here calls `invalidate()` at once; this catches other instances). Default 10 min. */
   tenantsRefreshMs?: number;
   /** How far ahead the upcoming window reaches (simulated ms). Default 26 h: the longest lead plus a day. */
   horizonMs?: number;
@@ -94,6 +94,8 @@ export interface NotifierStats {
   transientFailures: number;
   permanentFailures: number;
   reads: number;
+  /** Live summaries read (per live series someone receives live cards for). */
+  summaries: number;
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
@@ -139,6 +141,7 @@ class NotifierImpl implements Notifier {
     transientFailures: 0,
     permanentFailures: 0,
     reads: 0,
+    summaries: 0,
   };
 
   readonly #o: Required<Omit<NotifierOptions, 'deliveries'>> & Pick<NotifierOptions, 'deliveries'>;
@@ -196,7 +199,7 @@ class NotifierImpl implements Notifier {
   constructor(options: NotifierOptions) {
     this.#o = {
       tickMs: 10_000,
-      tenantsRefreshMs: 60_000,
+      tenantsRefreshMs: 10 * 60_000,
       horizonMs: 26 * HOUR,
       scanLimit: 500,
       editIntervalMs: 1000,
@@ -722,6 +725,7 @@ class NotifierImpl implements Notifier {
         if (current) {
           const api = k.series.coverage?.data?.live?.api?.fact;
           const useApi = api === 'available' || api === 'partial';
+          this.stats.summaries++;
           try {
             data.summary = await this.#counted<LiveApiSummary | LiveCvSummary>(() =>
               useApi

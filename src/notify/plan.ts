@@ -177,6 +177,19 @@ export interface DigestSlot {
  * fall-back day is the first of the two. Either way each local date has exactly one slot.
  */
 export function digestSlot(localDate: string, timezone: string, hhmm: string): DigestSlot {
+  // Every tick asks for the same few hundred (zone, time, date) slots: resolved once each.
+  const memoKey = `${localDate}|${timezone}|${hhmm}`;
+  const memo = slotMemo.get(memoKey);
+  if (memo) return memo;
+  if (slotMemo.size > 50_000) slotMemo.clear();
+  const slot = resolveSlot(localDate, timezone, hhmm);
+  slotMemo.set(memoKey, slot);
+  return slot;
+}
+
+const slotMemo = new Map<string, DigestSlot>();
+
+function resolveSlot(localDate: string, timezone: string, hhmm: string): DigestSlot {
   const [hour, minute] = hhmm.split(':').map(Number) as [number, number];
   const day = DateTime.fromISO(localDate, { zone: timezone }).startOf('day');
   const at = day.set({ hour, minute, second: 0, millisecond: 0 });
@@ -198,13 +211,24 @@ export function dueDigest(
   hhmm: string,
   lateWindowMs = DIGEST_LATE_WINDOW_MS,
 ): DigestSlot | undefined {
-  const today = DateTime.fromMillis(now, { zone: timezone });
-  for (const date of [today, today.minus({ days: 1 })]) {
-    const slot = digestSlot(date.toISODate()!, timezone, hhmm);
+  for (const date of localDates(now, timezone)) {
+    const slot = digestSlot(date, timezone, hhmm);
     if (slot.at <= now && now < slot.at + lateWindowMs) return slot;
   }
   return undefined;
 }
+
+/** Today's and yesterday's local dates at `now` in the zone (the last pair is kept: ticks repeat). */
+function localDates(now: number, timezone: string): [string, string] {
+  const cached = datesMemo.get(timezone);
+  if (cached && cached.now === now) return cached.dates;
+  const today = DateTime.fromMillis(now, { zone: timezone });
+  const dates: [string, string] = [today.toISODate()!, today.minus({ days: 1 }).toISODate()!];
+  datesMemo.set(timezone, { now, dates });
+  return dates;
+}
+
+const datesMemo = new Map<string, { now: number; dates: [string, string] }>();
 
 /** The series a digest lists: those starting in the local day, not deleted and not finished. */
 export function digestSeries(series: Iterable<Series>, slot: DigestSlot): Series[] {
