@@ -263,6 +263,8 @@ export function coverageFor(tier: number): Coverage {
 const HIGH_TIERS = new Set([1, 2]);
 /** Rest a roster gets between two series of one tournament. */
 const REST_MS = 15 * 60_000;
+/** Share of the week over which the paces of a tier's tournaments start, staggered. */
+const PACE_STAGGER = 0.12;
 /** Pause between a tournament's group stage ending and its playoffs starting. */
 const STAGE_BREAK_MS = 60 * 60_000;
 
@@ -345,16 +347,33 @@ function scheduleStream(tournaments: TournamentPlan[], base: number, phase: numb
       done: 0,
       busy: new Map<number, number>(),
       stageEnd: [0, 0, 0],
+      from: 0,
     };
   });
+  // Each tournament keeps its own pace from a start staggered within its tier to the week's end, so
+  // the tournaments of a tier are not all in the same round at the same hours. (Staggering the
+  // ends too would leave the last hours of the week with only a few bracket finals that wait for
+  // each other, and so gaps.)
+  for (const tier of new Set(tournaments.map((t) => t.tier))) {
+    const same = queues.filter((q) => q.tournament.tier === tier);
+    same.forEach((q, i) => {
+      q.from = (PACE_STAGGER * (i + 0.5)) / same.length;
+    });
+  }
   const slots = queues.reduce((n, q) => n + q.list.filter((s) => !leavesSlot(s)).length, 0);
   if (slots === 0) return;
   const step = WEEK_MS / slots;
-  const ready = (q: (typeof queues)[number], plan: SeriesPlan, at: number) => {
-    if (leavesSlot(plan)) return true;
+  /** When a series could start: its rosters rested, and for a later stage the earlier one over. */
+  const readyAt = (q: (typeof queues)[number], plan: SeriesPlan) => {
+    if (leavesSlot(plan)) return 0;
     const order = plan.substage.stage.order;
-    if (order > 1 && q.stageEnd[order - 1]! + STAGE_BREAK_MS > at) return false;
-    return plan.rosters.every((r) => (q.busy.get(r) ?? 0) + REST_MS <= at);
+    let t = order > 1 ? q.stageEnd[order - 1]! + STAGE_BREAK_MS : 0;
+    for (const r of plan.rosters) t = Math.max(t, (q.busy.get(r) ?? 0) + REST_MS);
+    return t;
+  };
+  const candidates = (q: (typeof queues)[number]) => {
+    const round = q.list[0]?.round;
+    return q.list.filter((s) => s.round === round);
   };
   const place = (q: (typeof queues)[number], plan: SeriesPlan, at: number) => {
     q.list.splice(q.list.indexOf(plan), 1);
@@ -370,14 +389,37 @@ function scheduleStream(tournaments: TournamentPlan[], base: number, phase: numb
     const at = Math.floor((base + (slot + phase) * step) / 60_000) * 60_000;
     for (;;) {
       let best: { q: (typeof queues)[number]; plan: SeriesPlan } | null = null;
+      const share = slot / slots;
+      let bestLag = Number.POSITIVE_INFINITY;
       for (const q of queues) {
         if (q.list.length === 0) continue;
-        if (best && q.done / q.total >= best.q.done / best.q.total) continue;
-        const round = q.list[0]!.round;
-        const plan = q.list.find((s) => s.round === round && ready(q, s, at));
-        if (plan) best = { q, plan };
+        // How far ahead of its pace the tournament is (negative: behind); the furthest behind plays.
+        const expected = Math.min(1, Math.max(0, (share - q.from) / (1 - q.from)));
+        const lag = q.done / q.total - expected;
+        if (best && lag >= bestLag) continue;
+        const plan = candidates(q).find((s) => readyAt(q, s) <= at);
+        if (plan) {
+          best = { q, plan };
+          bestLag = lag;
+        }
       }
-      if (!best) break;
+      if (!best) {
+        // Nothing can start in this slot (tournaments waiting for their brackets): the first
+        // series ready before the next slot starts late instead of leaving the slot empty.
+        const next = base + (slot + 1 + phase) * step;
+        let first: { q: (typeof queues)[number]; plan: SeriesPlan; t: number } | null = null;
+        for (const q of queues) {
+          for (const plan of candidates(q)) {
+            const t = Math.ceil(readyAt(q, plan) / 60_000) * 60_000;
+            if (t < next && (!first || t < first.t)) first = { q, plan, t };
+          }
+        }
+        if (first) {
+          remaining--;
+          place(first.q, first.plan, first.t);
+        }
+        break;
+      }
       remaining--;
       if (leavesSlot(best.plan)) {
         // Between grid slots; pick again for this slot.
