@@ -61,6 +61,10 @@ export class RecordingDelivery implements Delivery {
   #seq = 0;
   /** Makes the next posts/edits to a channel fail: `${tenantId}/${channelId}` -> error. */
   readonly failures = new Map<string, DeliveryError>();
+  /** Makes edits of one message fail (e.g. UNKNOWN_MESSAGE after a moderator deleted it): message id -> error. */
+  readonly editFailures = new Map<string, DeliveryError>();
+  /** Every post and edit tried, failed or not, per `${tenantId}/${channelId}`. */
+  readonly attempts = new Map<string, number>();
 
   constructor(
     readonly platform: Platform,
@@ -69,6 +73,7 @@ export class RecordingDelivery implements Delivery {
   ) {}
 
   async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+    this.#count(target);
     this.#maybeFail(target);
     const existing = this.byKey.get(key);
     if (existing) {
@@ -82,12 +87,20 @@ export class RecordingDelivery implements Delivery {
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
+    this.#count(target);
     this.#maybeFail(target);
+    const gone = this.editFailures.get(messageId);
+    if (gone) throw gone;
     this.#record({ op: 'edit', key: '', target, messageId, reply });
   }
 
   posts(): Recorded[] {
     return this.records.filter((r) => r.op === 'post');
+  }
+
+  #count(target: ChannelTarget): void {
+    const k = `${target.tenantId}/${target.channelId}`;
+    this.attempts.set(k, (this.attempts.get(k) ?? 0) + 1);
   }
 
   #maybeFail(target: ChannelTarget): void {

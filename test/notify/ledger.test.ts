@@ -63,6 +63,43 @@ function ledgerContract(name: string, make: (leaseMs: number, now: () => number)
       expect(await ledger.findMessage(k)).toBeUndefined();
       await ledger.close();
     });
+
+    it('claims a batch atomically per key: concurrent batches and single claims each win a key once', async () => {
+      const ledger = make(60_000, Date.now);
+      const keys = Array.from({ length: 30 }, key);
+      const taken = keys[0]!;
+      await ledger.claim(taken);
+      const sentKey = keys[1]!;
+      await ledger.markSent(sentKey, 'm-sent');
+      const results = await Promise.all([
+        ledger.claimMany(keys),
+        ledger.claimMany([...keys].reverse()),
+        ...keys.slice(2, 8).map(async (k) => ((await ledger.claim(k)) ? new Set([k]) : new Set<string>())),
+      ]);
+      const wins = new Map<string, number>();
+      for (const won of results) for (const k of won) wins.set(k, (wins.get(k) ?? 0) + 1);
+      expect(wins.has(taken)).toBe(false);
+      expect(wins.has(sentKey)).toBe(false);
+      for (const k of keys.slice(2)) expect(wins.get(k)).toBe(1);
+      await ledger.close();
+    });
+
+    it('marks and reads a batch, and a released key of the batch can be claimed again', async () => {
+      const ledger = make(60_000, Date.now);
+      const keys = Array.from({ length: 5 }, key);
+      expect((await ledger.claimMany(keys)).size).toBe(5);
+      await ledger.markSentMany(keys.slice(0, 3).map((k, i) => [k, `m-${i}`] as const));
+      await ledger.release(keys[3]!);
+      const entries = await ledger.getMany([...keys, 'absent:key']);
+      expect(entries.has('absent:key')).toBe(false);
+      expect(entries.get(keys[0]!)).toMatchObject({ state: 'sent', messageId: 'm-0' });
+      expect(entries.get(keys[2]!)).toMatchObject({ state: 'sent', messageId: 'm-2' });
+      expect(entries.has(keys[3]!)).toBe(false);
+      expect(entries.get(keys[4]!)?.state).toBe('claimed');
+      expect(await ledger.claimMany(keys)).toEqual(new Set([keys[3]]));
+      expect(await ledger.claimMany([])).toEqual(new Set());
+      await ledger.close();
+    });
   });
 }
 
@@ -108,6 +145,26 @@ describe('SqliteLedger leases', () => {
     expect(await second.findMessage('k')).toBe('msg-9');
     expect(await second.claim('k')).toBe(false);
     await second.close();
+  });
+});
+
+describe('SqliteLedger pruning', () => {
+  it('deletes entries older than the cutoff and keeps newer ones', async () => {
+    let now = 1_000_000;
+    const ledger = new SqliteLedger(join(dir, 'prune.sqlite'), { now: () => now });
+    await ledger.claim('old-sent');
+    await ledger.markSent('old-sent', 'm-old');
+    await ledger.claim('old-failed');
+    await ledger.fail('old-failed', 'UNKNOWN_CHANNEL');
+    now += 10_000;
+    await ledger.claim('new-sent');
+    await ledger.markSent('new-sent', 'm-new');
+    expect(await ledger.prune(now - 5_000)).toBe(2);
+    expect(await ledger.get('old-sent')).toBeUndefined();
+    expect(await ledger.get('old-failed')).toBeUndefined();
+    expect(await ledger.findMessage('new-sent')).toBe('m-new');
+    expect(await ledger.prune(now - 5_000)).toBe(0);
+    await ledger.close();
   });
 });
 
