@@ -60,9 +60,11 @@ beforeAll(async () => {
     editIntervalMs: 0,
   });
   rig.app.notifier = notifier;
-  // Discord pushes back on the first post to #matches (429, waited out) and fails the second one
+  // Discord pushes back on the first post to #results (429, waited out) and fails the second one
   // after creating it (500; discord.js does not retry here, so the notifier retries with the same key).
-  const posts = `/channels/${CHANNELS.matches}/messages`;
+  // A result stays due for hours and is never superseded, so the notifier's retry is certain to come;
+  // a reminder could legitimately be superseded by a shorter lead before its retry.
+  const posts = `/channels/${CHANNELS.results}/messages`;
   rig.fake.fail({ method: 'POST', path: posts, status: 429, retryAfter: 0.2 });
   rig.fake.fail({ method: 'POST', path: posts, status: 500, afterEffect: true });
   // Ticks run at FROM, FROM + TICK, ... up to the last one before FROM + SPAN: what falls due after it is not expected yet.
@@ -110,7 +112,7 @@ describe('notifications on Discord over four simulated hours', () => {
   });
 
   it('waited out the 429 and recovered from the 500-after-creation without a duplicate', () => {
-    const posts = rig.fake.requestsTo('POST', `/channels/${CHANNELS.matches}/messages`);
+    const posts = rig.fake.requestsTo('POST', `/channels/${CHANNELS.results}/messages`);
     // discord.js waited out the 429 and retried; the retry was created but answered 500; the
     // notifier retried later with the same key, hence the same nonce, and got that message back.
     expect(posts.slice(0, 2).map((r) => r.status)).toEqual([429, 500]);
@@ -118,7 +120,7 @@ describe('notifications on Discord over four simulated hours', () => {
     expect(posts[1]!.body.nonce).toBe(nonce);
     const later = posts.slice(2).filter((r) => r.body.nonce === nonce);
     expect(later.map((r) => r.status)).toEqual([200]);
-    expect(rig.fake.messages(CHANNELS.matches).filter((m) => m.nonce === nonce)).toHaveLength(1);
+    expect(rig.fake.messages(CHANNELS.results).filter((m) => m.nonce === nonce)).toHaveLength(1);
     expect(notifier.stats.transientFailures).toBeGreaterThanOrEqual(1);
   });
 
