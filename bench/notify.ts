@@ -8,6 +8,7 @@
  *   npm run bench:notify -- --quick 1 h, one tick per 5 simulated minutes, 1, 100 and 1,000 tenants (< 30 s)
  *   --max N                          largest tenant count to run (e.g. `--quick --max 10000`)
  *   --hours H                        simulated hours (default 24, quick 1)
+ *   --counts 1,10000                 exactly these tenant counts (the first is the ratio's base)
  *
  * The last line is one JSON object.
  */
@@ -30,7 +31,11 @@ const SPAN = (hoursArg > 0 ? Number(process.argv[hoursArg + 1]) : quick ? 1 : 24
 const TICK = quick ? 300_000 : 60_000;
 const maxArg = process.argv.indexOf('--max');
 const MAX = maxArg > 0 ? Number(process.argv[maxArg + 1]) : quick ? 1000 : 10_000;
-const COUNTS = [1, 100, 1000, 10_000].filter((n) => n <= MAX);
+const countsArg = process.argv.indexOf('--counts');
+const COUNTS =
+  countsArg > 0
+    ? process.argv[countsArg + 1]!.split(',').map(Number)
+    : [1, 100, 1000, 10_000].filter((n) => n <= MAX);
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 const SEED = 11;
 const ZONES = [

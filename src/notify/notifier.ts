@@ -546,7 +546,11 @@ class NotifierImpl implements Notifier {
       const teamList = await this.#counted(() => this.#o.client.teams.getMany([...teams], BACKGROUND));
       for (const t of teamList) this.#teams.set(t.id, t);
     }
-    if (rosterList.length > 0) this.#subscribers.clear();
+    // Only series with a newly known roster may gain followers; the other subscriber lists stay.
+    if (rosterList.length > 0) {
+      for (const { series } of this.#known.values())
+        if (series.participants.some((p) => rosters.has(p.roster.id))) this.#subscribers.delete(series.id);
+    }
   }
 
   async #counted<T>(read: () => Promise<T>): Promise<T> {
