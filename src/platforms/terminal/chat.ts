@@ -184,7 +184,11 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
 
   async function showReply(reply: Reply, header?: string): Promise<void> {
     const text = renderReply(reply, { colour, timezone: await timezone(), now: host.clock.now() });
-    print(header ? `${colour ? `\u001b[2m${header}\u001b[0m` : header}\n${text}\n` : `${text}\n`);
+    if (!header) return print(`${text}\n`);
+    // A notification is one unbroken block under its header, so it reads as one message and never
+    // blends into the answer to a command typed meanwhile.
+    const body = text.replace(/\n{2,}/g, '\n');
+    print(`${colour ? `\u001b[2m${header}\u001b[0m` : header}\n${body}\n`);
   }
 
   async function handle(line: string): Promise<void> {

@@ -44,7 +44,7 @@ function matchday(args: string[], env: Record<string, string>, input = ''): Prom
   });
 }
 
-/** Splits the chat's output into the answer blocks after the banner. */
+/** Splits the chat's output into the answer blocks after the banner (notifications, each one block under its `#terminal · message` header, are left out). */
 const blocks = (stdout: string) => stdout.split('\n\n').filter((b) => b.startsWith('▌'));
 
 describe('terminal chat, driven through stdin as a child process', () => {
