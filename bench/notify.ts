@@ -96,6 +96,7 @@ interface RunResult {
   tickMax: number;
   /** Live summaries read (the one per-series extra that follows who receives live cards). */
   summaries: number;
+  slowest: Record<string, number>;
   rssMb: number;
   seconds: number;
 }
@@ -190,6 +191,7 @@ async function run(count: number, dir: string): Promise<RunResult> {
     tickP99: Math.round(p99(ticks) * 10) / 10,
     tickMax: Math.round(Math.max(...ticks) * 10) / 10,
     summaries: notifier.stats.summaries,
+    slowest: notifier.stats.slowestTick,
     rssMb: Math.round(rss / 1e6),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
@@ -225,6 +227,7 @@ try {
         .map((v, i) => String(v).padStart(i === 0 ? 7 : 9))
         .join(' '),
     );
+    console.log(`         slowest tick by phase (ms): ${JSON.stringify(r.slowest)}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -96,6 +96,10 @@ export interface NotifierStats {
   reads: number;
   /** Live summaries read (per live series someone receives live cards for). */
   summaries: number;
+  /** Real ms of the slowest tick so far, by phase (the bench prints it). */
+  slowestTick: Record<'subscriptions' | 'read' | 'reminders' | 'live' | 'digests', number> & {
+    total: number;
+  };
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
@@ -142,6 +146,7 @@ class NotifierImpl implements Notifier {
     permanentFailures: 0,
     reads: 0,
     summaries: 0,
+    slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },
   };
 
   readonly #o: Required<Omit<NotifierOptions, 'deliveries'>> & Pick<NotifierOptions, 'deliveries'>;
@@ -253,12 +258,29 @@ class NotifierImpl implements Notifier {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
     await this.#prune();
+    const t0 = performance.now();
     if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#loadSubscriptions(now);
     if (this.#subs.length === 0) return;
+    const t1 = performance.now();
     await this.#read(now);
+    const t2 = performance.now();
     await this.#reminders(now);
+    const t3 = performance.now();
     await this.#liveAndResults(now);
+    const t4 = performance.now();
     await this.#digests(now);
+    const t5 = performance.now();
+    if (t5 - t0 > this.stats.slowestTick.total) {
+      const ms = (a: number, b: number) => Math.round(b - a);
+      this.stats.slowestTick = {
+        total: ms(t0, t5),
+        subscriptions: ms(t0, t1),
+        read: ms(t1, t2),
+        reminders: ms(t2, t3),
+        live: ms(t3, t4),
+        digests: ms(t4, t5),
+      };
+    }
   }
 
   /** Deletes ledger entries past retention: on the first tick and then daily (real time). */
@@ -562,6 +584,8 @@ class NotifierImpl implements Notifier {
 
   async #reminders(now: number): Promise<void> {
     const out: Outgoing[] = [];
+    // One reply per series, lead and audience (spoilers, role), shared by every channel that gets it.
+    const replies = new Map<string, Reply>();
     for (const known of this.#known.values()) {
       const { series } = known;
       if (series.start === null) continue;
@@ -612,15 +636,20 @@ class NotifierImpl implements Notifier {
             key,
             sub,
             act: async (delivery) => {
-              const casters = series.casters.flatMap((c) => {
-                const found = this.#casters.get(c.caster.id);
-                return found ? [found] : [];
-              });
-              const reply = reminderReply(series, this.labels, sub, {
-                lead: plan.lead,
-                casters,
-                ...(movedFrom ? { movedFrom } : {}),
-              });
+              const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
+              let reply = replies.get(memoKey);
+              if (!reply) {
+                const casters = series.casters.flatMap((c) => {
+                  const found = this.#casters.get(c.caster.id);
+                  return found ? [found] : [];
+                });
+                reply = reminderReply(series, this.labels, sub, {
+                  lead: plan.lead,
+                  casters,
+                  ...(movedFrom ? { movedFrom } : {}),
+                });
+                replies.set(memoKey, reply);
+              }
               return (await delivery.post(target(sub), reply, key)).messageId;
             },
           });
@@ -686,7 +715,7 @@ class NotifierImpl implements Notifier {
     }
     for (const [k, subs] of pendingEnded)
       for (const sub of subs) {
-        const finishing = this.#finish(k.series, sub);
+        const finishing = this.#finish(k.series, sub, memo);
         if (finishing) out.push(finishing);
       }
     await this.#dispatch(out);
@@ -780,9 +809,15 @@ class NotifierImpl implements Notifier {
         key,
         sub,
         act: async (delivery) => {
-          const reply = build(true);
-          const posted = await delivery.post(target(sub), reply, key);
-          this.#cards.set(key, { messageId: posted.messageId, last: JSON.stringify(reply.cards) });
+          const firstKey = `first|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
+          let first = memo.get(firstKey);
+          if (!first) {
+            const built = build(true);
+            first = { reply: built, json: JSON.stringify(built.cards) };
+            memo.set(firstKey, first);
+          }
+          const posted = await delivery.post(target(sub), first.reply, key);
+          this.#cards.set(key, { messageId: posted.messageId, last: first.json });
           return posted.messageId;
         },
       };
@@ -802,16 +837,27 @@ class NotifierImpl implements Notifier {
   }
 
   /** Ends a series in one channel: freezes its live card with the result, or posts the result. */
-  #finish(series: Series, sub: Subscription): Outgoing | undefined {
+  #finish(
+    series: Series,
+    sub: Subscription,
+    memo: Map<string, { reply: Reply; json: string }>,
+  ): Outgoing | undefined {
     const key = ledgerKey('result', series.id, 'over', sub);
     const cardKey = ledgerKey('live', series.id, 'card', sub);
     const cardId = this.#cards.get(cardKey)?.messageId;
     if (cardId !== undefined) {
-      const data = this.#live.get(series.id) ?? {};
-      const reply = liveReply(series, this.labels, sub, {
-        ...(data.matches ? { matches: data.matches } : {}),
-        first: false,
-      });
+      const frozenKey = `frozen|${series.id}|${sub.spoilers}`;
+      let frozen = memo.get(frozenKey);
+      if (!frozen) {
+        const data = this.#live.get(series.id) ?? {};
+        const built = liveReply(series, this.labels, sub, {
+          ...(data.matches ? { matches: data.matches } : {}),
+          first: false,
+        });
+        frozen = { reply: built, json: '' };
+        memo.set(frozenKey, frozen);
+      }
+      const reply = frozen.reply;
       return {
         kind: 'result',
         key,
@@ -836,8 +882,15 @@ class NotifierImpl implements Notifier {
       kind: 'result',
       key,
       sub,
-      act: async (delivery) =>
-        (await delivery.post(target(sub), resultReply(series, this.labels, sub), key)).messageId,
+      act: async (delivery) => {
+        const resultKey = `result|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
+        let result = memo.get(resultKey);
+        if (!result) {
+          result = { reply: resultReply(series, this.labels, sub), json: '' };
+          memo.set(resultKey, result);
+        }
+        return (await delivery.post(target(sub), result.reply, key)).messageId;
+      },
     };
   }
 

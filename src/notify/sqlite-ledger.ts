@@ -29,6 +29,9 @@ const CLAIM_SQL = `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUE
   ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
   WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ?`;
 
+/** Rows per multi-row statement (at most 4 parameters each, well under SQLite's parameter limit). */
+const ROWS_PER_STATEMENT = 500;
+
 const MARK_SENT_SQL = `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES (?, 'sent', ?, ?, ?)
   ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`;
 
@@ -78,15 +81,21 @@ export class SqliteLedger implements Ledger {
     if (keys.length === 0) return won;
     await this.#ready;
     const now = this.#now();
-    // One transaction (one commit, one fsync) for the batch; each statement is still the atomic claim.
-    await this.#transaction(
-      CLAIM_SQL,
-      keys,
-      (key) => [key, now, now, now - this.#leaseMs],
-      (key, changes) => {
-        if (changes === 1) won.add(key);
-      },
-    );
+    // One transaction (one commit) of multi-row upserts: each row is still the atomic claim (insert,
+    // or take over an expired lease), and RETURNING names exactly the rows this caller changed.
+    const unique = [...new Set(keys)];
+    await this.#serial(async () => {
+      for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
+        const chunk = unique.slice(i, i + ROWS_PER_STATEMENT);
+        const rows = await this.#all<{ key: string }>(
+          `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES ${chunk.map(() => "(?, 'claimed', ?, ?)").join(',')}
+           ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
+           WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ? RETURNING key`,
+          [...chunk.flatMap((key) => [key, now, now]), now - this.#leaseMs],
+        );
+        for (const row of rows) won.add(row.key);
+      }
+    });
     return won;
   }
 
@@ -100,7 +109,16 @@ export class SqliteLedger implements Ledger {
     if (sent.length === 0) return;
     await this.#ready;
     const now = this.#now();
-    await this.#transaction(MARK_SENT_SQL, sent, ([key, messageId]) => [key, messageId, now, now]);
+    await this.#serial(async () => {
+      for (let i = 0; i < sent.length; i += ROWS_PER_STATEMENT) {
+        const chunk = sent.slice(i, i + ROWS_PER_STATEMENT);
+        await this.#run(
+          `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES ${chunk.map(() => "(?, 'sent', ?, ?, ?)").join(',')}
+           ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`,
+          chunk.flatMap(([key, messageId]) => [key, messageId, now, now]),
+        );
+      }
+    });
   }
 
   async getMany(keys: readonly string[]): Promise<Map<string, LedgerEntry>> {
@@ -184,35 +202,12 @@ export class SqliteLedger implements Ledger {
   /** Batches run one after another on this connection, so their transactions never nest. */
   #batches: Promise<unknown> = Promise.resolve();
 
-  /** Runs `sql` once per item inside one transaction; `each` sees every statement's change count. */
-  #transaction<T>(
-    sql: string,
-    items: readonly T[],
-    params: (item: T) => unknown[],
-    each?: (item: T, changes: number) => void,
-  ): Promise<void> {
+  /** Runs `work` inside one transaction, after any batch before it (transactions never nest). */
+  #serial(work: () => Promise<void>): Promise<void> {
     const run = async () => {
       await this.#exec('BEGIN IMMEDIATE');
       try {
-        const statement = this.#db.prepare(sql);
-        try {
-          await Promise.all(
-            items.map(
-              (item) =>
-                new Promise<void>((resolve, reject) => {
-                  statement.run(params(item), function (this: sqlite3.RunResult, err: Error | null) {
-                    if (err) reject(err);
-                    else {
-                      each?.(item, this.changes);
-                      resolve();
-                    }
-                  });
-                }),
-            ),
-          );
-        } finally {
-          await new Promise<void>((resolve) => statement.finalize(() => resolve()));
-        }
+        await work();
         await this.#exec('COMMIT');
       } catch (error) {
         await this.#exec('ROLLBACK').catch(() => undefined);
@@ -222,6 +217,12 @@ export class SqliteLedger implements Ledger {
     const next = this.#batches.then(run, run);
     this.#batches = next.catch(() => undefined);
     return next;
+  }
+
+  #all<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return new Promise((resolve, reject) =>
+      this.#db.all<T>(sql, params, (err, rows) => (err ? reject(err) : resolve(rows))),
+    );
   }
 
   #exec(sql: string): Promise<void> {
