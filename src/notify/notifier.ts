@@ -2,12 +2,16 @@
  * The notifier: reminders, live cards, results and daily digests for every tenant's channels.
  *
  * One tick (node-cron only triggers it; tests and the bench call `tick()` directly):
- * 1. reload subscriptions when due, and build their union (games x tiers x followed teams);
- * 2. read what the union needs, once, shared by all tenants, adaptively: the upcoming window every
+ * 1. reload subscriptions when they changed (or every 10 minutes) and index them by game x tier
+ *    and by followed team;
+ * 2. read the whole feed once, shared by all tenants, adaptively: the upcoming window every
  *    30 minutes, near series every 5 minutes, imminent ones every minute, live ones every 10 s,
- *    and every series a reminder is about to go out for, fresh (batched `getMany`);
- * 3. fan out in memory: what is due per channel (`plan.ts`), each claimed in the ledger before it
- *    is sent, marked sent with the message id after the platform confirms.
+ *    and every series a reminder is about to go out for, fresh (batched `getMany`); the reads do
+ *    not depend on what the tenants subscribe to, except live summaries (only for series someone
+ *    receives live cards for);
+ * 3. fan out in memory through the index: what is due per channel (`plan.ts`), claimed in the
+ *    ledger in batches before it is sent, marked sent with the message id after the platform
+ *    confirms (one post per channel first, the rest only if it went through).
  * The ledger, not the tick, knows what was sent: every tick reconciles, so downtime and restarts
  * neither lose nor repeat (`shared/notes/reliability.md`).
  */
