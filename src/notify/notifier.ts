@@ -333,6 +333,7 @@ class NotifierImpl implements Notifier {
       for (const team of sub.teams) add(this.#byTeam, team, sub);
     }
     this.#anyLiveOrResults = subs.some((s) => s.kinds.has('live') || s.kinds.has('results'));
+    this.#indexLeads();
     this.#digestGroups = new Map();
     for (const sub of subs) {
       if (!sub.kinds.has('digest')) continue;
@@ -493,17 +494,46 @@ class NotifierImpl implements Notifier {
     return set;
   }
 
-  readonly #leadSets = new WeakMap<Subscription[], number[]>();
-
-  /** The distinct reminder leads of a series' subscribers (cached with the subscriber list). */
+  /**
+   * The reminder leads that may apply to a series: those of its index buckets (game x tier, every
+   * game x tier, its teams), without building its subscriber list. A superset at worst (a team
+   * bucket's channel may not want this series): planning then finds no member for that lead.
+   */
   #leadsOf(series: Series): number[] {
-    const list = this.#subscribersOf(series);
-    let leads = this.#leadSets.get(list);
+    const teams = series.participants.map((p) => this.#rosterTeam.get(p.roster.id) ?? -1);
+    const memoKey = `${series.game.id}|${series.tier}|${teams.join(',')}`;
+    let leads = this.#leadMemo.get(memoKey);
     if (!leads) {
-      leads = [...new Set(list.filter((s) => s.kinds.has('reminders')).flatMap((s) => s.leads))];
-      this.#leadSets.set(list, leads);
+      const set = new Set<number>();
+      const buckets = [
+        `${series.game.id}|${series.tier}`,
+        `*|${series.tier}`,
+        ...teams.map((t) => `team:${t}`),
+      ];
+      for (const bucket of buckets) for (const lead of this.#bucketLeads.get(bucket) ?? []) set.add(lead);
+      leads = [...set];
+      this.#leadMemo.set(memoKey, leads);
     }
     return leads;
+  }
+
+  /** Reminder leads per index bucket, and per (game, tier, teams) asked: rebuilt with the index. */
+  #bucketLeads = new Map<string, number[]>();
+  #leadMemo = new Map<string, number[]>();
+
+  #indexLeads(): void {
+    const sets = new Map<string, Set<number>>();
+    const add = (bucket: string, sub: Subscription) => {
+      let set = sets.get(bucket);
+      if (!set) sets.set(bucket, (set = new Set()));
+      for (const lead of sub.leads) set.add(lead);
+    };
+    for (const [bucket, subs] of this.#byGameTier)
+      for (const sub of subs) if (sub.kinds.has('reminders')) add(bucket, sub);
+    for (const [team, subs] of this.#byTeam)
+      for (const sub of subs) if (sub.kinds.has('reminders')) add(`team:${team}`, sub);
+    this.#bucketLeads = new Map([...sets].map(([k, v]) => [k, [...v]]));
+    this.#leadMemo = new Map();
   }
 
   /** Does a reminder of this series fall due within the next live interval? */
@@ -610,7 +640,7 @@ class NotifierImpl implements Notifier {
         if (plan.action === 'drop') {
           // Never sent late: logged once, and nothing is written (a restart decides the same way).
           this.#groupsDone.add(group);
-          if (!this.#loggedDrops.has(group)) {
+          if (members.length > 0 && !this.#loggedDrops.has(group)) {
             this.#loggedDrops.add(group);
             this.stats.dropped += members.length;
             this.#o.logger.info(
