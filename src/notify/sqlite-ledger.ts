@@ -57,15 +57,19 @@ export class SqliteLedger implements Ledger {
     this.#ready = (async () => {
       // WAL lets a second process read while one writes; busy_timeout waits out a writer instead of failing.
       await this.#exec('PRAGMA busy_timeout = 5000');
-      if (path !== ':memory:') await this.#exec('PRAGMA journal_mode = WAL');
-      await this.#exec(`CREATE TABLE IF NOT EXISTS ledger (
+      // Switching a new file to WAL answers SQLITE_BUSY at once, without the busy handler, while another
+      // process opens the same file: try again briefly (processes sharing one ledger start together).
+      if (path !== ':memory:') await retryWhileBusy(() => this.#exec('PRAGMA journal_mode = WAL'));
+      await retryWhileBusy(() =>
+        this.#exec(`CREATE TABLE IF NOT EXISTS ledger (
         key TEXT PRIMARY KEY,
         state TEXT NOT NULL,
         message_id TEXT,
         reason TEXT,
         claimed_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL
-      )`);
+      )`),
+      );
     })();
   }
 
@@ -236,5 +240,17 @@ export class SqliteLedger implements Ledger {
         else resolve(this.changes);
       });
     });
+  }
+}
+
+/** Runs `step` again (up to about 2 s) while SQLite answers SQLITE_BUSY without waiting itself. */
+async function retryWhileBusy(step: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40));
+    }
   }
 }
