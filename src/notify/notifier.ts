@@ -525,7 +525,10 @@ class NotifierImpl implements Notifier {
     const sets = new Map<string, Set<number>>();
     const add = (bucket: string, sub: Subscription) => {
       let set = sets.get(bucket);
-      if (!set) sets.set(bucket, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        sets.set(bucket, set);
+      }
       for (const lead of sub.leads) set.add(lead);
     };
     for (const [bucket, subs] of this.#byGameTier)
