@@ -1,10 +1,11 @@
 /**
  * Notifications in the terminal: the notifier's posts and edits are printed in the chat, above the
  * prompt. Message ids are sequence numbers. A terminal cannot edit what it printed, so an edit
- * reprints the card marked as an update (an unknown id, e.g. from before a restart, is reprinted
- * too: failing it would count as permanent and turn the subscription off).
+ * prints, under the card's title marked as an update, only what changed since that message was last
+ * shown (a live card would otherwise be reprinted whole every few seconds). An unknown id, e.g. from
+ * before a restart, is printed whole: failing it would count as permanent and turn the subscription off.
  */
-import type { Reply } from '../../bot/reply.ts';
+import type { Card, Reply } from '../../bot/reply.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
 import { TERMINAL_TENANT_ID } from './chat.ts';
 
@@ -17,6 +18,8 @@ export class TerminalDelivery implements Delivery {
   #sink: ReplySink | undefined;
   /** Notifications that arrive before a chat is attached are kept and shown once it is. */
   #pending: [Reply, string][] = [];
+  /** What each message last showed, to print only the changes of an edit. */
+  #shown = new Map<string, Reply>();
 
   constructor(sink?: ReplySink) {
     this.#sink = sink;
@@ -33,13 +36,18 @@ export class TerminalDelivery implements Delivery {
   async post(target: ChannelTarget, reply: Reply, _key: string): Promise<Posted> {
     this.#check(target);
     const messageId = String(++this.#sequence);
+    this.#shown.set(messageId, reply);
     await this.#show(reply, `#${target.channelId} · message ${messageId}`);
     return { messageId };
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
     this.#check(target);
-    await this.#show(reply, `#${target.channelId} · message ${messageId} (updated)`);
+    const before = this.#shown.get(messageId);
+    this.#shown.set(messageId, reply);
+    const changes = before ? changesOf(before, reply) : reply;
+    if (changes.cards.length === 0) return;
+    await this.#show(changes, `#${target.channelId} · message ${messageId} (updated)`);
   }
 
   #check(target: ChannelTarget): void {
@@ -56,4 +64,30 @@ export class TerminalDelivery implements Delivery {
     if (this.#sink) await this.#sink(reply, header);
     else this.#pending.push([reply, header]);
   }
+}
+
+/** The parts of `after` that differ from `before`: per card, its title and only the changed parts. */
+function changesOf(before: Reply, after: Reply): Reply {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  const cards: Card[] = [];
+  for (const [i, card] of after.cards.entries()) {
+    const old = before.cards[i];
+    if (!old || old.title !== card.title) {
+      cards.push(card);
+      continue;
+    }
+    const fields = (card.fields ?? []).filter(
+      (field) =>
+        !same(
+          field,
+          old.fields?.find((f) => f.name === field.name),
+        ),
+    );
+    const changed: Card = { title: card.title, colour: card.colour, fields };
+    if (!same(card.description, old.description)) changed.description = card.description;
+    if (!same(card.table, old.table)) changed.table = card.table;
+    if (card.footer !== old.footer) changed.footer = card.footer;
+    if (fields.length > 0 || changed.description || changed.table || changed.footer) cards.push(changed);
+  }
+  return { ...after, content: same(after.content, before.content) ? undefined : after.content, cards };
 }

@@ -94,6 +94,30 @@ describe('TerminalDelivery in the chat', () => {
     expect(text).not.toContain('2-0');
   });
 
+  it('prints only the fields an edit changed, and nothing for an edit that changed nothing', async () => {
+    const live = (clock: string, netWorth: string): Reply => ({
+      cards: [
+        {
+          title: 'Spirit vs NAVI',
+          fields: [
+            { name: 'Now', value: [`Map 1 · ${clock}`] },
+            { name: 'Net worth', value: [netWorth] },
+            { name: 'Stream', value: ['Caster One'] },
+          ],
+        },
+      ],
+    });
+    const posted = await delivery.post(target, live('10:00', 'Spirit +500'), 'live:9');
+    await delivery.edit(target, posted.messageId, live('10:30', 'Spirit +500'));
+    await delivery.edit(target, posted.messageId, live('10:30', 'Spirit +500'));
+    const text = out.text();
+    const update = text.slice(text.indexOf('(updated)'));
+    expect(update).toContain('Map 1 · 10:30');
+    expect(update).not.toContain('Net worth');
+    expect(update).not.toContain('Caster One');
+    expect(text.split('(updated)')).toHaveLength(2);
+  });
+
   it('prints a notification above the prompt and redraws what the user was typing', async () => {
     input.write('/pi');
     await out.waitFor('/pi');
