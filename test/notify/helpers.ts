@@ -7,6 +7,7 @@ import { appendFileSync } from 'node:fs';
 import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
+import { createClient, type EsportsClient } from '../../src/client/client.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../src/notify/delivery.ts';
 
 export class MemoryTenants {
@@ -160,4 +161,17 @@ export function memoryLogger() {
     error: (obj: unknown, msg?: string) => void;
     debug: (obj: unknown, msg?: string) => void;
   };
+}
+
+/**
+ * A client for a notifier on a simulated clock: no rate limit to wait out, and no cache for the
+ * fast-changing families (the cache runs on real time, the world on the simulated clock).
+ */
+export function uncachedClient(service: { url: string; secret: string }): EsportsClient {
+  return createClient({
+    baseUrl: service.url,
+    secret: service.secret,
+    rate: { perSecond: 100_000, burst: 100_000 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
+  });
 }

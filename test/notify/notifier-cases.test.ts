@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
-import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { createNotifier, type NotifyClient } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
@@ -11,7 +10,14 @@ import type { Series } from '../../src/protocol/types.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
-import { MemoryTenants, memoryLogger, permanent, RecordingDelivery, transient } from './helpers.ts';
+import {
+  MemoryTenants,
+  memoryLogger,
+  permanent,
+  RecordingDelivery,
+  transient,
+  uncachedClient,
+} from './helpers.ts';
 
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'matchday-notify-cases-'));
@@ -29,14 +35,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function client(): EsportsClient {
-  return createClient({
-    baseUrl: service.url,
-    secret: service.secret,
-    rate: { perSecond: 100_000, burst: 100_000 },
-    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
-  });
-}
+const client = (): EsportsClient => uncachedClient(service);
 
 const onlyReminders = (id: string, leads: number[] = []) => ({
   id,

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
-import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { DeliveryError } from '../../src/notify/delivery.ts';
 import { ledgerKey } from '../../src/notify/ledger.ts';
@@ -16,7 +15,7 @@ import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
-import { MemoryTenants, memoryLogger, permanent, RecordingDelivery } from './helpers.ts';
+import { MemoryTenants, memoryLogger, permanent, RecordingDelivery, uncachedClient } from './helpers.ts';
 
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 const dir = mkdtempSync(join(tmpdir(), 'matchday-notify-delivery-'));
@@ -34,14 +33,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function client(): EsportsClient {
-  return createClient({
-    baseUrl: service.url,
-    secret: service.secret,
-    rate: { perSecond: 100_000, burst: 100_000 },
-    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
-  });
-}
+const client = (): EsportsClient => uncachedClient(service);
 
 function setup(name: string, tenantSettings: [string, Partial<Settings>][]) {
   const tenants = new MemoryTenants();

@@ -3,13 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
-import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
-import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
+import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
 import { type Expected, expectedNotifications } from './world-expect.ts';
 
 const DAY = 24 * 3600_000;
@@ -35,15 +34,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A client whose cache never outlives one simulated tick (the cache runs on real time). */
-function client(): EsportsClient {
-  return createClient({
-    baseUrl: service.url,
-    secret: service.secret,
-    rate: { perSecond: 100_000, burst: 100_000 },
-    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
-  });
-}
+const client = (): EsportsClient => uncachedClient(service);
 
 function settings(over: Partial<Settings>): Settings {
   return settingsSchema.parse({ ...defaultSettings(), ...over });
