@@ -95,7 +95,7 @@ interface RunResult {
   tickP99: number;
   tickMax: number;
   tickP99Steady: number;
-  /** Live summaries read (the one per-series extra that follows who receives live cards). */
+  /** Live summaries read (every live series, capped per live read). */
   summaries: number;
   slowest: Record<string, number>;
   rssMb: number;
@@ -245,9 +245,7 @@ console.log(`upstream ratio ${largest.tenants} tenants / 1 tenant: ${ratio} (goa
 const withoutSummaries =
   Math.round(((largest.upstream - largest.summaries) / Math.max(1, one.upstream - one.summaries)) * 100) /
   100;
-console.log(
-  `  without live summaries (read only for series someone gets live cards for): ${withoutSummaries}`,
-);
+console.log(`  without live summaries: ${withoutSummaries}`);
 console.log(
   JSON.stringify({
     tenants: largest.tenants,

@@ -7,8 +7,8 @@
  * 2. read the whole feed once, shared by all tenants, adaptively: the upcoming window every
  *    30 minutes, near series every 5 minutes, imminent ones every minute, live ones every 10 s,
  *    and every series a reminder is about to go out for, fresh (batched `getMany`); the reads do
- *    not depend on what the tenants subscribe to, except live summaries (only for series someone
- *    receives live cards for);
+ *    not depend on what the tenants subscribe to (live summaries too: every live series, at most a
+ *    fixed number per read, those someone receives cards for first);
  * 3. fan out in memory through the index: what is due per channel (`plan.ts`), claimed in the
  *    ledger in batches before it is sent, marked sent with the message id after the platform
  *    confirms (one post per channel first, the rest only if it went through).
@@ -87,6 +87,11 @@ export interface NotifierOptions {
   ledgerRetentionMs?: number;
   /** Keys claimed and marked per ledger round trip. Default 1000. */
   ledgerBatch?: number;
+  /**
+   * Most live summaries read per live read (every 10 s while anything is live): a fixed share of
+   * the upstream budget, whatever the number of tenants. Default 20 (about 2 requests/s).
+   */
+  summariesPerRead?: number;
 }
 
 /** Counters for metrics, tests and the bench. */
@@ -98,7 +103,7 @@ export interface NotifierStats {
   transientFailures: number;
   permanentFailures: number;
   reads: number;
-  /** Live summaries read (per live series someone receives live cards for). */
+  /** Live summaries read (every live series, at most `summariesPerRead` per live read). */
   summaries: number;
   /** Real ms of the slowest tick so far, by phase (the bench prints it). */
   slowestTick: Record<'subscriptions' | 'read' | 'reminders' | 'live' | 'digests', number> & {
@@ -120,7 +125,9 @@ interface Known {
 interface LiveData {
   matches?: Match[];
   summary?: LiveApiSummary | LiveCvSummary;
-  /** The card content last sent per target key, to edit only on change. */
+  /** The match the summary belongs to, and when (simulated ms) it was read. */
+  summaryOf?: number;
+  summaryAt?: number;
 }
 
 export interface Notifier {
@@ -216,6 +223,7 @@ class NotifierImpl implements Notifier {
       resultsLateWindowMs: 3 * HOUR,
       ledgerRetentionMs: LEDGER_RETENTION_MS,
       ledgerBatch: 1000,
+      summariesPerRead: 20,
       ...options,
     };
     this.#pacer = new EditPacer({ minIntervalMs: this.#o.editIntervalMs });
@@ -769,8 +777,11 @@ class NotifierImpl implements Notifier {
   }
 
   /**
-   * Current maps (one batched read for every live series, whoever follows them) and each live
-   * match's summary, only for series someone receives live cards for.
+   * Current maps (one batched read for every live series) and each live match's summary, for every
+   * live series whoever follows it: the upstream cost is the same for 1 tenant as for 10,000, and a
+   * `/live` command finds the summary warm in the client's cache. At most `summariesPerRead` per
+   * read (a fixed share of the budget): series someone gets live cards for first, then the least
+   * recently read; a series skipped this time keeps its last summary while its map is the same.
    */
   async #readLive(live: Known[], wanted: Known[], now: number): Promise<void> {
     if (live.length === 0 || now !== this.#liveAt) return;
@@ -787,33 +798,49 @@ class NotifierImpl implements Notifier {
       this.#o.logger.warn({ err: error }, 'live matches could not be read; cards keep their last state');
       return;
     }
+    const bySeries = new Map<number, Match[]>();
+    for (const m of matches) {
+      const list = bySeries.get(m.series.id);
+      if (list) list.push(m);
+      else bySeries.set(m.series.id, [m]);
+    }
+    const wantedIds = new Set(wanted.map((k) => k.series.id));
+    const reads: { k: Known; data: LiveData; current: Match }[] = [];
+    for (const k of live) {
+      const own = bySeries.get(k.series.id) ?? [];
+      const previous = this.#live.get(k.series.id);
+      const current = own.find((m) => m.lifecycle === 'live');
+      const data: LiveData = { matches: own };
+      // Until it is read again, a summary holds while its match is still the one being played.
+      if (current && previous?.summary && previous.summaryOf === current.id) {
+        data.summary = previous.summary;
+        data.summaryOf = current.id;
+        data.summaryAt = previous.summaryAt ?? Number.NEGATIVE_INFINITY;
+      }
+      this.#live.set(k.series.id, data);
+      if (current) reads.push({ k, data, current });
+    }
+    reads.sort(
+      (a, b) =>
+        Number(wantedIds.has(b.k.series.id)) - Number(wantedIds.has(a.k.series.id)) ||
+        (a.data.summaryAt ?? Number.NEGATIVE_INFINITY) - (b.data.summaryAt ?? Number.NEGATIVE_INFINITY),
+    );
     await runLimited(
-      wanted.map((k) => async () => {
-        const own = matches.filter((m) => m.series.id === k.series.id);
-        const data: LiveData = { matches: own };
-        const current = own.find((m) => m.lifecycle === 'live');
-        if (current) {
-          const api = k.series.coverage?.data?.live?.api?.fact;
-          const useApi = api === 'available' || api === 'partial';
-          this.stats.summaries++;
-          try {
-            data.summary = await this.#counted<LiveApiSummary | LiveCvSummary>(() =>
-              useApi
-                ? this.#o.client.matches.liveApi(current.id, BACKGROUND)
-                : this.#o.client.matches.liveCv(current.id, BACKGROUND),
-            );
-          } catch {
-            // No summary yet (or none for this match): the card shows the map score alone.
-            const previous = this.#live.get(k.series.id);
-            if (
-              previous?.summary &&
-              previous.matches?.find((m) => m.lifecycle === 'live')?.id === current.id
-            ) {
-              data.summary = previous.summary;
-            }
-          }
+      reads.slice(0, this.#o.summariesPerRead).map(({ k, data, current }) => async () => {
+        const api = k.series.coverage?.data?.live?.api?.fact;
+        const useApi = api === 'available' || api === 'partial';
+        this.stats.summaries++;
+        try {
+          data.summary = await this.#counted<LiveApiSummary | LiveCvSummary>(() =>
+            useApi
+              ? this.#o.client.matches.liveApi(current.id, BACKGROUND)
+              : this.#o.client.matches.liveCv(current.id, BACKGROUND),
+          );
+          data.summaryOf = current.id;
+          data.summaryAt = now;
+        } catch {
+          // No summary yet (or none for this match): the card shows the map score, or the last summary.
         }
-        this.#live.set(k.series.id, data);
       }),
       8,
     );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
-import { createNotifier, type NotifyClient } from '../../src/notify/notifier.ts';
+import { createNotifier, type NotifierOptions, type NotifyClient } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import type { Series } from '../../src/protocol/types.ts';
 import { Clock } from '../../src/service/clock.ts';
@@ -46,7 +46,12 @@ const onlyReminders = (id: string, leads: number[] = []) => ({
   leads,
 });
 
-function setup(name: string, tenantSettings: [string, Partial<Settings>][], c: NotifyClient = client()) {
+function setup(
+  name: string,
+  tenantSettings: [string, Partial<Settings>][],
+  c: NotifyClient = client(),
+  options: Partial<NotifierOptions> = {},
+) {
   const tenants = new MemoryTenants();
   for (const [id, s] of tenantSettings) tenants.set(id, s);
   const now = () => clock.nowMs();
@@ -62,6 +67,7 @@ function setup(name: string, tenantSettings: [string, Partial<Settings>][], c: N
     logger: logger as never,
     editIntervalMs: 0,
     retryBaseMs: 60_000,
+    ...options,
   });
   closers.push(async () => {
     await notifier.stop();
@@ -210,5 +216,86 @@ describe('failures', () => {
     const sent = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
     expect(sent).toHaveLength(1);
     expect((await ledger.get(sent[0]!.key))?.state).toBe('sent');
+  });
+});
+
+describe('live summaries', () => {
+  /** The real client, recording which matches' live summaries are read. */
+  function recording(): { c: NotifyClient; read: number[][] } {
+    const real = client();
+    const read: number[][] = [];
+    const note = (id: number) => read.at(-1)!.push(id);
+    const c: NotifyClient = {
+      ...real,
+      matches: {
+        ...real.matches,
+        liveApi: (id, o) => (note(id), real.matches.liveApi(id, o)),
+        liveCv: (id, o) => (note(id), real.matches.liveCv(id, o)),
+      },
+    };
+    return { c, read };
+  }
+
+  it('reads the same number for any subscriptions, capped per read, the subscribed series first', async () => {
+    // An instant with more live series than the cap, one of them on a game of its own, and a game
+    // with nothing live (its tenant gets no live card at all).
+    const real = client();
+    const games = await real.games.list({ take: 50 });
+    let quietGame: number | undefined;
+    let at = FROM + 6 * 3600_000;
+    let liveMatches: { id: number; series: number; game: number }[] = [];
+    let wanted: { id: number; series: number; game: number } | undefined;
+    for (; at < FROM + 4 * 24 * 3600_000; at += 3600_000) {
+      clock.set(new Date(at));
+      const live = await real.series.list({ filter: [['lifecycle', '=', 'live']], take: 50 });
+      const matches = await real.matches.list({ filter: [['lifecycle', '=', 'live']], take: 50 });
+      liveMatches = matches.flatMap((m) => {
+        const s = live.find((x) => x.id === m.series.id);
+        return s ? [{ id: m.id, series: s.id, game: s.game.id }] : [];
+      });
+      wanted = liveMatches.find((m) => liveMatches.filter((x) => x.game === m.game).length === 1);
+      quietGame = games.find((g) => !live.some((s) => s.game.id === g.id))?.id;
+      if (liveMatches.length >= 6 && wanted && quietGame !== undefined) break;
+    }
+    expect(wanted, 'the seeded world has such an instant').toBeDefined();
+    expect(quietGame).toBeDefined();
+    const liveChannel = (id: string) => ({
+      id,
+      games: [],
+      tiers: [],
+      teams: [],
+      kinds: ['live' as const],
+      leads: [],
+    });
+    const runs = [];
+    for (const [name, game] of [
+      ['summaries-one', wanted!.game],
+      ['summaries-other', quietGame!],
+    ] as const) {
+      const { c, read } = recording();
+      const { notifier } = setup(
+        name,
+        [['discord:1', { games: [game], tiers: [1, 2, 3, 4], channels: [liveChannel('c1')] }]],
+        c,
+        { summariesPerRead: 2 },
+      );
+      for (const t of [at, at + 10_000, at + 20_000]) {
+        clock.set(new Date(t));
+        read.push([]);
+        await notifier.tick();
+      }
+      runs.push(read);
+    }
+    const [one, other] = runs as [number[][], number[][]];
+    // Every live read reads exactly the cap, whatever the tenant follows.
+    expect(one.map((r) => r.length)).toEqual([2, 2, 2]);
+    expect(other.map((r) => r.length)).toEqual([2, 2, 2]);
+    // The series the tenant gets a live card for is read every time; the others take turns.
+    for (const r of one) expect(r).toContain(wanted!.id);
+    const others = new Set(one.flat().filter((id) => id !== wanted!.id));
+    expect(others.size).toBe(3);
+    // With no subscribed series live, all take turns: three reads of two cover six matches.
+    expect(new Set(other.flat()).size).toBe(6);
+    for (const id of other.flat()) expect(liveMatches.map((m) => m.id)).toContain(id);
   });
 });
