@@ -229,8 +229,14 @@ describe('live summaries', () => {
       ...real,
       matches: {
         ...real.matches,
-        liveApi: (id, o) => (note(id), real.matches.liveApi(id, o)),
-        liveCv: (id, o) => (note(id), real.matches.liveCv(id, o)),
+        liveApi: (id, o) => {
+          note(id);
+          return real.matches.liveApi(id, o);
+        },
+        liveCv: (id, o) => {
+          note(id);
+          return real.matches.liveCv(id, o);
+        },
       },
     };
     return { c, read };
