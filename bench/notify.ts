@@ -95,6 +95,10 @@ interface RunResult {
   tickP99: number;
   tickMax: number;
   tickP99Steady: number;
+  /** Ticks the start-up backlog took (1 when the first tick's budget sufficed). */
+  startupTicks: number;
+  /** Ticks that ran out of their posting budget (each followed by one more). */
+  extraTicks: number;
   /** Live summaries read (every live series, capped per live read). */
   summaries: number;
   slowest: Record<string, number>;
@@ -143,13 +147,22 @@ async function run(count: number, dir: string): Promise<RunResult> {
   const before = service.requests;
   const ticks: number[] = [];
   let rss = 0;
+  let extraTicks = 0;
+  // Ticks until the start-up backlog (every running live card and due reminder) is out.
+  let startupTicks = 0;
   // The last tick is at the end of the span, so what falls due in the final interval is sent too.
   for (let t = FROM; t <= FROM + SPAN; t += TICK) {
     clock.set(new Date(t));
-    const a = performance.now();
-    await notifier.tick();
-    ticks.push(performance.now() - a);
-    rss = Math.max(rss, process.memoryUsage().rss);
+    // A tick that ran out of its posting budget leaves the rest to the next real tick (10 s later):
+    // here the next ticks run at once, at the same simulated instant (they read nothing new).
+    do {
+      const a = performance.now();
+      await notifier.tick();
+      ticks.push(performance.now() - a);
+      rss = Math.max(rss, process.memoryUsage().rss);
+      if (notifier.stats.deferred > 0) extraTicks++;
+    } while (notifier.stats.deferred > 0);
+    if (startupTicks === 0) startupTicks = ticks.length;
   }
   await notifier.drain();
   const upstream = service.requests - before;
@@ -192,7 +205,9 @@ async function run(count: number, dir: string): Promise<RunResult> {
     tickP99: Math.round(p99(ticks) * 10) / 10,
     tickMax: Math.round(Math.max(...ticks) * 10) / 10,
     // The first tick carries the start-up backlog (every live card and due reminder at once).
-    tickP99Steady: Math.round(p99(ticks.slice(1)) * 10) / 10,
+    tickP99Steady: Math.round(p99(ticks.slice(startupTicks)) * 10) / 10,
+    startupTicks,
+    extraTicks,
     summaries: notifier.stats.summaries,
     slowest: notifier.stats.slowestTick,
     rssMb: Math.round(rss / 1e6),
@@ -231,7 +246,7 @@ try {
         .join(' '),
     );
     console.log(
-      `         after the first tick: p99 ${r.tickP99Steady} ms; slowest tick by phase (ms): ${JSON.stringify(r.slowest)}`,
+      `         start-up backlog: ${r.startupTicks} tick(s); after it: p99 ${r.tickP99Steady} ms; budget ran out ${r.extraTicks} time(s); slowest tick by phase (ms): ${JSON.stringify(r.slowest)}`,
     );
   }
 } finally {
@@ -259,7 +274,8 @@ console.log(
     duplicates: largest.duplicates,
     tick_p99_ms: largest.tickP99,
     tick_max_ms: largest.tickMax,
-    tick_p99_after_first_ms: largest.tickP99Steady,
+    tick_p99_after_startup_ms: largest.tickP99Steady,
+    startup_ticks: largest.startupTicks,
     rss_mb: Math.max(...results.map((r) => r.rssMb)),
     simulated_hours: SPAN / 3600_000,
     runs: results.map((r) => ({

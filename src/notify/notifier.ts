@@ -85,8 +85,14 @@ export interface NotifierOptions {
   resultsLateWindowMs?: number;
   /** Ledger entries older than this are pruned (on start and daily, real time). Default 30 days. */
   ledgerRetentionMs?: number;
-  /** Keys claimed and marked per ledger round trip. Default 1000. */
+  /** Most keys claimed and marked per ledger round trip. Default 1000. */
   ledgerBatch?: number;
+  /**
+   * Real ms a tick may spend posting before it leaves the rest to the next tick (reminders first,
+   * then digests, then results and live cards). Default 80% of `tickMs`: a start-up backlog of
+   * thousands of live cards never holds back the reminders of the next tick.
+   */
+  tickBudgetMs?: number;
   /**
    * Most live summaries read per live read (every 10 s while anything is live): a fixed share of
    * the upstream budget, whatever the number of tenants. Default 20 (about 2 requests/s).
@@ -105,6 +111,8 @@ export interface NotifierStats {
   reads: number;
   /** Live summaries read (every live series, at most `summariesPerRead` per live read). */
   summaries: number;
+  /** Notifications the last tick left to the next one because its posting budget ran out. */
+  deferred: number;
   /** Real ms of the slowest tick so far, by phase (the bench prints it). */
   slowestTick: Record<'subscriptions' | 'read' | 'reminders' | 'live' | 'digests', number> & {
     total: number;
@@ -112,6 +120,9 @@ export interface NotifierStats {
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
+/** Keys in a tick's first ledger batch, and the fewest in any (see `#dispatch`). */
+const FIRST_BATCH = 100;
+const MIN_BATCH = 25;
 const HOUR = 3600_000;
 
 interface Known {
@@ -157,6 +168,7 @@ class NotifierImpl implements Notifier {
     permanentFailures: 0,
     reads: 0,
     summaries: 0,
+    deferred: 0,
     slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },
   };
 
@@ -164,6 +176,8 @@ class NotifierImpl implements Notifier {
   readonly #pacer: EditPacer;
   #task: ScheduledTask | undefined;
   #running: Promise<void> | undefined;
+  /** `performance.now()` after which this tick claims nothing more (see `tickBudgetMs`). */
+  #deadline = Number.POSITIVE_INFINITY;
 
   #subs: Subscription[] = [];
   #subsAt = Number.NEGATIVE_INFINITY;
@@ -178,6 +192,8 @@ class NotifierImpl implements Notifier {
   readonly #known = new Map<number, Known>();
   #scanAt = Number.NEGATIVE_INFINITY;
   #liveAt = Number.NEGATIVE_INFINITY;
+  /** The live listing read whose maps and summaries were read (once per listing read). */
+  #liveDataAt = Number.NEGATIVE_INFINITY;
   readonly #live = new Map<number, LiveData>();
 
   readonly #rosterTeam = new Map<number, number>();
@@ -225,6 +241,7 @@ class NotifierImpl implements Notifier {
       ledgerBatch: 1000,
       summariesPerRead: 20,
       ...options,
+      tickBudgetMs: options.tickBudgetMs ?? 0.8 * (options.tickMs ?? 10_000),
     };
     this.#pacer = new EditPacer({ minIntervalMs: this.#o.editIntervalMs });
   }
@@ -269,18 +286,21 @@ class NotifierImpl implements Notifier {
   async #tick(): Promise<void> {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
+    this.stats.deferred = 0;
     await this.#prune();
     const t0 = performance.now();
+    this.#deadline = t0 + this.#o.tickBudgetMs;
     if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#loadSubscriptions(now);
     if (this.#subs.length === 0) return;
     const t1 = performance.now();
     await this.#read(now);
     const t2 = performance.now();
+    // Most urgent first: a reminder is never sent late, a digest has its slot, a live card can wait.
     await this.#reminders(now);
     const t3 = performance.now();
-    await this.#liveAndResults(now);
-    const t4 = performance.now();
     await this.#digests(now);
+    const t4 = performance.now();
+    await this.#liveAndResults(now);
     const t5 = performance.now();
     if (t5 - t0 > this.stats.slowestTick.total) {
       const ms = (a: number, b: number) => Math.round(b - a);
@@ -289,8 +309,8 @@ class NotifierImpl implements Notifier {
         subscriptions: ms(t0, t1),
         read: ms(t1, t2),
         reminders: ms(t2, t3),
-        live: ms(t3, t4),
-        digests: ms(t4, t5),
+        digests: ms(t3, t4),
+        live: ms(t4, t5),
       };
     }
   }
@@ -784,7 +804,8 @@ class NotifierImpl implements Notifier {
    * recently read; a series skipped this time keeps its last summary while its map is the same.
    */
   async #readLive(live: Known[], wanted: Known[], now: number): Promise<void> {
-    if (live.length === 0 || now !== this.#liveAt) return;
+    if (live.length === 0 || now !== this.#liveAt || this.#liveDataAt === now) return;
+    this.#liveDataAt = now;
     const ids = live.map((k) => k.series.id);
     const matches: Match[] = [];
     try {
@@ -1044,10 +1065,12 @@ class NotifierImpl implements Notifier {
 
   /**
    * Claim, send, mark: the one way anything is posted. Keys are claimed and marked in batches (one
-   * ledger round trip per batch; each claim still atomic per key). Per channel one post goes first;
-   * the rest follow only if it succeeded, so a channel that refuses gets one attempt per tick. A
-   * transient failure releases the key and backs off; a permanent one fails the key and disables the
-   * subscription.
+   * ledger round trip per batch; each claim still atomic per key), each sized to about a second of
+   * posting at the pace just seen, so a claim's lease is never held long. Per channel one post goes
+   * first; the rest follow only if it succeeded, so a channel that refuses gets one attempt per
+   * tick. A transient failure releases the key and backs off; a permanent one fails the key and
+   * disables the subscription. Past the tick's budget no new batch is claimed (after the first of
+   * each call, so every kind moves): the rest is decided again, and sent, at the next tick.
    */
   async #dispatch(out: Outgoing[]): Promise<void> {
     const now = this.#o.clock.nowMs();
@@ -1061,8 +1084,15 @@ class NotifierImpl implements Notifier {
     });
     const failedChannels = new Set<string>();
     const triedChannels = new Set<string>();
-    for (let i = 0; i < ready.length; i += this.#o.ledgerBatch) {
-      const chunk = ready.slice(i, i + this.#o.ledgerBatch);
+    let size = Math.min(FIRST_BATCH, this.#o.ledgerBatch);
+    for (let i = 0; i < ready.length; ) {
+      if (i > 0 && performance.now() > this.#deadline) {
+        this.stats.deferred += ready.length - i;
+        break;
+      }
+      const started = performance.now();
+      const chunk = ready.slice(i, i + size);
+      i += chunk.length;
       const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
       const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
       if (lost.length > 0) {
@@ -1104,6 +1134,8 @@ class NotifierImpl implements Notifier {
         this.#retry.delete(key);
         this.stats.sent[kinds.get(key)!]++;
       }
+      const perSecond = (chunk.length * 1000) / Math.max(1, performance.now() - started);
+      size = Math.max(MIN_BATCH, Math.min(this.#o.ledgerBatch, Math.round(perSecond)));
     }
   }
 

@@ -66,6 +66,8 @@ export class RecordingDelivery implements Delivery {
   readonly editFailures = new Map<string, DeliveryError>();
   /** Every post and edit tried, failed or not, per `${tenantId}/${channelId}`. */
   readonly attempts = new Map<string, number>();
+  /** Real ms each post takes (a platform pacing its posts). */
+  postDelayMs = 0;
 
   constructor(
     readonly platform: Platform,
@@ -74,6 +76,7 @@ export class RecordingDelivery implements Delivery {
   ) {}
 
   async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+    if (this.postDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.postDelayMs));
     this.#count(target);
     this.#maybeFail(target);
     const existing = this.byKey.get(key);

@@ -305,3 +305,55 @@ describe('live summaries', () => {
     for (const id of other.flat()) expect(liveMatches.map((m) => m.id)).toContain(id);
   });
 });
+
+describe('a tick that runs out of its posting budget', () => {
+  it('leaves the rest to the next ticks, sends the next reminder first, and loses or repeats nothing', async () => {
+    const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
+    const liveChannel = { id: 'cards', games: [], tiers: [], teams: [], kinds: ['live' as const], leads: [] };
+    // Thirty servers get a live card for every live series (the backlog); one wants a 15-minute reminder.
+    const fans: [string, Partial<Settings>][] = Array.from({ length: 30 }, (_, i) => [
+      `discord:fan${i}`,
+      { games: [], tiers: [1, 2, 3, 4], channels: [liveChannel] },
+    ]);
+    const { discord, notifier } = setup(
+      'budget',
+      [
+        ...fans,
+        ['discord:r', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] }],
+      ],
+      client(),
+      // Each post takes 5 ms, the budget is 1 ms: every dispatch gets only its first batch.
+      { tickBudgetMs: 1 },
+    );
+    discord.postDelayMs = 5;
+    const livePosts = () => discord.posts().filter((p) => p.key.startsWith('live:'));
+
+    clock.set(new Date(plan.start - 16 * 60_000));
+    await notifier.tick();
+    const firstTick = livePosts().length;
+    expect(firstTick).toBeGreaterThan(0);
+    expect(notifier.stats.deferred).toBeGreaterThan(0);
+    const backlog = firstTick + notifier.stats.deferred;
+
+    // The next tick: the reminder now due goes out before any more of the backlog.
+    clock.set(new Date(plan.start - 15 * 60_000));
+    const before = discord.records.length;
+    await notifier.tick();
+    const tick2 = discord.records.slice(before).filter((r) => r.op === 'post');
+    const reminderAt = tick2.findIndex((r) => r.key.startsWith(`reminder:${plan.id}:15m`));
+    expect(reminderAt).toBeGreaterThanOrEqual(0);
+    expect(tick2.findIndex((r) => r.key.startsWith('live:'))).toBeGreaterThan(reminderAt);
+    expect(notifier.stats.deferred).toBeGreaterThan(0);
+
+    // Later ticks drain the backlog: every card once, none lost.
+    for (let i = 0; i < 50 && notifier.stats.deferred > 0; i++) await notifier.tick();
+    expect(notifier.stats.deferred).toBe(0);
+    const keys = livePosts().map((p) => p.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeGreaterThanOrEqual(backlog);
+    for (let i = 0; i < 30; i++)
+      expect(keys.filter((k) => k.endsWith(`:discord:fan${i}:cards`)).length).toBe(keys.length / 30);
+    expect(discord.deduped).toBe(0);
+    expect(discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toHaveLength(1);
+  });
+});
