@@ -4,7 +4,7 @@
  * only adds what is particular to notifications: the role mention, "starts in" and "moved" lines,
  * and the frozen result under the channel's spoiler policy.
  */
-import { liveCard, type SeriesLabels, scheduleCards, seriesCard } from '../bot/format.ts';
+import { liveCard, type MapNames, type SeriesLabels, scheduleCards, seriesCard } from '../bot/format.ts';
 import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import type { Caster, LiveApiSummary, LiveCvSummary, Match, Series } from '../protocol/types.ts';
@@ -57,12 +57,15 @@ export function liveReply(
     matches?: readonly Match[];
     summary?: LiveCvSummary | LiveApiSummary;
     casters?: readonly Caster[];
+    /** Map names by id ("Mirage" instead of "Map 2"). */
+    mapName?: MapNames;
     first: boolean;
   },
 ): Reply {
   const card = liveCard(series, labels, {
     spoilers: audience.spoilers,
     ...(options.matches ? { matches: options.matches } : {}),
+    ...(options.mapName ? { mapName: options.mapName } : {}),
     ...(options.summary ? { summary: options.summary } : {}),
     ...(options.casters ? { casters: options.casters } : {}),
   });

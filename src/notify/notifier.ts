@@ -54,7 +54,7 @@ import {
 /** The slice of the data client the notifier reads. */
 export type NotifyClient = Pick<
   EsportsClient,
-  'series' | 'matches' | 'rosters' | 'teams' | 'tournaments' | 'casters' | 'games' | 'substages'
+  'series' | 'matches' | 'rosters' | 'teams' | 'tournaments' | 'casters' | 'games' | 'substages' | 'maps'
 >;
 
 /** The slice of the tenant store the notifier uses. */
@@ -202,6 +202,9 @@ class NotifierImpl implements Notifier {
   readonly #casters = new Map<number, Caster>();
   readonly #games = new Map<number, Game | undefined>();
   readonly #substages = new Map<number, Substage | undefined>();
+  /** Map names by id, for live cards (read once per map: maps rarely change). */
+  readonly #maps = new Map<number, string | undefined>();
+  readonly #mapName = (id: number): string | undefined => this.#maps.get(id);
 
   /** Keys known to be final (sent, failed): skipped without asking the ledger. */
   readonly #done = new Set<string>();
@@ -819,6 +822,20 @@ class NotifierImpl implements Notifier {
       this.#o.logger.warn({ err: error }, 'live matches could not be read; cards keep their last state');
       return;
     }
+    const newMaps = [...new Set(matches.flatMap((m) => (m.map ? [m.map.id] : [])))].filter(
+      (id) => !this.#maps.has(id),
+    );
+    if (newMaps.length > 0) {
+      for (const id of newMaps) this.#maps.set(id, undefined);
+      try {
+        const found = await this.#counted(() => this.#o.client.maps.getMany(newMaps, BACKGROUND));
+        for (const map of found) this.#maps.set(map.id, map.name);
+      } catch (error) {
+        // Cards say "Map 2" instead of the name; the next new map tries again.
+        for (const id of newMaps) this.#maps.delete(id);
+        this.#o.logger.warn({ err: error }, 'map names could not be read');
+      }
+    }
     const bySeries = new Map<number, Match[]>();
     for (const m of matches) {
       const list = bySeries.get(m.series.id);
@@ -880,6 +897,7 @@ class NotifierImpl implements Notifier {
       liveReply(series, this.labels, sub, {
         ...(data.matches ? { matches: data.matches } : {}),
         ...(data.summary ? { summary: data.summary } : {}),
+        mapName: this.#mapName,
         casters: series.casters.flatMap((c) => {
           const found = this.#casters.get(c.caster.id);
           return found ? [found] : [];
@@ -937,6 +955,7 @@ class NotifierImpl implements Notifier {
         const data = this.#live.get(series.id) ?? {};
         const built = liveReply(series, this.labels, sub, {
           ...(data.matches ? { matches: data.matches } : {}),
+          mapName: this.#mapName,
           first: false,
         });
         frozen = { reply: built, json: '' };

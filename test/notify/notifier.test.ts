@@ -207,6 +207,10 @@ describe('notifier: a simulated day with several tenants', () => {
     );
     expect(edits.length).toBeGreaterThan(cardIds.size);
     for (const e of edits) expect(cardIds.has(e.messageId)).toBe(true);
+    // The current map is named ("Harbor"), not numbered.
+    const mapNames = service.world.catalog.games.flatMap((g) => g.maps.map((m) => m.name));
+    expect(mapNames.length).toBeGreaterThan(0);
+    expect(edits.some((e) => mapNames.some((name) => e.text.includes(name)))).toBe(true);
   });
 });
 
