@@ -7,6 +7,7 @@
  * while (the client runs with no cache; single flight still coalesces).
  */
 import type Keyv from 'keyv';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from './logger.ts';
 
 export interface CacheEntry {
@@ -106,4 +107,23 @@ export class ResponseCache {
   age(entry: CacheEntry): number {
     return this.#now() - entry.at;
   }
+}
+
+/**
+ * keyv's store for the default in-memory cache: an LRU of at most `max` answers. (keyv passes its
+ * TTL as a number where lru-cache takes an options object, so the LRU is adapted, not passed as is;
+ * keyv itself checks each entry's expiry when it is read.)
+ */
+export function lruStore(max: number) {
+  const lru = new LRUCache<string, object>({ max });
+  return {
+    get: (key: string) => lru.get(key),
+    set: (key: string, value: object) => {
+      lru.set(key, value);
+      return true;
+    },
+    delete: (key: string) => lru.delete(key),
+    clear: () => lru.clear(),
+    has: (key: string) => lru.has(key),
+  };
 }

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import Keyv from 'keyv';
-import { ResponseCache } from './cache.ts';
+import { lruStore, ResponseCache } from './cache.ts';
 import { InvalidQueryError } from './errors.ts';
 import { Transport } from './http.ts';
 import { type Logger, silentLogger } from './logger.ts';
@@ -29,10 +29,17 @@ export interface ClientOptions {
   /** The API secret; sent only in the `Service-Secret` header, never logged. */
   secret: string;
   /**
-   * Where answers are cached. Default: keyv in memory, without serialization (answers are kept as
-   * objects and must be treated as read-only). SQLite or Redis through keyv adapters.
+   * Where answers are cached. Default: keyv over an in-memory LRU of `cacheEntries` answers, without
+   * serialization (answers are kept as objects and must be treated as read-only). SQLite or Redis
+   * through keyv adapters.
    */
   cache?: Keyv;
+  /**
+   * Most answers the default in-memory cache holds; the least recently used go first. Default 2,000.
+   * (keyv's plain Map never drops an entry nobody asks for again: a notifier's batched reads, a new
+   * id list every tick, would grow it for as long as the process runs.)
+   */
+  cacheEntries?: number;
   rate?: {
     /** Requests per second for this secret. Default 5. */
     perSecond?: number;
@@ -72,6 +79,7 @@ const DEFAULTS = {
   deadlines: { interactiveMs: 2000, backgroundMs: 10_000 },
   retry: { attempts: 3, baseMs: 200, capMs: 2000 },
   staleIfErrorMs: 24 * 60 * 60 * 1000,
+  cacheEntries: 2000,
   revalidateFactor: 1,
   cacheTimeoutMs: 250,
   cacheDownForMs: 5000,
@@ -134,6 +142,7 @@ export function createClient(options: ClientOptions): EsportsClient {
   positive('deadlines.interactiveMs', deadlines.interactiveMs, 1);
   positive('deadlines.backgroundMs', deadlines.backgroundMs, 1);
   positive('retry.attempts', retry.attempts, 1);
+  if (options.cacheEntries !== undefined) positive('cacheEntries', options.cacheEntries, 1);
   positive('retry.baseMs', retry.baseMs);
   positive('retry.capMs', retry.capMs);
   const ttl = { ...DEFAULT_TTL_MS, ...options.ttl } as Record<TtlFamily, number>;
@@ -166,7 +175,13 @@ export function createClient(options: ClientOptions): EsportsClient {
   const ownsCache = options.cache === undefined;
   // keyv's default serializer would JSON-encode every answer even in memory: a warm 50-series page
   // cost milliseconds to read back. In memory there is nothing to encode.
-  const keyv = options.cache ?? new Keyv({ serialize: undefined, deserialize: undefined });
+  const keyv =
+    options.cache ??
+    new Keyv({
+      store: lruStore(Math.floor(options.cacheEntries ?? DEFAULTS.cacheEntries)),
+      serialize: undefined,
+      deserialize: undefined,
+    });
   const transport = new Transport(url, secret, { connections: options.connections ?? DEFAULTS.connections });
   const cache = new ResponseCache(keyv, {
     staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,

@@ -68,6 +68,23 @@ describe('client cache', () => {
     expect(s.requests).toHaveLength(2);
   });
 
+  it('holds at most cacheEntries answers in memory, dropping the least recently used', async () => {
+    const s = await countingServer();
+    // Three entries: two listings, and the one record they both hold (stored under its own key).
+    const c = client(s.url, { cacheEntries: 3 });
+    await c.teams.list({ take: 1 });
+    await c.teams.list({ take: 2 });
+    await c.teams.list({ take: 1 }); // a hit: take=1 is now the most recently used
+    await c.teams.list({ take: 3 }); // a third answer: take=2 goes
+    expect(s.requests).toHaveLength(3);
+    await c.teams.list({ take: 1 });
+    await c.teams.list({ take: 3 });
+    expect(s.requests).toHaveLength(3);
+    await c.teams.list({ take: 2 });
+    expect(s.requests).toHaveLength(4);
+    expect(() => createClient({ baseUrl: s.url, secret: SECRET, cacheEntries: 0 })).toThrow(/cacheEntries/);
+  });
+
   it('serves an expired entry at once while one refresh runs (stale-while-revalidate)', async () => {
     const s = await countingServer();
     const c = client(s.url, { ttl: { teams: 300 }, revalidateFactor: 1000 });
