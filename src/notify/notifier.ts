@@ -219,6 +219,9 @@ class NotifierImpl implements Notifier {
   readonly #cardsChecked = new Set<string>();
   readonly #disabled = new Set<string>();
   readonly #loggedDrops = new Set<string>();
+  /** Series forgotten since the last `#forgetKeys`, and when (simulated ms) it last ran. */
+  readonly #forgotten = new Set<number>();
+  #forgetKeysAt = Number.NEGATIVE_INFINITY;
 
   readonly labels: SeriesLabels = {
     teamOfRoster: (rosterId) => {
@@ -507,9 +510,36 @@ class NotifierImpl implements Notifier {
         this.#known.delete(id);
         this.#live.delete(id);
         this.#subscribers.delete(id);
+        this.#forgotten.add(id);
       }
     }
+    if (now - this.#forgetKeysAt >= HOUR) this.#forgetKeys(now);
     await this.#loadLabels();
+  }
+
+  /**
+   * Drops the in-memory marks (sent keys, finished groups, card ids, retries) of forgotten series
+   * and of digest days two days past, hourly: without it they would grow for as long as the process
+   * runs (hundreds of thousands of keys an hour with 10,000 tenants). The ledger still holds them,
+   * so a series seen again is decided by the ledger, never sent twice.
+   */
+  #forgetKeys(now: number): void {
+    this.#forgetKeysAt = now;
+    const pastDay = new Date(now - 2 * 24 * HOUR).toISOString().slice(0, 10);
+    const forgotten = this.#forgotten;
+    const stale = (key: string): boolean => {
+      // Digest groups end with the local date (`d:<zone>|<time>:<date>`).
+      if (key.startsWith('d:')) return key.slice(-10) < pastDay;
+      const from = key.indexOf(':') + 1;
+      const to = key.indexOf(':', from);
+      const subject = key.slice(from, to < 0 ? undefined : to);
+      return key.startsWith('digest:') ? subject < pastDay : forgotten.has(Number(subject));
+    };
+    for (const set of [this.#done, this.#groupsDone, this.#cardsChecked, this.#loggedDrops])
+      for (const key of set) if (stale(key)) set.delete(key);
+    for (const map of [this.#cards, this.#retry])
+      for (const key of map.keys()) if (stale(key)) map.delete(key);
+    forgotten.clear();
   }
 
   readonly #subscriberSets = new WeakMap<Subscription[], Set<Subscription>>();
