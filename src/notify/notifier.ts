@@ -1074,6 +1074,7 @@ class NotifierImpl implements Notifier {
 
   async #digests(now: number): Promise<void> {
     const out: Outgoing[] = [];
+    const skipped: string[] = [];
     for (const [group, subs] of this.#digestGroups) {
       const [timezone, time] = group.split('|') as [string, string];
       const slot = dueDigest(now, timezone, time);
@@ -1091,9 +1092,7 @@ class NotifierImpl implements Notifier {
         pending = true;
         const mine = day.filter((s) => this.#subscriberSet(s).has(sub));
         if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {
-          // Nothing to say: recorded as skipped, so a restart does not reconsider it.
-          if (await this.#o.ledger.claim(key)) await this.#o.ledger.fail(key, 'skipped: nothing scheduled');
-          this.#done.add(key);
+          skipped.push(key);
           continue;
         }
         out.push({
@@ -1106,6 +1105,15 @@ class NotifierImpl implements Notifier {
         });
       }
       if (!pending) this.#groupsDone.add(groupKey);
+    }
+    // Nothing to say: recorded as skipped (claimed in one batch), so a restart does not reconsider it.
+    if (skipped.length > 0) {
+      const won = await this.#o.ledger.claimMany(skipped);
+      await runLimited(
+        [...won].map((key) => () => this.#o.ledger.fail(key, 'skipped: nothing scheduled')),
+        16,
+      );
+      for (const key of skipped) this.#done.add(key);
     }
     await this.#dispatch(out);
   }

@@ -357,3 +357,64 @@ describe('a tick that runs out of its posting budget', () => {
     expect(discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toHaveLength(1);
   });
 });
+
+describe('a day with nothing scheduled', () => {
+  it('skips the digest or says so, per setting, once, and a restart does not reconsider it', async () => {
+    // Game 999 has no series: both channels' day is empty.
+    const digestOnly = (id: string) => ({
+      id,
+      games: [],
+      tiers: [],
+      teams: [],
+      kinds: ['digest' as const],
+      leads: [],
+    });
+    const tenants: [string, Partial<Settings>][] = [
+      [
+        'discord:skip',
+        {
+          games: [999],
+          timezone: 'UTC',
+          digestTime: '08:00',
+          digestWhenEmpty: 'skip',
+          channels: [digestOnly('d')],
+        },
+      ],
+      [
+        'discord:say',
+        {
+          games: [999],
+          timezone: 'UTC',
+          digestTime: '08:00',
+          digestWhenEmpty: 'say',
+          channels: [digestOnly('d')],
+        },
+      ],
+    ];
+    const slot = FROM + 8 * 3600_000;
+    const first = setup('empty-digest', tenants);
+    await play(first.notifier, slot - 60_000, slot + 3 * 60_000, 60_000);
+    const posts = first.discord.posts();
+    expect(posts.map((p) => p.tenantId)).toEqual(['discord:say']);
+    expect(posts[0]!.text).toContain('Nothing scheduled today');
+    const skipKey = 'digest:2025-06-04:08:00:discord:skip:d';
+    expect(await first.ledger.get(skipKey)).toMatchObject({
+      state: 'failed',
+      reason: 'skipped: nothing scheduled',
+    });
+    await first.notifier.stop();
+
+    // A restart on the same ledger within the 3-hour window sends nothing again.
+    const again = createNotifier({
+      client: client(),
+      tenants: first.tenants,
+      clock,
+      ledger: first.ledger,
+      deliveries: { discord: first.discord },
+      logger: memoryLogger() as never,
+    });
+    clock.set(new Date(slot + 10 * 60_000));
+    await again.tick();
+    expect(first.discord.posts()).toHaveLength(1);
+  });
+});
