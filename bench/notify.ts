@@ -151,7 +151,6 @@ async function run(count: number, dir: string): Promise<RunResult> {
     tenants.set(id, s);
     list.push([id, s]);
   }
-  const now = () => clock.nowMs();
   const deliveries = {
     discord: new CountingDelivery('discord'),
     slack: new CountingDelivery('slack'),
