@@ -1,10 +1,12 @@
 /**
  * Notifications in the terminal: the notifier's posts and edits are printed in the chat, above the
- * prompt. Message ids are sequence numbers. A terminal cannot edit what it printed, so an edit
+ * prompt. Messages are numbered per run ("message 3"); their ids also name the run (`<run>.3`), so
+ * a card posted before a restart is never mistaken for a new one. A terminal cannot edit what it printed, so an edit
  * prints, under the card's title marked as an update, only what changed since that message was last
  * shown (a live card would otherwise be reprinted whole every few seconds). An unknown id, e.g. from
  * before a restart, is printed whole: failing it would count as permanent and turn the subscription off.
  */
+import { randomBytes } from 'node:crypto';
 import type { Card, Reply } from '../../bot/reply.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
 import { TERMINAL_TENANT_ID } from './chat.ts';
@@ -15,6 +17,8 @@ export type ReplySink = (reply: Reply, header: string) => Promise<void> | void;
 export class TerminalDelivery implements Delivery {
   readonly platform = 'terminal' as const;
   #sequence = 0;
+  /** This run's prefix of message ids. */
+  readonly #run = randomBytes(3).toString('hex');
   #sink: ReplySink | undefined;
   /** Notifications that arrive before a chat is attached are kept and shown once it is. */
   #pending: [Reply, string][] = [];
@@ -35,9 +39,10 @@ export class TerminalDelivery implements Delivery {
 
   async post(target: ChannelTarget, reply: Reply, _key: string): Promise<Posted> {
     this.#check(target);
-    const messageId = String(++this.#sequence);
+    const number = ++this.#sequence;
+    const messageId = `${this.#run}.${number}`;
     this.#shown.set(messageId, reply);
-    await this.#show(reply, `#${target.channelId} · message ${messageId}`);
+    await this.#show(reply, `#${target.channelId} · message ${number}`);
     return { messageId };
   }
 
@@ -47,7 +52,10 @@ export class TerminalDelivery implements Delivery {
     this.#shown.set(messageId, reply);
     const changes = before ? changesOf(before, reply) : reply;
     if (changes.cards.length === 0) return;
-    await this.#show(changes, `#${target.channelId} · message ${messageId} (updated)`);
+    const name = messageId.startsWith(`${this.#run}.`)
+      ? `message ${messageId.slice(this.#run.length + 1)}`
+      : 'a message from before the restart';
+    await this.#show(changes, `#${target.channelId} · ${name} (updated)`);
   }
 
   #check(target: ChannelTarget): void {

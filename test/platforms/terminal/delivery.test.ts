@@ -82,16 +82,28 @@ describe('TerminalDelivery in the chat', () => {
     await temp.cleanup();
   });
 
-  it('posts with sequence-number ids and reprints an edit marked as an update, in the tenant time zone', async () => {
+  it('numbers messages, ids unique across runs, and reprints an edit marked as an update, in the tenant time zone', async () => {
     const first = await delivery.post(target, card('Spirit vs NAVI', '1-0'), 'live:1');
     const second = await delivery.post(target, card('G2 vs FaZe', '0-0'), 'live:2');
-    expect(first.messageId).toBe('1');
-    expect(second.messageId).toBe('2');
+    expect(first.messageId).toMatch(/^[0-9a-f]{6}\.1$/);
+    expect(second.messageId).toBe(first.messageId.replace(/1$/, '2'));
+    // The next run (a restart) numbers from 1 again, but never reuses an id.
+    const nextRun = new TerminalDelivery(() => undefined);
+    const after = await nextRun.post(target, card('Liquid vs Vitality', '0-0'), 'live:3');
+    expect(after.messageId).toMatch(/\.1$/);
+    expect(after.messageId).not.toBe(first.messageId);
     await delivery.edit(target, first.messageId, card('Spirit vs NAVI', '2-0'));
     const text = out.text();
     expect(text).toContain('#esports · message 1\n▌ Spirit vs NAVI\n▌ Score [spoiler hidden] at 05:00');
     expect(text).toContain('#esports · message 1 (updated)\n▌ Spirit vs NAVI');
     expect(text).not.toContain('2-0');
+  });
+
+  it('prints an edit of a card from before a restart whole, named as such', async () => {
+    await delivery.edit(target, 'abc123.4', card('Spirit vs NAVI', '2-1'));
+    const text = out.text();
+    expect(text).toContain('#esports · a message from before the restart (updated)\n▌ Spirit vs NAVI');
+    expect(text).toContain('Score');
   });
 
   it('prints only the fields an edit changed, and nothing for an edit that changed nothing', async () => {
