@@ -9,6 +9,8 @@
  *   --max N                          largest tenant count to run (e.g. `--quick --max 10000`)
  *   --hours H                        simulated hours (default 24, quick 1)
  *   --counts 1,10000                 exactly these tenant counts (the first is the ratio's base)
+ *   --tick S                         simulated seconds per tick (10 = the real tick: upstream per
+ *                                    simulated second is then what a deployment spends per second)
  *
  * The last line is one JSON object.
  */
@@ -30,7 +32,8 @@ import { expectedNotifications } from '../test/notify/world-expect.ts';
 const quick = process.argv.includes('--quick');
 const hoursArg = process.argv.indexOf('--hours');
 const SPAN = (hoursArg > 0 ? Number(process.argv[hoursArg + 1]) : quick ? 1 : 24) * 3600_000;
-const TICK = quick ? 300_000 : 60_000;
+const tickArg = process.argv.indexOf('--tick');
+const TICK = tickArg > 0 ? Number(process.argv[tickArg + 1]) * 1000 : quick ? 300_000 : 60_000;
 const maxArg = process.argv.indexOf('--max');
 const MAX = maxArg > 0 ? Number(process.argv[maxArg + 1]) : quick ? 1000 : 10_000;
 const countsArg = process.argv.indexOf('--counts');
@@ -290,6 +293,9 @@ const withoutSummaries =
   Math.round(((largest.upstream - largest.summaries) / Math.max(1, one.upstream - one.summaries)) * 100) /
   100;
 console.log(`  without live summaries: ${withoutSummaries}`);
+// At the real tick (`--tick 10`) this is the notifier's share of the 5 requests/s budget.
+const perSecond = Math.round((maxUpstream / (SPAN / 1000)) * 100) / 100;
+console.log(`upstream per simulated second: ${perSecond} (ticks every ${TICK / 1000} s)`);
 console.log(
   JSON.stringify({
     tenants: largest.tenants,
@@ -297,6 +303,7 @@ console.log(
     upstream_requests_max: maxUpstream,
     upstream_ratio: ratio,
     upstream_ratio_without_summaries: withoutSummaries,
+    upstream_per_simulated_s: perSecond,
     expected: largest.expected,
     delivered: largest.delivered,
     missing: largest.missing,
