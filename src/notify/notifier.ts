@@ -129,7 +129,7 @@ interface Known {
   series: Series;
   /** Simulated ms of the last read. */
   readAt: number;
-  /** The start this process first saw (a later difference means the series moved). */
+  /** The first start seen (by any process: kept in the ledger); a later difference means it moved. */
   firstStart: string | null;
 }
 
@@ -190,6 +190,8 @@ class NotifierImpl implements Notifier {
   #digestGroups = new Map<string, Subscription[]>();
 
   readonly #known = new Map<number, Known>();
+  /** Series first seen in this tick's reads (their first start is looked up in the ledger). */
+  #newlyKnown: Known[] = [];
   #scanAt = Number.NEGATIVE_INFINITY;
   #liveAt = Number.NEGATIVE_INFINITY;
   /** The live listing read whose maps and summaries were read (once per listing read). */
@@ -410,7 +412,9 @@ class NotifierImpl implements Notifier {
       known.series = series;
       known.readAt = now;
     } else {
-      this.#known.set(series.id, { series, readAt: now, firstStart: series.start });
+      const known: Known = { series, readAt: now, firstStart: series.start };
+      this.#known.set(series.id, known);
+      this.#newlyKnown.push(known);
     }
   }
 
@@ -514,6 +518,7 @@ class NotifierImpl implements Notifier {
       }
     }
     if (now - this.#forgetKeysAt >= HOUR) this.#forgetKeys(now);
+    await this.#firstStarts();
     await this.#loadLabels();
   }
 
@@ -670,6 +675,33 @@ class NotifierImpl implements Notifier {
     if (rosterList.length > 0) {
       for (const { series } of this.#known.values())
         if (series.participants.some((p) => rosters.has(p.roster.id))) this.#subscribers.delete(series.id);
+    }
+  }
+
+  /**
+   * The first start ever seen of each series new to this process, kept in the ledger as
+   * `start:<id>` (the start in place of a message id): after a restart a reminder still says its
+   * series moved. One batched read, and one batched write for series never seen before.
+   */
+  async #firstStarts(): Promise<void> {
+    const fresh = this.#newlyKnown.filter((k) => k.series.start !== null);
+    this.#newlyKnown = [];
+    if (fresh.length === 0) return;
+    const keyOf = (k: Known) => `start:${k.series.id}`;
+    try {
+      const entries = await this.#o.ledger.getMany(fresh.map(keyOf));
+      const unseen: [string, string][] = [];
+      for (const k of fresh) {
+        const stored = sentMessage(entries.get(keyOf(k)));
+        if (stored !== undefined) k.firstStart = stored;
+        else unseen.push([keyOf(k), k.series.start!]);
+      }
+      if (unseen.length === 0) return;
+      const won = await this.#o.ledger.claimMany(unseen.map(([key]) => key));
+      await this.#o.ledger.markSentMany(unseen.filter(([key]) => won.has(key)));
+    } catch (error) {
+      // Only the "moved from" note depends on it: this process's own first sight stands in.
+      this.#o.logger.warn({ err: error }, 'first starts could not be read or kept in the ledger');
     }
   }
 

@@ -97,7 +97,8 @@ function findPlan(
 }
 
 describe('moved and postponed series', () => {
-  it('moves a reminder with its series and says the card moved', async () => {
+  /** A series, and the real client with that one series moved 2 h later from 30 min before its start. */
+  function moved() {
     const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
     const moveBy = 2 * 3600_000;
     const movedAt = plan.start - 30 * 60_000;
@@ -110,7 +111,6 @@ describe('moved and postponed series', () => {
         lifecycle: clock.nowMs() < start ? 'upcoming' : s.lifecycle,
       };
     };
-    // The real client, with the one series moved by the data provider from `movedAt` on.
     const real = client();
     const moving: NotifyClient = {
       ...real,
@@ -124,11 +124,16 @@ describe('moved and postponed series', () => {
           })(),
       },
     };
-    const { discord, notifier } = setup(
-      'moved',
-      [['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] }]],
-      moving,
-    );
+    const tenant: [string, Partial<Settings>] = [
+      'discord:1',
+      { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15])] },
+    ];
+    return { plan, moveBy, movedAt, moving, tenant };
+  }
+
+  it('moves a reminder with its series and says the card moved', async () => {
+    const { plan, moveBy, moving, tenant } = moved();
+    const { discord, notifier } = setup('moved', [tenant], moving);
     await play(notifier, plan.start - 3 * 3600_000, plan.start + moveBy + 60_000, 60_000);
     const mine = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
     expect(mine).toHaveLength(1);
@@ -136,6 +141,34 @@ describe('moved and postponed series', () => {
     expect(mine[0]!.at).toBeGreaterThanOrEqual(plan.start + moveBy - 15 * 60_000);
     expect(mine[0]!.at).toBeLessThanOrEqual(plan.start + moveBy - 14 * 60_000);
     expect(mine[0]!.text).toContain('moved from');
+  });
+
+  it('still says the series moved when the process restarted after the move', async () => {
+    const { plan, moveBy, movedAt, moving, tenant } = moved();
+    const before = setup('moved-restart', [tenant], moving);
+    await play(before.notifier, plan.start - 3 * 3600_000, movedAt - 60_000, 5 * 60_000);
+    await before.notifier.stop();
+    // A new process (nothing in memory) on the same ledger, started after the move.
+    const after = createNotifier({
+      client: moving,
+      tenants: before.tenants,
+      clock,
+      ledger: before.ledger,
+      deliveries: { discord: before.discord },
+      logger: memoryLogger() as never,
+    });
+    closers.push(() => after.stop());
+    await play(after, movedAt + 10 * 60_000, plan.start + moveBy, 60_000);
+    const mine = before.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.key).toContain(`15m@${(plan.start + moveBy) / 60_000}`);
+    expect(mine[0]!.text).toContain('moved from');
+    // Without the ledger's first start, a fresh process could not know: the same run on a new ledger says nothing.
+    const fresh = setup('moved-fresh', [tenant], moving);
+    await play(fresh.notifier, movedAt + 10 * 60_000, plan.start + moveBy, 60_000);
+    const unaware = fresh.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    expect(unaware).toHaveLength(1);
+    expect(unaware[0]!.text).not.toContain('moved from');
   });
 
   it('gives a postponed series no reminder, while others in the channel get theirs', async () => {
