@@ -208,6 +208,7 @@ export function createClient(options: ClientOptions): EsportsClient {
     if (closed) return;
     closed = true;
     pipeline.close();
+    await pipeline.flushWrites();
     if (--shared.users === 0) {
       limiters.delete(limiterKey);
       limiter.close(new Error('The esports client is closed.'));

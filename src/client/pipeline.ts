@@ -278,7 +278,7 @@ export class Pipeline {
             ? this.#o.ttl.live
             : this.#o.ttl[family];
         // Keep the flight visible until the entry is stored, so no caller slips between the two.
-        this.#o.cache.write(key, value, ttl).finally(() => this.#flights.delete(key));
+        this.#track(this.#o.cache.write(key, value, ttl).finally(() => this.#flights.delete(key)));
         this.#prime(pathAndQuery, value);
         return value;
       },
@@ -314,7 +314,7 @@ export class Pipeline {
         (family === 'series' || family === 'matches') && holdsLive(item)
           ? this.#o.ttl.live
           : this.#o.ttl[family];
-      void this.#o.cache.write(key, item, ttl);
+      this.#track(this.#o.cache.write(key, item, ttl));
     }
   }
 
@@ -443,6 +443,23 @@ export class Pipeline {
     this.#closed = true;
     for (const flight of this.#flights.values())
       flight.controller.abort(new Error('The esports client is closed.'));
+  }
+
+  /** Cache writes still under way (each bounded by the store's time limit). */
+  readonly #writes = new Set<Promise<void>>();
+
+  #track(write: Promise<unknown>): void {
+    const settled = write.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#writes.add(settled);
+    void settled.then(() => this.#writes.delete(settled));
+  }
+
+  /** Waits for the cache writes under way: a client closed after a read leaves its answer stored. */
+  async flushWrites(): Promise<void> {
+    await Promise.allSettled([...this.#writes]);
   }
 }
 

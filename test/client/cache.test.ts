@@ -179,12 +179,14 @@ describe('client cache', () => {
     const s = await countingServer();
     const storeA = new Keyv({ store: new KeyvSqlite(uri) });
     cleanups.push(() => storeA.disconnect());
-    const a = client(s.url, { cache: storeA });
+    // The first open of a SQLite file can be slow on a busy machine: this test is about persistence.
+    const a = client(s.url, { cache: storeA, cacheTimeoutMs: 10_000 });
     const first = await a.teams.list();
+    // Closing waits for the write under way, so the answer is on disk.
     await a.close();
     const storeB = new Keyv({ store: new KeyvSqlite(uri) });
     cleanups.push(() => storeB.disconnect());
-    const b = client(s.url, { cache: storeB });
+    const b = client(s.url, { cache: storeB, cacheTimeoutMs: 10_000 });
     expect(await b.teams.list()).toEqual(first);
     expect(s.requests).toHaveLength(1);
     expect(b.stats().cacheHits).toBe(1);
@@ -197,7 +199,7 @@ describe('client cache', () => {
       const s = await countingServer();
       const storeA = new Keyv({ store: new KeyvRedis(process.env.REDIS_URL), namespace });
       cleanups.push(() => storeA.disconnect());
-      const a = client(s.url, { cache: storeA });
+      const a = client(s.url, { cache: storeA, cacheTimeoutMs: 10_000 });
       const first = await a.teams.list();
       await a.close();
       const storeB = new Keyv({ store: new KeyvRedis(process.env.REDIS_URL), namespace });
@@ -205,7 +207,7 @@ describe('client cache', () => {
         await storeB.clear();
         await storeB.disconnect();
       });
-      const b = client(s.url, { cache: storeB });
+      const b = client(s.url, { cache: storeB, cacheTimeoutMs: 10_000 });
       expect(await b.teams.list()).toEqual(first);
       expect(s.requests).toHaveLength(1);
     },
