@@ -17,6 +17,11 @@ export interface Expected {
   at: number;
 }
 
+/** The start the service shows at `t`: a postponed series keeps its original start until it is announced. */
+function startSeenAt(p: SeriesPlan, t: number): number {
+  return p.postponedFrom !== null && p.postponedAt !== null && t < p.postponedAt ? p.postponedFrom : p.start;
+}
+
 function deletedBy(p: SeriesPlan, t: number): boolean {
   return p.deletedAt !== null && t >= p.deletedAt;
 }
@@ -121,8 +126,8 @@ export function expectedNotifications(
           if (slot < to && sendAt < slot + 3 * 3600_000) {
             const count = mine.filter(
               (p) =>
-                p.start >= day.toMillis() &&
-                p.start < dayEnd &&
+                startSeenAt(p, sendAt) >= day.toMillis() &&
+                startSeenAt(p, sendAt) < dayEnd &&
                 !deletedBy(p, sendAt) &&
                 (p.forfeit >= 0 ? p.start > sendAt : p.end > sendAt),
             ).length;
