@@ -37,14 +37,16 @@ afterAll(async () => {
 
 const client = (): EsportsClient => uncachedClient(service);
 
-const onlyReminders = (id: string, leads: number[] = []) => ({
+/** A channel with the tenant's games and tiers that receives one kind. */
+const only = (kind: 'reminders' | 'live' | 'digest', id: string, leads: number[] = []) => ({
   id,
   games: [],
   tiers: [],
   teams: [],
-  kinds: ['reminders' as const],
+  kinds: [kind],
   leads,
 });
+const onlyReminders = (id: string, leads: number[] = []) => only('reminders', id, leads);
 
 function setup(
   name: string,
@@ -298,14 +300,6 @@ describe('live summaries', () => {
     }
     expect(wanted, 'the seeded world has such an instant').toBeDefined();
     expect(quietGame).toBeDefined();
-    const liveChannel = (id: string) => ({
-      id,
-      games: [],
-      tiers: [],
-      teams: [],
-      kinds: ['live' as const],
-      leads: [],
-    });
     const runs = [];
     for (const [name, game] of [
       ['summaries-one', wanted!.game],
@@ -314,7 +308,7 @@ describe('live summaries', () => {
       const { c, read } = recording();
       const { notifier } = setup(
         name,
-        [['discord:1', { games: [game], tiers: [1, 2, 3, 4], channels: [liveChannel('c1')] }]],
+        [['discord:1', { games: [game], tiers: [1, 2, 3, 4], channels: [only('live', 'c1')] }]],
         c,
         { summariesPerRead: 2 },
       );
@@ -342,11 +336,10 @@ describe('live summaries', () => {
 describe('a tick that runs out of its posting budget', () => {
   it('leaves the rest to the next ticks, sends the next reminder first, and loses or repeats nothing', async () => {
     const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
-    const liveChannel = { id: 'cards', games: [], tiers: [], teams: [], kinds: ['live' as const], leads: [] };
     // Thirty servers get a live card for every live series (the backlog); one wants a 15-minute reminder.
     const fans: [string, Partial<Settings>][] = Array.from({ length: 30 }, (_, i) => [
       `discord:fan${i}`,
-      { games: [], tiers: [1, 2, 3, 4], channels: [liveChannel] },
+      { games: [], tiers: [1, 2, 3, 4], channels: [only('live', 'cards')] },
     ]);
     const { discord, notifier } = setup(
       'budget',
@@ -394,14 +387,6 @@ describe('a tick that runs out of its posting budget', () => {
 describe('a day with nothing scheduled', () => {
   it('skips the digest or says so, per setting, once, and a restart does not reconsider it', async () => {
     // Game 999 has no series: both channels' day is empty.
-    const digestOnly = (id: string) => ({
-      id,
-      games: [],
-      tiers: [],
-      teams: [],
-      kinds: ['digest' as const],
-      leads: [],
-    });
     const tenants: [string, Partial<Settings>][] = [
       [
         'discord:skip',
@@ -410,7 +395,7 @@ describe('a day with nothing scheduled', () => {
           timezone: 'UTC',
           digestTime: '08:00',
           digestWhenEmpty: 'skip',
-          channels: [digestOnly('d')],
+          channels: [only('digest', 'd')],
         },
       ],
       [
@@ -420,7 +405,7 @@ describe('a day with nothing scheduled', () => {
           timezone: 'UTC',
           digestTime: '08:00',
           digestWhenEmpty: 'say',
-          channels: [digestOnly('d')],
+          channels: [only('digest', 'd')],
         },
       ],
     ];
