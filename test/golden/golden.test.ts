@@ -1,0 +1,189 @@
+/**
+ * Golden output: what a fan reads. For a fixed seed and a frozen instant, the rendered reply of
+ * every command and every notification kind, on every platform (terminal text, the Discord
+ * message payload, the Slack Block Kit message), is compared with a reviewed snapshot file under
+ * `__snapshots__/`. A change to any reply shows up as a diff that a reviewer reads as a fan would.
+ *
+ * Update after a deliberate change with `npx vitest run test/golden -u`, then read every changed
+ * file before committing it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../../src/bot/command.ts';
+import type { Reply } from '../../src/bot/reply.ts';
+import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
+import { digestReply, liveReply, reminderReply, resultReply } from '../../src/notify/cards.ts';
+import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
+import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
+import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
+import type { Caster, Match, Series } from '../../src/protocol/types.ts';
+import { ADMIN, call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
+import { byStartThenId, worldSeries } from '../commands/truth.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
+
+/** Binary attachments (rendered PNGs) are shown by size, not as thousands of numbers. */
+function jsonOf(value: unknown): string {
+  return `${JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      if (v instanceof Uint8Array) return `<${v.byteLength} bytes>`;
+      if (v && typeof v === 'object' && (v as { type?: unknown }).type === 'Buffer' && 'data' in v)
+        return `<${(v as { data: unknown[] }).data.length} bytes>`;
+      return v;
+    },
+    2,
+  )}\n`;
+}
+
+/** The reply as each platform would send it. */
+function rendered(reply: Reply, platform: Platform, timezone: string): { text: string; ext: string } {
+  if (platform === 'terminal')
+    return {
+      text: `${renderTerminal(reply, { colour: false, timezone, now: stack.clock.now() })}\n`,
+      ext: 'txt',
+    };
+  if (platform === 'discord') return { text: jsonOf(renderDiscord(reply)), ext: 'json' };
+  return { text: jsonOf(renderSlack(reply)), ext: 'json' };
+}
+
+async function expectGolden(name: string, reply: Reply, platform: Platform, timezone = 'UTC') {
+  const { text, ext } = rendered(reply, platform, timezone);
+  await expect(text).toMatchFileSnapshot(`./__snapshots__/${name}.${platform}.${ext}`);
+}
+
+/** Names picked from the world once, so every case reads a real team, tournament and series. */
+function picks() {
+  const world = stack.service.world;
+  const t = world.now();
+  const all = worldSeries(world).sort(byStartThenId);
+  const live = all.filter((s) => s.lifecycle === 'live' && s.tier <= 2 && s.participants.length === 2);
+  const liveSeries = live.find((s) => s.participants.some((p) => p.score > 0)) ?? live[0]!;
+  const upcoming = all.find((s) => s.lifecycle === 'upcoming' && s.tier <= 2 && s.casters.length > 0)!;
+  const finished = all
+    .filter((s) => s.lifecycle === 'over' && s.tier <= 2 && s.participants.length === 2)
+    .sort((a, b) => Date.parse(b.end!) - Date.parse(a.end!))[0]!;
+  const team = world.catalog.teamById.get(
+    world.catalog.rosterById.get(liveSeries.participants[0]!.roster.id)!.team.id,
+  )!;
+  // A running tier-1 tournament with a group that has results, and a tournament with a bracket
+  // that has results (possibly the same).
+  let group: { tournament: string; stage: string } | undefined;
+  let bracket: { tournament: string; stage: string } | undefined;
+  for (const tournament of world.window(t).tournaments) {
+    for (const stage of tournament.stages)
+      for (const sub of stage.substages) {
+        const title = world.tournamentAt(tournament).title;
+        if (!group && sub.type === 1 && tournament.start <= t && t <= tournament.end) {
+          const substage = world.substageAt(sub, t);
+          if (substage.standings.some((s) => s.wins > 0))
+            group = { tournament: title, stage: substage.title };
+        }
+        if (!bracket && sub.type === 2) {
+          const plans = world.window(t).bySubstage.get(sub.id) ?? [];
+          if (plans.some((p) => ['over', 'over-forfeited'].includes(world.lifecycle(p, t))))
+            bracket = { tournament: title, stage: world.substageAt(sub, t).title };
+        }
+      }
+  }
+  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket! };
+}
+
+interface Case {
+  name: string;
+  command: string;
+  subcommand?: string;
+  args?: Record<string, unknown>;
+  settings?: Partial<Settings>;
+}
+
+function commandCases(): Case[] {
+  const p = picks();
+  return [
+    { name: 'help', command: 'help' },
+    { name: 'help-team', command: 'help', args: { command: 'team' } },
+    { name: 'series-upcoming', command: 'series', args: { limit: 5 } },
+    { name: 'series-live', command: 'series', args: { when: 'live', limit: 5 } },
+    { name: 'series-recent', command: 'series', args: { when: 'recent', limit: 5 } },
+    { name: 'live-overview', command: 'live' },
+    { name: 'live-series', command: 'live', args: { series: String(p.liveSeries.id) } },
+    { name: 'schedule', command: 'schedule' },
+    { name: 'team', command: 'team', args: { team: p.team.name } },
+    {
+      name: 'standings-group',
+      command: 'standings',
+      args: { tournament: p.group.tournament, stage: p.group.stage },
+    },
+    {
+      name: 'standings-bracket',
+      command: 'standings',
+      args: { tournament: p.bracket.tournament, stage: p.bracket.stage },
+    },
+    { name: 'casters', command: 'casters', args: { series: String(p.upcoming.id) } },
+    { name: 'tournament', command: 'tournament', args: { tournament: p.group.tournament } },
+    { name: 'follow-list', command: 'follow', subcommand: 'list', settings: { follows: [p.team.id] } },
+    { name: 'settings-show', command: 'settings', subcommand: 'show' },
+  ];
+}
+
+describe('golden replies', () => {
+  it('renders every command on every platform as the reviewed snapshot', async () => {
+    for (const c of commandCases()) {
+      for (const platform of PLATFORMS) {
+        const tenant = await tenantWith(stack, c.settings ?? {}, platform);
+        const result = await call(stack, c.command, c.args ?? {}, {
+          tenant,
+          platform,
+          user: ADMIN,
+          ...(c.subcommand ? { subcommand: c.subcommand } : {}),
+        });
+        // A golden reply is an answer, not an error: a failing case must not be frozen as "right".
+        expect(result.outcome, `${c.name} on ${platform}: ${result.text}`).toBe('ok');
+        await expectGolden(c.name, result.reply, platform);
+      }
+    }
+  });
+
+  it('renders every notification kind on every platform as the reviewed snapshot', async () => {
+    const p = picks();
+    const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+    const casterIds = (s: Series) => s.casters.map((c) => c.caster.id);
+    const [upcomingCasters, liveCasters, liveMatches] = await Promise.all([
+      data.casters.getMany(casterIds(p.upcoming)) as Promise<Caster[]>,
+      data.casters.getMany(casterIds(p.liveSeries)) as Promise<Caster[]>,
+      data.matches.list({
+        filter: [['series.id', '=', p.liveSeries.id]],
+        order: 'order-asc',
+        take: 50,
+      }) as Promise<Match[]>,
+    ]);
+    const world = stack.service.world;
+    const day = worldSeries(world)
+      .filter(
+        (s) => s.tier <= 2 && s.start!.slice(0, 10) === new Date(world.now()).toISOString().slice(0, 10),
+      )
+      .sort(byStartThenId);
+    await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
+    const audience = { spoilers: defaultSettings().spoilers };
+    const replies: Record<string, Reply> = {
+      reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
+      'live-card': liveReply(p.liveSeries, stack.names, audience, {
+        matches: liveMatches.filter((m) => m.deleted_at === null),
+        casters: liveCasters,
+        mapName: (id) => stack.names.mapName(id),
+        first: true,
+      }),
+      result: resultReply(p.finished, stack.names, audience),
+      digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
+    };
+    for (const [name, reply] of Object.entries(replies))
+      for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform);
+  });
+});
