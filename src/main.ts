@@ -7,7 +7,7 @@
  * - `DISCORD_TOKEN` and/or Slack variables: the Discord bot and/or the Slack app instead of the
  *   terminal chat (their modules are loaded only then).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type App, attachNotifier, createApp } from './app.ts';
 import type { Platform } from './bot/command.ts';
@@ -17,6 +17,7 @@ import type { Delivery } from './notify/delivery.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { subscribeTerminalOnFirstStart } from './platforms/terminal/first-start.ts';
+import { renderReply } from './platforms/terminal/render.ts';
 
 /** A started chat platform, as the Discord and Slack starters return it. */
 interface StartedPlatform {
@@ -84,14 +85,14 @@ async function startPlatforms(app: App, config: Config): Promise<Partial<Record<
 }
 
 /** The start-up banner: what runs, and how to connect the rest. */
-export function banner(app: App, mode: 'terminal' | 'platforms', logFile?: string): string {
+export function banner(app: App, mode: 'terminal' | 'platforms' | 'headless', logFile?: string): string {
   const { config } = app;
   const sizes = app.names.sizes();
   const data = app.service
     ? `embedded local esports service at ${app.service.url} (seed ${config.esports.seed}, real-time clock)`
     : `esports service at ${safeUrl(config.esports.url ?? '')}`;
   const lines = [
-    `Matchday is running${mode === 'terminal' ? ' in your terminal' : ''}.`,
+    `Matchday is running${mode === 'terminal' ? ' in your terminal' : mode === 'headless' ? ' headless (notifier only, no chat)' : ''}.`,
     `  data    ${data}`,
     `  names   ${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`,
     `  store   ${safeUrl(config.store.url)}`,
@@ -127,8 +128,11 @@ export async function run(argv: string[]): Promise<void> {
   }
 
   const platformsWanted = Boolean(config.discord || config.slack);
+  // A container or service manager gives no terminal: stdin is /dev/null (or closed). The terminal
+  // chat would read nothing and end at once, so Matchday runs as a notifier-only service instead.
+  const headless = !platformsWanted && stdinIsNothing();
   const secrets = new Set(config.secrets);
-  const logFile = platformsWanted ? undefined : logFileFor(config);
+  const logFile = platformsWanted || headless ? undefined : logFileFor(config);
   const logger = logFile
     ? createLogger({ level: config.logLevel, secrets, file: logFile })
     : createLogger({ level: config.logLevel, secrets, pretty: process.stderr.isTTY === true });
@@ -165,16 +169,14 @@ export async function run(argv: string[]): Promise<void> {
 
   if (Object.keys(deliveries).length > 0) {
     await startNotifier(app, deliveries);
+    const stopped = untilSignal();
     process.stdout.write(banner(app, 'platforms'));
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    await stopped;
     await shutdown();
     return;
   }
 
-  // The terminal chat. On first start its own channel is subscribed, so notifications show at once.
+  // The terminal tenant's channel: on first start it is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
   try {
     if (await subscribeTerminalOnFirstStart(app.tenants))
@@ -183,6 +185,13 @@ export async function run(argv: string[]): Promise<void> {
     logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');
   }
   await startNotifier(app, { terminal });
+
+  if (headless) {
+    await runHeadless(app, terminal, 'stdin is not a terminal');
+    await shutdown();
+    return;
+  }
+
   process.stdout.write(banner(app, 'terminal', logFile));
   const historyFile = join(dirname(logFile ?? './data/matchday.log'), 'chat-history.txt');
   const chat = startChat(app, {
@@ -195,12 +204,81 @@ export async function run(argv: string[]): Promise<void> {
     if (error.code === 'EPIPE') chat.close();
   });
   await terminal.attach((reply, header) => chat.showReply(reply, header));
-  process.once('SIGTERM', () => chat.close());
-  if (!process.stdin.isTTY) process.once('SIGINT', () => chat.close());
+  let signalled = false;
+  const endChat = () => {
+    signalled = true;
+    chat.close();
+  };
+  process.once('SIGTERM', endChat);
+  if (!process.stdin.isTTY) process.once('SIGINT', endChat);
   await chat.closed;
+  process.off('SIGTERM', endChat);
+  process.off('SIGINT', endChat);
   if (process.stdin.isTTY) writeHistory(historyFile, chat.history(), logger);
-  await shutdown();
   logger.info({ tenant: TERMINAL_TENANT_ID }, 'terminal chat ended');
+  // Piped input that ended before any command (`docker run -i` with nothing attached, `< /dev/null`
+  // through a pipe): there was never a chat to serve, so keep serving notifications instead of
+  // exiting 0 as if the work were done.
+  if (!process.stdin.isTTY && !signalled && chat.history().length === 0) {
+    await runHeadless(app, terminal, 'stdin ended before any command');
+  }
+  await shutdown();
+}
+
+/**
+ * True when stdin can never carry a chat: not a terminal, and /dev/null (a character device that is
+ * not a TTY) or closed. A pipe or a file may carry commands (`matchday start < commands.txt`).
+ */
+export function stdinIsNothing(): boolean {
+  if (process.stdin.isTTY) return false;
+  try {
+    return fstatSync(0).isCharacterDevice();
+  } catch {
+    return true; // EBADF: no stdin at all
+  }
+}
+
+/** Resolves at the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string) => () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(signal);
+    };
+    const onInt = on('SIGINT');
+    const onTerm = on('SIGTERM');
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+  });
+}
+
+/**
+ * The notifier-only service: no chat platform is configured and there is no terminal to chat in.
+ * Notifications for the terminal channel are written to stdout as plain text (a container's log);
+ * commands are answered by `matchday ask "/..."` (or a chat platform, once configured). Runs until
+ * SIGINT or SIGTERM.
+ */
+async function runHeadless(app: App, terminal: TerminalDelivery, why: string): Promise<void> {
+  // Listen before saying so: whoever reads the line may send SIGTERM at once.
+  const stopped = untilSignal();
+  const message =
+    `Matchday is running headless (${why}; no DISCORD_TOKEN or SLACK_BOT_TOKEN): notifier-only service, ` +
+    `${app.notifier ? 'notifications for the terminal channel are written to stdout' : 'but the notifier did not start (see the log)'}; ` +
+    'no chat. Set DISCORD_TOKEN or SLACK_BOT_TOKEN to serve a chat platform, or run with a terminal (docker run -it) to chat here.';
+  process.stdout.write(banner(app, 'headless'));
+  app.logger.info({ mode: 'headless', notifier: Boolean(app.notifier) }, message);
+  process.stderr.write(`${message}\n`);
+  await terminal.attach(async (reply, header) => {
+    const timezone = await app.tenants
+      .get(TERMINAL_TENANT_ID)
+      .then((settings) => settings.timezone)
+      .catch(() => 'UTC');
+    const text = renderReply(reply, { colour: false, timezone, now: app.clock.now() });
+    process.stdout.write(`${header}\n${text.replace(/\n{2,}/g, '\n')}\n\n`);
+  });
+  const signal = await stopped;
+  app.logger.info({ signal }, 'shutting down');
 }
 
 /** The chat's previous lines, most recent first (only interactive sessions keep history). */
