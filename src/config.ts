@@ -3,6 +3,9 @@
  * `process.env`. A bad value stops start-up with a message that names the variable, says what would
  * be right and points at `.env.example`; a secret's value is never repeated in that message.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,6 +38,8 @@ export interface Config {
   };
   /** Every secret value in this configuration, for the logger's scrubber. */
   secrets: string[];
+  /** The absolute path of the `.env` file that was read, when one was (the banner says so). */
+  envFile?: string;
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
@@ -126,11 +131,69 @@ function read(env: Record<string, string | undefined>): Values {
   return values as Values;
 }
 
+type Env = Record<string, string | undefined>;
+
+/** A line of a `.env` file: `NAME=value`, optionally preceded by `export `. */
+const ENV_LINE = /^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=/;
+
 /**
- * Reads and validates the configuration from `env` (the process environment by default).
- * Throws `ConfigError` naming the variable at fault.
+ * The variables of a `.env` file, parsed by Node's own parser (`util.parseEnv`, the one behind
+ * `node --env-file`); `undefined` when there is no such file. Node's parser skips what it cannot
+ * read without a word, so each line is checked first: a line that is not `NAME=value`, a comment or
+ * blank (outside a quoted multi-line value) stops start-up with its line number. The line itself
+ * is never repeated: it may hold a secret.
  */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function readEnvFile(path: string): Env | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError(
+      path,
+      `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); make it a readable file of NAME=value lines, or remove it`,
+    );
+  }
+  let open: string | undefined; // the quote of a multi-line value still open
+  for (const [index, line] of text.split(/\r?\n/).entries()) {
+    if (open) {
+      if (line.includes(open)) open = undefined;
+      continue;
+    }
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    if (!ENV_LINE.test(line)) {
+      throw new ConfigError(
+        path,
+        `line ${index + 1} is not a NAME=value line (a variable name such as DISCORD_TOKEN, "=", then the value; "#" starts a comment)`,
+      );
+    }
+    const value = line.slice(line.indexOf('=') + 1).trim();
+    const quote = value[0];
+    if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote)) open = quote;
+  }
+  if (open) {
+    throw new ConfigError(path, `has a value opened with ${open} that is never closed`);
+  }
+  return parseEnv(text) as Env;
+}
+
+/**
+ * Reads and validates the configuration. With no arguments: the process environment over the
+ * `.env` file of the working directory (a variable set in the environment wins; no file is fine).
+ * Tests pass `env` (then no file is read unless `options.envFile` names one).
+ * Throws `ConfigError` naming the variable (or the `.env` line) at fault.
+ */
+export function loadConfig(env?: Env, options: { envFile?: string } = {}): Config {
+  const name = options.envFile ?? (env === undefined ? '.env' : undefined);
+  const filePath = name === undefined ? undefined : resolve(name);
+  const fromFile = filePath === undefined ? undefined : readEnvFile(filePath);
+  const config = configFrom({ ...fromFile, ...(env ?? process.env) });
+  if (fromFile) config.envFile = filePath;
+  return config;
+}
+
+function configFrom(env: Env): Config {
   const v = read(env);
 
   if (v.ESPORTS_API_URL && !v.ESPORTS_API_SECRET) {

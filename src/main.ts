@@ -96,6 +96,7 @@ export function banner(app: App, mode: 'terminal' | 'platforms' | 'headless', lo
     `  data    ${data}`,
     `  names   ${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`,
     `  store   ${safeUrl(config.store.url)}`,
+    `  config  ${config.envFile ? `${config.envFile}, under the environment` : 'the environment (no .env file here)'}`,
     `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
   ];
   if (logFile) lines.push(`  logs    ${logFile}`);

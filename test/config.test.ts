@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_STORE_URL, loadConfig } from '../src/config.ts';
 
 function configError(env: Record<string, string>): ConfigError {
@@ -107,5 +110,79 @@ describe('loadConfig', () => {
     expect(short.message).not.toContain('"short"');
     const store = configError({ STORE_URL: 'mysql://user:topsecretpw@db' });
     expect(store.message).not.toContain('topsecretpw');
+  });
+});
+
+describe('loadConfig with a .env file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'matchday-env-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const envFile = (text: string) => {
+    const path = join(dir, '.env');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('reads the file, names it, and lets the environment win over it', () => {
+    const path = envFile(
+      [
+        '# a comment',
+        '',
+        'ESPORTS_SEED=7',
+        'export LOG_LEVEL=debug',
+        'DISCORD_TOKEN="discord-token-from-the-file-123"',
+        'SLACK_PORT=',
+      ].join('\n'),
+    );
+    const config = loadConfig({ LOG_LEVEL: 'warn' }, { envFile: path });
+    expect(config.envFile).toBe(path);
+    expect(config.esports.seed).toBe(7);
+    expect(config.logLevel).toBe('warn');
+    expect(config.discord?.token).toBe('discord-token-from-the-file-123');
+    expect(config.secrets).toContain('discord-token-from-the-file-123');
+  });
+
+  it('is fine without a file: the environment alone, and no file named', () => {
+    const config = loadConfig({ ESPORTS_SEED: '3' }, { envFile: join(dir, '.env') });
+    expect(config.envFile).toBeUndefined();
+    expect(config.esports.seed).toBe(3);
+  });
+
+  it('accepts a quoted value over several lines', () => {
+    const path = envFile('SLACK_SIGNING_SECRET="first\nsecond"\nSLACK_BOT_TOKEN=xoxb-1\n');
+    const config = loadConfig({}, { envFile: path });
+    expect(config.slack).toMatchObject({ botToken: 'xoxb-1', signingSecret: 'first\nsecond' });
+  });
+
+  it('refuses a malformed line with its number, without repeating it', () => {
+    const path = envFile('ESPORTS_SEED=7\nDISCORD_TOKEN discord-token-secret-value\n');
+    let error: unknown;
+    try {
+      loadConfig({}, { envFile: path });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain(`${path} line 2 is not a NAME=value line`);
+    expect(message).not.toContain('discord-token-secret-value');
+  });
+
+  it('refuses a quote that is never closed', () => {
+    const path = envFile('DISCORD_TOKEN="discord-token-secret-value\nESPORTS_SEED=7\n');
+    expect(() => loadConfig({}, { envFile: path })).toThrow(/opened with " that is never closed/);
+  });
+
+  it('says when the file cannot be read', () => {
+    mkdirSync(join(dir, '.env'));
+    expect(() => loadConfig({}, { envFile: join(dir, '.env') })).toThrow(/could not be read \(EISDIR\)/);
+  });
+
+  it('validates values from the file like values from the environment', () => {
+    const path = envFile('ESPORTS_SEED=many\n');
+    expect(() => loadConfig({}, { envFile: path })).toThrow(/ESPORTS_SEED must be a whole number/);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ interface Run {
 }
 
 /** Runs `matchday <args>` with only the given configuration, feeding `input` to stdin. */
-function matchday(args: string[], env: Record<string, string>, input = ''): Promise<Run> {
+function matchday(args: string[], env: Record<string, string>, input = '', cwd?: string): Promise<Run> {
   const clean: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !(CONFIG_VARIABLES as string[]).includes(key)) clean[key] = value;
@@ -25,6 +25,7 @@ function matchday(args: string[], env: Record<string, string>, input = ''): Prom
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...clean, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(cwd ? { cwd } : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -112,6 +113,24 @@ describe('terminal chat, driven through stdin as a child process', () => {
     expect(unknown.stderr).not.toContain('Matchday could not start');
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('Usage: matchday ask');
+  }, 120_000);
+
+  it('reads .env from the working directory, the environment winning, and names the file in the banner', async () => {
+    const home = join(dir, 'with-env');
+    mkdirSync(home);
+    writeFileSync(join(home, '.env'), '# from the README\nESPORTS_SEED=9\nLOG_LEVEL=warn\n');
+    const run = await matchday(['start'], env, '/settings show\n', home);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`config  ${join(home, '.env')}, under the environment`);
+    // ESPORTS_SEED=7 in the environment wins over the file's 9.
+    expect(run.stdout).toMatch(/\(seed 7/);
+    // A malformed .env stops start-up with the file and line, before anything starts.
+    writeFileSync(join(home, '.env'), 'ESPORTS_SEED=9\nDISCORD_TOKEN the-token-value\n');
+    const bad = await matchday(['start'], env, '/help\n', home);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`${join(home, '.env')} line 2 is not a NAME=value line`);
+    expect(bad.stderr).not.toContain('the-token-value');
+    expect(bad.stdout).toBe('');
   }, 120_000);
 
   it('stops start-up on a bad variable, naming it, without starting anything', async () => {
