@@ -86,8 +86,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     let secret = config.esports.secret;
     if (!baseUrl || !secret) {
       const { startService } = await import('./service/index.ts');
+      // A random secret for this start, known only to this process, and only in a header: another
+      // local user who finds the loopback port cannot use it (issue 19, item 4).
       service = await startService({
         port: 0,
+        querySecret: false,
         seed: config.esports.seed,
         clock,
         rate: embeddedRate,

@@ -3,7 +3,7 @@
  * A bad flag prints what was wrong and the usage, and exits with status 2.
  */
 import { Clock } from './clock.ts';
-import { type FaultOptions, type ServiceOptions, startService } from './index.ts';
+import { DEFAULT_SECRET, type FaultOptions, type ServiceOptions, startService } from './index.ts';
 
 const USAGE = `Usage: matchday service [options]
 
@@ -35,7 +35,7 @@ function number(flag: string, text: string | undefined, check: (n: number) => bo
 
 /** Parses the flags into service options (exported for tests). */
 export function parseServiceArgs(argv: string[]): ServiceOptions & { now?: Date; speed?: number } {
-  const options: ServiceOptions & { now?: Date; speed?: number } = { port: 4100 };
+  const options: ServiceOptions & { now?: Date; speed?: number } = { port: 4100, secret: DEFAULT_SECRET };
   const faults: Partial<FaultOptions> = {};
   const share = (n: number) => n >= 0 && n <= 1;
   for (let i = 0; i < argv.length; i++) {

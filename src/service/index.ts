@@ -3,6 +3,7 @@
  * and serves the whole `/v3` interface over a living world generated from a seed. Used by
  * `npm start` (the embedded default), by `matchday service`, by tests and by benchmarks.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ID_SPACES } from '../protocol/fields.ts';
@@ -21,8 +22,13 @@ export interface ServiceOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** The one accepted secret. Default 'matchday-local'. */
+  /**
+   * The one accepted secret. Default: a random one made for this start (the embedded service of
+   * `npm start` hands it to its in-process client only). `matchday service` passes DEFAULT_SECRET.
+   */
   secret?: string;
+  /** Accept the secret in the `secret` query parameter too (spec, "Authentication"). Default true. */
+  querySecret?: boolean;
   /** Default 1. */
   seed?: number;
   /** The shared clock; default a new real-time Clock. */
@@ -65,6 +71,9 @@ export interface RunningService {
 
 export const DEFAULT_SECRET = 'matchday-local';
 
+/** Longest request target (path and query) answered; longer ones get a 400 saying so. */
+export const MAX_URL_LENGTH = 8192;
+
 const NO_FAULTS: FaultOptions = {
   latencyMs: 0,
   errorRate: 0,
@@ -75,7 +84,8 @@ const NO_FAULTS: FaultOptions = {
 
 /** Starts the service; resolves once it listens. */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const secret = options.secret ?? DEFAULT_SECRET;
+  const secret = options.secret ?? randomBytes(24).toString('base64url');
+  const querySecret = options.querySecret ?? true;
   const clock = options.clock ?? new Clock();
   const world = new World(options.seed ?? 1, options.scale ?? 1, clock);
   world.window();
@@ -116,8 +126,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       return;
     }
     if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
-    const url = new URL(req.url ?? '/', 'http://local');
-    const presented = (req.headers['service-secret'] as string | undefined) ?? url.searchParams.get('secret');
+    const target = readTarget(req.url ?? '/');
+    const url = target.url;
+    const headerSecret = req.headers['service-secret'] as string | undefined;
+    const querySecretGiven = url?.searchParams.get('secret') ?? null;
+    const presented = headerSecret ?? (querySecret ? querySecretGiven : null);
     let rateHeaders: Record<string, string> = {};
     let external: { kind: string; raw: string; space: string } | null = null;
     try {
@@ -147,6 +160,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
         res.setHeader('Allow', 'GET');
         throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
       }
+      if (target.error !== null) throw new ApiError(400, target.error);
+      if (!querySecret && headerSecret === undefined && querySecretGiven !== null)
+        throw new ApiError(
+          401,
+          'This service takes the secret only in the Service-Secret header, not in the query string.',
+        );
       if (presented === null || presented === undefined || presented === '') {
         throw new ApiError(
           401,
@@ -156,6 +175,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (!valid) throw new ApiError(401, 'Invalid secret.');
       if (faults.errorRate > 0 && faultRng.chance(faults.errorRate))
         throw new ApiError(500, 'Internal error (injected fault).');
+      if (url === null) throw new ApiError(400, 'Invalid request target.');
       const path = url.pathname.replace(/\/+$/, '');
       if (!path.startsWith('/v3/') && path !== '/v3')
         throw new ApiError(404, `Unknown path ${url.pathname}: the interface lives under /v3.`);
@@ -194,6 +214,32 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   service.url = `http://${host}:${address.port}/v3`;
   return service;
+}
+
+/**
+ * Reads the request target: an origin-form path (one "/" then the path) of at most MAX_URL_LENGTH
+ * characters. Anything else (`//[`, `http://x/`, an overlong query) is a 400 that says why.
+ */
+function readTarget(raw: string): { url: URL | null; error: string | null } {
+  if (raw.length > MAX_URL_LENGTH) {
+    return {
+      url: null,
+      error: `The request target is ${raw.length} characters long; at most ${MAX_URL_LENGTH} are allowed: narrow the filter or split the request.`,
+    };
+  }
+  // Only the path is echoed, never the query (which may hold a secret).
+  const path = raw.split('?')[0]!;
+  const shown = path.length > 40 ? `${path.slice(0, 40)}...` : path;
+  const bad = {
+    url: null,
+    error: `Invalid request target "${shown}": use a path under /v3 such as /v3/series?take=10.`,
+  };
+  if (!raw.startsWith('/') || raw.startsWith('//')) return bad;
+  try {
+    return { url: new URL(raw, 'http://local'), error: null };
+  } catch {
+    return bad;
+  }
 }
 
 function send(

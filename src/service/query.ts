@@ -90,12 +90,49 @@ export function valuesAt(record: unknown, parts: readonly string[]): { values: u
   return { values: current, many };
 }
 
-function wildcard(pattern: string): RegExp {
-  const body = [...pattern]
-    .map((ch) => (ch === '*' ? '.*' : ch === '_' ? '.' : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`, 'is');
+/**
+ * The `~=` match (spec item 7): `*` any run of characters, `_` exactly one, case-insensitive, the
+ * whole text. A two-pointer glob match that remembers only the last `*`: at most
+ * pattern.length x text.length steps and usually about text.length, never the exponential
+ * backtracking a regular expression can fall into (`a*a*a*...b`). `steps` counts the work done,
+ * so tests can bound it.
+ */
+export function wildcardMatch(pattern: string, text: string, steps = { count: 0 }): boolean {
+  const p = [...pattern.toLowerCase()];
+  const t = [...text.toLowerCase()];
+  let pi = 0;
+  let ti = 0;
+  let star = -1;
+  let resume = 0;
+  while (ti < t.length) {
+    steps.count++;
+    if (pi < p.length && (p[pi] === '_' || (p[pi] !== '*' && p[pi] === t[ti]))) {
+      pi++;
+      ti++;
+    } else if (pi < p.length && p[pi] === '*') {
+      star = pi++;
+      resume = ti;
+    } else if (star >= 0) {
+      pi = star + 1;
+      ti = ++resume;
+    } else return false;
+  }
+  while (pi < p.length && p[pi] === '*') pi++;
+  return pi === p.length;
 }
+
+/**
+ * Bounds on what one request may ask for, each answered with a 400 that names it. Generous for
+ * any real client (the bot's biggest filter is a few hundred ids), tight enough that no single
+ * request can hold the process: a `~=` pattern costs at most its length per character of text.
+ */
+export const LIMITS = {
+  filterLength: 6000,
+  conditions: 32,
+  setItems: 1000,
+  patternLength: 128,
+  orderKeys: 8,
+} as const;
 
 /** A compiled condition: a predicate over a record. */
 export type Predicate = (record: unknown) => boolean;
@@ -114,8 +151,8 @@ function compileCondition(condition: FilterCondition): Predicate {
   }
   if (value.kind === 'scalar') {
     if (op === '~=') {
-      const regex = wildcard(value.text);
-      return (record) => read(record).values.some((v) => regex.test(String(v)));
+      const pattern = value.text;
+      return (record) => read(record).values.some((v) => wildcardMatch(pattern, String(v)));
     }
     const wanted = normalizeInput(path, value.text);
     const eq = (record: unknown) => read(record).values.some((v) => v === wanted);
@@ -168,6 +205,12 @@ export function compileFilter(
   source: string | null,
   extra: FilterCondition[] = [],
 ): CompiledFilter {
+  if (source !== null && source.length > LIMITS.filterLength) {
+    throw new ApiError(
+      400,
+      `Invalid filter parameter: it is ${source.length} characters long; at most ${LIMITS.filterLength} are allowed.`,
+    );
+  }
   let conditions: FilterCondition[];
   try {
     conditions = source === null ? [] : parseFilter(source);
@@ -176,8 +219,27 @@ export function compileFilter(
       throw new ApiError(400, `Invalid filter parameter: ${error.message}`);
     throw error;
   }
+  if (conditions.length > LIMITS.conditions) {
+    throw new ApiError(
+      400,
+      `Invalid filter parameter: ${conditions.length} conditions; at most ${LIMITS.conditions} are allowed.`,
+    );
+  }
   const fields = FILTER_FIELDS[resource] as readonly string[];
   for (const condition of conditions) {
+    const { value } = condition;
+    if (value.kind === 'set' && value.items.length > LIMITS.setItems) {
+      throw new ApiError(
+        400,
+        `Invalid filter parameter: the set for ${condition.path} has ${value.items.length} values; at most ${LIMITS.setItems} are allowed.`,
+      );
+    }
+    if (condition.op === '~=' && value.kind === 'scalar' && value.text.length > LIMITS.patternLength) {
+      throw new ApiError(
+        400,
+        `Invalid filter parameter: the ~= pattern for ${condition.path} is ${value.text.length} characters long; at most ${LIMITS.patternLength} are allowed.`,
+      );
+    }
     if (!fields.includes(condition.path)) {
       throw new ApiError(
         400,
@@ -200,7 +262,15 @@ export interface OrderKey {
 export function parseOrder(resource: ListResource, source: string | null): OrderKey[] {
   if (source === null || source === '') return [];
   const fields = FILTER_FIELDS[resource] as readonly string[];
-  return source.split(',').map((part) => {
+  const parts = source.split(',', LIMITS.orderKeys + 1);
+  if (parts.length > LIMITS.orderKeys) {
+    throw new ApiError(
+      400,
+      `Invalid order parameter: at most ${LIMITS.orderKeys} keys are allowed, e.g. start-asc,id-asc.`,
+    );
+  }
+  const seen = new Set<string>();
+  return parts.map((part) => {
     const match = /^([a-z0-9_.]+)-(asc|desc)$/.exec(part);
     if (!match)
       throw new ApiError(
@@ -214,6 +284,9 @@ export function parseOrder(resource: ListResource, source: string | null): Order
         `Invalid order parameter: unknown field "${path}" for ${resource}. Orderable fields: ${fields.join(', ')}.`,
       );
     }
+    if (seen.has(path))
+      throw new ApiError(400, `Invalid order parameter: "${path}" is named twice; name each field once.`);
+    seen.add(path);
     return { path, desc: match[2] === 'desc' };
   });
 }
