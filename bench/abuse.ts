@@ -19,7 +19,14 @@ const service = await startService({
 });
 
 const worstPattern = `${'*a'.repeat((LIMITS.patternLength - 2) / 2)}*b`.slice(0, LIMITS.patternLength);
-const sortKeys = ['start-desc', 'tier-asc', 'best_of-desc', 'lifecycle-asc', 'end-desc', 'resource_version-asc'];
+const sortKeys = [
+  'start-desc',
+  'tier-asc',
+  'best_of-desc',
+  'lifecycle-asc',
+  'end-desc',
+  'resource_version-asc',
+];
 const requests: Record<string, string> = {
   plain: '/series?filter=tier=1',
   plainText: '/teams?filter=name~=nova*',
