@@ -16,6 +16,9 @@ const USAGE = `Usage: matchday service [options]
   --rate <n>             requests per second per secret, 0 turns the limit off (default 5)
   --burst <n>            rate-limit burst (default 5)
   --scale <x>            multiply the number of series per week (default 1)
+  --v2-client <id:secret> accept these v2 client credentials (repeatable; default: a generated
+                         pair, printed at start); the v2 limit is --rate per second and 60 x
+                         --rate per minute
   --latency <ms>         fault: add this latency to every answer
   --error-rate <0..1>    fault: share of requests answered 500
   --rate-limit-storm     fault: answer every request 429
@@ -96,6 +99,19 @@ export function parseServiceArgs(argv: string[]): ServiceOptions & { now?: Date;
       case '--scale':
         options.scale = number(flag, take(), (n) => n > 0 && n <= 50, 'a positive number up to 50');
         break;
+      case '--v2-client': {
+        const pair = take();
+        const at = pair?.indexOf(':') ?? -1;
+        if (!pair || pair.startsWith('--') || at < 1 || at === pair.length - 1)
+          throw new FlagError(
+            '--v2-client needs a client id and secret as ID:SECRET, e.g. --v2-client bot:s3cret.',
+          );
+        options.v2Clients = [
+          ...(options.v2Clients ?? []),
+          { id: pair.slice(0, at), secret: pair.slice(at + 1) },
+        ];
+        break;
+      }
       case '--latency':
         faults.latencyMs = number(flag, take(), (n) => n >= 0, 'milliseconds, 0 or more');
         break;
@@ -150,6 +166,12 @@ export async function run(argv: string[]): Promise<void> {
   });
   if (!service) return;
   process.stdout.write(`esports data service (v3) at ${service.url}\n`);
+  process.stdout.write(`esports data service (v2) at ${service.v2.url}\n`);
+  // A generated pair is the only way to learn the credentials, so it is printed; given ones are not.
+  if (!options.v2Clients?.length) {
+    const pair = service.v2.clients[0]!;
+    process.stdout.write(`  v2 client (generated): --v2-client ${pair.id}:${pair.secret}\n`);
+  }
   const stop = () => {
     void service.close().then(() => process.exit(0));
   };

@@ -12,6 +12,7 @@ import { Clock } from './clock.ts';
 import { Rng } from './random.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { matchRoute, readIdSpace, resolveIds } from './routes.ts';
+import { type V2Credential, V2Interface } from './v2/index.ts';
 import { World } from './world.ts';
 
 export { Clock } from './clock.ts';
@@ -40,6 +41,10 @@ export interface ServiceOptions {
   /** Multiplies the number of series per week (benchmarks). Default 1. */
   scale?: number;
   faults?: Partial<FaultOptions>;
+  /** Accepted v2 client credentials (`/v2`); default one generated pair (see `RunningService.v2`). */
+  v2Clients?: V2Credential[];
+  /** v2 requests per minute per client; default 60 x `rate` (300 at the default 5/s); 0: no limit. */
+  v2PerMinute?: number;
 }
 
 /** Fault injection, for tests and benchmarks of clients. Mutable at runtime on `RunningService.faults`. */
@@ -66,6 +71,8 @@ export interface RunningService {
   faults: FaultOptions;
   /** Requests received so far (every request, answered or not). */
   requests: number;
+  /** The `/v2` interface: `v2.url` its root, `v2.clients` the accepted pairs, `v2.tokenRequests`. */
+  v2: V2Interface & { url: string };
   close(): Promise<void>;
 }
 
@@ -92,6 +99,20 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const limiter = new RateLimiter(options.rate ?? 5, options.burst ?? 5);
   const faultRng = new Rng(options.seed ?? 1, 'faults');
   const sockets = new Set<import('node:net').Socket>();
+  const rate = options.rate ?? 5;
+  const v2 = Object.assign(
+    new V2Interface({
+      world,
+      clock,
+      clients: options.v2Clients?.length
+        ? options.v2Clients
+        : [{ id: `matchday-${randomBytes(4).toString('hex')}`, secret: randomBytes(16).toString('hex') }],
+      perSecond: rate,
+      burst: options.burst ?? 5,
+      perMinute: options.v2PerMinute ?? rate * 60,
+    }),
+    { url: '' },
+  );
 
   const service: RunningService = {
     url: '',
@@ -100,6 +121,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     world,
     faults: { ...NO_FAULTS, ...options.faults },
     requests: 0,
+    v2,
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const socket of sockets) socket.destroy();
@@ -128,6 +150,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     if (faults.latencyMs > 0) await new Promise((r) => setTimeout(r, faults.latencyMs));
     const target = readTarget(req.url ?? '/');
     const url = target.url;
+    if (url && (url.pathname === '/v2' || url.pathname.startsWith('/v2/')))
+      return v2.handle(req, res, url, service.faults, faultRng);
     const headerSecret = req.headers['service-secret'] as string | undefined;
     const querySecretGiven = url?.searchParams.get('secret') ?? null;
     const presented = headerSecret ?? (querySecret ? querySecretGiven : null);
@@ -213,6 +237,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   service.url = `http://${host}:${address.port}/v3`;
+  v2.url = `http://${host}:${address.port}/v2`;
   return service;
 }
 

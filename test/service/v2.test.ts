@@ -1,0 +1,337 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
+/**
+ * The `/v2` interface against `shared/spec/service-v2.md`: token rules on a jumped clock, the error
+ * body, access tokens, envelopes and page bounds, array parameters, `with[]`, ordering, filters,
+ * 404/410 and the per-second and per-minute limits. Expectations come from the world (`service.world`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseServiceArgs } from '../../src/service/cli.ts';
+import { Clock } from '../../src/service/clock.ts';
+import type { RunningService } from '../../src/service/index.ts';
+import { INSTANT, start } from './helpers.ts';
+
+const PAIR = { id: 'bot', secret: 's3cret' };
+
+async function tokenRequest(
+  service: RunningService,
+  body: Record<string, string>,
+  type = 'application/x-www-form-urlencoded',
+) {
+  const res = await fetch(`${service.v2.url}/oauth/access_token`, {
+    method: 'POST',
+    headers: { 'Content-Type': type },
+    body: new URLSearchParams(body).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
+}
+
+const creds = { grant_type: 'client_credentials', client_id: PAIR.id, client_secret: PAIR.secret };
+
+async function v2get(service: RunningService, path: string, token: string | null) {
+  const sep = path.includes('?') ? '&' : '?';
+  const url = `${service.v2.url}${path}${token === null ? '' : `${sep}access_token=${encodeURIComponent(token)}`}`;
+  const res = await fetch(url);
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as any, headers: res.headers };
+}
+
+describe('v2 tokens (service)', () => {
+  let service: RunningService;
+  let clock: Clock;
+  beforeAll(async () => {
+    clock = new Clock({ start: INSTANT, frozen: true });
+    service = await start({ clock, v2Clients: [PAIR] });
+  });
+  afterAll(() => service.close());
+
+  it('returns the same token within the first 50 minutes, a new one after, and expires it at 60', async () => {
+    clock.set(INSTANT);
+    const first = await tokenRequest(service, creds);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect(typeof first.body.access_token).toBe('string');
+
+    clock.set(new Date(INSTANT.getTime() + 49 * 60_000));
+    const again = await tokenRequest(service, creds);
+    expect(again.body.access_token).toBe(first.body.access_token);
+    expect(again.body.expires_in).toBe(11 * 60);
+    expect((await v2get(service, '/games', first.body.access_token)).status).toBe(200);
+
+    clock.set(new Date(INSTANT.getTime() + 51 * 60_000));
+    const renewed = await tokenRequest(service, creds);
+    expect(renewed.body.access_token).not.toBe(first.body.access_token);
+    expect(renewed.body.expires_in).toBe(3600);
+    // The old token stays valid until its own hour is over.
+    expect((await v2get(service, '/games', first.body.access_token)).status).toBe(200);
+
+    clock.set(new Date(INSTANT.getTime() + 60 * 60_000));
+    const expired = await v2get(service, '/games', first.body.access_token);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({
+      error: 'Unauthorized',
+      error_code: 401,
+      error_description: 'The access token has expired: obtain a new one with POST /oauth/access_token.',
+    });
+    expect((await v2get(service, '/games', renewed.body.access_token)).status).toBe(200);
+    clock.set(INSTANT);
+  });
+
+  it('answers every token error of the spec table in the v2 body', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ ...creds, grant_type: 'password' }, 'Missing or invalid grant type.'],
+      [{ grant_type: 'client_credentials', client_secret: 'x' }, 'Missing client id.'],
+      [{ grant_type: 'client_credentials', client_id: PAIR.id }, 'Missing client secret.'],
+      [{ ...creds, client_secret: 'wrong' }, 'Invalid client credentials.'],
+    ];
+    for (const [body, description] of cases) {
+      const answer = await tokenRequest(service, body);
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ error: 'Unauthorized', error_code: 401, error_description: description });
+    }
+    const json = await tokenRequest(service, creds, 'application/json');
+    expect(json.status).toBe(400);
+    expect(json.body.error_description).toMatch(/^Could not parse data\. .*x-www-form-urlencoded/);
+  });
+
+  it('refuses a GET without a token or with a wrong one', async () => {
+    const missing = await v2get(service, '/series', null);
+    expect(missing.status).toBe(401);
+    expect(missing.body.error_code).toBe(401);
+    expect(missing.body.error_description).toMatch(/Missing access token/);
+    const wrong = await v2get(service, '/series', 'not-a-token');
+    expect(wrong.body).toEqual({
+      error: 'Unauthorized',
+      error_code: 401,
+      error_description: 'Invalid access token.',
+    });
+  });
+});
+
+describe('v2 resources (service)', () => {
+  let service: RunningService;
+  let token: string;
+  const t = INSTANT.getTime();
+  beforeAll(async () => {
+    service = await start({ v2Clients: [PAIR] });
+    token = (await tokenRequest(service, creds)).body.access_token;
+  });
+  afterAll(() => service.close());
+  const get = (path: string) => v2get(service, path, token);
+
+  it('lists upcoming and live series in the envelope, by start, without embedded parts unless asked', async () => {
+    const { status, body, headers } = await get('/series');
+    expect(status).toBe(200);
+    expect(Object.keys(body).sort()).toEqual(['current_page', 'data', 'last_page']);
+    expect(body.current_page).toBe(1);
+    expect(new Date(headers.get('date')!).getTime()).toBe(t);
+    const expected = service.world
+      .seriesInWindow(t)
+      // is_deleted unset returns deleted series too: one whose start has not come is not over.
+      .filter((s) => (s.deleted_at === null ? s.end === null : Date.parse(s.start!) > t))
+      .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id - b.id);
+    expect(body.last_page).toBe(Math.ceil(expected.length / 50));
+    expect(body.data.map((s: any) => s.id)).toEqual(expected.slice(0, 50).map((s) => s.id));
+    const first = body.data[0];
+    for (const key of ['tournament', 'matches', 'casters', 'sportsbook_odds'])
+      expect(first).not.toHaveProperty(key);
+    const v3 = expected[0]!;
+    expect(first).toMatchObject({
+      id: v3.id,
+      title: v3.title,
+      start: v3.start,
+      end: null,
+      tier: v3.tier,
+      bestOf: v3.best_of,
+      tournament_id: v3.tournament.id,
+      substage_id: v3.substage.id,
+      seeding: { 1: v3.participants[0]!.roster.id, 2: v3.participants[1]!.roster.id },
+    });
+    expect(first.scores[String(v3.participants[0]!.roster.id)]).toBe(v3.participants[0]!.score);
+    expect(first.rosters[0].teams[0].id).toBeTypeOf('number');
+    const last = await get(`/series?page=${body.last_page}`);
+    expect(last.body.data.length).toBe(expected.length - (body.last_page - 1) * 50);
+    const beyond = await get(`/series?page=${body.last_page + 1}`);
+    expect(beyond.status).toBe(200);
+    expect(beyond.body).toEqual({ last_page: body.last_page, current_page: body.last_page + 1, data: [] });
+  });
+
+  it('filters series by games[], tiers[], competitors[], is_over, starts_before/after, and orders them', async () => {
+    const all = service.world.seriesInWindow(t);
+    const game = all[0]!.game.id;
+    const live = await get(`/series?games[]=${game}&tiers[]=1&tiers[]=2&starts_before=now&is_over=false`);
+    const expectedLive = all.filter(
+      (s) =>
+        s.game.id === game &&
+        s.tier <= 2 &&
+        s.end === null &&
+        s.deleted_at === null &&
+        Date.parse(s.start!) < t,
+    );
+    expect(live.body.data.map((s: any) => s.id).sort()).toEqual(expectedLive.map((s) => s.id).sort());
+    expect(expectedLive.length).toBeGreaterThan(0);
+
+    const roster = all[0]!.participants[0]!.roster.id;
+    const recent = await get(`/series?competitors[]=${roster}&is_over=true&order=end&sort=DESC`);
+    const expectedRecent = all
+      .filter((s) => s.end !== null && s.participants.some((p) => p.roster.id === roster))
+      .sort((a, b) => Date.parse(b.end!) - Date.parse(a.end!) || a.id - b.id);
+    expect(recent.body.data.map((s: any) => s.id)).toEqual(expectedRecent.slice(0, 50).map((s) => s.id));
+    expect(expectedRecent.length).toBeGreaterThan(0);
+
+    const after = new Date(t + 3_600_000).toISOString();
+    const soon = await get(
+      `/series?starts_after=${after}&starts_before=${new Date(t + 7_200_000).toISOString()}`,
+    );
+    for (const s of soon.body.data) {
+      expect(Date.parse(s.start)).toBeGreaterThanOrEqual(t + 3_600_000);
+      expect(Date.parse(s.start)).toBeLessThan(t + 7_200_000);
+    }
+    expect(soon.body.data.length).toBeGreaterThan(0);
+    const deleted = await get('/series?is_deleted=true&is_over=true');
+    for (const s of deleted.body.data) expect(s.deleted_at).not.toBeNull();
+  });
+
+  it('embeds with[] parts: matches, casters, tournament', async () => {
+    const plan = service.world
+      .window(t)
+      .series.find((p) => p.casters.length > 0 && p.start < t && p.end > t)!;
+    const { body } = await get(`/series/${plan.id}?with[]=matches&with[]=casters&with[]=tournament`);
+    expect(body.matches.map((m: any) => m.id)).toEqual(plan.matches.map((m) => m.id));
+    expect(body.matches[0]).toMatchObject({ series_id: plan.id, order: 1 });
+    expect(body.casters.length).toBe(plan.casters.length);
+    expect(body.casters[0].primary).toBe(plan.casters.some((c) => c.primary));
+    expect(body.tournament.id).toBe(plan.tournament.id);
+    const bad = await get(`/series/${plan.id}?with[]=everything`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_description).toMatch(/^Could not parse data\. with\[\] "everything"/);
+  });
+
+  it('answers 404, 410 with the body of a deleted series, and 400 on bad integers', async () => {
+    const missing = await get('/series/12');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      error: 'Not Found',
+      error_code: 404,
+      error_description: 'The specified resource could not be found.',
+    });
+    const unknownPath = await get('/nothing');
+    expect(unknownPath.body.error_description).toBe('Resource not found.');
+    const gone = service.world.window(t).series.find((p) => p.deletedAt !== null && p.deletedAt <= t)!;
+    const deleted = await get(`/series/${gone.id}`);
+    expect(deleted.status).toBe(410);
+    expect(deleted.body).toMatchObject({ id: gone.id });
+    expect(deleted.body.deleted_at).not.toBeNull();
+    for (const path of [
+      '/series?page=0',
+      '/series?page=two',
+      '/series?games[]=x',
+      '/series/abc',
+      '/series?is_over=maybe',
+      '/teams/1?months_back=a',
+    ]) {
+      const answer = await get(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.body.error_code).toBe(400);
+      expect(answer.body.error_description).toMatch(/^Could not parse data\./);
+    }
+  });
+
+  it('lists tournaments, teams, players, games and organisations with q, arrays and embedding', async () => {
+    const window = service.world.window(t);
+    const plan = window.tournaments.find((x) => x.end > t)!;
+    const found = await get(`/tournaments?q=${encodeURIComponent(plan.shortTitle)}&with[]=stages.substages`);
+    expect(found.body.data.map((x: any) => x.id)).toContain(plan.id);
+    const item = found.body.data.find((x: any) => x.id === plan.id);
+    expect(item.stages[0].substages[0].id).toBe(plan.stages[0]!.substages[0]!.id);
+    expect(item).not.toHaveProperty('series');
+    const one = await get(`/tournaments/${plan.id}?with[]=series`);
+    expect(one.body.series.length).toBeLessThanOrEqual(5);
+
+    const team = service.world.catalog.teams.find((x) => x.active)!;
+    const teams = await get(`/teams?q=${encodeURIComponent(team.name)}&games[]=${team.game.id}`);
+    expect(teams.body.data[0]).toMatchObject({ id: team.id, name: team.name, short_name: team.abbreviation });
+    const detail = await get(`/teams/${team.id}?with[]=rosters&with[]=schedule`);
+    expect(detail.body.rosters[0].id).toBe(team.standing_roster!.roster.id);
+    expect(detail.body.upcoming_series.length).toBeLessThanOrEqual(5);
+    expect((await get(`/teams/${team.id}`)).body).not.toHaveProperty('rosters');
+
+    const player = service.world.catalog.players.find((p) => p.active)!;
+    const players = await get(`/players?q=${encodeURIComponent(player.nick_name)}`);
+    expect(players.body.data.map((p: any) => p.id)).toContain(player.id);
+    const games = await get('/games?q=strike');
+    expect(games.body.data.map((g: any) => g.long_title)).toEqual(['Strike Point']);
+    const orgs = await get('/organisations');
+    expect(Object.keys(orgs.body.data[0]).sort()).toEqual(['id', 'name']);
+    const org = await get(`/organisations/${orgs.body.data[0].id}`);
+    expect(org.body.teams.length).toBeGreaterThan(0);
+  });
+
+  it('answers matches, light summaries, substages with standings, rosters and incidents', async () => {
+    const plan = service.world
+      .window(t)
+      .series.find((p) => p.kind === 'moba' && p.matches[0]!.start < t && p.deletedAt === null)!;
+    const match = await get(`/matches/${plan.matches[0]!.id}`);
+    expect(match.body).toMatchObject({ id: plan.matches[0]!.id, series_id: plan.id, order: 1 });
+    const light = await get(`/matches/${plan.matches[0]!.id}/light_summary`);
+    expect(light.status).toBe(200);
+    expect(light.body.radiant.roster.id).toBe(plan.rosters[0]);
+    const upcoming = service.world.window(t).series.find((p) => p.start > t + 3_600_000)!;
+    expect((await get(`/matches/${upcoming.matches[0]!.id}/light_summary`)).status).toBe(404);
+    const sub = await get(`/substages/${plan.substage.id}?with[]=standings`);
+    expect(sub.body.standings.length).toBe(plan.substage.rosters.length);
+    expect(sub.body).not.toHaveProperty('series');
+    const roster = await get(`/rosters/${plan.rosters[0]}`);
+    expect(roster.body.players.length).toBeGreaterThan(0);
+    const incidents = await get('/incidents');
+    expect(incidents.body.data.length).toBe(Math.min(50, service.world.incidentsAt(t).length));
+  });
+});
+
+describe('v2 rate limits (service)', () => {
+  it('answers 429 in the v2 body past the per-second budget, and past the per-minute one', async () => {
+    // The minute is a fixed real-time window: start well inside one.
+    const toBoundary = 60_000 - (Date.now() % 60_000);
+    if (toBoundary < 8000) await new Promise((r) => setTimeout(r, toBoundary + 100));
+    const service = await start({ rate: 5, burst: 5, v2PerMinute: 8, v2Clients: [PAIR] });
+    try {
+      const token = (await tokenRequest(service, creds)).body.access_token;
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await v2get(service, '/games', token)).status);
+      expect(statuses.slice(0, 4)).toEqual([200, 200, 200, 200]);
+      const refused = await v2get(service, '/games', token);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        error: 'Too Many Requests',
+        error_code: 429,
+        error_description: 'Too many requests',
+      });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      // Per minute: 8 in this minute at most, whatever the per-second bucket allows.
+      await new Promise((r) => setTimeout(r, 1100));
+      let ok = statuses.filter((s) => s === 200).length + 1; // the token request counts too
+      const more: number[] = [];
+      for (let i = 0; i < 4; i++) more.push((await v2get(service, '/games', token)).status);
+      ok += more.filter((s) => s === 200).length;
+      expect(ok).toBeLessThanOrEqual(8);
+      expect(more).toContain(429);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('matchday service --v2-client', () => {
+  it('takes repeatable ID:SECRET pairs (the secret may hold colons) and refuses a malformed one', () => {
+    expect(parseServiceArgs(['--v2-client', 'a:b', '--v2-client', 'c:d:e']).v2Clients).toEqual([
+      { id: 'a', secret: 'b' },
+      { id: 'c', secret: 'd:e' },
+    ]);
+    for (const bad of [
+      ['--v2-client', 'nocolon'],
+      ['--v2-client', ':x'],
+      ['--v2-client', 'x:'],
+      ['--v2-client'],
+    ])
+      expect(() => parseServiceArgs(bad)).toThrow(/--v2-client needs a client id and secret as ID:SECRET/);
+  });
+});
