@@ -37,6 +37,9 @@ class MemoryStore implements TenantStore {
     this.#docs.set(id, parsed);
     return structuredClone(parsed);
   }
+  async update(id: string, change: (current: Settings) => Settings): Promise<Settings> {
+    return this.save(id, change(await this.get(id)));
+  }
   async purge(id: string) {
     this.#docs.delete(id);
   }

@@ -76,13 +76,17 @@ export default defineCommand({
           ],
         };
       }
-      if (settings.follows.length >= MAX_FOLLOWS) {
-        throw new UserError(
-          'TOO_MANY_FOLLOWS',
-          `A ${noun} follows at most ${MAX_FOLLOWS} teams; remove one first.`,
-        );
-      }
-      const saved = await ctx.saveSettings({ ...settings, follows: [...settings.follows, id] });
+      // Applied to the latest stored settings: another admin's follow made meanwhile is kept.
+      const saved = await ctx.updateSettings((current) => {
+        if (current.follows.includes(id)) return current;
+        if (current.follows.length >= MAX_FOLLOWS) {
+          throw new UserError(
+            'TOO_MANY_FOLLOWS',
+            `A ${noun} follows at most ${MAX_FOLLOWS} teams; remove one first.`,
+          );
+        }
+        return { ...current, follows: [...current.follows, id] };
+      });
       return {
         cards: [
           {
@@ -96,10 +100,12 @@ export default defineCommand({
         ],
       };
     }
-    if (!settings.follows.includes(id)) {
-      throw new UserError('NOT_FOLLOWING', `${Here} does not follow ${label(id)}.`);
-    }
-    const saved = await ctx.saveSettings({ ...settings, follows: settings.follows.filter((f) => f !== id) });
+    const saved = await ctx.updateSettings((current) => {
+      if (!current.follows.includes(id)) {
+        throw new UserError('NOT_FOLLOWING', `${Here} does not follow ${label(id)}.`);
+      }
+      return { ...current, follows: current.follows.filter((f) => f !== id) };
+    });
     return {
       cards: [
         {

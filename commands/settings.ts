@@ -2,7 +2,8 @@
  * `/settings` (admins only): show and change the tenant's games, tiers, timezone, spoiler policy,
  * reminder lead times, digest, live updates and notification channels. Names are resolved through
  * the name index (no request); every change is validated by the settings schema and saved through
- * `ctx.saveSettings`, and the answer shows what was stored.
+ * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
+ * what was stored.
  */
 import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
@@ -149,89 +150,95 @@ export default defineCommand({
     const args = ctx.args as Record<string, string | number | boolean | undefined>;
     const current = ctx.tenant.settings;
     const sub = ctx.subcommand ?? 'show';
-    let next: Settings = structuredClone(current);
-    let changed = '';
+    // Everything that reads input or asks a platform happens first; `change` then only edits the
+    // settings, so it can be applied again to newer settings if another admin saved meanwhile.
+    let change: ((next: Settings) => void) | undefined;
+    let describe: (stored: Settings) => string = () => '';
     switch (sub) {
       case 'show':
         break;
-      case 'games':
-        next.games = await parseGames(ctx, str(args.games, 'games'));
-        changed = `Games: ${describeGames(ctx, next.games)}.`;
+      case 'games': {
+        const games = await parseGames(ctx, str(args.games, 'games'));
+        change = (next) => {
+          next.games = games;
+        };
+        describe = (stored) => `Games: ${describeGames(ctx, stored.games)}.`;
         break;
-      case 'tiers':
-        next.tiers = parseTiers(str(args.tiers, 'tiers'), false);
-        changed = `Tiers: ${next.tiers.join(', ')}.`;
+      }
+      case 'tiers': {
+        const tiers = parseTiers(str(args.tiers, 'tiers'), false);
+        change = (next) => {
+          next.tiers = tiers;
+        };
+        describe = (stored) => `Tiers: ${stored.tiers.join(', ')}.`;
         break;
-      case 'timezone':
-        next.timezone = resolveTimeZone(str(args.zone, 'zone'));
-        changed = `Timezone: ${next.timezone}.`;
+      }
+      case 'timezone': {
+        const zone = resolveTimeZone(str(args.zone, 'zone'));
+        change = (next) => {
+          next.timezone = zone;
+        };
+        describe = (stored) => `Timezone: ${stored.timezone}.`;
         break;
+      }
       case 'spoilers': {
         const policy = str(args.policy, 'policy') as SpoilerPolicy;
         if (!SPOILER_POLICIES.includes(policy)) {
           throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
         }
-        next.spoilers = policy;
-        changed = `Spoilers: ${policy}.`;
+        change = (next) => {
+          next.spoilers = policy;
+        };
+        describe = (stored) => `Spoilers: ${stored.spoilers}.`;
         break;
       }
-      case 'reminders':
-        next.reminderLeads = parseLeads(str(args.minutes, 'minutes'), false);
-        changed = `Reminders: ${next.reminderLeads.join(', ')} minutes before.`;
+      case 'reminders': {
+        const leads = parseLeads(str(args.minutes, 'minutes'), false);
+        change = (next) => {
+          next.reminderLeads = leads;
+        };
+        describe = (stored) => `Reminders: ${stored.reminderLeads.join(', ')} minutes before.`;
         break;
+      }
       case 'digest': {
         const time = textArg('time', args.time as string | undefined, 5);
         const whenEmpty = args.when_empty as string | undefined;
         if (time === undefined && whenEmpty === undefined) {
           throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
         }
-        if (time !== undefined) {
-          if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-            throw new UserError(
-              'BAD_TIME',
-              `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`,
-            );
-          }
-          next.digestTime = time;
+        if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
+          throw new UserError(
+            'BAD_TIME',
+            `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`,
+          );
         }
-        if (whenEmpty !== undefined) {
-          if (whenEmpty !== 'say' && whenEmpty !== 'skip')
-            throw new UserError('BAD_CHOICE', 'when_empty must be say or skip.');
-          next.digestWhenEmpty = whenEmpty;
-        }
-        changed = `Digest: ${next.digestTime} (${next.timezone}), on empty days ${next.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
+        if (whenEmpty !== undefined && whenEmpty !== 'say' && whenEmpty !== 'skip')
+          throw new UserError('BAD_CHOICE', 'when_empty must be say or skip.');
+        change = (next) => {
+          if (time !== undefined) next.digestTime = time;
+          if (whenEmpty !== undefined) next.digestWhenEmpty = whenEmpty;
+        };
+        describe = (stored) =>
+          `Digest: ${stored.digestTime} (${stored.timezone}), on empty days ${stored.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
         break;
       }
       case 'live': {
-        if (typeof args.enabled !== 'boolean')
+        const enabled = args.enabled;
+        if (typeof enabled !== 'boolean')
           throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
-        next.liveUpdates = args.enabled;
-        changed = `Live updates: ${next.liveUpdates ? 'on' : 'off'}.`;
+        change = (next) => {
+          next.liveUpdates = enabled;
+        };
+        describe = (stored) => `Live updates: ${stored.liveUpdates ? 'on' : 'off'}.`;
         break;
       }
       case 'channel-add':
       case 'channel-set': {
         const id = channelId(args.channel);
-        const existing = next.channels.find((c) => c.id === id);
-        if (sub === 'channel-add' && existing) {
-          throw new UserError(
-            'CHANNEL_EXISTS',
-            'That channel is already set up; use /settings channel-set to change it.',
-          );
-        }
-        if (sub === 'channel-set' && !existing) {
-          throw new UserError(
-            'UNKNOWN_CHANNEL',
-            'That channel is not set up; use /settings channel-add first.',
-          );
-        }
-        if (!existing && next.channels.length >= MAX_CHANNELS) {
-          throw new UserError(
-            'TOO_MANY_CHANNELS',
-            `At most ${MAX_CHANNELS} notification channels; remove one first.`,
-          );
-        }
-        let name = existing?.name;
+        const seen = current.channels.find((c) => c.id === id);
+        if (sub === 'channel-add' && seen) throw channelExists();
+        if (sub === 'channel-set' && !seen) throw channelUnknown();
+        let name: string | undefined;
         if (ctx.channels) {
           const check = await ctx.channels.check(id);
           if (!check.ok) {
@@ -241,26 +248,45 @@ export default defineCommand({
               check.missing,
             );
           }
-          name = check.name ?? name;
+          name = check.name;
         }
-        const base: ChannelSubscription = existing ?? channelSubscriptionSchema.parse({ id });
-        const updated = await applyChannelOptions(ctx, base, args);
-        if (name) updated.name = name;
-        // A re-enabled or re-checked channel starts delivering again.
-        delete updated.disabled;
-        next.channels = existing
-          ? next.channels.map((c) => (c.id === id ? updated : c))
-          : [...next.channels, updated];
-        changed = `${existing ? 'Updated' : 'Added'} ${channelLabel(updated)}.`;
+        const patch = await channelPatch(ctx, seen?.games ?? [], args);
+        let updated: ChannelSubscription | undefined;
+        let added = false;
+        change = (next) => {
+          const existing = next.channels.find((c) => c.id === id);
+          if (sub === 'channel-add' && existing) throw channelExists();
+          if (sub === 'channel-set' && !existing) throw channelUnknown();
+          if (!existing && next.channels.length >= MAX_CHANNELS) {
+            throw new UserError(
+              'TOO_MANY_CHANNELS',
+              `At most ${MAX_CHANNELS} notification channels; remove one first.`,
+            );
+          }
+          const channel = applyChannelPatch(existing ?? channelSubscriptionSchema.parse({ id }), patch);
+          const label = name ?? existing?.name;
+          if (label) channel.name = label;
+          // A re-enabled or re-checked channel starts delivering again.
+          delete channel.disabled;
+          next.channels = existing
+            ? next.channels.map((c) => (c.id === id ? channel : c))
+            : [...next.channels, channel];
+          updated = channel;
+          added = !existing;
+        };
+        describe = () => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
         break;
       }
       case 'channel-remove': {
         const id = channelId(args.channel);
-        const existing = next.channels.find((c) => c.id === id);
-        if (!existing)
-          throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
-        next.channels = next.channels.filter((c) => c.id !== id);
-        changed = `Removed ${channelLabel(existing)}.`;
+        let removed: ChannelSubscription | undefined;
+        change = (next) => {
+          removed = next.channels.find((c) => c.id === id);
+          if (!removed)
+            throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
+          next.channels = next.channels.filter((c) => c.id !== id);
+        };
+        describe = () => (removed ? `Removed ${channelLabel(removed)}.` : '');
         break;
       }
       default:
@@ -270,21 +296,38 @@ export default defineCommand({
         );
     }
     // Pending admin notices are shown and cleared by the runtime after any admin command.
-    if (sub !== 'show') {
-      const parsed = settingsSchema.safeParse(next);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new UserError(
-          'BAD_SETTINGS',
-          `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
-        );
-      }
-      next = await ctx.saveSettings(parsed.data);
+    let stored = current;
+    if (change) {
+      const edit = change;
+      stored = await ctx.updateSettings((latest) => {
+        const next = structuredClone(latest);
+        edit(next);
+        const parsed = settingsSchema.safeParse(next);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          throw new UserError(
+            'BAD_SETTINGS',
+            `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
+          );
+        }
+        return parsed.data;
+      });
     }
-    const reply: Reply = { cards: [settingsCard(ctx, next, changed)], ephemeral: true };
+    const reply: Reply = { cards: [settingsCard(ctx, stored, describe(stored))], ephemeral: true };
     return reply;
   },
 });
+
+function channelExists(): UserError {
+  return new UserError(
+    'CHANNEL_EXISTS',
+    'That channel is already set up; use /settings channel-set to change it.',
+  );
+}
+
+function channelUnknown(): UserError {
+  return new UserError('UNKNOWN_CHANNEL', 'That channel is not set up; use /settings channel-add first.');
+}
 
 function str(value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '')
@@ -357,31 +400,36 @@ function parseLeads(text: string, forChannel: boolean): number[] {
   return unique;
 }
 
-async function applyChannelOptions(
+/** A channel's options as given: only what the admin set (`role: null` removes the role). */
+type ChannelPatch = Partial<Omit<ChannelSubscription, 'role'>> & { role?: string | null };
+
+/** Parses the channel options (names resolved through the index); nothing is changed yet. */
+async function channelPatch(
   ctx: CommandContext<unknown>,
-  base: ChannelSubscription,
+  channelGames: readonly number[],
   args: Record<string, string | number | boolean | undefined>,
-): Promise<ChannelSubscription> {
-  const next: ChannelSubscription = structuredClone(base);
+): Promise<ChannelPatch> {
+  const patch: ChannelPatch = {};
   const text = (name: string, max: number) => textArg(name, args[name] as string | undefined, max);
   const games = text('games', 200);
-  if (games !== undefined) next.games = await parseGames(ctx, games);
+  if (games !== undefined) patch.games = await parseGames(ctx, games);
   const tiers = text('tiers', 20);
-  if (tiers !== undefined) next.tiers = parseTiers(tiers, true);
+  if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
   const teams = text('teams', 300);
   if (teams !== undefined) {
-    if (NONE.has(teams.toLowerCase())) next.teams = [];
+    if (NONE.has(teams.toLowerCase())) patch.teams = [];
     else {
       const items = splitList(teams);
       if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
+      const scope = scopeOf(ctx, patch.games ?? channelGames);
       const ids: number[] = [];
-      for (const item of items) ids.push(await namesOf(ctx).resolve('team', item, scopeOf(ctx, next.games)));
-      next.teams = [...new Set(ids)];
+      for (const item of items) ids.push(await namesOf(ctx).resolve('team', item, scope));
+      patch.teams = [...new Set(ids)];
     }
   }
   const kinds = text('kinds', 100);
   if (kinds !== undefined) {
-    if (ALL.has(kinds.toLowerCase())) next.kinds = [...NOTIFICATION_KINDS];
+    if (ALL.has(kinds.toLowerCase())) patch.kinds = [...NOTIFICATION_KINDS];
     else {
       const list = splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase());
       for (const k of list) {
@@ -394,19 +442,27 @@ async function applyChannelOptions(
       }
       if (list.length === 0)
         throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
-      next.kinds = [...new Set(list)] as NotificationKind[];
+      patch.kinds = [...new Set(list)] as NotificationKind[];
     }
   }
   const leads = text('leads', 50);
-  if (leads !== undefined) next.leads = parseLeads(leads, true);
+  if (leads !== undefined) patch.leads = parseLeads(leads, true);
   const role = args.role;
   if (typeof role === 'string' && role.trim() !== '') {
     const id = role.trim();
-    if (NONE.has(id.toLowerCase())) delete next.role;
+    if (NONE.has(id.toLowerCase())) patch.role = null;
     else if (!/^[A-Za-z0-9_:-]{1,64}$/.test(id))
       throw new UserError('BAD_ROLE', 'That is not a role: pick one from the list.');
-    else next.role = id;
+    else patch.role = id;
   }
+  return patch;
+}
+
+function applyChannelPatch(base: ChannelSubscription, patch: ChannelPatch): ChannelSubscription {
+  const { role, ...rest } = patch;
+  const next: ChannelSubscription = { ...structuredClone(base), ...structuredClone(rest) };
+  if (role === null) delete next.role;
+  else if (role !== undefined) next.role = role;
   return next;
 }
 

@@ -84,8 +84,13 @@ export interface CommandRuntimeServices {
   /** Fuzzy name resolution over teams, tournaments, games (the autocomplete index). */
   // biome-ignore lint/suspicious/noExplicitAny: the concrete index type is attached by the runtime
   names: any;
-  /** Saves the tenant's settings (validated) and returns what was stored. */
-  saveSettings(settings: Settings): Promise<Settings>;
+  /**
+   * Applies `change` to the tenant's latest stored settings, atomically: a concurrent change by
+   * another admin is kept, and `change` runs again on the newer settings (so it must only compute,
+   * never post or ask the service). Throwing `UserError` in it stores nothing. Resolves with what
+   * was stored, only once the store accepted it.
+   */
+  updateSettings(change: (current: Settings) => Settings): Promise<Settings>;
   channels?: ChannelCheck;
 }
 

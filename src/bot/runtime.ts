@@ -408,8 +408,8 @@ export class Runtime {
         data,
         names: this.#deps.names,
         ...(call.channels ? { channels: call.channels } : {}),
-        saveSettings: async (settings) => {
-          tenant.settings = await tenants.save(tenantId, settings);
+        updateSettings: async (change) => {
+          tenant.settings = await tenants.update(tenantId, change);
           this.#deps.onSettingsSaved?.(tenantId);
           return tenant.settings;
         },
@@ -477,12 +477,11 @@ export class Runtime {
         colour: COLOURS.warning,
         description: shown.map((notice) => [notice]),
       });
-      // Re-read right before writing so a notice added meanwhile is kept for next time.
-      const latest = await tenants.get(tenantId);
-      await tenants.save(tenantId, {
+      // Only the notices shown are removed: a notice added meanwhile is kept for next time.
+      await tenants.update(tenantId, (latest) => ({
         ...latest,
         adminNotices: latest.adminNotices.filter((n) => !shown.includes(n)),
-      });
+      }));
     } catch (error) {
       logger.warn({ err: error, tenant: tenantId }, 'could not deliver admin notices');
     }

@@ -1,17 +1,19 @@
 /**
- * Where each tenant's settings live: keyv on SQLite (default `./data/matchday.sqlite`) or Redis,
- * chosen by `STORE_URL`. A tenant is `<platform>:<guild or workspace id>`; its keys live under its
- * own prefix (`tenant:<id>:`), so one tenant's data can be read, written and purged without touching
- * another's. An index document lists every tenant that has saved settings, for the notifier.
+ * Where each tenant's settings live: SQLite (default `./data/matchday.sqlite`) or Redis, chosen by
+ * `STORE_URL`. A tenant is `<platform>:<guild or workspace id>`; each has one settings document.
  *
- * Store failures surface as `StoreError` with a message a person can act on; they never crash the
- * process (keyv's error events are caught and logged).
+ * Every change is a small function applied to the latest stored settings (`update`): the document
+ * is written only if nobody changed it since it was read (a revision number, compared and set in
+ * one statement or script), and the change is re-applied to the newer document otherwise. So eight
+ * admins changing eight things at once end with eight changes stored, and "Saved" is said only
+ * after the store accepted the write.
+ *
+ * The list of tenants cannot drift from the documents: on SQLite it is the table itself; on Redis
+ * a set updated in the same script as the document, checked against the documents on start.
+ *
+ * Store failures surface as `StoreError` saying why (unreachable, damaged, read-only, full, busy),
+ * so an operator knows what to fix; they never crash the process.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import KeyvRedis from '@keyv/redis';
-import KeyvSqlite from '@keyv/sqlite';
-import Keyv from 'keyv';
 import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
 import { UserError } from './command.ts';
@@ -23,20 +25,22 @@ import {
   type Settings,
   settingsSchema,
 } from './settings.ts';
+import { classifyStoreError, type DocumentStore, type StoredDocument, StoreError } from './store-backend.ts';
+import { openRedisDocuments } from './tenants-redis.ts';
+import { openSqliteDocuments } from './tenants-sqlite.ts';
 
-/** The settings store could not be read or written. */
-export class StoreError extends Error {
-  override name = 'StoreError';
-  readonly code = 'STORE_UNAVAILABLE';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export { StoreError, type StoreFailure } from './store-backend.ts';
 
 export interface TenantStore {
   /** The tenant's settings: defaults when it is new; older documents are migrated (and rewritten). */
   get(tenantId: string): Promise<Settings>;
-  /** Validates and stores the settings; returns what was stored. Invalid settings: `UserError`. */
+  /**
+   * Applies `change` to the latest stored settings and stores the result atomically, re-applying it
+   * when another writer got there first. `change` may throw `UserError` (nothing is stored then) and
+   * may run more than once. Returns what was stored. Invalid result: `UserError`.
+   */
+  update(tenantId: string, change: (current: Settings) => Settings): Promise<Settings>;
+  /** Replaces the settings whole (first set-up, imports); prefer `update` for changes. */
   save(tenantId: string, settings: Settings): Promise<Settings>;
   /** Removes everything stored for the tenant (left the guild, uninstalled). */
   purge(tenantId: string): Promise<void>;
@@ -46,16 +50,16 @@ export interface TenantStore {
 }
 
 const TENANT_ID = /^(discord|slack|terminal):[A-Za-z0-9_.-]{1,64}$/;
-const INDEX_KEY = 'index:tenants';
+/** Attempts of one update before giving up as "busy" (each lost attempt means another writer won). */
+const MAX_ATTEMPTS = 200;
 
-function settingsKey(tenantId: string): string {
+function checkTenantId(tenantId: string): void {
   if (!TENANT_ID.test(tenantId)) {
     throw new UserError(
       'BAD_TENANT',
       `"${tenantId.slice(0, 80)}" is not a tenant id; expected <platform>:<id>, e.g. discord:1234.`,
     );
   }
-  return `tenant:${tenantId}:settings`;
 }
 
 /** Says which field is wrong and what would be right, from a zod error. */
@@ -66,10 +70,138 @@ function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+function validate(settings: Settings): Settings {
+  const parsed = settingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    throw new UserError('INVALID_SETTINGS', `Those settings are not valid: ${describeIssues(parsed.error)}.`);
+  }
+  return parsed.data;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The settings store's logic (validation, migration, compare-and-set retries) over a backend. */
+export function tenantStoreOver(backend: DocumentStore, logger: Logger, where: string): TenantStore {
+  const fail = (action: string, error: unknown): StoreError => {
+    if (error instanceof StoreError) return error;
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+    return new StoreError(
+      `The settings store (${where}) failed to ${action}: ${reason}`,
+      classifyStoreError(error),
+      {
+        cause: error,
+      },
+    );
+  };
+
+  /** The stored settings (migrated, validated) and the revision they were read at. */
+  async function readCurrent(
+    tenantId: string,
+  ): Promise<{ settings: Settings; revision: number; migrated: boolean }> {
+    let stored: StoredDocument | undefined;
+    try {
+      stored = await backend.read(tenantId);
+    } catch (error) {
+      throw fail('read settings', error);
+    }
+    if (!stored) return { settings: defaultSettings(), revision: 0, migrated: false };
+    let value: unknown;
+    try {
+      value = JSON.parse(stored.doc);
+    } catch {
+      logger.warn({ tenant: tenantId }, 'stored settings are not JSON; using defaults');
+      return { settings: defaultSettings(), revision: stored.revision, migrated: false };
+    }
+    const version = (value as { version?: unknown } | null)?.version;
+    if (typeof version === 'number' && version > SETTINGS_VERSION) {
+      throw new StoreError(
+        `The settings of ${tenantId} were written by a newer Matchday (settings version ${version}; this one knows ${SETTINGS_VERSION}). Upgrade Matchday.`,
+        'newer-version',
+      );
+    }
+    if (version === SETTINGS_VERSION) {
+      const parsed = settingsSchema.safeParse(value);
+      if (parsed.success) return { settings: parsed.data, revision: stored.revision, migrated: false };
+      logger.warn(
+        { tenant: tenantId, problem: describeIssues(parsed.error) },
+        'stored settings invalid; using defaults',
+      );
+      return { settings: defaultSettings(), revision: stored.revision, migrated: false };
+    }
+    const migrated = migrateSettings(value);
+    logger.info({ tenant: tenantId, from: version ?? 0, to: SETTINGS_VERSION }, 'migrated stored settings');
+    return { settings: migrated, revision: stored.revision, migrated: true };
+  }
+
+  async function update(tenantId: string, change: (current: Settings) => Settings): Promise<Settings> {
+    checkTenantId(tenantId);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { settings, revision } = await readCurrent(tenantId);
+      const next = validate(change(structuredClone(settings)));
+      let written: number | undefined;
+      try {
+        written = await backend.write(tenantId, JSON.stringify(next), revision);
+      } catch (error) {
+        throw fail('save settings', error);
+      }
+      if (written !== undefined) return next;
+      // Another writer stored a newer document first: wait a moment (jittered) and apply the change to it.
+      await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 5)));
+    }
+    throw new StoreError(
+      `The settings of ${tenantId} kept changing under ${MAX_ATTEMPTS} attempts to save them.`,
+      'busy',
+    );
+  }
+
+  return {
+    async get(tenantId) {
+      checkTenantId(tenantId);
+      const current = await readCurrent(tenantId);
+      if (current.migrated) {
+        // Written back only if nobody changed it meanwhile; the next read migrates again otherwise.
+        await backend
+          .write(tenantId, JSON.stringify(current.settings), current.revision)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, tenant: tenantId }, 'could not write migrated settings back'),
+          );
+      }
+      return current.settings;
+    },
+    update,
+    async save(tenantId, settings) {
+      const checked = validate(settings);
+      return update(tenantId, () => checked);
+    },
+    async purge(tenantId) {
+      checkTenantId(tenantId);
+      try {
+        await backend.remove(tenantId);
+      } catch (error) {
+        throw fail('purge a tenant', error);
+      }
+    },
+    async list() {
+      try {
+        return await backend.ids();
+      } catch (error) {
+        throw fail('list tenants', error);
+      }
+    },
+    close: () => backend.close(),
+  };
+}
+
 export interface TenantStoreOptions {
   logger: Logger;
-  /** How long to wait for the store to answer when opening it. */
-  connectTimeoutMs?: number;
+  /** How long to wait for the store to answer: opening it, and each call on Redis. Default 1500 ms. */
+  timeoutMs?: number;
+  /**
+   * Redis only: a SQLite copy of every document this process wrote or read, restored into Redis
+   * when Redis comes back empty (a restart without persistence). Default `./data/settings-mirror.sqlite`;
+   * `false` turns it off.
+   */
+  mirrorPath?: string | false;
 }
 
 /**
@@ -80,172 +212,10 @@ export async function openTenantStore(
   store: Config['store'],
   options: TenantStoreOptions,
 ): Promise<TenantStore> {
-  const { logger } = options;
   const where = safeUrl(store.url);
-  let keyv: Keyv;
-  let redis: KeyvRedis<unknown> | undefined;
-  if (store.kind === 'sqlite') {
-    if (store.path !== ':memory:') {
-      try {
-        mkdirSync(dirname(store.path), { recursive: true });
-      } catch (error) {
-        throw new StoreError(
-          `Cannot create the folder for the settings store ${where}: ${(error as Error).message}. Check STORE_URL.`,
-        );
-      }
-    }
-    keyv = new Keyv({ store: new KeyvSqlite({ uri: store.url, busyTimeout: 5000 }), namespace: 'matchday' });
-  } else {
-    redis = new KeyvRedis(store.url, {
-      namespace: 'matchday',
-      connectionTimeout: options.connectTimeoutMs ?? 3000,
-      throwOnConnectError: true,
-      throwOnErrors: true,
-    });
-    keyv = new Keyv(redis, { namespace: 'matchday', useKeyPrefix: false });
-  }
-  keyv.throwOnErrors = true;
-  // Without a listener an 'error' event would crash the process; the failing call throws anyway.
-  keyv.on('error', (error: unknown) => logger.debug({ err: error, store: where }, 'settings store error'));
-
-  const fail = (action: string, error: unknown): StoreError => {
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-    return new StoreError(`The settings store (${where}) failed to ${action}: ${reason}`, { cause: error });
-  };
-
-  async function withTimeout<T>(promise: Promise<T>, action: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('no answer in time')), options.connectTimeoutMs ?? 3000);
-    });
-    try {
-      return await Promise.race([promise, timeout]);
-    } catch (error) {
-      throw fail(action, error);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** Closes gracefully when connected; a Redis client still trying to connect is destroyed outright. */
-  async function close(): Promise<void> {
-    const client = redis?.client as { isOpen?: boolean; isReady?: boolean; destroy?: () => void } | undefined;
-    if (client && !client.isReady) {
-      if (client.isOpen) client.destroy?.();
-      return;
-    }
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        keyv.disconnect(),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, 2000);
-        }),
-      ]);
-    } catch (error) {
-      logger.debug({ err: error }, 'closing the settings store');
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  try {
-    await withTimeout(keyv.get(INDEX_KEY), 'open');
-  } catch (error) {
-    await close();
-    throw new StoreError(`${(error as Error).message}. Check STORE_URL (see .env.example).`, {
-      cause: error,
-    });
-  }
-
-  // Index updates are read-modify-write: serialise them within this process.
-  let indexChain: Promise<unknown> = Promise.resolve();
-  function updateIndex(change: (ids: Set<string>) => boolean): Promise<void> {
-    const next = indexChain.then(async () => {
-      const ids = new Set<string>(((await keyv.get(INDEX_KEY)) as string[] | undefined) ?? []);
-      if (change(ids)) await keyv.set(INDEX_KEY, [...ids].sort());
-    });
-    indexChain = next.catch(() => undefined);
-    return next;
-  }
-  const known = new Set<string>();
-
-  return {
-    async get(tenantId) {
-      const key = settingsKey(tenantId);
-      let stored: unknown;
-      try {
-        stored = await keyv.get(key);
-      } catch (error) {
-        throw fail('read settings', error);
-      }
-      if (stored === undefined || stored === null) return defaultSettings();
-      const version = (stored as { version?: unknown }).version;
-      if (typeof version === 'number' && version > SETTINGS_VERSION) {
-        throw new StoreError(
-          `The settings of ${tenantId} were written by a newer Matchday (settings version ${version}; this one knows ${SETTINGS_VERSION}). Upgrade Matchday.`,
-        );
-      }
-      if (version === SETTINGS_VERSION) {
-        const parsed = settingsSchema.safeParse(stored);
-        if (parsed.success) return parsed.data;
-        logger.warn(
-          { tenant: tenantId, problem: describeIssues(parsed.error) },
-          'stored settings invalid; using defaults',
-        );
-        return defaultSettings();
-      }
-      const migrated = migrateSettings(stored);
-      logger.info({ tenant: tenantId, from: version ?? 0, to: SETTINGS_VERSION }, 'migrated stored settings');
-      try {
-        await keyv.set(key, migrated);
-      } catch (error) {
-        // The migrated settings are still good for this call; the next read migrates again.
-        logger.warn({ err: error, tenant: tenantId }, 'could not write migrated settings back');
-      }
-      return migrated;
-    },
-
-    async save(tenantId, settings) {
-      const key = settingsKey(tenantId);
-      const parsed = settingsSchema.safeParse(settings);
-      if (!parsed.success) {
-        throw new UserError(
-          'INVALID_SETTINGS',
-          `Those settings are not valid: ${describeIssues(parsed.error)}.`,
-        );
-      }
-      try {
-        await keyv.set(key, parsed.data);
-        if (!known.has(tenantId)) {
-          await updateIndex((ids) => !ids.has(tenantId) && ids.add(tenantId) !== undefined);
-          known.add(tenantId);
-        }
-      } catch (error) {
-        throw fail('save settings', error);
-      }
-      return parsed.data;
-    },
-
-    async purge(tenantId) {
-      const key = settingsKey(tenantId);
-      try {
-        await keyv.delete(key);
-        await updateIndex((ids) => ids.delete(tenantId));
-        known.delete(tenantId);
-      } catch (error) {
-        throw fail('purge a tenant', error);
-      }
-    },
-
-    async list() {
-      try {
-        return ((await keyv.get(INDEX_KEY)) as string[] | undefined) ?? [];
-      } catch (error) {
-        throw fail('list tenants', error);
-      }
-    },
-
-    close,
-  };
+  const backend =
+    store.kind === 'sqlite'
+      ? await openSqliteDocuments(store.path, where, options.logger)
+      : await openRedisDocuments(store.url, where, options);
+  return tenantStoreOver(backend, options.logger, where);
 }

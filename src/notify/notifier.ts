@@ -58,7 +58,7 @@ export type NotifyClient = Pick<
 >;
 
 /** The slice of the tenant store the notifier uses. */
-export type NotifyTenants = Pick<TenantStore, 'get' | 'save' | 'list'>;
+export type NotifyTenants = Pick<TenantStore, 'get' | 'update' | 'list'>;
 
 export type NotifyLogger = Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
 
@@ -1267,15 +1267,17 @@ class NotifierImpl implements Notifier {
       'subscription disabled',
     );
     try {
-      const settings: Settings = await this.#o.tenants.get(sub.tenantId);
-      const channel = settings.channels.find((c) => c.id === sub.channelId);
-      if (!channel || channel.disabled) return;
-      channel.disabled = { reason: `${error.code}: ${error.message}`, at };
-      settings.adminNotices.push(
-        `Notifications to channel ${channel.name ?? channel.id} were turned off: ${error.message} (${error.code}). ` +
-          'Fix the bot’s access to the channel, then turn them on again with /settings.',
-      );
-      await this.#o.tenants.save(sub.tenantId, settings);
+      // Applied to the latest stored settings, so an admin's change made meanwhile is kept.
+      await this.#o.tenants.update(sub.tenantId, (settings: Settings) => {
+        const channel = settings.channels.find((c) => c.id === sub.channelId);
+        if (!channel || channel.disabled) return settings;
+        channel.disabled = { reason: `${error.code}: ${error.message}`, at };
+        settings.adminNotices.push(
+          `Notifications to channel ${channel.name ?? channel.id} were turned off: ${error.message} (${error.code}). ` +
+            'Fix the bot’s access to the channel, then turn them on again with /settings.',
+        );
+        return settings;
+      });
     } catch (saveError) {
       this.#o.logger.error(
         { tenant: sub.tenantId, err: saveError },

@@ -43,9 +43,10 @@ const admin = defineCommand({
     show: { description: 'Show' },
     set: { description: 'Set', options: { tz: { type: 'string', description: 'Zone' } } },
   },
-  async run({ subcommand, args, tenant, saveSettings }) {
+  async run({ subcommand, args, tenant, updateSettings }) {
     seen.subcommand = subcommand;
-    if (subcommand === 'set' && args.tz) await saveSettings({ ...tenant.settings, timezone: args.tz });
+    const tz = args.tz;
+    if (subcommand === 'set' && tz) await updateSettings((current) => ({ ...current, timezone: tz }));
     seen.timezone = tenant.settings.timezone;
     return { cards: [{ title: `Settings (${tenant.settings.timezone})` }] };
   },

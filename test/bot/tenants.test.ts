@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
+import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/bot/command.ts';
 import { defaultSettings, SETTINGS_VERSION } from '../../src/bot/settings.ts';
@@ -71,14 +72,24 @@ describe('TenantStore on SQLite', () => {
       timezone: 'Europe/Paris',
       tiers: [1],
     });
+    expect(await store.list()).toEqual(['discord:7']);
     await store.close();
 
+    // Moved out of keyv's table into the tenants table, and the migrated version written back.
     const check = new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${path}` }), namespace: 'matchday' });
-    expect(await check.get('tenant:discord:7:settings')).toMatchObject({
-      version: SETTINGS_VERSION,
-      spoilers: 'spoiler',
-    });
+    expect(await check.get('tenant:discord:7:settings')).toBeUndefined();
     await check.disconnect();
+    const rows = await new Promise<{ doc: string }[]>((resolve, reject) => {
+      const db = new sqlite3.Database(path);
+      db.all('SELECT doc FROM tenants', (error, found: { doc: string }[]) => {
+        db.close();
+        if (error) reject(error);
+        else resolve(found);
+      });
+    });
+    expect(rows.map((r) => JSON.parse(r.doc))).toEqual([
+      expect.objectContaining({ version: SETTINGS_VERSION, spoilers: 'spoiler', timezone: 'Europe/Paris' }),
+    ]);
     expect(logs.text()).toContain('migrated stored settings');
   });
 
@@ -139,7 +150,7 @@ describe('TenantStore on Redis', () => {
   it('fails to open an unreachable Redis with a clear StoreError, without hiding the password', async () => {
     const error = await openTenantStore(
       { kind: 'redis', url: 'redis://:hunter2hunter2@127.0.0.1:1' },
-      { logger: logs.logger, connectTimeoutMs: 500 },
+      { logger: logs.logger, timeoutMs: 500 },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/redis:\/\/:\*\*\*@127\.0\.0\.1:1.*Check STORE_URL/);

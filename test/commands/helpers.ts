@@ -33,6 +33,9 @@ export class MemoryTenantStore implements TenantStore {
     this.docs.set(tenantId, structuredClone(parsed));
     return structuredClone(parsed);
   }
+  async update(id: string, change: (current: Settings) => Settings): Promise<Settings> {
+    return this.save(id, change(await this.get(id)));
+  }
   async purge(tenantId: string): Promise<void> {
     this.docs.delete(tenantId);
   }
@@ -181,8 +184,8 @@ export async function runDirect(
     now: stack.clock.now(),
     data: stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
     names: stack.names,
-    saveSettings: async (next) => {
-      const parsed = settingsSchema.parse(next);
+    updateSettings: async (change) => {
+      const parsed = settingsSchema.parse(change(structuredClone(settings)));
       saved.push(parsed);
       return parsed;
     },

@@ -29,6 +29,10 @@ export class MemoryTenants {
     return structuredClone(parsed);
   }
 
+  async update(tenantId: string, change: (current: Settings) => Settings): Promise<Settings> {
+    return this.save(tenantId, change(await this.get(tenantId)));
+  }
+
   async list(): Promise<string[]> {
     return [...this.#docs.keys()];
   }

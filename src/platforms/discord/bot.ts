@@ -327,10 +327,10 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
       if (!tenants.includes(tenantId)) return;
       const settings = await app.tenants.get(tenantId);
       if (!settings.channels.some((c) => c.id === channel.id)) return;
-      await app.tenants.save(tenantId, {
-        ...settings,
-        channels: settings.channels.filter((c) => c.id !== channel.id),
-      });
+      await app.tenants.update(tenantId, (latest) => ({
+        ...latest,
+        channels: latest.channels.filter((c) => c.id !== channel.id),
+      }));
       logger.info(
         { guild: channel.guildId, channel: channel.id },
         'channel deleted; its subscription was dropped',

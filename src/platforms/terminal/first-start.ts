@@ -10,18 +10,22 @@ import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
 
 /** Subscribes the terminal chat's channel when the terminal tenant is new; true when it did. */
 export async function subscribeTerminalOnFirstStart(
-  tenants: Pick<TenantStore, 'get' | 'save' | 'list'>,
+  tenants: Pick<TenantStore, 'update' | 'list'>,
 ): Promise<boolean> {
   if ((await tenants.list()).includes(TERMINAL_TENANT_ID)) return false;
-  const settings = await tenants.get(TERMINAL_TENANT_ID);
-  if (settings.channels.some((c) => c.id === TERMINAL_CHANNEL.id)) return false;
-  settings.channels.push(
-    channelSubscriptionSchema.parse({
-      id: TERMINAL_CHANNEL.id,
-      name: TERMINAL_CHANNEL.name,
-      kinds: [...NOTIFICATION_KINDS],
-    }),
-  );
-  await tenants.save(TERMINAL_TENANT_ID, settings);
-  return true;
+  let added = false;
+  await tenants.update(TERMINAL_TENANT_ID, (settings) => {
+    added = !settings.channels.some((c) => c.id === TERMINAL_CHANNEL.id);
+    if (added) {
+      settings.channels.push(
+        channelSubscriptionSchema.parse({
+          id: TERMINAL_CHANNEL.id,
+          name: TERMINAL_CHANNEL.name,
+          kinds: [...NOTIFICATION_KINDS],
+        }),
+      );
+    }
+    return settings;
+  });
+  return added;
 }

@@ -1,0 +1,82 @@
+/**
+ * What the tenant store needs of a backend (SQLite or Redis), and the one error it raises. Kept apart
+ * from tenants.ts so that the backends and the store logic import it without importing each other.
+ */
+/** Why the store failed, in words an operator can act on (and a user can read). */
+export type StoreFailure =
+  | 'unreachable'
+  | 'timeout'
+  | 'damaged'
+  | 'read-only'
+  | 'full'
+  | 'busy'
+  | 'newer-version'
+  | 'failed';
+
+const FAILURE_TEXT: Record<StoreFailure, string> = {
+  unreachable: 'the settings store cannot be reached',
+  timeout: 'the settings store did not answer in time',
+  damaged: 'the settings store is damaged',
+  'read-only': 'the settings store is read-only',
+  full: 'the disk of the settings store is full',
+  busy: 'too many changes are being made at the same moment',
+  'newer-version': 'the settings were written by a newer Matchday',
+  failed: 'the settings store failed',
+};
+
+/** The settings store could not be read or written; `failure` says why. */
+export class StoreError extends Error {
+  override name = 'StoreError';
+  readonly code = 'STORE_UNAVAILABLE';
+  constructor(
+    message: string,
+    readonly failure: StoreFailure = 'failed',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** What a person in chat is told: the cause, without paths or URLs. */
+  get userMessage(): string {
+    return `Settings are unavailable right now: ${FAILURE_TEXT[this.failure]}. Please try again shortly.`;
+  }
+}
+
+/** Names the cause of a driver error (SQLite codes, Node system errors, Redis client errors). */
+export function classifyStoreError(error: unknown): StoreFailure {
+  if (error instanceof StoreError) return error.failure;
+  const e = error as { code?: unknown; name?: unknown; message?: unknown } | undefined;
+  const text = `${String(e?.code ?? '')} ${String(e?.name ?? '')} ${String(e?.message ?? '')}`;
+  if (/SQLITE_CORRUPT|SQLITE_NOTADB|malformed|not a database/i.test(text)) return 'damaged';
+  if (/SQLITE_READONLY|EACCES|EPERM|EROFS|readonly|read-only/i.test(text)) return 'read-only';
+  if (/SQLITE_FULL|ENOSPC/i.test(text)) return 'full';
+  if (/SQLITE_BUSY|SQLITE_LOCKED/i.test(text)) return 'busy';
+  if (/timeout|timed out|no answer in time/i.test(text)) return 'timeout';
+  if (
+    /ECONNREFUSED|ECONNRESET|ENOTFOUND|EHOSTUNREACH|offline|closed|Socket|unreachable|SQLITE_CANTOPEN/i.test(
+      text,
+    )
+  )
+    return 'unreachable';
+  return 'failed';
+}
+
+/** One stored document and its revision (1 for the first write; each write adds one). */
+export interface StoredDocument {
+  doc: string;
+  revision: number;
+}
+
+/**
+ * What a backend gives the store: reads, a compare-and-set write, removal and the list of ids.
+ * Every method is atomic in the backend itself (one SQL statement, one Redis script).
+ */
+export interface DocumentStore {
+  read(tenantId: string): Promise<StoredDocument | undefined>;
+  /** Writes `doc` if the stored revision is still `revision` (0: absent); the new revision, or undefined on conflict. */
+  write(tenantId: string, doc: string, revision: number): Promise<number | undefined>;
+  remove(tenantId: string): Promise<void>;
+  /** Every tenant id with a stored document, sorted. */
+  ids(): Promise<string[]>;
+  close(): Promise<void>;
+}
