@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import type { AnyCommand, Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
-import { type RateLimit, Runtime } from './bot/runtime.ts';
+import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { Config } from './config.ts';
@@ -48,6 +48,8 @@ export interface AppOverrides {
   skipNameRefresh?: boolean;
   /** Secrets for the logger's scrubber; the embedded service's secret is added to it. */
   secrets?: Set<string>;
+  /** Told about every command call (the operations metrics' latency histogram). */
+  onCommand?: RuntimeDeps['onExecuted'];
 }
 
 /** Creates the app. Throws `StoreError` when the store cannot be opened; nothing is left running then. */
@@ -145,6 +147,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       ...(overrides.perUserLimit ? { perUserLimit: overrides.perUserLimit } : {}),
       // A settings change (channels, games, leads) should reach the notifier's next tick.
       onSettingsSaved: () => app.notifier?.invalidate(),
+      ...(overrides.onCommand ? { onExecuted: overrides.onCommand } : {}),
     });
     return app;
   } catch (error) {

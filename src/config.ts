@@ -27,7 +27,15 @@ export interface Config {
     | { kind: 'sqlite'; url: string /** File path, or `:memory:`. */; path: string }
     | { kind: 'redis'; url: string };
   logLevel: LogLevel;
-  discord?: { token: string; appId?: string; apiUrl?: string };
+  discord?: {
+    token: string;
+    appId?: string;
+    apiUrl?: string;
+    /** The shard ids this process runs and the total (DISCORD_SHARDS, DISCORD_SHARD_COUNT); absent: one process, no sharding. */
+    shards?: { ids: number[]; count: number };
+  };
+  /** The operations endpoint (/healthz, /readyz, /metrics); absent: off. */
+  ops?: { port: number; host: string };
   slack?: {
     botToken: string;
     /** Socket Mode when set; otherwise HTTP mode with the signing secret. */
@@ -95,6 +103,15 @@ const VARIABLES = {
     .string()
     .regex(/^\d{5,25}$/, 'must be the numeric application id, e.g. 123456789012345678'),
   DISCORD_API_URL: httpUrl,
+  DISCORD_SHARDS: z
+    .string()
+    .regex(/^\d{1,4}(\s*,\s*\d{1,4})*$/, 'must be a comma-separated list of shard ids, e.g. 0,1')
+    .transform((text) => [...new Set(text.split(',').map((id) => Number(id.trim())))]),
+  DISCORD_SHARD_COUNT: z.coerce
+    .number({ error: 'must be the total number of shards, e.g. 4' })
+    .int('must be the total number of shards, e.g. 4')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000'),
   SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
   SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token starting with xapp-'),
   SLACK_SIGNING_SECRET: z.string().min(8, 'must be the signing secret from the Slack app settings'),
@@ -104,6 +121,14 @@ const VARIABLES = {
     .min(1, 'must be a port number between 1 and 65535')
     .max(65_535, 'must be a port number between 1 and 65535'),
   SLACK_API_URL: httpUrl,
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 9464' })
+    .int('must be a port number, e.g. 9464')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  METRICS_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
 } as const;
 
 type VariableName = keyof typeof VARIABLES;
@@ -225,6 +250,28 @@ function configFrom(env: Env): Config {
     );
   }
 
+  if ((v.DISCORD_SHARDS || v.DISCORD_SHARD_COUNT) && !v.DISCORD_TOKEN) {
+    throw new ConfigError('DISCORD_TOKEN', 'must be set to use Discord sharding (DISCORD_SHARDS is set)');
+  }
+  if (v.DISCORD_SHARDS && v.DISCORD_SHARD_COUNT === undefined) {
+    throw new ConfigError(
+      'DISCORD_SHARD_COUNT',
+      'must be set with DISCORD_SHARDS (the total number of shards)',
+    );
+  }
+  const shardCount = v.DISCORD_SHARD_COUNT;
+  const shardIds = v.DISCORD_SHARDS ?? (shardCount ? [...Array(shardCount).keys()] : undefined);
+  const outside = shardCount ? shardIds?.find((id) => id >= shardCount) : undefined;
+  if (outside !== undefined) {
+    throw new ConfigError(
+      'DISCORD_SHARDS',
+      `must list shard ids below DISCORD_SHARD_COUNT (${shardCount}); got ${outside}`,
+    );
+  }
+  if (v.METRICS_HOST && v.METRICS_PORT === undefined) {
+    throw new ConfigError('METRICS_PORT', 'must be set to serve metrics (METRICS_HOST is set)');
+  }
+
   const storeUrl = v.STORE_URL ?? DEFAULT_STORE_URL;
   const store: Config['store'] = storeUrl.startsWith('sqlite://')
     ? { kind: 'sqlite', url: storeUrl, path: storeUrl.slice('sqlite://'.length) }
@@ -248,7 +295,17 @@ function configFrom(env: Env): Config {
     store,
     logLevel: v.LOG_LEVEL ?? 'info',
     ...(v.DISCORD_TOKEN
-      ? { discord: { token: v.DISCORD_TOKEN, appId: v.DISCORD_APP_ID, apiUrl: v.DISCORD_API_URL } }
+      ? {
+          discord: {
+            token: v.DISCORD_TOKEN,
+            appId: v.DISCORD_APP_ID,
+            apiUrl: v.DISCORD_API_URL,
+            ...(shardIds && shardCount ? { shards: { ids: shardIds, count: shardCount } } : {}),
+          },
+        }
+      : {}),
+    ...(v.METRICS_PORT !== undefined
+      ? { ops: { port: v.METRICS_PORT, host: v.METRICS_HOST ?? '127.0.0.1' } }
       : {}),
     ...(v.SLACK_BOT_TOKEN
       ? {

@@ -14,6 +14,7 @@ import type { Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
+import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { subscribeTerminalOnFirstStart } from './platforms/terminal/first-start.ts';
@@ -100,6 +101,8 @@ export function banner(app: App, mode: 'terminal' | 'platforms' | 'headless', lo
     `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
   ];
   if (logFile) lines.push(`  logs    ${logFile}`);
+  if (config.ops)
+    lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
   if (mode === 'terminal') {
     lines.push(
       '',
@@ -138,22 +141,58 @@ export async function run(argv: string[]): Promise<void> {
     ? createLogger({ level: config.logLevel, secrets, file: logFile })
     : createLogger({ level: config.logLevel, secrets, pretty: process.stderr.isTTY === true });
 
+  const metrics = config.ops ? new OpsMetrics() : undefined;
   let app: App;
   try {
-    app = await createApp(config, { logger, secrets });
+    app = await createApp(config, {
+      logger,
+      secrets,
+      ...(metrics ? { onCommand: metrics.observeCommand } : {}),
+    });
   } catch (error) {
+    metrics?.close();
     logger.error({ err: error }, 'start-up failed');
     process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
     process.exitCode = 1;
     return;
   }
 
+  let ops: OpsServer | undefined;
   let shuttingDown = false;
+  /**
+   * Graceful stop (SIGTERM): /readyz turns 503 and new commands get a short notice, the notifier
+   * finishes the posts under way, then everything closes in reverse order. Bounded: a stop that
+   * hangs past SHUTDOWN_LIMIT_MS exits 1 (orchestrators send SIGKILL at 10 s).
+   */
   const shutdown = async () => {
     if (shuttingDown) return;
     shuttingDown = true;
+    const forced = setTimeout(() => {
+      logger.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
+    forced.unref();
+    if (ops) ops.draining = true;
+    app.runtime.closing = true;
     await app.close();
+    await ops?.close();
+    metrics?.close();
+    clearTimeout(forced);
   };
+
+  if (metrics && config.ops) {
+    try {
+      ops = await startOperations(app, config.ops, metrics);
+    } catch (error) {
+      logger.error({ err: error }, 'the operations endpoint failed to start');
+      process.stderr.write(
+        `Matchday could not start: the operations endpoint (METRICS_PORT=${config.ops.port}) could not listen on ${config.ops.host}: ${(error as Error).message}\n`,
+      );
+      await shutdown();
+      process.exitCode = 1;
+      return;
+    }
+  }
 
   let deliveries: Partial<Record<Platform, Delivery>> = {};
   if (platformsWanted) {
@@ -281,6 +320,9 @@ async function runHeadless(app: App, terminal: TerminalDelivery, why: string): P
   const signal = await stopped;
   app.logger.info({ signal }, 'shutting down');
 }
+
+/** A stop must end within 10 s (Kubernetes' and Docker's default grace): 9 s leaves a margin. */
+const SHUTDOWN_LIMIT_MS = 9_000;
 
 /** The chat's previous lines, most recent first (only interactive sessions keep history). */
 function readHistory(file: string): string[] {

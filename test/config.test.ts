@@ -93,12 +93,52 @@ describe('loadConfig', () => {
       'SLACK_PORT',
       /between 1 and 65535/,
     ],
+    [{ METRICS_PORT: 'nine' }, 'METRICS_PORT', /port number/],
+    [{ METRICS_HOST: '0.0.0.0' }, 'METRICS_PORT', /must be set to serve metrics/],
+    [{ METRICS_PORT: '9464', METRICS_HOST: 'a b' }, 'METRICS_HOST', /address to listen on/],
+    [{ DISCORD_SHARDS: '0' }, 'DISCORD_TOKEN', /sharding/],
+    [
+      { DISCORD_TOKEN: 'x'.repeat(30), DISCORD_SHARDS: '0,1' },
+      'DISCORD_SHARD_COUNT',
+      /must be set with DISCORD_SHARDS/,
+    ],
+    [
+      { DISCORD_TOKEN: 'x'.repeat(30), DISCORD_SHARDS: 'a,b', DISCORD_SHARD_COUNT: '2' },
+      'DISCORD_SHARDS',
+      /comma-separated/,
+    ],
+    [
+      { DISCORD_TOKEN: 'x'.repeat(30), DISCORD_SHARDS: '1,2', DISCORD_SHARD_COUNT: '2' },
+      'DISCORD_SHARDS',
+      /below DISCORD_SHARD_COUNT \(2\); got 2/,
+    ],
   ])('stops on %j naming %s and pointing at .env.example', (env, variable, problem) => {
     const error = configError(env as Record<string, string>);
     expect(error.variable).toBe(variable);
     expect(error.message).toMatch(new RegExp(`^Configuration error: ${variable} `));
     expect(error.message).toMatch(problem);
     expect(error.message).toContain('.env.example');
+  });
+
+  it('reads the operations endpoint (loopback unless told) and the Discord shards of this process', () => {
+    expect(loadConfig({}).ops).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).ops).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).ops).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+    });
+    const token = 'x'.repeat(30);
+    expect(loadConfig({ DISCORD_TOKEN: token }).discord?.shards).toBeUndefined();
+    expect(
+      loadConfig({ DISCORD_TOKEN: token, DISCORD_SHARDS: '2, 3', DISCORD_SHARD_COUNT: '4' }).discord?.shards,
+    ).toEqual({
+      ids: [2, 3],
+      count: 4,
+    });
+    expect(loadConfig({ DISCORD_TOKEN: token, DISCORD_SHARD_COUNT: '3' }).discord?.shards).toEqual({
+      ids: [0, 1, 2],
+      count: 3,
+    });
   });
 
   it('never repeats a secret value in its message', () => {

@@ -65,6 +65,8 @@ export interface RuntimeDeps {
   perUserLimit?: RateLimit;
   /** Called after a command saved a tenant's settings (the notifier reloads its subscriptions). */
   onSettingsSaved?: (tenantId: string) => void;
+  /** Called after every call with the command's name (`unknown` if none), its outcome and real ms (metrics). */
+  onExecuted?: (command: string, outcome: Outcome, ms: number) => void;
 }
 
 /** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
@@ -309,6 +311,8 @@ export class Runtime {
   readonly #deps: RuntimeDeps;
   readonly #limiter: SlidingWindowLimiter;
   readonly #byName: Map<string, AnyCommand>;
+  /** Set at shutdown: new calls are answered with a short notice instead of run. */
+  closing = false;
 
   constructor(deps: RuntimeDeps) {
     this.#deps = deps;
@@ -329,7 +333,28 @@ export class Runtime {
 
   /** Like `execute`, with how the call ended. Never throws. */
   async run(call: CommandCall): Promise<Execution> {
+    if (!this.#deps.onExecuted) return this.#run(call);
+    const started = performance.now();
+    const execution = await this.#run(call);
+    this.#deps.onExecuted(
+      this.find(call.command)?.name ?? 'unknown',
+      execution.outcome,
+      performance.now() - started,
+    );
+    return execution;
+  }
+
+  async #run(call: CommandCall): Promise<Execution> {
     const { logger, tenants, clock } = this.#deps;
+    if (this.closing) {
+      const message = 'Matchday is restarting. Please try again in a few seconds.';
+      return {
+        outcome: 'error',
+        code: 'SHUTTING_DOWN',
+        message,
+        reply: errorReply('Restarting', message, [], COLOURS.warning),
+      };
+    }
     const tenantId = `${call.platform}:${call.tenantKey}`;
     const context = {
       command: call.command,

@@ -137,6 +137,11 @@ export class Pipeline {
       shed: c.shed,
       inFlight: this.#flights.size,
       cacheStoreFailures: this.#o.cache.failures,
+      budget: {
+        perSecond: this.#o.limiter.perSecond,
+        burst: this.#o.limiter.burst,
+        available: this.#o.limiter.available(),
+      },
     };
   }
 

@@ -88,6 +88,12 @@ export class RateLimiter {
     return this.#capacity + this.#reserve;
   }
 
+  /** Tokens in the bucket now (metrics: the budget in use is what is missing from the full bucket). */
+  available(): number {
+    this.#refill(this.#now());
+    return Math.max(0, this.#tokens);
+  }
+
   #refill(now: number): void {
     const elapsed = Math.max(0, now - this.#last);
     this.#tokens = Math.min(this.#capacity, this.#tokens + (elapsed * this.#rate) / 1000);

@@ -122,6 +122,8 @@ export interface ClientStats {
   inFlight: number;
   /** Cache store operations that failed or timed out (the call then ran without cache). */
   cacheStoreFailures: number;
+  /** The secret's budget as this process's bucket sees it: rate, size and tokens left now. */
+  budget?: { perSecond: number; burst: number; available: number };
 }
 
 /** A list resource with `/x/{id}` and an `id` filter: list, paginate, get and getMany. */

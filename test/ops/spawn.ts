@@ -3,6 +3,7 @@
  * Matchday variables are dropped), and collects what it writes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CONFIG_VARIABLES } from '../../src/config.ts';
 
@@ -99,4 +100,13 @@ export function matchday(
       await exited;
     },
   };
+}
+
+/** A port nobody listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

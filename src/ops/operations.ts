@@ -1,0 +1,36 @@
+/**
+ * Starts the operations endpoint for a running Matchday: what /metrics reads and what /readyz
+ * checks (the store answers, the esports service answers with fresh data, each chat platform says
+ * it is connected).
+ */
+import type { App } from '../app.ts';
+import type { Config } from '../config.ts';
+import type { OpsMetrics } from './metrics.ts';
+import { OpsServer } from './server.ts';
+
+export { OpsMetrics } from './metrics.ts';
+export type { OpsServer } from './server.ts';
+
+export async function startOperations(
+  app: App,
+  settings: NonNullable<Config['ops']>,
+  metrics: OpsMetrics,
+): Promise<OpsServer> {
+  metrics.use({
+    clientStats: () => app.client.stats(),
+    notifierStats: () => app.notifier?.stats,
+    leader: () => app.notifier !== undefined,
+  });
+  const server = await OpsServer.start({ ...settings, metrics, logger: app.logger });
+  server.check('store', async () => {
+    await app.tenants.list();
+  });
+  // The games list is cached for hours: a probe costs at most one request per TTL. A stale answer
+  // means the service failed and the cache covered for it.
+  server.check('service', async () => {
+    const view = app.client.forCaller({ priority: 'interactive', deadlineMs: 2000 });
+    await view.games.list();
+    if (view.servedStale) throw new Error('the esports service did not answer; serving cached data');
+  });
+  return server;
+}
