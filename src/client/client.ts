@@ -18,16 +18,29 @@ import { RateLimiter } from './rate-limiter.ts';
 import { buildResources } from './resources.ts';
 import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
 import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
+import { buildV2Resources, Embedded } from './v2/resources.ts';
+import { V2Transport } from './v2/transport.ts';
 
 export type { TtlFamily } from './ttl.ts';
 export { DEFAULT_TTL_MS } from './ttl.ts';
 export type * from './types.ts';
 
 export interface ClientOptions {
-  /** The v3 root, ending in `/v3` (e.g. `https://api.example.com/v3` or the local service's `url`). */
+  /**
+   * The service root: ending in `/v3` (e.g. `https://api.example.com/v3` or the local service's
+   * `url`), or in `/v2` for the earlier interface (then `v2` holds the client credentials).
+   */
   baseUrl: string;
-  /** The API secret; sent only in the `Service-Secret` header, never logged. */
-  secret: string;
+  /** The v3 API secret; sent only in the `Service-Secret` header, never logged. Not used on v2. */
+  secret?: string;
+  /** v2 only: the OAuth client credentials (never logged) and the per-minute budget (default 300). */
+  v2?: {
+    clientId: string;
+    clientSecret: string;
+    perMinute?: number;
+    /** Epoch-ms clock for token lifetimes (tests jump it). Default `Date.now`. */
+    now?: () => number;
+  };
   /**
    * Where answers are cached. Default: keyv over an in-memory LRU of `cacheEntries` answers, without
    * serialization (answers are kept as objects and must be treated as read-only). SQLite or Redis
@@ -109,12 +122,19 @@ function checkBaseUrl(baseUrl: string): URL {
       'baseUrl must not carry credentials, a query or a fragment: the secret goes in options.secret.',
     );
   }
-  if (!/\/v3\/?$/.test(url.pathname)) {
+  if (!/\/v[23]\/?$/.test(url.pathname)) {
     throw new TypeError(
-      `baseUrl must end in /v3 (the version is part of the address); got path "${url.pathname}".`,
+      `baseUrl must end in /v3 or /v2 (the version is part of the address); got path "${url.pathname}".`,
     );
   }
   return url;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a credential with control characters would corrupt the request
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function usable(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !CONTROL.test(value);
 }
 
 function positive(name: string, value: number, min = 0): number {
@@ -127,9 +147,15 @@ function positive(name: string, value: number, min = 0): number {
 /** Creates the client. See `ClientOptions` for every default. */
 export function createClient(options: ClientOptions): EsportsClient {
   const url = checkBaseUrl(options.baseUrl);
-  const secret = options.secret;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a secret with control characters would corrupt the header
-  if (typeof secret !== 'string' || secret === '' || /[\u0000-\u001f\u007f]/.test(secret)) {
+  const v2 = /\/v2\/?$/.test(url.pathname) ? options.v2 : undefined;
+  if (/\/v2\/?$/.test(url.pathname) && (!v2 || !usable(v2.clientId) || !usable(v2.clientSecret))) {
+    throw new TypeError(
+      'A /v2 baseUrl needs v2.clientId and v2.clientSecret: non-empty strings without control characters.',
+    );
+  }
+  // On v2 the client secret is what must never appear in a path or a log line.
+  const secret = v2 ? v2.clientSecret : options.secret;
+  if (!usable(secret)) {
     throw new TypeError('secret must be a non-empty string without control characters.');
   }
   const logger = options.logger ?? silentLogger;
@@ -156,7 +182,8 @@ export function createClient(options: ClientOptions): EsportsClient {
   }
 
   const baseKey = url.href.replace(/\/+$/, '');
-  const limiterKey = `${baseKey} ${createHash('sha256').update(secret).digest('hex')}`;
+  const credential = v2 ? `${v2.clientId}\0${v2.clientSecret}` : secret;
+  const limiterKey = `${baseKey} ${createHash('sha256').update(credential).digest('hex')}`;
   let shared = limiters.get(limiterKey);
   if (shared) {
     if (shared.limiter.perSecond !== rate.perSecond) {
@@ -182,7 +209,12 @@ export function createClient(options: ClientOptions): EsportsClient {
       serialize: undefined,
       deserialize: undefined,
     });
-  const transport = new Transport(url, secret, { connections: options.connections ?? DEFAULTS.connections });
+  const connections = options.connections ?? DEFAULTS.connections;
+  const transport = v2
+    ? new V2Transport({ baseUrl: url, ...v2, store: keyv, connections, logger })
+    : new Transport(url, secret, { connections });
+  // Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view.
+  const embedded = new Embedded();
   const cache = new ResponseCache(keyv, {
     staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
     opTimeoutMs: options.cacheTimeoutMs ?? DEFAULTS.cacheTimeoutMs,
@@ -237,9 +269,12 @@ export function createClient(options: ClientOptions): EsportsClient {
       return value;
     };
     return {
-      ...buildResources(send, peek),
+      ...(v2 ? buildV2Resources(send, peek, embedded) : buildResources(send, peek)),
       forCaller: (next: CallerDefaults) => view(next),
-      stats: () => pipeline.stats(),
+      stats: () => ({
+        ...pipeline.stats(),
+        tokenRequests: transport instanceof V2Transport ? transport.tokens.requests : 0,
+      }),
       close,
       get servedStale() {
         return answers.stale > 0;

@@ -11,6 +11,14 @@ export interface HttpAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** The parsed answer, when the transport already read it (v2: the body with the service's clock). */
+  value?: unknown;
+}
+
+/** What the pipeline needs from a transport (v3 `Transport`, v2 `V2Transport`). */
+export interface HttpTransport {
+  get(pathAndQuery: string, signal: AbortSignal, timeoutMs: number): Promise<HttpAnswer>;
+  close(): Promise<void>;
 }
 
 export interface TransportOptions {

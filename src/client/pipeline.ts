@@ -19,7 +19,7 @@ import {
   TimeoutError,
   UnavailableError,
 } from './errors.ts';
-import { type HttpAnswer, type Transport, TransportTimeoutError } from './http.ts';
+import { type HttpAnswer, type HttpTransport, TransportTimeoutError } from './http.ts';
 import type { Logger } from './logger.ts';
 import { canonicalQuery, type QueryParams } from './query.ts';
 import { type RateLimiter, type Ticket, WouldMissDeadlineError } from './rate-limiter.ts';
@@ -39,7 +39,7 @@ export interface PipelineOptions {
   secret: string;
   /** Prefix of every cache key: the base URL, so two services never share entries in one store. */
   keyPrefix: string;
-  transport: Transport;
+  transport: HttpTransport;
   limiter: RateLimiter;
   cache: ResponseCache;
   logger: Logger;
@@ -371,7 +371,8 @@ export class Pipeline {
           { path, status: answer.status, attempt, ms: Math.round(performance.now() - started) },
           'upstream answer',
         );
-        if (answer.status === 200) return this.#parse(answer, path);
+        if (answer.status === 200)
+          return answer.value !== undefined ? answer.value : this.#parse(answer, path);
         error = errorFromResponse({
           status: answer.status,
           method: 'GET',

@@ -77,6 +77,7 @@ const SEGMENT_FAMILY: Record<string, TtlFamily> = {
   draft: 'series',
   matches: 'matches',
   summary: 'live',
+  light_summary: 'live',
 };
 
 const LIVE_FILTER = /(^|,)lifecycle(=|<=\{|<\{)([^,}]*,)*live([,}]|$)/;
@@ -87,11 +88,27 @@ export function familyOf(path: string, params: QueryParams): TtlFamily {
   const family = SEGMENT_FAMILY[named[named.length - 1] ?? ''] ?? 'reference';
   if ((family === 'series' || family === 'matches') && params.filter && LIVE_FILTER.test(params.filter))
     return 'live';
+  // v2: the live listing is the series started before now and not over.
+  if (family === 'series' && params.starts_before === 'now' && params.is_over === 'false') return 'live';
   return family;
 }
 
 /** A series or match answer that holds something live is only fresh for the live TTL. */
 export function holdsLive(body: unknown): boolean {
+  // v2 answers are `{ at, body }`: a series started by `at` and not over is live.
+  if (body !== null && typeof body === 'object' && 'at' in body && 'body' in body) {
+    const { at, body: inner } = body as { at: number; body: { data?: unknown } | null };
+    const list = Array.isArray(inner?.data) ? inner.data : [inner];
+    return list.some((s: { start?: unknown; end?: unknown; deleted_at?: unknown } | null) => {
+      return (
+        !!s &&
+        s.end === null &&
+        s.deleted_at === null &&
+        typeof s.start === 'string' &&
+        Date.parse(s.start) <= at
+      );
+    });
+  }
   const items = Array.isArray(body) ? body : [body];
   return items.some(
     (item) =>

@@ -124,6 +124,8 @@ export interface ClientStats {
   cacheStoreFailures: number;
   /** The secret's budget as this process's bucket sees it: rate, size and tokens left now. */
   budget?: { perSecond: number; burst: number; available: number };
+  /** v2: access token requests this process sent (0 on v3). */
+  tokenRequests?: number;
 }
 
 /** A list resource with `/x/{id}` and an `id` filter: list, paginate, get and getMany. */

@@ -117,24 +117,29 @@ export function rosterV2(world: World, roster: Roster) {
   };
 }
 
-/** A v2 caster per entry of a series or tournament: `primary` belongs to the entry. */
+/**
+ * A v2 caster per entry of a series or tournament: `primary` belongs to the entry. Every platform
+ * of this world is integrated (types 1-7), so `stream` is always a Stream (spec, "Caster"); the
+ * spec leaves the Stream fields out, so it carries the v3 stream's, with its platform.
+ */
 export function casterV2(caster: Caster, primary: boolean) {
+  const stream = caster.stream;
   return {
     id: caster.id,
     name: caster.display_name,
     type: caster.platform.id,
     url: `https://stream.matchday.invalid/${caster.username}`,
     primary,
-    stream: caster.stream.online
-      ? {
-          id: caster.stream.id,
-          username: caster.stream.username,
-          display_name: caster.stream.display_name,
-          status_text: caster.stream.status_text,
-          viewer_count: caster.stream.viewer_count,
-          online: true,
-        }
-      : null,
+    stream: {
+      id: stream.id,
+      username: stream.username,
+      display_name: stream.display_name,
+      status_text: stream.status_text,
+      viewer_count: stream.viewer_count,
+      online: stream.online,
+      last_online: stream.last_online,
+      platform: { id: caster.platform.id, name: caster.platform.name, color: caster.platform.color },
+    },
     country: countryV2(caster.region.country),
   };
 }
@@ -154,7 +159,8 @@ export function seriesV2(world: World, series: Series, t: number, withParts: Rea
     tournament_id: series.tournament.id,
     substage_id: series.substage.id,
     deleted_at: series.deleted_at,
-    pbp_status: 'expected',
+    // The play-by-play coverage the series promises (a coverage value such as expected, available).
+    pbp_status: series.coverage.data.live.api.fact,
     postponed_from: series.postponed_from,
     scores: byRoster(series, (i) => series.participants[i]!.score),
     forfeit: byRoster(series, (i) => series.participants[i]!.forfeit),

@@ -1,0 +1,261 @@
+/**
+ * The client on the v2 interface, against the local service over HTTP: the token rules as the
+ * client applies them (one token for concurrent first calls, shared through the store, renewed in
+ * the last 10 minutes, one retry on a 401, refused credentials fail fast), and the same records as
+ * the v3 transport for the same world.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import Keyv from 'keyv';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type EsportsClient } from '../../src/client/client.ts';
+import { UnauthorizedError } from '../../src/client/errors.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+
+const INSTANT = new Date('2026-11-18T15:00:00.000Z');
+const PAIR = { id: 'bot', secret: 's3cret' };
+const MINUTE = 60_000;
+
+describe('v2 client tokens', () => {
+  let service: RunningService;
+  let clock: Clock;
+  const clients: EsportsClient[] = [];
+  const v2Client = (options: { secret?: string; cache?: Keyv; now?: () => number } = {}) => {
+    const client = createClient({
+      baseUrl: service.v2.url,
+      v2: {
+        clientId: PAIR.id,
+        clientSecret: options.secret ?? PAIR.secret,
+        now: options.now ?? (() => clock.nowMs()),
+      },
+      rate: { perSecond: 1000, burst: 1000 },
+      ...(options.cache ? { cache: options.cache } : {}),
+    });
+    clients.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    clock = new Clock({ start: INSTANT, frozen: true });
+    service = await startService({ clock, rate: 0, v2Clients: [PAIR] });
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(() => service.close());
+
+  it('obtains one token for concurrent first calls and reuses it', async () => {
+    clock.set(INSTANT);
+    const before = service.v2.tokenRequests;
+    const client = v2Client();
+    const answers = await Promise.all([
+      client.games.list(),
+      client.series.list({ filter: [['lifecycle', '=', 'live']] }),
+      client.series.list({ filter: [['lifecycle', '=', 'upcoming']], take: 5 }),
+      client.teams.list({ take: 5 }),
+      client.tournaments.list({ take: 5 }),
+    ]);
+    expect(answers.every((a) => a.length > 0)).toBe(true);
+    await client.series.list({ filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], take: 5 });
+    expect(service.v2.tokenRequests - before).toBe(1);
+    expect(client.stats().tokenRequests).toBe(1);
+  });
+
+  it('shares one token between two processes on one credential pair through the store', async () => {
+    clock.set(new Date(INSTANT.getTime() + 3 * 60 * MINUTE));
+    const dir = mkdtempSync(join(tmpdir(), 'matchday-v2-'));
+    try {
+      const file = `sqlite://${join(dir, 'store.sqlite')}`;
+      const first = v2Client({ cache: new Keyv({ store: new KeyvSqlite(file) }) });
+      const second = v2Client({ cache: new Keyv({ store: new KeyvSqlite(file) }) });
+      const before = service.v2.tokenRequests;
+      await first.games.list();
+      await second.teams.list({ take: 1 });
+      expect(service.v2.tokenRequests - before).toBe(1);
+      expect(first.stats().tokenRequests).toBe(1);
+      expect(second.stats().tokenRequests).toBe(0);
+    } finally {
+      await Promise.all(clients.splice(0).map((c) => c.close()));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the token for 50 minutes and renews it once in the last 10, without waiting for it', async () => {
+    const start = INSTANT.getTime() + 6 * 60 * MINUTE;
+    clock.set(new Date(start));
+    const client = v2Client();
+    await client.games.list();
+    const created = service.v2.tokens.created;
+    clock.set(new Date(start + 49 * MINUTE));
+    await client.series.list({ filter: [['lifecycle', '=', 'live']] });
+    expect(client.stats().tokenRequests).toBe(1);
+    clock.set(new Date(start + 51 * MINUTE));
+    // Several calls at once in the renewal window: one background renewal, no storm.
+    await Promise.all([
+      client.series.list({ filter: [['lifecycle', '=', 'live']], take: 3 }),
+      client.series.list({ filter: [['lifecycle', '=', 'upcoming']], take: 3 }),
+      client.teams.list({ take: 2 }),
+    ]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(client.stats().tokenRequests).toBe(2);
+    expect(service.v2.tokens.created).toBe(created + 1);
+    // The old token would expire at 60 minutes; the client already holds the new one.
+    clock.set(new Date(start + 61 * MINUTE));
+    await client.tournaments.list({ take: 2 });
+    expect(client.stats().tokenRequests).toBe(2);
+  });
+
+  it('retries once with a fresh token when a GET answers 401 for an expired token', async () => {
+    const start = INSTANT.getTime() + 9 * 60 * MINUTE;
+    clock.set(new Date(start));
+    // The client's own clock stands still: it believes its token is fresh when the service says expired.
+    const client = v2Client({ now: () => start });
+    await client.games.list();
+    clock.set(new Date(start + 61 * MINUTE));
+    const before = service.requests;
+    const live = await client.series.list({ filter: [['lifecycle', '=', 'live']] });
+    expect(live.length).toBeGreaterThan(0);
+    expect(client.stats().tokenRequests).toBe(2);
+    // The refused GET, the token request, the GET again.
+    expect(service.requests - before).toBe(3);
+  });
+
+  it('fails clearly and fast on wrong credentials, without a retry loop', async () => {
+    clock.set(INSTANT);
+    const client = v2Client({ secret: 'wrong' });
+    const before = service.v2.tokenRequests;
+    const error = await client.games.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as Error).message).toMatch(
+      /client credentials were refused \(Invalid client credentials\.\)/,
+    );
+    expect((error as Error).message).not.toContain('wrong');
+    const again = await client.series.list().catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(UnauthorizedError);
+    expect(service.v2.tokenRequests - before).toBe(1);
+  });
+
+  it('refuses a /v2 address without client credentials, saying what is needed', () => {
+    expect(() => createClient({ baseUrl: service.v2.url })).toThrow(
+      /needs v2\.clientId and v2\.clientSecret/,
+    );
+  });
+});
+
+describe('v2 client records', () => {
+  let service: RunningService;
+  let v2: EsportsClient;
+  let v3: EsportsClient;
+  beforeAll(async () => {
+    service = await startService({
+      clock: new Clock({ start: INSTANT, frozen: true }),
+      rate: 0,
+      v2Clients: [PAIR],
+    });
+    v2 = createClient({
+      baseUrl: service.v2.url,
+      v2: { clientId: PAIR.id, clientSecret: PAIR.secret },
+      rate: { perSecond: 1000, burst: 1000 },
+    });
+    v3 = createClient({
+      baseUrl: service.url,
+      secret: service.secret,
+      rate: { perSecond: 1000, burst: 1000 },
+    });
+  });
+  afterAll(async () => {
+    await v2.close();
+    await v3.close();
+    await service.close();
+  });
+
+  it('lists the same series with the same lifecycles, scores and winners as v3', async () => {
+    const queries = [
+      { filter: [['lifecycle', '=', 'live']], order: 'start-asc', take: 50 },
+      {
+        filter: [
+          ['lifecycle', '=', 'upcoming'],
+          ['tier', '<=', [1, 2]],
+        ],
+        order: 'start-asc',
+        take: 20,
+      },
+      { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc', take: 30, skip: 40 },
+    ] as const;
+    for (const query of queries) {
+      const [a, b] = await Promise.all([v2.series.list(query as never), v3.series.list(query as never)]);
+      expect(a.length).toBeGreaterThan(0);
+      const view = (s: (typeof a)[number]) => ({
+        id: s.id,
+        lifecycle: s.lifecycle,
+        start: s.start,
+        end: s.end,
+        tier: s.tier,
+        participants: s.participants.map((p) => ({
+          id: p.roster.id,
+          score: p.score,
+          winner: p.winner,
+          forfeit: p.forfeit,
+        })),
+        matches: s.matches,
+        casters: [...s.casters].sort((x, y) => x.caster.id - y.caster.id),
+      });
+      expect(a.map(view)).toEqual(b.map(view));
+    }
+  });
+
+  it('reads matches, tournaments with stages, substages with standings and team rosters as v3 does', async () => {
+    const live = await v3.series.list({ filter: [['lifecycle', '=', 'live']], take: 5 });
+    const ids = live.map((s) => s.id);
+    const strip = (m: {
+      id: number;
+      lifecycle: string;
+      order: number;
+      participants: { score: number; winner: boolean }[];
+    }) => ({
+      id: m.id,
+      lifecycle: m.lifecycle,
+      order: m.order,
+      scores: m.participants.map((p) => [p.score, p.winner]),
+    });
+    const [m2, m3] = await Promise.all([
+      v2.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 }),
+      v3.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 }),
+    ]);
+    expect(m2.map(strip).sort((a, b) => a.id - b.id)).toEqual(m3.map(strip).sort((a, b) => a.id - b.id));
+
+    const tournamentId = live[0]!.tournament.id;
+    const [s2, s3] = await Promise.all([
+      v2.tournaments.substages(tournamentId),
+      v3.tournaments.substages(tournamentId, { take: 50 }),
+    ]);
+    expect(s2.map((s) => [s.id, s.title, s.type, s.order]).sort()).toEqual(
+      s3.map((s) => [s.id, s.title, s.type, s.order]).sort(),
+    );
+    const group = s3.find((s) => s.type === 1)!;
+    const [g2, g3] = await Promise.all([v2.substages.get(group.id), v3.substages.get(group.id)]);
+    expect(g2.standings.map((x) => [x.roster.id, x.points, x.wins, x.losses])).toEqual(
+      g3.standings.map((x) => [x.roster.id, x.points, x.wins, x.losses]),
+    );
+    const rosterId = live[0]!.participants[0]!.roster.id;
+    const [r2] = await v2.rosters.getMany([rosterId]);
+    const [r3] = await v3.rosters.getMany([rosterId]);
+    expect(r2!.team.id).toBe(r3!.team.id);
+    expect(r2!.line_up.players).toEqual(r3!.line_up.players);
+    const [t2, t3] = await Promise.all([v2.teams.get(r3!.team.id), v3.teams.get(r3!.team.id)]);
+    expect([t2.name, t2.abbreviation, t2.standing_roster?.roster.id]).toEqual([
+      t3.name,
+      t3.abbreviation,
+      t3.standing_roster?.roster.id,
+    ]);
+  });
+
+  it('says which v3 queries v2 cannot express instead of answering something else', async () => {
+    await expect(v2.series.list({ filter: [['title', '~=', 'x']] })).rejects.toThrow(
+      /series condition title ~= is not available on the v2 interface/,
+    );
+    await expect(v2.countries.list()).rejects.toThrow(/not available on the v2 interface/);
+  });
+});
