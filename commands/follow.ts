@@ -25,6 +25,7 @@ const teamOption = {
 export default defineCommand({
   name: 'follow',
   description: 'Follow or unfollow a team, or list the followed teams',
+  usesSettings: true,
   subcommands: {
     team: { description: 'Follow a team (admins)', options: teamOption },
     remove: { description: 'Stop following a team (admins)', options: teamOption },

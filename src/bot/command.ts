@@ -112,6 +112,12 @@ export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | unde
   /** Mutually exclusive with `options`: each subcommand has its own options. */
   subcommands?: Record<string, SubcommandDef>;
   adminOnly?: boolean;
+  /**
+   * True when the command is about the settings themselves (like /follow): when the store is
+   * unavailable it answers with the store's error. Others (and admin-only commands are always about
+   * settings) run with default settings and a notice instead.
+   */
+  usesSettings?: boolean;
   /** True when the answer needs the data service (platforms defer the first answer). */
   usesService?: boolean;
   /** Whether the reply is for everyone in the channel (default) or just the user. */

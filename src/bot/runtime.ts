@@ -22,6 +22,8 @@ import {
 import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
 import { COLOURS, type Reply } from './reply.ts';
+import { defaultSettings } from './settings.ts';
+import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
 import { closest, optionsOf } from './text-args.ts';
 
@@ -418,7 +420,16 @@ export class Runtime {
       const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
       const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {});
 
-      const tenant: Tenant = { id: tenantId, platform: call.platform, settings: await tenants.get(tenantId) };
+      const tenant: Tenant = { id: tenantId, platform: call.platform, settings: defaultSettings() };
+      let storeNotice: string | undefined;
+      try {
+        tenant.settings = await tenants.get(tenantId);
+      } catch (error) {
+        // A command that only formats with the settings (/series, /team) still answers, with defaults.
+        if (!(error instanceof StoreError) || command.adminOnly || command.usesSettings) throw error;
+        logger.warn({ err: error, ...context }, 'settings unavailable; answering with default settings');
+        storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
+      }
       const data = this.#deps.client.forCaller({
         priority: 'interactive',
         deadlineMs: INTERACTIVE_DEADLINE_MS,
@@ -445,6 +456,12 @@ export class Runtime {
       if (reply.ephemeral === undefined && command.ephemeral !== undefined)
         reply.ephemeral = command.ephemeral;
       if (data.servedStale) reply.stale = true;
+      if (storeNotice)
+        reply.cards.push({
+          title: 'Default settings',
+          colour: COLOURS.warning,
+          description: [[storeNotice]],
+        });
       if (call.user.isAdmin) await this.#deliverAdminNotices(tenantId, reply);
       return { outcome: 'ok', reply };
     } catch (caught) {
@@ -458,10 +475,9 @@ export class Runtime {
           reply: errorReply(title, error.message, error.suggestions, COLOURS.warning),
         };
       }
-      if ((error as { name?: string })?.name === 'StoreError') {
+      if (error instanceof StoreError) {
         logger.error({ err: error, ...context }, 'settings store failed during a command');
-        const message =
-          'Settings are unavailable right now (the store is not answering). Please try again shortly.';
+        const message = error.userMessage;
         return {
           outcome: 'error',
           code: 'STORE_UNAVAILABLE',

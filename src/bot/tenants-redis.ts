@@ -15,7 +15,7 @@
  * "settings are unavailable" within about a second and a half instead of hanging.
  */
 import { createClient } from '@redis/client';
-import { type DocumentStore, StoreError } from './store-backend.ts';
+import { type DocumentStore, reconnectDelay, StoreError } from './store-backend.ts';
 import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 
@@ -46,11 +46,6 @@ redis.call('SADD', KEYS[2], ARGV[3])
 return 1`;
 
 const LOST = -2;
-
-/** Milliseconds before reconnect attempt `retries`: 100 ms doubling to 5 s, jittered; never gives up. */
-export function reconnectDelay(retries: number): number {
-  return Math.round(Math.min(5000, 100 * 2 ** Math.min(retries, 6)) * (0.5 + Math.random() / 2));
-}
 
 class DeadlineError extends Error {
   override name = 'TimeoutError';

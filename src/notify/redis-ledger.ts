@@ -4,6 +4,7 @@
  * Values are `state|updatedAt|detail` strings. Sent and failed keys are kept for `retentionMs`.
  */
 import { createClient } from '@redis/client';
+import { reconnectDelay } from '../bot/store-backend.ts';
 import {
   DEFAULT_LEASE_MS,
   type Ledger,
@@ -26,7 +27,8 @@ type RedisConnection = ReturnType<typeof createClient>;
 
 export class RedisLedger implements Ledger {
   readonly #client: RedisConnection;
-  readonly #connected: Promise<unknown>;
+  /** The first connection; later drops are reconnected by the client itself, forever. */
+  readonly #firstConnect: Promise<unknown>;
   readonly #prefix: string;
   readonly #leaseMs: number;
   readonly #retentionMs: number;
@@ -38,20 +40,37 @@ export class RedisLedger implements Ledger {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
     this.#now = options.now ?? Date.now;
-    // Fail fast instead of queueing forever: a few quick reconnects, then calls reject and the
-    // notifier retries the notification on a later tick.
+    // Reconnect forever with capped, jittered backoff (a Redis restart must not end notifications),
+    // but fail each call at once while disconnected instead of queueing it: the notifier retries the
+    // notification on a later tick, and resumes by itself when Redis is back.
     this.#client = createClient({
       url,
       disableOfflineQueue: true,
-      socket: {
-        connectTimeout: 5000,
-        reconnectStrategy: (retries: number) =>
-          retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
-      },
+      socket: { connectTimeout: 5000, reconnectStrategy: reconnectDelay },
     });
     // Without a listener an unreachable server would crash the process; the failing call reports it instead.
     this.#client.on('error', () => undefined);
-    this.#connected = this.#client.connect();
+    this.#firstConnect = this.#client.connect();
+    this.#firstConnect.catch(() => undefined);
+  }
+
+  /**
+   * Resolves once the client can take a call: at once when connected, or while reconnecting (the
+   * call then fails at once as offline); before the first connection, waits at most 2 s and fails
+   * with a clear error (the client keeps trying in the background).
+   */
+  get #connected(): Promise<unknown> {
+    if (this.#client.isReady) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([
+      this.#firstConnect,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error('The Redis ledger is unreachable (reconnecting in the background).')),
+          2000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
   }
 
   async claim(key: string): Promise<boolean> {
@@ -153,7 +172,7 @@ export class RedisLedger implements Ledger {
   }
 
   async close(): Promise<void> {
-    await this.#connected.catch(() => undefined);
-    if (this.#client.isOpen) await this.#client.quit();
+    if (this.#client.isReady) await this.#client.close();
+    else if (this.#client.isOpen) this.#client.destroy();
   }
 }

@@ -101,11 +101,26 @@ describe('createApp against a service with its own secret', () => {
     }
   });
 
-  it('answers a store failure during a command with a clear message instead of crashing', async () => {
+  it('answers a store failure with a clear message where settings are needed, and with defaults elsewhere', async () => {
     await app.tenants.close();
-    const result = await app.runtime.run(call('/help'));
-    expect(result.outcome).toBe('error');
-    expect(result.code).toBe('STORE_UNAVAILABLE');
-    expect(replyText(result.reply)).toContain('Settings are unavailable right now');
+    const settings = await app.runtime.run(call('/settings show'));
+    expect(settings.outcome).toBe('error');
+    expect(settings.code).toBe('STORE_UNAVAILABLE');
+    expect(replyText(settings.reply)).toContain(
+      'Settings are unavailable right now: the settings store cannot be reached.',
+    );
+    // Other users: the per-user pace limit is not what is tested here.
+    const follows = await app.runtime.run({
+      ...call('/follow list'),
+      user: { id: 'U2', name: 'Bo', isAdmin: true },
+    });
+    expect(follows.code).toBe('STORE_UNAVAILABLE');
+    // /help does not need the settings: it answers, and says it used the defaults.
+    const help = await app.runtime.run({ ...call('/help'), user: { id: 'U3', name: 'Cy', isAdmin: false } });
+    expect(help.outcome).toBe('ok');
+    expect(replyText(help.reply)).toContain(
+      'Settings are unavailable right now: the settings store cannot be reached.',
+    );
+    expect(replyText(help.reply)).toContain('This answer uses the default settings');
   });
 });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
@@ -127,6 +128,71 @@ describe('TenantStore on SQLite', () => {
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as Error).message).toMatch(/Check STORE_URL/);
+  });
+});
+
+describe('TenantStore on a damaged or read-only SQLite file', () => {
+  let dir: string;
+  const logs = captureLogs();
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'matchday-damaged-'));
+  });
+  afterEach(() => {
+    chmodSync(dir, 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens a damaged file in a failed state: every call says the store is damaged, nothing crashes', async () => {
+    const path = join(dir, 'matchday.sqlite');
+    writeFileSync(path, 'this is not a SQLite database\n'.repeat(200));
+    const store = await openTenantStore(
+      { kind: 'sqlite', url: `sqlite://${path}`, path },
+      { logger: logs.logger },
+    );
+    const error = await store.get('discord:1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).failure).toBe('damaged');
+    expect((error as StoreError).userMessage).toBe(
+      'Settings are unavailable right now: the settings store is damaged. Please try again shortly.',
+    );
+    await expect(store.update('discord:1', (s) => s)).rejects.toThrow(/not a SQLite database or is damaged/);
+    expect(logs.text()).toContain('the settings store is damaged');
+    await store.close();
+  });
+
+  /** Opens the store in a child process, as an unprivileged user when the tests run as root. */
+  function openAsUser(path: string): { opened: boolean; name?: string; failure?: string; message?: string } {
+    const asRoot = process.getuid?.() === 0;
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/bot/child-store.ts', 'open', `sqlite://${path}`],
+      { encoding: 'utf8', ...(asRoot ? { uid: 65534, gid: 65534 } : {}) },
+    );
+    return JSON.parse(out.trim().split('\n').pop()!);
+  }
+
+  it('refuses a read-only data folder with a message naming the folder and what to do, not EACCES alone', () => {
+    chmodSync(dir, 0o555);
+    const path = join(dir, 'data', 'matchday.sqlite');
+    const outcome = openAsUser(path);
+    expect(outcome).toMatchObject({ opened: false, name: 'StoreError', failure: 'read-only' });
+    expect(outcome.message).toContain(`The folder ${join(dir, 'data')} (or the file in it) is not writable`);
+    expect(outcome.message).toContain('set STORE_URL to a writable place');
+  });
+
+  it('refuses a settings file it may not write, in a folder it may not write', async () => {
+    const path = join(dir, 'matchday.sqlite');
+    const first = await openTenantStore(
+      { kind: 'sqlite', url: `sqlite://${path}`, path },
+      { logger: logs.logger },
+    );
+    await first.save('discord:1', defaultSettings());
+    await first.close();
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o444);
+    chmodSync(dir, 0o555);
+    const outcome = openAsUser(path);
+    expect(outcome).toMatchObject({ opened: false, name: 'StoreError', failure: 'read-only' });
+    expect(outcome.message).toContain('is not writable');
   });
 });
 
