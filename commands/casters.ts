@@ -19,6 +19,7 @@ import type { Where } from '../src/client/types.ts';
 import type { Caster, Series } from '../src/protocol/types.ts';
 import {
   dataOf,
+  fromFeed,
   gamesFor,
   gamesLabel,
   namesOf,
@@ -63,14 +64,27 @@ export default defineCommand({
     } else {
       const games = await gamesFor(ctx, args.game);
       const filter: Where<'series'>[] = [['lifecycle', '<=', ['live', 'upcoming']]];
+      const wanted: { games?: number[]; rosters?: number[] } = {};
       let who = gamesLabel(ctx, games);
       if (teamText) {
         const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
-        filter.push(['participants.roster.id', '^', await teamRosters(ctx, teamId)]);
+        wanted.rosters = await teamRosters(ctx, teamId);
+        filter.push(['participants.roster.id', '^', wanted.rosters]);
         who = names.team(teamId)?.name ?? 'that team';
-      } else if (games.length > 0) filter.push(['game.id', '<=', games]);
+      } else if (games.length > 0) {
+        filter.push(['game.id', '<=', games]);
+        wanted.games = games;
+      }
       // Live series started before any upcoming one, so start-asc puts them first.
-      series = visible(await data.series.list({ filter, order: 'start-asc', take: 1 }))[0];
+      const held = fromFeed(ctx, {
+        ...wanted,
+        lifecycles: ['live', 'upcoming'],
+        order: 'start-asc',
+        take: 1,
+      });
+      series = held
+        ? held.series[0]
+        : visible(await data.series.list({ filter, order: 'start-asc', take: 1 }))[0];
       if (!series) {
         return {
           cards: [
@@ -83,10 +97,14 @@ export default defineCommand({
         };
       }
     }
+    // The feed keeps the casters of windowed series (streams of live ones fresh with the live reads).
+    const heldCasters = ctx.feed?.casters(series.casters.map((c) => c.caster.id));
     const [casters] = await Promise.all([
-      series.casters.length > 0
-        ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
-        : Promise.resolve([]),
+      heldCasters
+        ? heldCasters
+        : series.casters.length > 0
+          ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
+          : Promise.resolve([]),
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
     ]);

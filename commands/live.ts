@@ -24,10 +24,13 @@ import type {
 } from '../src/protocol/types.ts';
 import {
   dataOf,
+  type FromFeed,
+  fromFeed,
   gamesFor,
   gamesLabel,
   isNotFound,
   namesOf,
+  noteFilling,
   nothingLiveCard,
   scopeOf,
   seriesArg,
@@ -71,6 +74,7 @@ export default defineCommand({
     const data = dataOf(ctx);
     const names = namesOf(ctx);
     let series: Series[];
+    let held: FromFeed | undefined;
     let detailed = false;
     let used = 0;
     const seriesText = textArg('series', args.series);
@@ -82,30 +86,42 @@ export default defineCommand({
       detailed = true;
     } else {
       const filter: Where<'series'>[] = [];
+      // The same conditions for the feed.
+      const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
       let who: string;
       if (teamText) {
         const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
         if (names.rostersOfTeam(teamId).length === 0) used++;
-        filter.push(['participants.roster.id', '^', await teamRosters(ctx, teamId)]);
+        wanted.rosters = await teamRosters(ctx, teamId);
+        filter.push(['participants.roster.id', '^', wanted.rosters]);
         who = names.team(teamId)?.name ?? 'that team';
         detailed = true;
         // A named team is asked for on purpose: only an explicit game narrows it.
-        if (args.game) filter.push(['game.id', '<=', games]);
+        if (args.game) {
+          filter.push(['game.id', '<=', games]);
+          wanted.games = games;
+        }
       } else {
         if (games.length > 0) filter.push(['game.id', '<=', games]);
         const tiers = tenant.settings.tiers;
         if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
+        wanted.games = games;
+        wanted.tiers = tiers;
         who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
       }
-      series = visible(
-        await data.series.list({
-          filter: [['lifecycle', '=', 'live'], ...filter],
-          order: 'start-asc',
-          take: MAX_LIVE_CARDS,
-        }),
-      );
-      used++;
-      if (series.length === 0) return { cards: [await nothingLiveCard(ctx, filter, who)] };
+      held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: MAX_LIVE_CARDS });
+      if (held) series = held.series;
+      else {
+        series = visible(
+          await data.series.list({
+            filter: [['lifecycle', '=', 'live'], ...filter],
+            order: 'start-asc',
+            take: MAX_LIVE_CARDS,
+          }),
+        );
+        used++;
+      }
+      if (series.length === 0) return { cards: [await nothingLiveCard(ctx, filter, who, wanted)] };
     }
     // A team's live series is normally one; with more, the overview rule applies.
     if (series.length > 1) detailed = false;
@@ -119,23 +135,41 @@ export default defineCommand({
     const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
     const one = series[0]!;
     const current = detailed ? currentGame(one) : undefined;
+    // What the feed holds costs nothing: the live reads keep matches, summaries and casters.
+    const feed = ctx.feed;
+    const heldMatches =
+      feed && series.every((s) => feed.liveMatches(s.id) !== undefined)
+        ? series.flatMap((s) => feed.liveMatches(s.id)!)
+        : undefined;
+    const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
+    const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
     // What the answer wants, most telling first; the budget decides how much of it is asked for.
     const wanted: ('summary' | 'casters' | 'matches')[] = [];
-    if (current) wanted.push('summary');
-    if (casterIds.length > 0) wanted.push('casters');
-    wanted.push('matches');
+    if (current && !heldSummary) wanted.push('summary');
+    if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
+    if (!heldMatches) wanted.push('matches');
     const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - used)));
     const ids = series.map((s) => s.id);
     const [matches, casters, summary] = await Promise.all([
-      asked.has('matches')
-        ? (data.matches.list({
-            filter: [['series.id', '<=', ids]],
-            order: 'order-asc',
-            take: 50,
-          }) as Promise<Match[]>)
-        : Promise.resolve(undefined),
-      asked.has('casters') ? (data.casters.getMany(casterIds) as Promise<Caster[]>) : Promise.resolve([]),
-      asked.has('summary') && current ? liveSummary(ctx, current) : Promise.resolve(undefined),
+      heldMatches
+        ? Promise.resolve(heldMatches)
+        : asked.has('matches')
+          ? (data.matches.list({
+              filter: [['series.id', '<=', ids]],
+              order: 'order-asc',
+              take: 50,
+            }) as Promise<Match[]>)
+          : Promise.resolve(undefined),
+      heldCasters
+        ? Promise.resolve(heldCasters)
+        : asked.has('casters')
+          ? (data.casters.getMany(casterIds) as Promise<Caster[]>)
+          : Promise.resolve([]),
+      heldSummary && current
+        ? Promise.resolve(usableSummary(heldSummary, current, ctx.now))
+        : asked.has('summary') && current
+          ? liveSummary(ctx, current)
+          : Promise.resolve(undefined),
       labelsReady,
     ]);
     const cards = series.map((s) =>
@@ -148,6 +182,7 @@ export default defineCommand({
         now: ctx.now,
       }),
     );
+    noteFilling(cards[0]!, held);
     if (!detailed) {
       const last = cards[cards.length - 1]!;
       last.footer = `${last.footer ?? ''} · Net worth, structures and clock: /live series:<id>`.replace(
@@ -181,6 +216,18 @@ export function currentGame(series: Series): CurrentGame | undefined {
   return ref ? { matchId: ref.id, order: decided + 1, source } : undefined;
 }
 
+/** The summary if it is the current game's and that game has started, else undefined. */
+function usableSummary(
+  summary: LiveCvSummary | LiveApiSummary,
+  current: CurrentGame,
+  now: Date,
+): LiveCvSummary | LiveApiSummary | undefined {
+  if (summary.match.id !== current.matchId) return undefined;
+  // The next game's summary exists before it starts: until then the series score says it all.
+  const start = 'seed_indexed_state' in summary ? summary.match.timeline.start : summary.timeline.start;
+  return Date.parse(start) <= now.getTime() ? summary : undefined;
+}
+
 /**
  * The live summary of the current game from the source the series' coverage promises (computer
  * vision first, then the API source); none when the service has no summary for it (a game that
@@ -196,10 +243,7 @@ async function liveSummary(
       current.source === 'cv'
         ? ((await data.matches.liveCv(current.matchId)) as LiveCvSummary)
         : ((await data.matches.liveApi(current.matchId)) as LiveApiSummary);
-    if (summary.match.id !== current.matchId) return undefined;
-    // The next game's summary exists before it starts: until then the series score says it all.
-    const start = 'seed_indexed_state' in summary ? summary.match.timeline.start : summary.timeline.start;
-    return Date.parse(start) <= ctx.now.getTime() ? summary : undefined;
+    return usableSummary(summary, current, ctx.now);
   } catch (error) {
     // Between games the next one has no summary yet: the card shows the series score.
     if (isNotFound(error)) return undefined;

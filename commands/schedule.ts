@@ -13,7 +13,18 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { byStart, isFinished, MAX_CARDS, MAX_LINES_PER_CARD, scheduleCards } from '../src/bot/format.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
-import { dataOf, gamesFor, gamesLabel, intArg, namesOf, textArg, tiersLabel, visible } from './shared.ts';
+import {
+  dataOf,
+  fromFeed,
+  gamesFor,
+  gamesLabel,
+  intArg,
+  namesOf,
+  noteFilling,
+  textArg,
+  tiersLabel,
+  visible,
+} from './shared.ts';
 
 /** How far from today a schedule may be asked for. */
 export const MAX_DAYS_AWAY = 14;
@@ -103,13 +114,28 @@ export default defineCommand({
         if (inDay(s)) found.push(s);
       }
     };
-    // One page of each walk at once, then the pages left to the walks still open, upcoming first.
-    await Promise.all(walks.map(step));
-    let pages = walks.length;
-    for (const walk of walks) {
-      while (!walk.done && pages < MAX_PAGES) {
-        await step(walk);
-        pages++;
+    // The feed holds the whole day when it covers it: no walk, no page limit.
+    const held = fromFeed(ctx, {
+      lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+      games,
+      tiers,
+      startFrom: from,
+      startUntil: until,
+      order: 'start-asc',
+      take: Number.POSITIVE_INFINITY,
+    });
+    if (held) {
+      found.push(...held.series);
+      for (const walk of walks) walk.done = true;
+    } else {
+      // One page of each walk at once, then the pages left to the walks still open, upcoming first.
+      await Promise.all(walks.map(step));
+      let pages = walks.length;
+      for (const walk of walks) {
+        while (!walk.done && pages < MAX_PAGES) {
+          await step(walk);
+          pages++;
+        }
       }
     }
     const exact = walks.every((w) => w.done);
@@ -144,6 +170,7 @@ export default defineCommand({
         ...(cards[0]!.description ?? []),
       ];
     }
+    noteFilling(cards[0]!, held);
     return { cards };
   },
 });

@@ -10,10 +10,12 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import {
   dataOf,
+  fromFeed,
   gamesFor,
   gamesLabel,
   intArg,
   namesOf,
+  noteFilling,
   nothingLiveCard,
   scopeOf,
   teamRosters,
@@ -84,11 +86,20 @@ export default defineCommand({
 
     // The conditions besides the lifecycle; "nothing live" reuses them for what comes next.
     const filter: Where<'series'>[] = [];
+    // The same conditions for the feed, which answers without asking the service when it can.
+    const wanted: { games: number[]; tiers: number[]; tournament?: number; rosters?: number[] } = {
+      games: gameFilter,
+      tiers,
+    };
     if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
     if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
-    if (tournamentId !== undefined) filter.push(['tournament.id', '=', tournamentId]);
+    if (tournamentId !== undefined) {
+      filter.push(['tournament.id', '=', tournamentId]);
+      wanted.tournament = tournamentId;
+    }
     if (teamId !== undefined) {
       const rosters = await teamRosters(ctx, teamId);
+      wanted.rosters = rosters;
       if (rosters.length === 0) {
         return {
           cards: [
@@ -109,7 +120,15 @@ export default defineCommand({
           ? ['lifecycle', '=', 'live']
           : ['lifecycle', '<=', ['over', 'over-forfeited']];
     const order = when === 'recent' ? 'end-desc' : 'start-asc';
-    const series = visible(await data.series.list({ filter: [lifecycle, ...filter], order, take: limit }));
+    const held = fromFeed(ctx, {
+      ...wanted,
+      lifecycles:
+        when === 'upcoming' ? ['upcoming'] : when === 'live' ? ['live'] : ['over', 'over-forfeited'],
+      order,
+      take: limit,
+    });
+    const series =
+      held?.series ?? visible(await data.series.list({ filter: [lifecycle, ...filter], order, take: limit }));
 
     const scope: string[] = [];
     if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
@@ -117,7 +136,7 @@ export default defineCommand({
     if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
     if (tiers.length > 0) scope.push(tiersLabel(tiers));
     if (when === 'live' && series.length === 0)
-      return { cards: [await nothingLiveCard(ctx, filter, scope.join(' · '))] };
+      return { cards: [await nothingLiveCard(ctx, filter, scope.join(' · '), wanted)] };
     await names.ensureSeriesLabels(data, series);
     await names.ensureTournaments(
       data,
@@ -129,12 +148,15 @@ export default defineCommand({
     const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
     return {
       cards: [
-        seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
-          spoilers: tenant.settings.spoilers,
-          empty,
-          colour,
-          showTournament: tournamentId === undefined,
-        }),
+        noteFilling(
+          seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
+            spoilers: tenant.settings.spoilers,
+            empty,
+            colour,
+            showTournament: tournamentId === undefined,
+          }),
+          held,
+        ),
       ],
     };
   },

@@ -11,6 +11,7 @@ import type { NameIndex, ResolveScope } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { EsportsClient, Where } from '../src/client/types.ts';
+import type { SeriesWanted } from '../src/feed/query.ts';
 import type { Series } from '../src/protocol/types.ts';
 
 export type Data = EsportsClient;
@@ -23,6 +24,35 @@ export function dataOf(ctx: CommandContext<unknown>): Data {
 /** The context's name index, typed. */
 export function namesOf(ctx: CommandContext<unknown>): NameIndex {
   return ctx.names as NameIndex;
+}
+
+/** What a series query from the feed gave: the series, and whether the picture is still filling. */
+export interface FromFeed {
+  series: Series[];
+  /** The feed has not read the whole window yet: the answer may miss series. */
+  filling: boolean;
+}
+
+/**
+ * The series the service would list for `wanted`, from the process's feed (no upstream request):
+ * when the feed holds all of them, or, while it is still filling, what it holds so far. Undefined
+ * when there is no feed or it cannot answer: the caller asks the client as before.
+ */
+export function fromFeed(ctx: CommandContext<unknown>, wanted: SeriesWanted): FromFeed | undefined {
+  const feed = ctx.feed;
+  const answer = feed?.series(wanted);
+  if (!feed || !answer) return undefined;
+  if (answer.complete) return { series: answer.series, filling: false };
+  return feed.filling ? { series: answer.series, filling: true } : undefined;
+}
+
+/** Said under an answer taken from a feed that is still reading the window. */
+export const FILLING_NOTE = 'Still reading the schedule: this list may be incomplete';
+
+/** Adds the filling note to a card's footer when the answer came from a filling feed. */
+export function noteFilling(card: Card, answer: FromFeed | undefined): Card {
+  if (answer?.filling) card.footer = card.footer ? `${FILLING_NOTE} · ${card.footer}` : FILLING_NOTE;
+  return card;
 }
 
 /**
@@ -105,6 +135,8 @@ export async function seriesArg(ctx: CommandContext<unknown>, text: string): Pro
   const raw = textArg('series', text);
   if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
   const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await namesOf(ctx).resolve('series', raw, scopeOf(ctx));
+  const held = ctx.feed?.seriesById(id);
+  if (held) return held;
   try {
     return await dataOf(ctx).series.get(id);
   } catch (error) {
@@ -148,16 +180,21 @@ export async function nothingLiveCard(
   ctx: CommandContext<unknown>,
   filter: readonly Where<'series'>[],
   who: string,
+  /** The same conditions for the feed (games, tiers, tournament, rosters). */
+  wanted: Omit<SeriesWanted, 'lifecycles' | 'order' | 'take'> = {},
 ): Promise<Card> {
   const data = dataOf(ctx);
   const names = namesOf(ctx);
-  const next = visible(
-    await data.series.list({
-      filter: [['lifecycle', '=', 'upcoming'], ...filter],
-      order: 'start-asc',
-      take: NEXT_UP,
-    }),
-  );
+  const held = fromFeed(ctx, { ...wanted, lifecycles: ['upcoming'], order: 'start-asc', take: NEXT_UP });
+  const next =
+    held?.series ??
+    visible(
+      await data.series.list({
+        filter: [['lifecycle', '=', 'upcoming'], ...filter],
+        order: 'start-asc',
+        take: NEXT_UP,
+      }),
+    );
   await names.ensureSeriesLabels(data, next);
   await names.ensureTournaments(
     data,
@@ -169,5 +206,5 @@ export async function nothingLiveCard(
     description.push([next.length === 1 ? 'Next up:' : `Next ${next.length} up:`]);
     for (const s of next) description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers }));
   }
-  return { title: 'Nothing live', colour: COLOURS.info, description };
+  return noteFilling({ title: 'Nothing live', colour: COLOURS.info, description }, held);
 }

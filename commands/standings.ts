@@ -13,7 +13,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { dataOf, isNotFound, namesOf, scopeOf, textArg, visible } from './shared.ts';
+import { dataOf, fromFeed, isNotFound, namesOf, scopeOf, textArg, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -66,9 +66,10 @@ export default defineCommand({
       );
     }
     const chosen = pickSubstage(substages, textArg('stage', args.stage), ctx.now);
+    // The feed holds the standings of windowed tournaments (re-read as their series finish).
     let substage: Substage;
     try {
-      substage = (await data.substages.get(chosen.id)) as Substage;
+      substage = ctx.feed?.substage(chosen.id) ?? ((await data.substages.get(chosen.id)) as Substage);
     } catch (error) {
       if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', `That stage no longer exists.`);
       throw error;
@@ -79,9 +80,16 @@ export default defineCommand({
     const footer = others.length > 0 ? `Other stages: ${others.join(', ')}`.slice(0, 300) : undefined;
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
-      const series = visible(
-        (await data.substages.series(substage.id, { order: 'start-asc', take: 50 })) as Series[],
-      );
+      const held = fromFeed(ctx, {
+        substage: substage.id,
+        lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+        order: 'start-asc',
+        take: 50,
+      });
+      const series =
+        held && !held.filling
+          ? held.series
+          : visible((await data.substages.series(substage.id, { order: 'start-asc', take: 50 })) as Series[]);
       await names.ensureSeriesLabels(data, series);
       return { cards: [bracketCard(title, series, names, policy, footer)] };
     }

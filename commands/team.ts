@@ -9,7 +9,17 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Player } from '../src/protocol/types.ts';
-import { dataOf, intArg, namesOf, scopeOf, teamRosters, textArg, visible } from './shared.ts';
+import {
+  dataOf,
+  fromFeed,
+  intArg,
+  namesOf,
+  noteFilling,
+  scopeOf,
+  teamRosters,
+  textArg,
+  visible,
+} from './shared.ts';
 
 export default defineCommand({
   name: 'team',
@@ -38,30 +48,43 @@ export default defineCommand({
     const active = team.standing_roster?.roster.id;
     const playerIds = active !== undefined ? (names.roster(active)?.players ?? []) : [];
 
+    // Upcoming and recent series from the feed when it holds them; else one request each.
+    const heldUpcoming =
+      rosters.length > 0
+        ? fromFeed(ctx, { rosters, lifecycles: ['upcoming', 'live'], order: 'start-asc', take: count })
+        : undefined;
+    const heldRecent =
+      rosters.length > 0
+        ? fromFeed(ctx, { rosters, lifecycles: ['over', 'over-forfeited'], order: 'end-desc', take: count })
+        : undefined;
     const [players, upcoming, recent] = await Promise.all([
       playerIds.length > 0
         ? (data.players.getMany(playerIds) as Promise<Player[]>)
         : Promise.resolve([] as Player[]),
-      rosters.length > 0
-        ? data.series.list({
-            filter: [
-              ['participants.roster.id', '^', rosters],
-              ['lifecycle', '<=', ['upcoming', 'live']],
-            ],
-            order: 'start-asc',
-            take: count,
-          })
-        : Promise.resolve([]),
-      rosters.length > 0
-        ? data.series.list({
-            filter: [
-              ['participants.roster.id', '^', rosters],
-              ['lifecycle', '<=', ['over', 'over-forfeited']],
-            ],
-            order: 'end-desc',
-            take: count,
-          })
-        : Promise.resolve([]),
+      heldUpcoming
+        ? heldUpcoming.series
+        : rosters.length > 0
+          ? data.series.list({
+              filter: [
+                ['participants.roster.id', '^', rosters],
+                ['lifecycle', '<=', ['upcoming', 'live']],
+              ],
+              order: 'start-asc',
+              take: count,
+            })
+          : Promise.resolve([]),
+      heldRecent
+        ? heldRecent.series
+        : rosters.length > 0
+          ? data.series.list({
+              filter: [
+                ['participants.roster.id', '^', rosters],
+                ['lifecycle', '<=', ['over', 'over-forfeited']],
+              ],
+              order: 'end-desc',
+              take: count,
+            })
+          : Promise.resolve([]),
     ]);
     await names.ensureSeriesLabels(data, [...upcoming, ...recent]);
     await names.ensureTournaments(
@@ -103,6 +126,8 @@ export default defineCommand({
       empty: 'No finished series yet.',
       colour: COLOURS.finished,
     });
+    noteFilling(upcomingCard, heldUpcoming);
+    noteFilling(recentCard, heldRecent);
     return { cards: [card, upcomingCard, recentCard] };
   },
 });

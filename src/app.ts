@@ -4,6 +4,7 @@
  * the command runtime. Platforms (terminal, Discord, Slack) and the notifier attach to the result;
  * `close()` takes everything down in reverse order.
  */
+import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { AnyCommand, Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
@@ -12,6 +13,8 @@ import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { Config } from './config.ts';
+import { createFeed, type Feed } from './feed/feed.ts';
+import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
 import type { Delivery } from './notify/delivery.ts';
 import type { Ledger } from './notify/ledger.ts';
 import { createNotifier, type Notifier } from './notify/notifier.ts';
@@ -29,6 +32,8 @@ export interface App {
   client: EsportsClient;
   tenants: TenantStore;
   names: NameIndex;
+  /** The shared picture commands read first (absent unless `AppOverrides.feed` asked for one). */
+  feed?: Feed;
   runtime: Runtime;
   logger: Logger;
   /** Set once `attachNotifier` ran. */
@@ -50,7 +55,16 @@ export interface AppOverrides {
   secrets?: Set<string>;
   /** Told about every command call (the operations metrics' latency histogram). */
   onCommand?: RuntimeDeps['onExecuted'];
+  /**
+   * Run the feed and keep it and the name index in the store: 'poller' (a long-running Matchday)
+   * refreshes them, sharing one refresher with other processes on the store; 'reader' (`matchday
+   * ask`) starts from what is stored and reads only a stale live listing.
+   */
+  feed?: 'poller' | 'reader';
 }
+
+/** How old a stored name index a reader (`matchday ask`) still uses as it is. */
+export const READER_NAMES_MAX_AGE_MS = 24 * 3600_000;
 
 /** Creates the app. Throws `StoreError` when the store cannot be opened; nothing is left running then. */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
@@ -113,16 +127,39 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     onClose(() => client.close());
 
     const names = createNameIndex({ client, clock, logger });
-    if (!overrides.skipNameRefresh) {
-      try {
-        await names.refresh();
-      } catch (error) {
-        // Commands still work; names resolve once a later refresh succeeds.
-        logger.warn({ err: error }, 'the name index could not be loaded; retrying in the background');
+    let feed: Feed | undefined;
+    if (overrides.feed) {
+      // Warm from the store: the name index and the feed's snapshot, each refreshed only when stale
+      // and by one process at a time (leases in the store).
+      const snapshots = openSnapshotStore(config.store);
+      onClose(() => snapshots.close());
+      const owner = randomUUID();
+      const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
+      await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
+      if (overrides.feed === 'poller') {
+        const stop = keepNamesShared(names, snapshots, clock, owner, logger);
+        onClose(stop);
       }
+      feed = createFeed({ client, clock, logger, store: snapshots, owner, mode: overrides.feed });
+      const started = feed;
+      onClose(() => started.stop());
+      try {
+        await feed.start();
+      } catch (error) {
+        logger.warn({ err: error }, 'the feed could not start; commands ask the service directly');
+      }
+    } else {
+      if (!overrides.skipNameRefresh) {
+        try {
+          await names.refresh();
+        } catch (error) {
+          // Commands still work; names resolve once a later refresh succeeds.
+          logger.warn({ err: error }, 'the name index could not be loaded; retrying in the background');
+        }
+      }
+      names.start();
+      onClose(() => names.stop());
     }
-    names.start();
-    onClose(() => names.stop());
 
     const commands = overrides.commands ?? (await import('../commands/index.ts')).commands;
     const app: App = {
@@ -132,6 +169,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       client,
       tenants,
       names,
+      ...(feed ? { feed } : {}),
       runtime: undefined as unknown as Runtime,
       logger,
       onClose,
@@ -141,6 +179,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       commands,
       client,
       names,
+      ...(feed ? { feed } : {}),
       tenants,
       clock,
       logger,

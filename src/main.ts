@@ -147,6 +147,7 @@ export async function run(argv: string[]): Promise<void> {
     app = await createApp(config, {
       logger,
       secrets,
+      feed: 'poller',
       ...(metrics ? { onCommand: metrics.observeCommand } : {}),
     });
   } catch (error) {

@@ -4,6 +4,7 @@
  * the `limit` option is an optional integer. Platform adapters read the same declaration to register
  * slash commands (Discord), parse `/matchday` text (Slack) and complete input (terminal).
  */
+import type { Feed } from '../feed/feed.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
 
@@ -91,6 +92,11 @@ export interface CommandRuntimeServices {
    * was stored, only once the store accepted it.
    */
   updateSettings(change: (current: Settings) => Settings): Promise<Settings>;
+  /**
+   * The shared picture of the window (series, live details, standings), when the process runs one:
+   * commands read it synchronously and ask `data` only for what it does not hold.
+   */
+  feed?: Feed;
   channels?: ChannelCheck;
 }
 

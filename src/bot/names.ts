@@ -96,6 +96,21 @@ interface Entry {
   weight: number;
 }
 
+/** The index as plain data (`NameIndex.snapshot`). */
+export interface NameSnapshot {
+  /** The instant (clock ms) of the refresh it holds. */
+  at: number;
+  games: Game[];
+  teams: Team[];
+  tournaments: Tournament[];
+  substages: Substage[];
+  rosters: RosterEntry[];
+  organisations: Organisation[];
+  series: Series[];
+  maps: GameMap[];
+  roles: Role[];
+}
+
 /** Optional narrowing: prefer candidates in these games when a name is ambiguous across games. */
 export interface ResolveScope {
   games?: readonly number[];
@@ -196,6 +211,48 @@ export class NameIndex {
 
   get lastRefresh(): Date | undefined {
     return this.#lastRefresh;
+  }
+
+  /**
+   * Everything the index holds, as plain data for the store (`restore` reads it back), with the
+   * instant of the refresh it came from: a new process starts warm instead of reloading it all.
+   */
+  snapshot(): NameSnapshot {
+    return {
+      at: this.#lastRefresh?.getTime() ?? 0,
+      games: [...this.#games.values()],
+      teams: [...this.#teams.values()],
+      tournaments: [...this.#tournaments.values()],
+      substages: [...this.#substages.values()],
+      rosters: [...this.#rosters.values()],
+      organisations: [...this.#organisations.values()],
+      series: [...this.#series.values()],
+      maps: [...this.#maps.values()],
+      roles: [...this.#roles.values()],
+    };
+  }
+
+  /** Takes a snapshot's contents (see `snapshot`); the index counts as loaded at its instant. */
+  restore(snapshot: NameSnapshot): void {
+    this.#games = new Map(snapshot.games.map((g) => [g.id, g]));
+    this.#teams = new Map(snapshot.teams.map((t) => [t.id, t]));
+    this.#tournaments = new Map(snapshot.tournaments.map((t) => [t.id, t]));
+    this.#substages = new Map(snapshot.substages.map((s) => [s.id, s]));
+    this.#organisations = new Map(snapshot.organisations.map((o) => [o.id, o]));
+    this.#series = new Map(snapshot.series.map((s) => [s.id, s]));
+    this.#maps = new Map(snapshot.maps.map((m) => [m.id, m]));
+    this.#roles = new Map(snapshot.roles.map((r) => [r.id, r]));
+    this.#rosters = new Map();
+    this.#rostersByTeam = new Map();
+    for (const entry of snapshot.rosters) {
+      this.#rosters.set(entry.id, entry);
+      const list = this.#rostersByTeam.get(entry.team) ?? [];
+      if (!list.includes(entry.id)) list.push(entry.id);
+      this.#rostersByTeam.set(entry.team, list);
+    }
+    this.#rebuild();
+    this.#loaded = true;
+    this.#lastRefresh = new Date(snapshot.at);
   }
 
   /** Sizes, for logs and the banner. */

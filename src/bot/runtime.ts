@@ -5,6 +5,7 @@
  * failures (`UserError`) become a short ephemeral notice; anything else is logged with its context
  * and the user gets an apology. `execute` never throws.
  */
+import type { Feed } from '../feed/feed.ts';
 import type { Clock } from '../service/clock.ts';
 import {
   type AnyCommand,
@@ -61,6 +62,8 @@ export interface RuntimeDeps {
   commands: AnyCommand[];
   client: DataClient;
   names: NameSearch;
+  /** The shared feed, when the process runs one; commands read it before asking `client`. */
+  feed?: Feed;
   tenants: TenantStore;
   clock: Clock;
   logger: Logger;
@@ -443,6 +446,7 @@ export class Runtime {
         now: clock.now(),
         data,
         names: this.#deps.names,
+        ...(this.#deps.feed ? { feed: this.#deps.feed } : {}),
         ...(call.channels ? { channels: call.channels } : {}),
         updateSettings: async (change) => {
           tenant.settings = await tenants.update(tenantId, change);

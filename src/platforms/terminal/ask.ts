@@ -34,9 +34,10 @@ export async function run(argv: string[]): Promise<void> {
   // Check the line against the declarations before starting anything: a typo answers at once.
   const { commands } = await import('../../../commands/index.ts');
   let parsed: ReturnType<typeof parseCommandText>;
+  let command: (typeof commands)[number];
   try {
     parsed = parseCommandText(line, commands);
-    const command = commands.find((c) => c.name === parsed.command)!;
+    command = commands.find((c) => c.name === parsed.command)!;
     const usage = `/${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`;
     validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
   } catch (error) {
@@ -51,7 +52,13 @@ export async function run(argv: string[]): Promise<void> {
   const logger = createLogger({ level, secrets: new Set(config.secrets) });
   let app: Awaited<ReturnType<typeof createApp>>;
   try {
-    app = await createApp(config, { logger, commands });
+    // /help reads nothing; any other command starts from the stored name index and feed.
+    const needsData = command.name !== 'help';
+    app = await createApp(config, {
+      logger,
+      commands,
+      ...(needsData ? { feed: 'reader' as const } : { skipNameRefresh: true }),
+    });
   } catch (error) {
     process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
     process.exitCode = 2;

@@ -1,0 +1,186 @@
+/**
+ * Where the feed's snapshot and the name index are kept between processes: documents (a JSON text
+ * with the instant it describes) and leases (who refreshes what). SQLite beside the tenant store by
+ * default, Redis when the store is Redis, so a new process starts warm and several processes on one
+ * store share one refresher.
+ *
+ * A lease is atomic in the store itself: SQLite `INSERT ... ON CONFLICT DO UPDATE ... WHERE <held by
+ * the same owner or expired>`, Redis `SET NX PX` (renewed by its owner in one script). Lease times
+ * are real milliseconds (processes share real time, not a simulated clock).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { createClient } from '@redis/client';
+import sqlite3 from 'sqlite3';
+
+export interface StoredDocument {
+  /** The instant (simulated ms) the document describes: newer wins. */
+  at: number;
+  /** JSON text. */
+  value: string;
+}
+
+export interface SnapshotStore {
+  /** The document, or undefined when absent or not newer than `newerThan`. */
+  read(key: string, newerThan?: number): Promise<StoredDocument | undefined>;
+  write(key: string, document: StoredDocument): Promise<void>;
+  /** Takes the lease, or renews it when `owner` holds it; true when `owner` holds it afterwards. */
+  lease(key: string, owner: string, ms: number): Promise<boolean>;
+  /** Gives the lease up early (only when `owner` holds it). */
+  release(key: string, owner: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LEASE_SQL = `INSERT INTO leases (key, owner, until) VALUES (?, ?, ?)
+  ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, until = excluded.until
+  WHERE leases.owner = excluded.owner OR leases.until <= ?`;
+
+/** Documents and leases in one SQLite file (WAL: readers never wait for the writer). */
+export class SqliteSnapshotStore implements SnapshotStore {
+  readonly #db: sqlite3.Database;
+  readonly #ready: Promise<void>;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.#db = new sqlite3.Database(path);
+    this.#ready = (async () => {
+      await this.#run('PRAGMA busy_timeout = 5000');
+      if (path !== ':memory:') await retryWhileBusy(() => this.#run('PRAGMA journal_mode = WAL'));
+      await retryWhileBusy(() =>
+        this.#run(
+          'CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, at INTEGER NOT NULL, value TEXT NOT NULL)',
+        ),
+      );
+      await retryWhileBusy(() =>
+        this.#run(
+          'CREATE TABLE IF NOT EXISTS leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, until INTEGER NOT NULL)',
+        ),
+      );
+    })();
+  }
+
+  async read(key: string, newerThan = Number.NEGATIVE_INFINITY): Promise<StoredDocument | undefined> {
+    await this.#ready;
+    const row = await new Promise<{ at: number; value: string } | undefined>((resolve, reject) => {
+      this.#db.get<{ at: number; value: string }>(
+        'SELECT at, value FROM snapshots WHERE key = ? AND at > ?',
+        [key, Number.isFinite(newerThan) ? newerThan : -1e15],
+        (err, r) => (err ? reject(err) : resolve(r)),
+      );
+    });
+    return row ? { at: row.at, value: row.value } : undefined;
+  }
+
+  async write(key: string, document: StoredDocument): Promise<void> {
+    await this.#ready;
+    await this.#run(
+      'INSERT INTO snapshots (key, at, value) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET at = excluded.at, value = excluded.value',
+      [key, document.at, document.value],
+    );
+  }
+
+  async lease(key: string, owner: string, ms: number): Promise<boolean> {
+    await this.#ready;
+    const now = Date.now();
+    await this.#run(LEASE_SQL, [key, owner, now + ms, now]);
+    const row = await new Promise<{ owner: string } | undefined>((resolve, reject) => {
+      this.#db.get<{ owner: string }>('SELECT owner FROM leases WHERE key = ?', [key], (err, r) =>
+        err ? reject(err) : resolve(r),
+      );
+    });
+    return row?.owner === owner;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await this.#ready;
+    await this.#run('DELETE FROM leases WHERE key = ? AND owner = ?', [key, owner]);
+  }
+
+  async close(): Promise<void> {
+    await this.#ready.catch(() => undefined);
+    await new Promise<void>((resolve) => this.#db.close(() => resolve()));
+  }
+
+  #run(sql: string, params: unknown[] = []): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#db.run(sql, params, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+}
+
+async function retryWhileBusy(work: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + attempt * 10));
+    }
+  }
+}
+
+// Renews the lease if the caller holds it, else takes it only when free.
+const LEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** Documents and leases in Redis, for several instances sharing one store. */
+export class RedisSnapshotStore implements SnapshotStore {
+  readonly #client: ReturnType<typeof createClient>;
+  readonly #connected: Promise<unknown>;
+  readonly #prefix: string;
+
+  constructor(url: string, prefix = 'matchday:feed:') {
+    this.#prefix = prefix;
+    this.#client = createClient({
+      url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 5000,
+        reconnectStrategy: (retries: number) =>
+          retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
+      },
+    });
+    // Without a listener an unreachable server would crash the process; the failing call reports it.
+    this.#client.on('error', () => undefined);
+    this.#connected = this.#client.connect();
+  }
+
+  async read(key: string, newerThan = Number.NEGATIVE_INFINITY): Promise<StoredDocument | undefined> {
+    await this.#connected;
+    const at = await this.#client.get(`${this.#prefix}${key}:at`);
+    if (at === null || !(Number(at) > newerThan)) return undefined;
+    const stored = await this.#client.get(`${this.#prefix}${key}`);
+    if (stored === null) return undefined;
+    const cut = stored.indexOf('\n');
+    return { at: Number(stored.slice(0, cut)), value: stored.slice(cut + 1) };
+  }
+
+  async write(key: string, document: StoredDocument): Promise<void> {
+    await this.#connected;
+    await this.#client
+      .multi()
+      .set(`${this.#prefix}${key}`, `${document.at}\n${document.value}`)
+      .set(`${this.#prefix}${key}:at`, String(document.at))
+      .exec();
+  }
+
+  async lease(key: string, owner: string, ms: number): Promise<boolean> {
+    await this.#connected;
+    const won = await this.#client.eval(LEASE_SCRIPT, {
+      keys: [`${this.#prefix}lease:${key}`],
+      arguments: [owner, String(Math.max(1, Math.round(ms)))],
+    });
+    return Number(won) === 1;
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    await this.#connected;
+    await this.#client.eval(RELEASE_SCRIPT, { keys: [`${this.#prefix}lease:${key}`], arguments: [owner] });
+  }
+
+  async close(): Promise<void> {
+    await this.#connected.catch(() => undefined);
+    if (this.#client.isOpen) await this.#client.quit().catch(() => undefined);
+  }
+}
