@@ -114,6 +114,8 @@ export class Feed {
   #ticking: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #holder = false;
+  /** Set by `stop()`: a scan under way ends at its next series. */
+  #stopping = false;
   /** Per part: the instant of the newest document loaded or written, and whether memory is newer. */
   readonly #partAt: Record<Part, number> = { live: -1, window: -1, details: -1 };
   readonly #dirty: Record<Part, boolean> = { live: false, window: false, details: false };
@@ -226,6 +228,7 @@ export class Feed {
 
   /** Stops polling, writes what changed and gives the lease up. */
   async stop(): Promise<void> {
+    this.#stopping = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#ticking?.catch(() => undefined);
@@ -515,6 +518,7 @@ export class Feed {
         { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc' },
         { ...BACKGROUND, limit: this.#o.scanLimit },
       )) {
+        if (this.#stopping) return;
         const start = s.start === null ? Number.POSITIVE_INFINITY : Date.parse(s.start);
         if (start > now + this.#o.horizonMs) {
           complete = false;
@@ -526,6 +530,7 @@ export class Feed {
         this.#upcomingUntil = Math.max(this.#upcomingUntil, start - 1);
       }
     });
+    if (this.#stopping) return;
     if (complete) this.#upcomingUntil = Number.POSITIVE_INFINITY;
     for (const [id, k] of this.#series)
       if (!seenUpcoming.has(id) && k.series.lifecycle === 'upcoming') k.readAt = Number.NEGATIVE_INFINITY;
@@ -538,6 +543,7 @@ export class Feed {
         { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc' },
         { ...BACKGROUND, limit: this.#o.scanLimit },
       )) {
+        if (this.#stopping) return;
         const end = Date.parse(s.end ?? s.start ?? '');
         if (end < now - this.#o.pastMs) {
           all = false;
@@ -549,6 +555,7 @@ export class Feed {
         this.#finishedFrom = Math.min(this.#finishedFrom, end + 1);
       }
     });
+    if (this.#stopping) return;
     if (all) {
       this.#finishedFrom = Number.NEGATIVE_INFINITY;
       for (const [id, k] of this.#series) {
