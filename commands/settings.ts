@@ -263,7 +263,11 @@ export default defineCommand({
               `At most ${MAX_CHANNELS} notification channels; remove one first.`,
             );
           }
-          const channel = applyChannelPatch(existing ?? channelSubscriptionSchema.parse({ id }), patch);
+          // A new channel hears of nothing already over (no flood of earlier results).
+          const channel = applyChannelPatch(
+            existing ?? channelSubscriptionSchema.parse({ id, since: ctx.now.toISOString() }),
+            patch,
+          );
           const label = name ?? existing?.name;
           if (label) channel.name = label;
           // A re-enabled or re-checked channel starts delivering again.

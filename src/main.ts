@@ -17,7 +17,7 @@ import type { Delivery } from './notify/delivery.ts';
 import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
-import { subscribeTerminalOnFirstStart } from './platforms/terminal/first-start.ts';
+import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start.ts';
 import { renderReply } from './platforms/terminal/render.ts';
 
 /** A started chat platform, as the Discord and Slack starters return it. */
@@ -86,7 +86,12 @@ async function startPlatforms(app: App, config: Config): Promise<Partial<Record<
 }
 
 /** The start-up banner: what runs, and how to connect the rest. */
-export function banner(app: App, mode: 'terminal' | 'platforms' | 'headless', logFile?: string): string {
+export function banner(
+  app: App,
+  mode: 'terminal' | 'platforms' | 'headless',
+  logFile?: string,
+  live?: string,
+): string {
   const { config } = app;
   const sizes = app.names.sizes();
   const data = app.service
@@ -101,8 +106,12 @@ export function banner(app: App, mode: 'terminal' | 'platforms' | 'headless', lo
     `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
   ];
   if (logFile) lines.push(`  logs    ${logFile}`);
+<<<<<<< HEAD
   if (config.ops)
     lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
+=======
+  if (live) lines.push(`  live    ${live}`);
+>>>>>>> 90da6ba (Notifications: a channel hears of nothing over before it was subscribed (channel 'since', set by /settings channel-add and at each terminal start): no results of series that ended earlier, no live card of a series already live (its result still comes), no digest whose slot had passed; the terminal banner says what is live instead (one line))
   if (mode === 'terminal') {
     lines.push(
       '',
@@ -220,10 +229,16 @@ export async function run(argv: string[]): Promise<void> {
   // The terminal tenant's channel: on first start it is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
   try {
-    if (await subscribeTerminalOnFirstStart(app.tenants))
-      logger.info({ tenant: TERMINAL_TENANT_ID }, 'subscribed the terminal channel to every notification');
+    const done = await subscribeTerminal(app.tenants, app.clock.now());
+    logger.info({ tenant: TERMINAL_TENANT_ID, done }, 'terminal channel: notifications from now on');
   } catch (error) {
     logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');
+  }
+  let live: string | undefined;
+  try {
+    live = await liveSummary(app.client, app.tenants);
+  } catch (error) {
+    logger.warn({ err: error }, 'could not count the live series for the banner');
   }
   await startNotifier(app, { terminal });
 
@@ -233,7 +248,7 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
 
-  process.stdout.write(banner(app, 'terminal', logFile));
+  process.stdout.write(banner(app, 'terminal', logFile, live));
   const historyFile = join(dirname(logFile ?? './data/matchday.log'), 'chat-history.txt');
   const chat = startChat(app, {
     input: process.stdin,

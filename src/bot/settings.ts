@@ -59,6 +59,12 @@ export const channelSubscriptionSchema = z.object({
     .default([]),
   /** A role id to mention on notifications. */
   role: z.string().optional(),
+  /**
+   * When the channel was subscribed (ISO). Nothing that was over before then is announced here: no
+   * results of series that ended earlier, no live card of a series already live (its result still
+   * comes). Absent on subscriptions older than this field: no such limit.
+   */
+  since: z.iso.datetime().optional(),
   /** Set when a permanent delivery failure turned this subscription off. */
   disabled: z.object({ reason: z.string(), at: z.string() }).optional(),
 });

@@ -41,6 +41,7 @@ import { type ChannelTarget, type Delivery, DeliveryError } from './delivery.ts'
 import { EditPacer } from './edit-pacer.ts';
 import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, ledgerKey } from './ledger.ts';
 import {
+  announces,
   digestSeries,
   dueDigest,
   POLL_INTERVAL_MS,
@@ -815,6 +816,7 @@ class NotifierImpl implements Notifier {
       const subs = this.#subscribersOf(k.series).filter(
         (sub) =>
           (sub.kinds.has('live') || sub.kinds.has('results')) &&
+          announces(sub, k.series, 'result') &&
           !this.#done.has(ledgerKey('result', k.series.id, 'over', sub)),
       );
       if (subs.length === 0) this.#groupsDone.add(group);
@@ -826,7 +828,8 @@ class NotifierImpl implements Notifier {
     const cardKeyOf = (series: Series, sub: Subscription) => ledgerKey('live', series.id, 'card', sub);
     for (const k of wantedLive)
       for (const sub of this.#subscribersOf(k.series))
-        if (sub.kinds.has('live')) unknownCards.push(cardKeyOf(k.series, sub));
+        if (sub.kinds.has('live') && announces(sub, k.series, 'live'))
+          unknownCards.push(cardKeyOf(k.series, sub));
     for (const [k, subs] of pendingEnded) for (const sub of subs) unknownCards.push(cardKeyOf(k.series, sub));
     await this.#loadCards(
       unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
@@ -838,7 +841,7 @@ class NotifierImpl implements Notifier {
     for (const k of wantedLive) {
       const data = this.#live.get(k.series.id) ?? {};
       for (const sub of this.#subscribersOf(k.series)) {
-        if (!sub.kinds.has('live')) continue;
+        if (!sub.kinds.has('live') || !announces(sub, k.series, 'live')) continue;
         const posting = this.#updateCard(k.series, sub, data, memo);
         if (posting) out.push(posting);
       }
@@ -1121,6 +1124,8 @@ class NotifierImpl implements Notifier {
       for (const sub of subs) {
         const key = ledgerKey('digest', slot.localDate, sub.digestTime, sub);
         if (this.#done.has(key) || this.#disabled.has(targetKey(sub))) continue;
+        // A channel subscribed after the slot gets its first digest the next day.
+        if (sub.since !== undefined && slot.at < sub.since) continue;
         pending = true;
         const mine = day.filter((s) => this.#subscriberSet(s).has(sub));
         if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {

@@ -31,6 +31,8 @@ export interface Subscription {
   timezone: string;
   digestTime: string;
   digestWhenEmpty: 'skip' | 'say';
+  /** When the channel was subscribed (epoch ms); absent: always (see `announces`). */
+  since?: number;
 }
 
 /** The platform of a tenant id (`discord:123` -> `discord`). */
@@ -67,6 +69,7 @@ export function subscriptionsOf(tenantId: string, settings: Settings): Subscript
       digestWhenEmpty: settings.digestWhenEmpty,
     };
     if (channel.role !== undefined) sub.role = channel.role;
+    if (channel.since !== undefined) sub.since = Date.parse(channel.since);
     subs.push(sub);
   }
   return subs;
@@ -103,6 +106,18 @@ export function wants(sub: Subscription, series: Series, teamsOf: readonly numbe
   for (const team of teamsOf) if (sub.teams.has(team)) return true;
   if (sub.games !== null && !sub.games.has(series.game.id)) return false;
   return sub.tiers.has(series.tier);
+}
+
+/**
+ * Does a channel subscribed at `sub.since` hear of this series' `event`? Not of a result when the
+ * series ended before the subscription (a new channel, or the terminal's first start, is not
+ * flooded with the past), nor get a live card of a series that went live before it (it gets the
+ * result when the series ends).
+ */
+export function announces(sub: Subscription, series: Series, event: 'live' | 'result'): boolean {
+  if (sub.since === undefined) return true;
+  const at = event === 'result' ? (series.end ?? series.start) : series.start;
+  return at === null || Date.parse(at) >= sub.since;
 }
 
 /** Can this series still get a reminder? Not when deleted, postponed, without a start, or no longer upcoming. */

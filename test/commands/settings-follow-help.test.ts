@@ -125,6 +125,8 @@ describe('/settings', () => {
       kinds: ['reminders', 'live'],
       leads: [30],
       role: 'r-fans',
+      // Subscribed now: nothing already over is announced in the new channel.
+      since: stack.clock.now().toISOString(),
     });
     const again = await call(
       stack,

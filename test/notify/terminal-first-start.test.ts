@@ -6,7 +6,7 @@ import { createLogger } from '../../src/bot/logger.ts';
 import { openTenantStore } from '../../src/bot/tenants.ts';
 import { subscriptionsOf } from '../../src/notify/plan.ts';
 import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from '../../src/platforms/terminal/chat.ts';
-import { subscribeTerminalOnFirstStart } from '../../src/platforms/terminal/first-start.ts';
+import { subscribeTerminal } from '../../src/platforms/terminal/first-start.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchday-terminal-first-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,26 +19,32 @@ async function store(name: string) {
   );
 }
 
-describe('the terminal on first start', () => {
-  it('subscribes its own channel to every kind for a new tenant, once', async () => {
+describe('the terminal on each start', () => {
+  const first = new Date('2026-11-23T10:00:00Z');
+  const later = new Date('2026-11-24T18:30:00Z');
+
+  it('subscribes its own channel to every kind for a new tenant, from now on', async () => {
     const tenants = await store('new');
-    expect(await subscribeTerminalOnFirstStart(tenants)).toBe(true);
+    expect(await subscribeTerminal(tenants, first)).toBe('subscribed');
     const subs = subscriptionsOf(TERMINAL_TENANT_ID, await tenants.get(TERMINAL_TENANT_ID));
     expect(subs).toHaveLength(1);
     expect(subs[0]!.channelId).toBe(TERMINAL_CHANNEL.id);
     expect([...subs[0]!.kinds].sort()).toEqual(['digest', 'live', 'reminders', 'results']);
-    // A second start finds the tenant and changes nothing.
-    expect(await subscribeTerminalOnFirstStart(tenants)).toBe(false);
-    expect((await tenants.get(TERMINAL_TENANT_ID)).channels).toHaveLength(1);
+    expect(subs[0]!.since).toBe(first.getTime());
+    // A later start keeps the one channel and moves its "since": nothing over before it is replayed.
+    expect(await subscribeTerminal(tenants, later)).toBe('renewed');
+    const after = await tenants.get(TERMINAL_TENANT_ID);
+    expect(after.channels).toHaveLength(1);
+    expect(after.channels[0]!.since).toBe(later.toISOString());
     await tenants.close();
   });
 
-  it('leaves an existing tenant alone, even one without channels', async () => {
+  it('leaves a tenant whose channel was removed without one, and its other settings alone', async () => {
     const tenants = await store('existing');
     const settings = await tenants.get(TERMINAL_TENANT_ID);
     settings.timezone = 'Europe/Berlin';
     await tenants.save(TERMINAL_TENANT_ID, settings);
-    expect(await subscribeTerminalOnFirstStart(tenants)).toBe(false);
+    expect(await subscribeTerminal(tenants, later)).toBe('none');
     const after = await tenants.get(TERMINAL_TENANT_ID);
     expect(after.channels).toEqual([]);
     expect(after.timezone).toBe('Europe/Berlin');
