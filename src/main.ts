@@ -106,12 +106,9 @@ export function banner(
     `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
   ];
   if (logFile) lines.push(`  logs    ${logFile}`);
-<<<<<<< HEAD
   if (config.ops)
     lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
-=======
   if (live) lines.push(`  live    ${live}`);
->>>>>>> 90da6ba (Notifications: a channel hears of nothing over before it was subscribed (channel 'since', set by /settings channel-add and at each terminal start): no results of series that ended earlier, no live card of a series already live (its result still comes), no digest whose slot had passed; the terminal banner says what is live instead (one line))
   if (mode === 'terminal') {
     lines.push(
       '',

@@ -11,56 +11,37 @@ import type { TenantStore } from '../../bot/tenants.ts';
 import type { EsportsClient } from '../../client/types.ts';
 import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
 
-<<<<<<< HEAD
-/** Subscribes the terminal chat's channel when the terminal tenant is new; true when it did. */
-export async function subscribeTerminalOnFirstStart(
-  tenants: Pick<TenantStore, 'update' | 'list'>,
-): Promise<boolean> {
-  if ((await tenants.list()).includes(TERMINAL_TENANT_ID)) return false;
-  let added = false;
-  await tenants.update(TERMINAL_TENANT_ID, (settings) => {
-    added = !settings.channels.some((c) => c.id === TERMINAL_CHANNEL.id);
-    if (added) {
-      settings.channels.push(
-        channelSubscriptionSchema.parse({
-          id: TERMINAL_CHANNEL.id,
-          name: TERMINAL_CHANNEL.name,
-          kinds: [...NOTIFICATION_KINDS],
-        }),
-      );
-    }
-    return settings;
-  });
-  return added;
-=======
 /**
  * Subscribes the terminal chat's channel when the terminal tenant is new (`subscribed`), or moves
  * its `since` to `now` when it exists (`renewed`); `none` when the user removed the channel.
  */
 export async function subscribeTerminal(
-  tenants: Pick<TenantStore, 'get' | 'save' | 'list'>,
+  tenants: Pick<TenantStore, 'update' | 'list'>,
   now: Date,
 ): Promise<'subscribed' | 'renewed' | 'none'> {
   const since = now.toISOString();
   const isNew = !(await tenants.list()).includes(TERMINAL_TENANT_ID);
-  const settings = await tenants.get(TERMINAL_TENANT_ID);
-  const channel = settings.channels.find((c) => c.id === TERMINAL_CHANNEL.id);
-  if (channel) {
-    channel.since = since;
-    await tenants.save(TERMINAL_TENANT_ID, settings);
-    return 'renewed';
-  }
-  if (!isNew) return 'none';
-  settings.channels.push(
-    channelSubscriptionSchema.parse({
-      id: TERMINAL_CHANNEL.id,
-      name: TERMINAL_CHANNEL.name,
-      kinds: [...NOTIFICATION_KINDS],
-      since,
-    }),
-  );
-  await tenants.save(TERMINAL_TENANT_ID, settings);
-  return 'subscribed';
+  let done: 'subscribed' | 'renewed' | 'none' = 'none';
+  await tenants.update(TERMINAL_TENANT_ID, (settings) => {
+    done = 'none';
+    const channel = settings.channels.find((c) => c.id === TERMINAL_CHANNEL.id);
+    if (channel) {
+      channel.since = since;
+      done = 'renewed';
+    } else if (isNew) {
+      settings.channels.push(
+        channelSubscriptionSchema.parse({
+          id: TERMINAL_CHANNEL.id,
+          name: TERMINAL_CHANNEL.name,
+          kinds: [...NOTIFICATION_KINDS],
+          since,
+        }),
+      );
+      done = 'subscribed';
+    }
+    return settings;
+  });
+  return done;
 }
 
 /**
@@ -84,5 +65,4 @@ export async function liveSummary(
   if (live.length === 0) return `nothing live now in ${tiers}; /series shows what is next`;
   const count = live.length === 50 ? '50+ series' : `${live.length} series`;
   return `${count} live now in ${tiers}: /live shows them`;
->>>>>>> 90da6ba (Notifications: a channel hears of nothing over before it was subscribed (channel 'since', set by /settings channel-add and at each terminal start): no results of series that ended earlier, no live card of a series already live (its result still comes), no digest whose slot had passed; the terminal banner says what is live instead (one line))
 }
