@@ -1,13 +1,21 @@
 # Matchday in a container: the bot on the embedded local service unless ESPORTS_API_URL is set.
+# Production dependencies only (tsx runs the TypeScript sources: no build step), as user `node`.
+# scripts/container-check reproduces these steps without a container engine; CI runs it.
 FROM node:20.20-bookworm-slim AS deps
 WORKDIR /app
+# sqlite3 builds from source when no prebuilt binary fits.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM node:20.20-bookworm-slim
 WORKDIR /app
-ENV NODE_ENV=production STORE_URL=sqlite:///app/data/matchday.sqlite
+# Without a TTY and without a platform token Matchday runs as a notifier-only service and says so;
+# the operations endpoint (/healthz, /readyz, /metrics) listens on every interface of the container.
+ENV NODE_ENV=production \
+    STORE_URL=sqlite:///app/data/matchday.sqlite \
+    METRICS_PORT=9464 \
+    METRICS_HOST=0.0.0.0
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
@@ -16,4 +24,9 @@ COPY commands ./commands
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 VOLUME ["/app/data"]
+EXPOSE 9464
+HEALTHCHECK --interval=30s --timeout=3s --start-period=30s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# SIGTERM drains and stops within 10 s (Docker's default grace before SIGKILL).
+STOPSIGNAL SIGTERM
 CMD ["node", "bin/matchday.mjs", "start"]
