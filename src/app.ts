@@ -12,6 +12,7 @@ import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
+import type { SharedBudgetPlan } from './client/shared-budget.ts';
 import type { Config } from './config.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
@@ -36,8 +37,10 @@ export interface App {
   feed?: Feed;
   runtime: Runtime;
   logger: Logger;
-  /** Set once `attachNotifier` ran. */
+  /** Set while this process runs the notifier (`attachNotifier`, or while it holds the notifier lease). */
   notifier?: Notifier;
+  /** On Redis: the notifier lease of this process (absent on SQLite: the one process always leads). */
+  lease?: { readonly leading: boolean; readonly token: number };
   /** Registers cleanup to run on `close()` (platforms, notifier); last registered runs first. */
   onClose(cleanup: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -118,10 +121,20 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       secrets.add(secret);
     }
 
+    // On Redis, every process on this secret spends one shared budget (issue 14).
+    const sharedBudget =
+      config.store.kind === 'redis'
+        ? await import('./client/redis-budget.ts').then(
+            ({ RedisBudget }) =>
+              (plan: SharedBudgetPlan) =>
+                new RedisBudget(config.store.url, plan, { logger }),
+          )
+        : undefined;
     const client = createClient({
       baseUrl,
       secret,
       logger,
+      ...(sharedBudget ? { sharedBudget } : {}),
       ...(rate !== undefined ? { rate: { perSecond: rate, burst: Math.max(5, Math.ceil(rate)) } } : {}),
     });
     onClose(() => client.close());
@@ -203,6 +216,20 @@ export async function attachNotifier(
   app: App,
   deliveries: Partial<Record<Platform, Delivery>>,
 ): Promise<Notifier> {
+  const { notifier, close } = await openNotifier(app, deliveries);
+  app.onClose(close);
+  return notifier;
+}
+
+/**
+ * Opens the ledger and starts the notifier (sets `app.notifier`); `close` stops it (posts under way
+ * finish), closes the ledger and unsets `app.notifier`. The notifier lease (`notify/leader.ts`) opens
+ * and closes it as the lease comes and goes.
+ */
+export async function openNotifier(
+  app: App,
+  deliveries: Partial<Record<Platform, Delivery>>,
+): Promise<{ notifier: Notifier; close: () => Promise<void> }> {
   const store = app.config.store;
   let ledger: Ledger;
   if (store.kind === 'sqlite') {
@@ -222,9 +249,18 @@ export async function attachNotifier(
     deliveries,
     logger: app.logger,
   });
-  app.onClose(() => ledger.close());
-  await notifier.start();
-  app.onClose(() => notifier.stop());
+  try {
+    await notifier.start();
+  } catch (error) {
+    await notifier.stop().catch(() => undefined);
+    await ledger.close().catch(() => undefined);
+    throw error;
+  }
   app.notifier = notifier;
-  return notifier;
+  const close = async () => {
+    if (app.notifier === notifier) app.notifier = undefined;
+    await notifier.stop();
+    await ledger.close();
+  };
+  return { notifier, close };
 }

@@ -9,11 +9,12 @@
  */
 import { fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type App, attachNotifier, createApp } from './app.ts';
+import { type App, attachNotifier, createApp, openNotifier } from './app.ts';
 import type { Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
+import { NotifierLease } from './notify/leader.ts';
 import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
@@ -85,6 +86,15 @@ async function startPlatforms(app: App, config: Config): Promise<Partial<Record<
   return deliveries;
 }
 
+function notifyLine(app: App): string {
+  const on = 'reminders, live cards and digests are on';
+  if (app.lease)
+    return app.lease.leading
+      ? `${on} (this process holds the notifier lease, term ${app.lease.token})`
+      : 'standing by: another process holds the notifier lease (this one takes over if it stops)';
+  return app.notifier ? on : 'off (the notifier did not start; see the log)';
+}
+
 /** The start-up banner: what runs, and how to connect the rest. */
 export function banner(
   app: App,
@@ -103,7 +113,7 @@ export function banner(
     `  names   ${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`,
     `  store   ${safeUrl(config.store.url)}`,
     `  config  ${config.envFile ? `${config.envFile}, under the environment` : 'the environment (no .env file here)'}`,
-    `  notify  ${app.notifier ? 'reminders, live cards and digests are on' : 'off (the notifier did not start; see the log)'}`,
+    `  notify  ${notifyLine(app)}`,
   ];
   if (logFile) lines.push(`  logs    ${logFile}`);
   if (config.ops)
@@ -317,7 +327,7 @@ async function runHeadless(app: App, terminal: TerminalDelivery, why: string): P
   const stopped = untilSignal();
   const message =
     `Matchday is running headless (${why}; no DISCORD_TOKEN or SLACK_BOT_TOKEN): notifier-only service, ` +
-    `${app.notifier ? 'notifications for the terminal channel are written to stdout' : 'but the notifier did not start (see the log)'}; ` +
+    `${app.notifier ? 'notifications for the terminal channel are written to stdout' : app.lease ? 'standing by for the notifier lease (another process holds it)' : 'but the notifier did not start (see the log)'}; ` +
     'no chat. Set DISCORD_TOKEN or SLACK_BOT_TOKEN to serve a chat platform, or run with a terminal (docker run -it) to chat here.';
   process.stdout.write(banner(app, 'headless'));
   app.logger.info({ mode: 'headless', notifier: Boolean(app.notifier) }, message);
@@ -359,7 +369,26 @@ const HISTORY_LINES = 500;
 
 async function startNotifier(app: App, deliveries: Partial<Record<Platform, Delivery>>): Promise<void> {
   try {
-    await attachNotifier(app, deliveries);
+    if (app.config.store.kind === 'redis') {
+      // Many processes on one Redis: only the holder of the lease runs the notifier.
+      let close: (() => Promise<void>) | undefined;
+      const lease = new NotifierLease({
+        url: app.config.store.url,
+        logger: app.logger,
+        lead: async () => {
+          close = (await openNotifier(app, deliveries)).close;
+        },
+        resign: async () => {
+          await close?.();
+          close = undefined;
+        },
+      });
+      await lease.start();
+      app.lease = lease;
+      app.onClose(() => lease.stop());
+    } else {
+      await attachNotifier(app, deliveries);
+    }
   } catch (error) {
     // Commands still work without notifications; the banner says the notifier is off.
     app.logger.error({ err: error }, 'the notifier failed to start');

@@ -16,6 +16,7 @@ import { type Logger, silentLogger } from './logger.ts';
 import { type AnswerKind, Pipeline, type RetryPolicy } from './pipeline.ts';
 import { RateLimiter } from './rate-limiter.ts';
 import { buildResources } from './resources.ts';
+import type { SharedBudget, SharedBudgetFactory } from './shared-budget.ts';
 import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
 import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
 import { buildV2Resources, Embedded } from './v2/resources.ts';
@@ -85,6 +86,11 @@ export interface ClientOptions {
   cacheTimeoutMs?: number;
   /** Parallel connections to the service. Default 8. */
   connections?: number;
+  /**
+   * Builds the budget shared with other processes on the same secret (e.g. `RedisBudget`); every
+   * request then takes a token there too. Default: none (this process alone spends the secret).
+   */
+  sharedBudget?: SharedBudgetFactory;
 }
 
 const DEFAULTS = {
@@ -199,6 +205,14 @@ export function createClient(options: ClientOptions): EsportsClient {
   }
   const limiter = shared.limiter;
 
+  // The bucket this process plans for, shared: the same size and rate, under a hash of the secret.
+  const reserve = Math.max(0, Math.min(rate.reserve, rate.burst - 1));
+  const sharedBudget: SharedBudget | undefined = options.sharedBudget?.({
+    key: createHash('sha256').update(limiterKey).digest('hex').slice(0, 32),
+    perSecond: rate.perSecond,
+    capacity: rate.burst - reserve,
+  });
+
   const ownsCache = options.cache === undefined;
   // keyv's default serializer would JSON-encode every answer even in memory: a warm 50-series page
   // cost milliseconds to read back. In memory there is nothing to encode.
@@ -226,6 +240,7 @@ export function createClient(options: ClientOptions): EsportsClient {
     keyPrefix: `${baseKey} `,
     transport,
     limiter,
+    ...(sharedBudget ? { sharedBudget } : {}),
     cache,
     logger,
     ttl,
@@ -246,6 +261,7 @@ export function createClient(options: ClientOptions): EsportsClient {
       limiter.close(new Error('The esports client is closed.'));
     }
     await transport.close();
+    await sharedBudget?.close();
     if (ownsCache) await keyv.disconnect().catch(() => {});
   };
 

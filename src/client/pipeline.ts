@@ -23,6 +23,7 @@ import { type HttpAnswer, type HttpTransport, TransportTimeoutError } from './ht
 import type { Logger } from './logger.ts';
 import { canonicalQuery, type QueryParams } from './query.ts';
 import { type RateLimiter, type Ticket, WouldMissDeadlineError } from './rate-limiter.ts';
+import type { SharedBudget } from './shared-budget.ts';
 import { endpointFamily, familyOf, holdsLive, type TtlFamily } from './ttl.ts';
 import type { ClientStats, Priority } from './types.ts';
 
@@ -41,6 +42,8 @@ export interface PipelineOptions {
   keyPrefix: string;
   transport: HttpTransport;
   limiter: RateLimiter;
+  /** The secret's budget shared with other processes (taken after the local token). */
+  sharedBudget?: SharedBudget;
   cache: ResponseCache;
   logger: Logger;
   ttl: Record<TtlFamily, number>;
@@ -341,6 +344,7 @@ export class Pipeline {
       let error: ServiceError;
       try {
         await limiter.acquire(flight.ticket, signal, flight.deadlineAt);
+        await this.#o.sharedBudget?.acquire(flight.ticket.priority, signal, flight.deadlineAt);
       } catch (cause) {
         if (cause instanceof QueueFullError) {
           this.counters.shed++;
@@ -399,7 +403,10 @@ export class Pipeline {
       }
       if (!isRetryable(error) || attempt >= retry.attempts) throw error;
       const hint = error.retryAfterMs;
-      if (error instanceof RateLimitedError && hint !== undefined) limiter.pause(hint);
+      if (error instanceof RateLimitedError && hint !== undefined) {
+        limiter.pause(hint);
+        this.#o.sharedBudget?.pause(hint);
+      }
       const ceiling = Math.min(retry.capMs, retry.baseMs * 2 ** (attempt - 1));
       const wait = hint !== undefined && hint > 0 ? hint : this.#random() * ceiling;
       if (performance.now() + wait >= flight.deadlineAt) {

@@ -1,0 +1,179 @@
+/**
+ * One active notifier among many processes on one Redis (issue 14): a lease in Redis, renewed while
+ * held, with a fencing token that grows with every new holder. Only the holder runs the notifier (and
+ * so polls the feed); the others stand by and try to take the lease over. When the holder dies its
+ * lease runs out after `ttlMs`, and a standby takes over at its next try: within `ttlMs + retryMs`
+ * (15 s + 5 s by default, inside the 30 s the issue allows). A holder that cannot renew in time stops
+ * its notifier before the lease can have passed to another process.
+ *
+ * The lease only saves work: the ledger's claim is still what prevents a double send when two
+ * processes briefly both believe they lead (`shared/notes/reliability.md`).
+ */
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@redis/client';
+
+/**
+ * KEYS[1] the lease, KEYS[2] the fencing counter; ARGV: owner, ttl ms.
+ * Takes a free lease (a new fencing token) or renews our own; returns the token, or 0 when another
+ * process holds it.
+ */
+const ACQUIRE_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if held then
+  local owner, token = string.match(held, '^(.*)|(%d+)$')
+  if owner == ARGV[1] then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    return tonumber(token)
+  end
+  return 0
+end
+local token = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
+return token
+`;
+
+/** Deletes the lease only if we hold it. */
+const RELEASE_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if held and string.match(held, '^(.*)|%d+$') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+export interface LeaseOptions {
+  url: string;
+  /** Starts the work the lease guards (the notifier). */
+  lead: (token: number) => Promise<void>;
+  /** Stops it: the lease was lost or is being released. */
+  resign: () => Promise<void>;
+  logger: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  /** Lease key. Default `matchday:notifier:lease`. */
+  key?: string;
+  /** How long a lease lives without renewal. Default 15 s. */
+  ttlMs?: number;
+  /** Renewal (holder) and takeover attempt (standby) interval. Default 5 s. */
+  retryMs?: number;
+}
+
+export class NotifierLease {
+  readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  readonly #o: Required<LeaseOptions>;
+  readonly #client: ReturnType<typeof createClient>;
+  #timer: NodeJS.Timeout | undefined;
+  #leading = false;
+  /** The fencing token of the current term (0 while standing by). */
+  token = 0;
+  /** `performance.now()` until which our lease surely holds (renewal time + ttl, less a margin). */
+  #validUntil = 0;
+  #stopped = false;
+  #busy: Promise<void> = Promise.resolve();
+
+  constructor(options: LeaseOptions) {
+    this.#o = {
+      key: 'matchday:notifier:lease',
+      ttlMs: 15_000,
+      retryMs: 5_000,
+      ...options,
+    };
+    this.#client = createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 5000,
+        reconnectStrategy: (retries: number) => Math.min(5000, 100 * 2 ** retries),
+      },
+    });
+    this.#client.on('error', () => undefined);
+  }
+
+  get leading(): boolean {
+    return this.#leading;
+  }
+
+  /** Connects and makes the first attempt (so start-up knows whether this process leads). */
+  async start(): Promise<void> {
+    await this.#client.connect();
+    await this.#attempt();
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#busy = this.#attempt().finally(() => this.#schedule());
+    }, this.#o.retryMs);
+  }
+
+  async #attempt(): Promise<void> {
+    const started = performance.now();
+    let token = 0;
+    try {
+      token = Number(
+        await this.#client.eval(ACQUIRE_SCRIPT, {
+          keys: [this.#o.key, `${this.#o.key}:fence`],
+          arguments: [this.owner, String(this.#o.ttlMs)],
+        }),
+      );
+    } catch (error) {
+      // Redis did not answer: keep leading only while the last renewal surely still holds.
+      if (this.#leading && performance.now() >= this.#validUntil) {
+        this.#o.logger.warn({ err: error }, 'could not renew the notifier lease in time; standing down');
+        await this.#resign();
+      }
+      return;
+    }
+    if (this.#stopped) return;
+    if (token > 0) {
+      // The lease runs from when we asked; keep a margin of one retry for a slow answer.
+      this.#validUntil = started + this.#o.ttlMs - this.#o.retryMs;
+      if (!this.#leading || token !== this.token) {
+        this.token = token;
+        this.#leading = true;
+        this.#o.logger.info(
+          { owner: this.owner, token },
+          'this process holds the notifier lease and runs the notifier',
+        );
+        try {
+          await this.#o.lead(token);
+        } catch (error) {
+          this.#o.logger.warn({ err: error }, 'the notifier failed to start; giving the lease back');
+          await this.#resign();
+          await this.#release();
+        }
+      }
+    } else if (this.#leading) {
+      this.#o.logger.warn(
+        { owner: this.owner, token: this.token },
+        'the notifier lease passed to another process; standing down',
+      );
+      await this.#resign();
+    }
+  }
+
+  async #resign(): Promise<void> {
+    if (!this.#leading) return;
+    this.#leading = false;
+    this.token = 0;
+    await this.#o.resign();
+  }
+
+  async #release(): Promise<void> {
+    await this.#client
+      .eval(RELEASE_SCRIPT, { keys: [this.#o.key], arguments: [this.owner] })
+      .catch(() => undefined);
+  }
+
+  /** Stops trying; if leading, stops the work (posts under way finish) and releases the lease at once. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#busy;
+    const wasLeading = this.#leading;
+    await this.#resign();
+    if (wasLeading) {
+      await this.#release();
+      this.#o.logger.info({ owner: this.owner }, 'released the notifier lease');
+    }
+    if (this.#client.isReady) await this.#client.quit().catch(() => undefined);
+    else if (this.#client.isOpen) this.#client.destroy();
+  }
+}
