@@ -9,8 +9,8 @@
  * One slash command, `/matchday <command> <arguments>`: acked at once (Slack's 3 s), parsed by the
  * shared text parser, run by the shared runtime, answered through `respond()`: ephemeral unless the
  * reply is meant for the channel. Whether the user is a workspace admin or owner comes from
- * `users.info`: asked afresh for admin-only commands, cached for a minute for the others (which may
- * still treat admins differently). Uninstalling the app or revoking its token purges the workspace.
+ * `users.info`: asked afresh for every command that can change settings (/settings, /follow), cached
+ * for at most 5 seconds for the others (which may still treat admins differently). Uninstalling the app or revoking its token purges the workspace.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -147,8 +147,8 @@ async function isWorkspaceAdmin(
   }
 }
 
-/** How long a non-admin-only command trusts a looked-up admin status. */
-const ADMIN_CACHE_MS = 60_000;
+/** How long a command that cannot change settings trusts a looked-up admin status. */
+const ADMIN_CACHE_MS = 5_000;
 
 /** Admin status per workspace and user, for commands that are not admin-only. */
 class AdminCache {
@@ -224,8 +224,10 @@ export async function answerCommand(
     const command = runtime.find(parsed.command);
     const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
     const cacheKey = `${tenantKey}/${payload.user_id}`;
-    // Admin-only commands always ask Slack; others accept a status up to a minute old.
-    let isAdmin = command?.adminOnly ? undefined : admins.get(cacheKey);
+    // Commands that can change settings (/settings, /follow) always ask Slack, so a demoted admin is
+    // refused at once; others accept a status up to ADMIN_CACHE_MS old.
+    const live = command?.adminOnly === true || command?.usesSettings === true;
+    let isAdmin = live ? undefined : admins.get(cacheKey);
     if (isAdmin === undefined) {
       isAdmin = await isWorkspaceAdmin(client, payload.user_id, logger);
       if (isAdmin === undefined) {

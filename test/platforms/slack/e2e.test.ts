@@ -170,6 +170,28 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     expect(body).not.toMatch(/(^|[\s(`])\/(series|team|standings|help|settings)\b/m);
   });
 
+  it('refuses a demoted admin at once: /follow asks users.info on every call, never a cached status', async () => {
+    const others = rig.app.runtime
+      .autocomplete('team', 'a')
+      .map((t) => String(t.name).replace(/ \([A-Z0-9]+\)$/, ''));
+    const [first, second] = others.filter((name) => name !== team);
+    const before = rig.fake.callsOf('users.info').length;
+    const followed = await rig.command(`follow team "${first}"`, { user: USERS.admin.id });
+    expect(mrkdwn(followed) + header(followed)).toContain('Now following');
+    const admin = rig.fake.users.get(USERS.admin.id)!;
+    admin.isAdmin = false;
+    try {
+      const refused = await rig.command(`follow team "${second}"`, { user: USERS.admin.id });
+      expect(mrkdwn(refused)).toMatch(/Only admins of this workspace can change the followed teams/);
+      expect(rig.fake.callsOf('users.info').length - before).toBe(2);
+      expect((await rig.app.tenants.get(TENANT)).follows).not.toContain(
+        rig.app.runtime.autocomplete('team', String(second))[0]?.value,
+      );
+    } finally {
+      admin.isAdmin = true;
+    }
+  });
+
   it('lets workspace admins and owners use admin commands, checked with users.info', async () => {
     const before = rig.fake.callsOf('users.info').length;
     const refused = await rig.command('settings show', { user: USERS.member.id });
@@ -186,7 +208,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     }
     expect(header(admin)).toBe(header(owner));
 
-    // Other commands reuse a status looked up within the last minute (the refusal above looked it up).
+    // Other commands reuse a status looked up within the last 5 seconds (the refusal above looked it up).
     const count = rig.fake.callsOf('users.info').length;
     await rig.command('live', { user: USERS.member.id });
     await rig.command('live', { user: USERS.member.id });
