@@ -2,12 +2,14 @@
  * Parses a typed command line (terminal, Slack `/matchday ...`, `matchday ask`) into a command call:
  * `/series live game:cs2 team:"Team Spirit"`. The leading slash is optional; a subcommand word
  * follows the command when it has subcommands; then `name:value` pairs or bare values, which fill
- * the options in declaration order. Double, single and typographic quotes keep spaces together.
+ * the options in declaration order. Double, single and typographic quotes keep spaces together; a
+ * name of several words also works unquoted where the words after it cannot be another option
+ * (`/team Nova Krakens 3`: "Krakens" is no count, so it belongs to the team).
  *
  * Values stay strings: the runtime validates and coerces them against the declaration, the same way
  * for every platform.
  */
-import type { AnyCommand, OptionsDef } from './command.ts';
+import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
 
 export interface ParsedCommandText {
@@ -29,6 +31,8 @@ interface Token {
   text: string;
   /** Index in `text` of the first colon outside quotes, or -1: only such a colon names an option. */
   colon: number;
+  /** True when quotes made the token: it is one whole value, never joined with other words. */
+  quoted?: boolean;
 }
 
 /** Splits on whitespace outside quotes. Throws on an unclosed quote. */
@@ -37,6 +41,7 @@ export function tokenize(input: string): Token[] {
   let current = '';
   let colon = -1;
   let started = false;
+  let quoted = false;
   let i = 0;
   while (i < input.length) {
     const char = input[i]!;
@@ -51,14 +56,16 @@ export function tokenize(input: string): Token[] {
       }
       current += input.slice(i + 1, end);
       started = true;
+      quoted = true;
       i = end + 1;
       continue;
     }
     if (/\s/.test(char)) {
-      if (started) tokens.push({ text: current, colon });
+      if (started) tokens.push({ text: current, colon, ...(quoted ? { quoted } : {}) });
       current = '';
       colon = -1;
       started = false;
+      quoted = false;
       i++;
       continue;
     }
@@ -67,7 +74,7 @@ export function tokenize(input: string): Token[] {
     started = true;
     i++;
   }
-  if (started) tokens.push({ text: current, colon });
+  if (started) tokens.push({ text: current, colon, ...(quoted ? { quoted } : {}) });
   return tokens;
 }
 
@@ -104,6 +111,102 @@ export function optionsOf(command: AnyCommand, subcommand?: string): OptionsDef 
 }
 
 const OPTION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** True when `value` (one word, or several joined by spaces) can be a value of `def`. */
+function fits(def: OptionDef, value: string, words: number): boolean {
+  if (words > 1 && def.type !== 'string') return false;
+  switch (def.type) {
+    case 'integer':
+    case 'number': {
+      const pattern = def.type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+      if (!pattern.test(value)) return false;
+      const n = Number(value);
+      return (def.min === undefined || n >= def.min) && (def.max === undefined || n <= def.max);
+    }
+    case 'boolean':
+      return /^(true|yes|on|1|false|no|off|0)$/i.test(value);
+    case 'channel':
+    case 'role':
+      return true;
+    default: {
+      if ([...value].length > (def.max ?? 100)) return false; // the runtime's default text limit
+      if (!def.choices?.length) return true;
+      const lower = value.toLowerCase();
+      return def.choices.some(
+        (c) => String(c.value).toLowerCase() === lower || c.name.toLowerCase() === lower,
+      );
+    }
+  }
+}
+
+/** Every way to give `words` to `free` options in order, each option one word or (text) several. */
+function readings(words: Token[], free: string[], options: OptionsDef): Record<string, string>[] {
+  const found: Record<string, string>[] = [];
+  const walk = (i: number, j: number, current: Record<string, string>) => {
+    if (found.length > 50) return;
+    if (i === words.length) {
+      found.push({ ...current });
+      return;
+    }
+    if (j === free.length) return;
+    const name = free[j]!;
+    const def = options[name]!;
+    for (let end = i + 1; end <= words.length; end++) {
+      const group = words.slice(i, end);
+      if (end - i > 1 && (def.type !== 'string' || group.some((w) => w.quoted))) break;
+      const value = group.map((w) => w.text).join(' ');
+      if (!fits(def, value, end - i)) continue;
+      current[name] = value;
+      walk(end, j + 1, current);
+      delete current[name];
+    }
+  };
+  walk(0, 0, {});
+  return found;
+}
+
+/**
+ * Gives bare values to the options not named, in declaration order. One word per option when that
+ * reads well (every word fits its option); otherwise several words may make one text value
+ * (`/team Nova Krakens 3`), as long as exactly one reading gives the most words to options that
+ * are not free text (counts, tiers, choices). Several equally good readings (words that could be
+ * split between two names) throw a message showing them; `undefined` means there are more words than options.
+ */
+function assignPositionals(
+  words: Token[],
+  free: string[],
+  options: OptionsDef,
+  usage: string,
+): Record<string, string> | undefined {
+  const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
+  if (words.length === 0) return {};
+  if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
+    return oneEach();
+  const all = readings(words, free, options);
+  // No reading fits: one word per option lets validation say exactly what is wrong with which.
+  if (all.length === 0) return words.length <= free.length ? oneEach() : undefined;
+  // Counts, tiers and choices anchor the reading: the one filling most of them wins, if only one does.
+  const anchored = (r: Record<string, string>) =>
+    Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;
+  const most = Math.max(...all.map(anchored));
+  const best = all.filter((r) => anchored(r) === most);
+  if (best.length === 1) return best[0];
+  const show = (r: Record<string, string>) =>
+    Object.entries(r)
+      .map(([k, v]) => (v.includes(' ') ? `${k}:"${v}"` : `${k}:${v}`))
+      .join(' ');
+  throw new UserError(
+    'AMBIGUOUS_VALUES',
+    `"${words
+      .map((w) => w.text)
+      .join(' ')
+      .slice(
+        0,
+        60,
+      )}" can be read more than one way by ${usage}, e.g. ${show(best[0]!)} or ${show(best.at(-1)!)}. Name the options, with quotes around names with spaces.`,
+    [best[0]!, best.at(-1)!].map((r) => `${usage} ${show(r)}`),
+  );
+}
 
 /** Parses one command line against the declared commands. Throws `UserError` saying what would be right. */
 export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCommandText {
@@ -150,7 +253,7 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
   const declared = Object.keys(options);
   const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
   const args: Record<string, string> = {};
-  const positionals: string[] = [];
+  const positionals: Token[] = [];
 
   for (const token of tokens) {
     const key = token.colon > 0 ? token.text.slice(0, token.colon) : '';
@@ -170,13 +273,17 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
       }
       args[option] = token.text.slice(token.colon + 1);
     } else {
-      positionals.push(token.text);
+      positionals.push(token);
     }
   }
 
   const free = declared.filter((d) => !(d in args));
-  if (positionals.length > free.length) {
-    const extra = positionals.slice(free.length).join(' ');
+  const assigned = assignPositionals(positionals, free, options, usage);
+  if (!assigned) {
+    const extra = positionals
+      .slice(free.length)
+      .map((w) => w.text)
+      .join(' ');
     throw new UserError(
       'TOO_MANY_VALUES',
       free.length === 0
@@ -184,9 +291,7 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
         : `Too many values for ${usage}: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
     );
   }
-  positionals.forEach((value, index) => {
-    args[free[index]!] = value;
-  });
+  Object.assign(args, assigned);
 
   return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };
 }

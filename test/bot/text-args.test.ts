@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commands as real } from '../../commands/index.ts';
 import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command.ts';
 import { notice } from '../../src/bot/reply.ts';
 import { parseCommandText, tokenize } from '../../src/bot/text-args.ts';
@@ -90,12 +91,72 @@ describe('parseCommandText', () => {
     expect(error.message).toMatch(/position 12/);
   });
 
-  it('refuses too many positional values and suggests quoting', () => {
-    const error = userError(() => parseCommandText('/team Team Spirit Moscow', commands));
-    expect(error.code).toBe('TOO_MANY_VALUES');
-    expect(error.message).toContain('"Moscow"');
+  it('takes several unquoted words as one name where the words after it cannot be another option', () => {
+    expect(parseCommandText('/team Team Spirit Moscow', commands).args).toEqual({
+      team: 'Team Spirit Moscow',
+    });
+    expect(parseCommandText('/team Nova Krakens yes', commands).args).toEqual({
+      team: 'Nova Krakens',
+      results: 'yes',
+    });
+    // The real commands: counts, tiers and choices between the names decide where a name ends.
+    expect(parseCommandText('/team Nova Krakens', real).args).toEqual({ team: 'Nova Krakens' });
+    expect(parseCommandText('/team Nova Krakens 3', real).args).toEqual({ team: 'Nova Krakens', count: '3' });
+    expect(parseCommandText('/series live Strike Point', real).args).toEqual({
+      when: 'live',
+      game: 'Strike Point',
+    });
+    expect(parseCommandText('/series recent Strike Point 1 team:"Nova Krakens"', real).args).toEqual({
+      when: 'recent',
+      game: 'Strike Point',
+      tier: '1',
+      team: 'Nova Krakens',
+    });
+    expect(parseCommandText('/tournament AC Lisbon Masters 16-22 Mar 2026', real).args).toEqual({
+      tournament: 'AC Lisbon Masters 16-22 Mar 2026',
+    });
+    expect(parseCommandText('/follow team Nova Krakens', real).args).toEqual({ team: 'Nova Krakens' });
+    // One word per option still wins when every word fits its option.
+    expect(parseCommandText('/series live sp krakens 3', commands).args).toEqual({
+      game: 'sp',
+      team: 'krakens',
+      limit: '3',
+    });
+  });
+
+  it('refuses a run of words that two text options could share in several ways, showing the readings', () => {
+    const error = userError(() => parseCommandText('/series live Strike Point Nova Krakens 3', commands));
+    expect(error.code).toBe('AMBIGUOUS_VALUES');
+    expect(error.message).toContain('game:Strike team:"Point Nova Krakens" limit:3');
     expect(error.message).toContain('quotes');
-    expect(userError(() => parseCommandText('/help me', commands)).code).toBe('TOO_MANY_VALUES');
+    // Every reading offered parses back to itself.
+    for (const suggestion of error.suggestions) {
+      const parsed = parseCommandText(suggestion, commands);
+      expect(Object.keys(parsed.args)).toEqual(['game', 'team', 'limit']);
+    }
+  });
+
+  it('says how to write a tournament and a stage of several words each, rather than guessing', () => {
+    const error = userError(() => parseCommandText('/standings AC Lisbon Masters Group A', real));
+    expect(error.code).toBe('AMBIGUOUS_VALUES');
+    expect(error.message).toContain(
+      'e.g. tournament:AC stage:"Lisbon Masters Group A" or tournament:"AC Lisbon Masters Group A".',
+    );
+    // The team could end before or after "Krakens" (the tournament follows): asked, not guessed.
+    const team = userError(() => parseCommandText('/series recent Strike Point 1 Nova Krakens', real));
+    expect(team.code).toBe('AMBIGUOUS_VALUES');
+    expect(error.message).toContain('Name the options');
+    expect(parseCommandText('/standings "AC Lisbon Masters" Group A', real).args).toEqual({
+      tournament: 'AC Lisbon Masters',
+      stage: 'Group A',
+    });
+  });
+
+  it('refuses values left over when no option can take them, and suggests quoting', () => {
+    const error = userError(() => parseCommandText('/help me', commands));
+    expect(error.code).toBe('TOO_MANY_VALUES');
+    expect(error.message).toContain('"me"');
+    expect(error.message).toContain('quotes');
   });
 
   it('requires a known subcommand where the command has them', () => {

@@ -158,7 +158,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     ['series colour:red', /has no option "colour"/, 'when:'],
     ['series when:sometimes', /must be one of upcoming, live, recent/, ''],
     ['team', /needs team:/, '/matchday team team:'],
-    ['series live cs2 1 x y z q', /Too many values/, ''],
+    ['series live cs2 1 x y z q', /can be read more than one way/, 'team:"x y z q"'],
     ['standings tournament:"No Such Cup 1999"', /.+/, ''],
   ])('answers "%s" with what would be right, to the user alone', async (text, pattern, hint) => {
     const post = await rig.command(text);
