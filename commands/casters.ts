@@ -23,6 +23,7 @@ import {
   gamesFor,
   gamesLabel,
   namesOf,
+  resolveName,
   scopeOf,
   seriesArg,
   teamRosters,
@@ -67,7 +68,7 @@ export default defineCommand({
       const wanted: { games?: number[]; rosters?: number[] } = {};
       let who = gamesLabel(ctx, games);
       if (teamText) {
-        const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
+        const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
         wanted.rosters = await teamRosters(ctx, teamId);
         filter.push(['participants.roster.id', '^', wanted.rosters]);
         who = names.team(teamId)?.name ?? 'that team';

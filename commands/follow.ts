@@ -7,7 +7,7 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import type { Card } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { namesOf, scopeOf, textArg } from './shared.ts';
+import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most teams a tenant follows. */
 export const MAX_FOLLOWS = 50;
@@ -64,7 +64,7 @@ export default defineCommand({
       throw new UserError('ADMIN_ONLY', `Only admins of ${here} can change the followed teams.`);
     const text = textArg('team', (ctx.args as { team?: string }).team);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /follow team team:Liquid.');
-    const id = await names.resolve('team', text, scopeOf(ctx));
+    const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
     if (sub === 'team') {
       if (settings.follows.includes(id)) {
         return {

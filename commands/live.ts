@@ -32,6 +32,7 @@ import {
   namesOf,
   noteFilling,
   nothingLiveCard,
+  resolveName,
   scopeOf,
   seriesArg,
   teamRosters,
@@ -90,7 +91,7 @@ export default defineCommand({
       const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
       let who: string;
       if (teamText) {
-        const teamId = await names.resolve('team', teamText, scopeOf(ctx, games));
+        const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
         if (names.rostersOfTeam(teamId).length === 0) used++;
         wanted.rosters = await teamRosters(ctx, teamId);
         filter.push(['participants.roster.id', '^', wanted.rosters]);

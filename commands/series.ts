@@ -17,6 +17,7 @@ import {
   namesOf,
   noteFilling,
   nothingLiveCard,
+  resolveName,
   scopeOf,
   teamRosters,
   textArg,
@@ -74,9 +75,9 @@ export default defineCommand({
     const games = await gamesFor(ctx, args.game);
     const teamText = textArg('team', args.team);
     const tournamentText = textArg('tournament', args.tournament);
-    const teamId = teamText ? await names.resolve('team', teamText, scopeOf(ctx, games)) : undefined;
+    const teamId = teamText ? await resolveName(ctx, 'team', teamText, scopeOf(ctx, games)) : undefined;
     const tournamentId = tournamentText
-      ? await names.resolve('tournament', tournamentText, scopeOf(ctx, games))
+      ? await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx, games))
       : undefined;
     // A named team or tournament is asked for on purpose: the tenant's default games and tiers do
     // not silently hide it; an explicit game or tier still narrows.

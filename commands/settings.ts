@@ -20,7 +20,7 @@ import {
   type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
-import { namesOf, scopeOf, textArg } from './shared.ts';
+import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
 export const MAX_CHANNELS = 25;
@@ -363,7 +363,7 @@ async function parseGames(ctx: CommandContext<unknown>, text: string): Promise<n
   const items = splitList(text);
   if (items.length > 20) throw new UserError('TOO_MANY', 'At most 20 games.');
   const ids: number[] = [];
-  for (const item of items) ids.push(await namesOf(ctx).resolve('game', item));
+  for (const item of items) ids.push(await resolveName(ctx, 'game', item));
   return [...new Set(ids)];
 }
 
@@ -427,7 +427,7 @@ async function channelPatch(
       if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
       const scope = scopeOf(ctx, patch.games ?? channelGames);
       const ids: number[] = [];
-      for (const item of items) ids.push(await namesOf(ctx).resolve('team', item, scope));
+      for (const item of items) ids.push(await resolveName(ctx, 'team', item, scope));
       patch.teams = [...new Set(ids)];
     }
   }

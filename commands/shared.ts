@@ -7,7 +7,7 @@
 
 import { type CommandContext, UserError } from '../src/bot/command.ts';
 import { seriesLine } from '../src/bot/format.ts';
-import type { NameIndex, ResolveScope } from '../src/bot/names.ts';
+import type { NameIndex, NameSource, ResolveScope } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { EsportsClient, Where } from '../src/client/types.ts';
@@ -19,6 +19,19 @@ export type Data = EsportsClient;
 /** The context's scoped data client, typed. */
 export function dataOf(ctx: CommandContext<unknown>): Data {
   return ctx.data as Data;
+}
+
+/**
+ * A name the user typed, as an id (`NameIndex.resolve`); a typo taken as the closest name leaves
+ * a note in the reply.
+ */
+export function resolveName(
+  ctx: CommandContext<unknown>,
+  source: NameSource,
+  text: string,
+  scope?: ResolveScope,
+): Promise<number> {
+  return namesOf(ctx).resolve(source, text, scope, ctx.notes);
 }
 
 /** The context's name index, typed. */
@@ -101,7 +114,7 @@ export function textArg(name: string, value: string | undefined, max = 100): str
 /** The games a command looks at: the one named, else the tenant's (empty: every game). */
 export async function gamesFor(ctx: CommandContext<unknown>, game: string | undefined): Promise<number[]> {
   const text = textArg('game', game);
-  if (text) return [await namesOf(ctx).resolve('game', text)];
+  if (text) return [await resolveName(ctx, 'game', text)];
   return [...ctx.tenant.settings.games];
 }
 
@@ -134,7 +147,7 @@ export async function teamRosters(ctx: CommandContext<unknown>, teamId: number):
 export async function seriesArg(ctx: CommandContext<unknown>, text: string): Promise<Series> {
   const raw = textArg('series', text);
   if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
-  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await namesOf(ctx).resolve('series', raw, scopeOf(ctx));
+  const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await resolveName(ctx, 'series', raw, scopeOf(ctx));
   const held = ctx.feed?.seriesById(id);
   if (held) return held;
   try {

@@ -13,7 +13,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { dataOf, fromFeed, isNotFound, namesOf, scopeOf, textArg, visible } from './shared.ts';
+import { dataOf, fromFeed, isNotFound, namesOf, resolveName, scopeOf, textArg, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -51,7 +51,7 @@ export default defineCommand({
     const tournamentText = textArg('tournament', args.tournament);
     if (!tournamentText)
       throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /standings tournament:Major.');
-    const tournamentId = await names.resolve('tournament', tournamentText, scopeOf(ctx));
+    const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
     await names.ensureTournaments(data, [tournamentId]);
     let substages = names.substagesOf(tournamentId);
     if (substages.length === 0)
@@ -123,7 +123,8 @@ export function pickSubstage(substages: readonly Substage[], text: string | unde
       const byId = substages.find((s) => s.id === Number(text));
       if (byId) return byId;
     }
-    const query = normalizeName(text);
+    // A completion offers "Group A · AC Lisbon Masters 16 Mar": the part before " · " is the stage.
+    const query = normalizeName(text.split(' · ')[0]!);
     const exact = substages.filter((s) => normalizeName(s.title) === query);
     const loose = exact.length > 0 ? exact : substages.filter((s) => normalizeName(s.title).includes(query));
     if (loose.length === 1) return loose[0]!;

@@ -15,6 +15,7 @@ import {
   intArg,
   namesOf,
   noteFilling,
+  resolveName,
   scopeOf,
   teamRosters,
   textArg,
@@ -42,7 +43,7 @@ export default defineCommand({
     const text = textArg('team', args.team);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /team team:Liquid.');
     const count = intArg('count', args.count, 1, 10, 5);
-    const teamId = await names.resolve('team', text, scopeOf(ctx));
+    const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
     const team = names.team(teamId) ?? (await data.teams.get(teamId));
     const rosters = await teamRosters(ctx, teamId);
     const active = team.standing_roster?.roster.id;

@@ -8,7 +8,7 @@ import { teamName } from '../src/bot/format.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { dataOf, isNotFound, namesOf, scopeOf, textArg } from './shared.ts';
+import { dataOf, isNotFound, namesOf, resolveName, scopeOf, textArg } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -32,7 +32,7 @@ export default defineCommand({
     const names = namesOf(ctx);
     const text = textArg('tournament', ctx.args.tournament);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /tournament tournament:Major.');
-    const id = await names.resolve('tournament', text, scopeOf(ctx));
+    const id = await resolveName(ctx, 'tournament', text, scopeOf(ctx));
     let tournament: Tournament;
     let stages: Stage[];
     let participants: TournamentParticipants;

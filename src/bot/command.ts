@@ -109,6 +109,11 @@ export interface CommandContext<A> extends CommandRuntimeServices {
   channel: CommandChannel;
   /** The shared clock's current instant. */
   now: Date;
+  /**
+   * Lines the runtime shows above the reply, e.g. that a mistyped name was taken as the one it
+   * was closest to. Commands (and the name index, through them) add to it.
+   */
+  notes?: string[];
 }
 
 export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | undefined> {

@@ -464,6 +464,12 @@ export class NameIndex {
     return game ? game.abbreviation.toUpperCase() : '';
   }
 
+  /** "Nova Krakens (SP)": the name and, when known, the game (teams of different games share names). */
+  #teamLabel(t: Team): string {
+    const tag = this.#gameTag(t.game.id);
+    return tag ? `${t.name} (${tag})` : t.name;
+  }
+
   #rebuild(): void {
     const key = (...texts: (string | undefined | null)[]) => [
       ...new Set(
@@ -478,26 +484,25 @@ export class NameIndex {
       id: g.id,
       name: g.title,
       label: clip(`${g.title} (${g.abbreviation})`),
-      keys: key(g.title, g.abbreviation),
+      keys: key(g.title, g.abbreviation, `${g.title} (${g.abbreviation})`),
       weight: 0,
     }));
     this.#entries.team = [...this.#teams.values()].map((t) => ({
       id: t.id,
       name: t.name,
-      label: clip(this.#gameTag(t.game.id) ? `${t.name} (${this.#gameTag(t.game.id)})` : t.name),
-      keys: key(t.name, t.abbreviation, ...t.also_known_as),
+      label: clip(this.#teamLabel(t)),
+      keys: key(t.name, t.abbreviation, ...t.also_known_as, this.#teamLabel(t)),
       game: t.game.id,
       weight: t.active ? 1 : 0,
     }));
     this.#entries.tournament = [...this.#tournaments.values()].map((t) => {
       const running = Date.parse(t.start) <= now && now <= Date.parse(t.end);
+      const label = `${t.title} (${[this.#gameTag(t.game.id), `tier ${t.tier}`].filter(Boolean).join(', ')})`;
       return {
         id: t.id,
         name: t.title,
-        label: clip(
-          `${t.title} (${[this.#gameTag(t.game.id), `tier ${t.tier}`].filter(Boolean).join(', ')})`,
-        ),
-        keys: key(t.title, t.short_title),
+        label: clip(label),
+        keys: key(t.title, t.short_title, label),
         game: t.game.id,
         weight: running ? 2 : Date.parse(t.start) > now ? 1 : 0,
       };
@@ -509,7 +514,7 @@ export class NameIndex {
         id: s.id,
         name: s.title,
         label: clip(`${s.title} · ${owner}`),
-        keys: key(s.title, `${owner} ${s.title}`),
+        keys: key(s.title, `${owner} ${s.title}`, `${s.title} · ${owner}`),
         game: s.game.id,
         weight: 0,
       };
@@ -520,11 +525,21 @@ export class NameIndex {
       const when = s.start ? `${s.start.slice(0, 16).replace('T', ' ')} UTC` : 'time TBD';
       const head = teams.length > 0 ? teams.join(' vs ') : s.title;
       const state = s.lifecycle === 'live' ? 'LIVE' : when;
+      const event = tournament?.short_title || tournament?.title || s.title;
       return {
         id: s.id,
         name: head,
-        label: clip(`${head} · ${tournament?.short_title || tournament?.title || s.title} · ${state}`),
-        keys: key(head, s.title, tournament?.title, tournament?.short_title, ...teams),
+        label: clip(`${head} · ${event} · ${state}`),
+        // The label without its state still names the series once it went live (or its time moved).
+        keys: key(
+          head,
+          s.title,
+          tournament?.title,
+          tournament?.short_title,
+          ...teams,
+          `${head} · ${event} · ${state}`,
+          `${head} · ${event}`,
+        ),
         game: s.game.id,
         weight: s.lifecycle === 'live' ? 2 : s.lifecycle === 'upcoming' ? 1 : 0,
       };
@@ -571,7 +586,7 @@ export class NameIndex {
    * abbreviation or alias, or a unique fuzzy match. Ambiguous text throws a `UserError` listing the
    * candidates; unknown text throws one suggesting the closest names. Waits for the first refresh.
    */
-  async resolve(source: NameSource, text: string, scope?: ResolveScope): Promise<number> {
+  async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[]): Promise<number> {
     if (!this.#loaded) {
       try {
         await this.refresh();
@@ -582,11 +597,14 @@ export class NameIndex {
         );
       }
     }
-    return this.resolveLoaded(source, text, scope);
+    return this.resolveLoaded(source, text, scope, notes);
   }
 
-  /** `resolve` without waiting: for callers that know the index is loaded. */
-  resolveLoaded(source: NameSource, text: string, scope?: ResolveScope): number {
+  /**
+   * `resolve` without waiting: for callers that know the index is loaded. Text with no match but
+   * one clearly closest name (a typo) resolves to it, and `notes` gets a line saying so.
+   */
+  resolveLoaded(source: NameSource, text: string, scope?: ResolveScope, notes?: string[]): number {
     const noun = NOUN[source];
     const raw = text.trim();
     if (raw === '') throw new UserError('EMPTY_NAME', `Name a ${noun}: the text is empty.`);
@@ -606,10 +624,25 @@ export class NameIndex {
       const id = Number(raw);
       if (this.#entries[source].some((e) => e.id === id)) return id;
     }
-    const ranked = this.#rank(source, raw, scope);
+    let ranked = this.#rank(source, raw, scope);
+    // A label offered earlier ("A vs B · Event · 15:00 UTC") still names its series once the state
+    // part changed (it went live, its time moved): try it without that last part.
+    if (ranked.length === 0 && raw.includes(' · '))
+      ranked = this.#rank(source, raw.slice(0, raw.lastIndexOf(' · ')), scope);
     const best = ranked[0];
     if (!best) {
-      const suggestions = this.closest(source, raw, 3);
+      const near = this.#nearest(source, raw);
+      const first = near[0];
+      const typos = normalizeName(raw).length >= 8 ? 2 : 1;
+      if (
+        first &&
+        first.distance <= typos &&
+        (near[1]?.distance ?? Number.POSITIVE_INFINITY) > first.distance
+      ) {
+        notes?.push(`No ${noun} is called "${clip(raw, 40)}"; showing ${first.entry.label}.`);
+        return first.entry.id;
+      }
+      const suggestions = near.slice(0, 3).map((n) => n.entry.label);
       const hint =
         suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
       throw new UserError(
@@ -641,21 +674,33 @@ export class NameIndex {
 
   /** The `count` names closest to `text` by edit distance, for "did you mean". */
   closest(source: NameSource, text: string, count = 3): string[] {
+    return this.#nearest(source, text)
+      .slice(0, count)
+      .map((n) => n.entry.label);
+  }
+
+  /**
+   * Entries within a few edits of `text`, nearest first. A key is compared whole and cut to the
+   * text's length, so a typo in the start of a long name still counts as close.
+   */
+  #nearest(source: NameSource, text: string): { entry: Entry; distance: number }[] {
     const query = normalizeName(text);
     if (query === '') return [];
-    const scored: { label: string; distance: number }[] = [];
+    const scored: { entry: Entry; distance: number }[] = [];
     for (const entry of this.#entries[source]) {
       let distance = Number.POSITIVE_INFINITY;
       for (const key of entry.keys)
-        distance = Math.min(distance, editDistance(query, key.slice(0, query.length + 8)));
-      scored.push({ label: entry.label, distance });
+        distance = Math.min(
+          distance,
+          editDistance(query, key),
+          editDistance(query, key.slice(0, query.length)),
+        );
+      scored.push({ entry, distance });
     }
     const cutoff = Math.max(2, Math.ceil(query.length * 0.6));
     return scored
       .filter((s) => s.distance <= cutoff)
-      .sort((a, b) => a.distance - b.distance || a.label.localeCompare(b.label))
-      .slice(0, count)
-      .map((s) => s.label);
+      .sort((a, b) => a.distance - b.distance || a.entry.label.localeCompare(b.entry.label));
   }
 
   game(id: number): Game | undefined {

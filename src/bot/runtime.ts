@@ -84,6 +84,8 @@ export interface Execution {
   code?: string;
   /** The message the user sees, for outcomes other than 'ok'. */
   message?: string;
+  /** What the reply offers instead (close names, commands): each is accepted as typed. */
+  suggestions?: string[];
 }
 
 /** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
@@ -129,8 +131,12 @@ export class SlidingWindowLimiter {
 
 function errorReply(title: string, message: string, suggestions: string[], colour: number): Reply {
   const card: Reply['cards'][number] = { title, colour, description: [[message]] };
-  if (suggestions.length > 0)
-    card.fields = [{ name: 'Did you mean', value: [suggestions.slice(0, 5).join(', ')] }];
+  // A name holding a comma ("... (AC, tier 1)") is quoted, so the list still reads one by one.
+  const shown = suggestions.slice(0, 5);
+  if (shown.length > 0)
+    card.fields = [
+      { name: 'Did you mean', value: [shown.map((s) => (s.includes(',') ? `"${s}"` : s)).join(', ')] },
+    ];
   return { cards: [card], ephemeral: true };
 }
 
@@ -437,8 +443,10 @@ export class Runtime {
         priority: 'interactive',
         deadlineMs: INTERACTIVE_DEADLINE_MS,
       });
+      const notes: string[] = [];
       const commandContext: CommandContext<Record<string, unknown>> = {
         args,
+        notes,
         ...(subcommand ? { subcommand } : {}),
         tenant,
         user: call.user,
@@ -457,6 +465,13 @@ export class Runtime {
       // The declaration typed `args` for the command author; here they are checked values of that shape.
       const result = await command.run(commandContext as CommandContext<never>);
       const reply: Reply = { ...result, cards: [...result.cards] };
+      if (notes.length > 0)
+        reply.content = [
+          ...notes.flatMap((note, i) =>
+            i > 0 ? ['\n', { text: note, italic: true }] : [{ text: note, italic: true }],
+          ),
+          ...(reply.content?.length ? ['\n', ...reply.content] : []),
+        ];
       if (reply.ephemeral === undefined && command.ephemeral !== undefined)
         reply.ephemeral = command.ephemeral;
       if (data.servedStale) reply.stale = true;
@@ -476,6 +491,7 @@ export class Runtime {
           outcome: 'user-error',
           code: error.code,
           message: error.message,
+          ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}),
           reply: errorReply(title, error.message, error.suggestions, COLOURS.warning),
         };
       }

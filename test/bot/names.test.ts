@@ -146,11 +146,23 @@ describe('NameIndex against the local service', () => {
 
   it('suggests the closest names for an unknown one, and refuses grammar soup and 1000 characters plainly', async () => {
     const team = stack.service.world.catalog.teams[0]!;
+    // One typo away from one name only: taken, with a note saying so.
     const typo = `${team.name.slice(0, -1)}z`;
-    const unknown = await userError(stack.names.resolve('team', typo));
+    const notes: string[] = [];
+    expect(await stack.names.resolve('team', typo, undefined, notes)).toBe(team.id);
+    expect(notes).toEqual([
+      `No team is called "${typo}"; showing ${team.name} (${stack.names.game(team.game.id)!.abbreviation.toUpperCase()}).`,
+    ]);
+    // Far from every name: refused, with the closest names, each of which is then accepted as is.
+    const far = `${team.name.split(' ')[0]} Qqqqq`;
+    const unknown = await userError(stack.names.resolve('team', far));
     expect(unknown.code).toBe('UNKNOWN_TEAM');
-    expect(unknown.suggestions[0]).toContain(team.name);
     expect(unknown.message).toContain('Did you mean');
+    expect(unknown.suggestions.length).toBeGreaterThan(0);
+    for (const suggestion of unknown.suggestions)
+      expect(stack.names.team(await stack.names.resolve('team', suggestion))!.name).toBe(
+        suggestion.replace(/ \([A-Z0-9]+\)$/, ''),
+      );
     const before = stack.service.requests;
     const soup = await userError(stack.names.resolve('team', 'Fnatic,G2'));
     expect(soup.code).toBe('UNKNOWN_TEAM');

@@ -24,11 +24,16 @@ async function directError(promise: Promise<unknown>): Promise<UserError> {
 describe('bad input', () => {
   it('answers an unknown game with the closest games, without asking the service', async () => {
     const before = stack.service.requests;
-    const result = await call(stack, 'series', { game: 'Strik Pont' });
+    const result = await call(stack, 'series', { game: 'Strek Pummt' });
     expect(result.outcome).toBe('user-error');
     expect(result.code).toBe('UNKNOWN_GAME');
     expect(result.message).toContain('Did you mean "Strike Point (SP)"');
+    expect(result.suggestions).toContain('Strike Point (SP)');
     expect(stack.service.requests).toBe(before);
+    // Two typos in a long name, close to one game only: taken, with a note.
+    const typo = await call(stack, 'series', { game: 'Strik Pont' });
+    expect(typo.outcome).toBe('ok');
+    expect(typo.text).toContain('No game is called "Strik Pont"; showing Strike Point (SP).');
   });
 
   it('answers an ambiguous team with its candidates', async () => {

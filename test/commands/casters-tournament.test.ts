@@ -110,9 +110,14 @@ describe('/tournament', () => {
     const world = stack.service.world;
     const t = world.now();
     const plan = world.window(t).tournaments.find((x) => x.tier === 1 && x.start <= t && x.end >= t)!;
-    const result = await call(stack, 'tournament', { tournament: `${plan.title.slice(0, -2)}Q9` });
-    expect(result.outcome).toBe('user-error');
-    expect(result.code).toBe('UNKNOWN_TOURNAMENT');
-    expect(result.message).toContain('Did you mean');
+    const misspelt = `${plan.title.slice(0, -2)}Q9`;
+    const typo = await call(stack, 'tournament', { tournament: misspelt });
+    expect(typo.outcome).toBe('ok');
+    expect(typo.text).toContain(`No tournament is called "${misspelt}"; showing ${plan.title} (`);
+    expect(typo.reply.cards[0]!.title).toBe(plan.title);
+    const far = await call(stack, 'tournament', { tournament: `${plan.title.slice(0, -6)}QQQQQQ` });
+    expect(far.outcome).toBe('user-error');
+    expect(far.code).toBe('UNKNOWN_TOURNAMENT');
+    expect(far.message).toContain('Did you mean');
   });
 });
