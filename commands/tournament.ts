@@ -107,7 +107,7 @@ export function tournamentCard(
       .sort((a, b) => a.order - b.order)
       .map(
         (s) =>
-          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}, Bo${s.default_series_format.best_of})`,
+          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}${s.default_series_format.best_of > 0 ? `, Bo${s.default_series_format.best_of}` : ''})`,
       );
     fields.push({ name: `Stage: ${stage.title}`, value: [capList(subs, ', ') || 'No groups yet.'] });
   }

@@ -103,7 +103,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const rate = config.esports.rate ?? (embedded ? EMBEDDED_RATE : undefined);
     let baseUrl = config.esports.url;
     let secret = config.esports.secret;
-    if (!baseUrl || !secret) {
+    const v2 = config.esports.api === 'v2';
+    let v2Pair =
+      v2 && config.esports.clientId && config.esports.clientSecret
+        ? { id: config.esports.clientId, secret: config.esports.clientSecret }
+        : undefined;
+    if (!baseUrl || (!secret && !v2)) {
       const { startService } = await import('./service/index.ts');
       // A random secret for this start, known only to this process, and only in a header: another
       // local user who finds the loopback port cannot use it (issue 19, item 4).
@@ -114,11 +119,15 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         clock,
         rate: embeddedRate,
         burst: Math.max(5, Math.ceil(embeddedRate)),
+        // v2 (issue 11): the configured pair, else the pair the service generates for this start.
+        ...(v2Pair ? { v2Clients: [v2Pair] } : {}),
       });
       onClose(() => service!.close());
-      baseUrl = service.url;
+      baseUrl = v2 ? service.v2.url : service.url;
       secret = service.secret;
       secrets.add(secret);
+      v2Pair ??= service.v2.clients[0];
+      if (v2Pair) secrets.add(v2Pair.secret);
     }
 
     // On Redis, every process on this secret spends one shared budget (issue 14).
@@ -132,7 +141,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         : undefined;
     const client = createClient({
       baseUrl,
-      secret,
+      ...(v2 && v2Pair
+        ? { v2: { clientId: v2Pair.id, clientSecret: v2Pair.secret, perMinute: 60 * (rate ?? 5) } }
+        : { secret }),
       logger,
       ...(sharedBudget ? { sharedBudget } : {}),
       ...(rate !== undefined ? { rate: { perSecond: rate, burst: Math.max(5, Math.ceil(rate)) } } : {}),

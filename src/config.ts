@@ -18,6 +18,11 @@ export interface Config {
     /** The real service's base URL; absent means "embed the local service". */
     url?: string;
     secret?: string;
+    /** Which interface the client speaks: absent for v3 (the default), 'v2' for OAuth client credentials. */
+    api?: 'v2';
+    /** v2: the OAuth client credentials (required with a v2 URL; optional when embedded). */
+    clientId?: string;
+    clientSecret?: string;
     /** Requests per second (the embedded service's budget and the client's). */
     rate?: number;
     /** The embedded service's world seed. */
@@ -66,6 +71,8 @@ export class ConfigError extends Error {
 /** Variables whose values must never appear in a message. */
 const SECRET_VARIABLES = new Set([
   'ESPORTS_API_SECRET',
+  'ESPORTS_API_CLIENT_ID',
+  'ESPORTS_API_CLIENT_SECRET',
   'DISCORD_TOKEN',
   'SLACK_BOT_TOKEN',
   'SLACK_APP_TOKEN',
@@ -82,6 +89,9 @@ const httpUrl = z.url({
 const VARIABLES = {
   ESPORTS_API_URL: httpUrl,
   ESPORTS_API_SECRET: z.string().min(8, 'must be the service secret (at least 8 characters)'),
+  ESPORTS_API_VERSION: z.enum(['v2', 'v3'], { error: 'must be v2 or v3' }),
+  ESPORTS_API_CLIENT_ID: z.string().regex(/^[^\s]+$/, 'must be the v2 client id (no spaces)'),
+  ESPORTS_API_CLIENT_SECRET: z.string().min(8, 'must be the v2 client secret (at least 8 characters)'),
   ESPORTS_RATE: z.coerce
     .number({ error: 'must be a number of requests per second, e.g. 5' })
     .positive('must be a positive number of requests per second, e.g. 5')
@@ -209,25 +219,68 @@ export function readEnvFile(path: string): Env | undefined {
  * Tests pass `env` (then no file is read unless `options.envFile` names one).
  * Throws `ConfigError` naming the variable (or the `.env` line) at fault.
  */
-export function loadConfig(env?: Env, options: { envFile?: string } = {}): Config {
+export function loadConfig(env?: Env, options: { envFile?: string; api?: string } = {}): Config {
   const name = options.envFile ?? (env === undefined ? '.env' : undefined);
   const filePath = name === undefined ? undefined : resolve(name);
   const fromFile = filePath === undefined ? undefined : readEnvFile(filePath);
-  const config = configFrom({ ...fromFile, ...(env ?? process.env) });
+  const config = configFrom({
+    ...fromFile,
+    ...(env ?? process.env),
+    ...(options.api !== undefined ? { ESPORTS_API_VERSION: options.api } : {}),
+  });
   if (fromFile) config.envFile = filePath;
   return config;
+}
+
+/**
+ * The interface to speak (issue 11): ESPORTS_API_VERSION, else v2 when ESPORTS_API_URL ends in /v2.
+ * v2 needs the client id and secret with a URL (the embedded service makes a pair when none is set);
+ * v3 takes neither.
+ */
+function esportsApi(v: ReturnType<typeof read>): 'v2' | 'v3' {
+  const urlVersion = v.ESPORTS_API_URL
+    ? /\/(v[23])\/?$/.exec(new URL(v.ESPORTS_API_URL).pathname)?.[1]
+    : undefined;
+  const api = v.ESPORTS_API_VERSION ?? (urlVersion === 'v2' ? 'v2' : 'v3');
+  if (v.ESPORTS_API_URL && (api === 'v2' || urlVersion === 'v2') && urlVersion !== api)
+    throw new ConfigError(
+      'ESPORTS_API_URL',
+      `must end in /${api} for the ${api} interface (ESPORTS_API_VERSION=${api})`,
+    );
+  if (api === 'v3' && (v.ESPORTS_API_CLIENT_ID || v.ESPORTS_API_CLIENT_SECRET))
+    throw new ConfigError(
+      v.ESPORTS_API_CLIENT_ID ? 'ESPORTS_API_CLIENT_ID' : 'ESPORTS_API_CLIENT_SECRET',
+      'is for the v2 interface only: set ESPORTS_API_VERSION=v2 (or a URL ending in /v2), or remove it',
+    );
+  if (api === 'v2') {
+    if (v.ESPORTS_API_SECRET)
+      throw new ConfigError(
+        'ESPORTS_API_SECRET',
+        'is the v3 secret; the v2 interface uses ESPORTS_API_CLIENT_ID and ESPORTS_API_CLIENT_SECRET instead',
+      );
+    if (
+      Boolean(v.ESPORTS_API_CLIENT_ID) !== Boolean(v.ESPORTS_API_CLIENT_SECRET) ||
+      (v.ESPORTS_API_URL && !v.ESPORTS_API_CLIENT_ID)
+    )
+      throw new ConfigError(
+        v.ESPORTS_API_CLIENT_ID ? 'ESPORTS_API_CLIENT_SECRET' : 'ESPORTS_API_CLIENT_ID',
+        'must be set with the v2 interface (ESPORTS_API_CLIENT_ID and ESPORTS_API_CLIENT_SECRET go together)',
+      );
+  }
+  return api;
 }
 
 function configFrom(env: Env): Config {
   const v = read(env);
 
-  if (v.ESPORTS_API_URL && !v.ESPORTS_API_SECRET) {
+  const api = esportsApi(v);
+  if (v.ESPORTS_API_URL && !v.ESPORTS_API_SECRET && api === 'v3') {
     throw new ConfigError(
       'ESPORTS_API_SECRET',
       'must be set when ESPORTS_API_URL is set (the secret for that service)',
     );
   }
-  if (v.ESPORTS_API_SECRET && !v.ESPORTS_API_URL) {
+  if (v.ESPORTS_API_SECRET && !v.ESPORTS_API_URL && api === 'v3') {
     throw new ConfigError(
       'ESPORTS_API_URL',
       'must be set when ESPORTS_API_SECRET is set (the real service to use it with)',
@@ -279,6 +332,8 @@ function configFrom(env: Env): Config {
 
   const secrets = [
     v.ESPORTS_API_SECRET,
+    v.ESPORTS_API_CLIENT_ID,
+    v.ESPORTS_API_CLIENT_SECRET,
     v.DISCORD_TOKEN,
     v.SLACK_BOT_TOKEN,
     v.SLACK_APP_TOKEN,
@@ -288,7 +343,12 @@ function configFrom(env: Env): Config {
 
   return {
     esports: {
-      ...(v.ESPORTS_API_URL ? { url: v.ESPORTS_API_URL, secret: v.ESPORTS_API_SECRET } : {}),
+      ...(v.ESPORTS_API_URL && api === 'v3' ? { url: v.ESPORTS_API_URL, secret: v.ESPORTS_API_SECRET } : {}),
+      ...(v.ESPORTS_API_URL && api === 'v2' ? { url: v.ESPORTS_API_URL } : {}),
+      ...(api === 'v2' ? { api } : {}),
+      ...(api === 'v2' && v.ESPORTS_API_CLIENT_ID
+        ? { clientId: v.ESPORTS_API_CLIENT_ID, clientSecret: v.ESPORTS_API_CLIENT_SECRET }
+        : {}),
       ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
       seed: v.ESPORTS_SEED ?? 42,
     },

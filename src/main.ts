@@ -105,7 +105,7 @@ export function banner(
   const { config } = app;
   const sizes = app.names.sizes();
   const data = app.service
-    ? `embedded local esports service at ${app.service.url} (seed ${config.esports.seed}, real-time clock)`
+    ? `embedded local esports service at ${config.esports.api === 'v2' ? app.service.v2.url : app.service.url} (seed ${config.esports.seed}, real-time clock)`
     : `esports service at ${safeUrl(config.esports.url ?? '')}`;
   const lines = [
     `Matchday is running${mode === 'terminal' ? ' in your terminal' : mode === 'headless' ? ' headless (notifier only, no chat)' : ''}.`,
@@ -133,13 +133,21 @@ export function banner(
 export async function run(argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(
-      'Usage: matchday start\n\nConfiguration comes from environment variables; see .env.example.\n',
+      'Usage: matchday start [--api v2|v3]\n\nConfiguration comes from environment variables; see .env.example.\n--api v2 speaks the earlier (v2) interface (same as ESPORTS_API_VERSION=v2).\n',
     );
+    return;
+  }
+  // `--api v2|v3` (issue 11): the interface to speak, over ESPORTS_API_VERSION.
+  const apiAt = argv.indexOf('--api');
+  const api = apiAt >= 0 ? (argv[apiAt + 1] ?? '') : undefined;
+  if (api !== undefined && api !== 'v2' && api !== 'v3') {
+    process.stderr.write(`--api "${api}" is not an interface: use --api v2 or --api v3.\n`);
+    process.exitCode = 2;
     return;
   }
   let config: Config;
   try {
-    config = loadConfig();
+    config = loadConfig(undefined, api ? { api } : {});
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

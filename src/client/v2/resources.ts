@@ -70,10 +70,15 @@ export class Embedded {
     if (map.size > MAX_KEPT) map.delete(map.keys().next().value!);
   }
 
+  /**
+   * A roster seen in an answer; a team known without its standing roster takes this one (the
+   * roster it plays with now: v2 team listings carry no rosters).
+   */
   roster(r: V2Roster, gameId: number): void {
     this.put(this.rosters, r.id, toRoster(r, gameId));
     for (const team of r.teams)
-      if (!this.teams.get(team.id)?.standing_roster) this.put(this.teams, team.id, toTeam(team, gameId));
+      if (!this.teams.get(team.id)?.standing_roster)
+        this.put(this.teams, team.id, toTeam({ ...team, rosters: team.rosters ?? [r] }, gameId));
     for (const p of r.players)
       this.put(this.players, p.id, toPlayer({ ...p, team: r.teams[0] ?? null }, gameId));
   }
@@ -514,11 +519,22 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
     },
     stages: { ...unsupportedAll('/stages'), substages: unsupported('/stages/{id}/substages') },
     substages: {
+      // The substages of many tournaments: the tournament listing embeds them, 50 tournaments a page.
       list: async (q, o) => {
         const [field, op, value] = q?.filter?.find((w) => w[0] === 'tournament.id') ?? [];
         if (field !== 'tournament.id' || (op !== '=' && op !== '<='))
           notOnV2('listing substages without tournament.id');
-        const all = (await Promise.all(list(value ?? []).map((id) => substagesOf(safeId(id), o)))).flat();
+        const wanted = new Set(list(value ?? []).map((id) => safeId(id)));
+        const all: Substage[] = [];
+        const params = { starts_after: '2000-01-01', 'with[]': 'stages.substages' };
+        for (let page = 1; ; page++) {
+          const a = await get<Envelope<V2Tournament>>('/tournaments', { ...params, page: String(page) }, o);
+          for (const t of a.body.data)
+            if (wanted.has(t.id))
+              for (const stage of t.stages ?? [])
+                all.push(...stage.substages.map((sub) => toSubstage(sub, t.game.id)));
+          if (page >= a.body.last_page) break;
+        }
         return all.sort((a, b) => a.id - b.id).slice(q?.skip ?? 0, (q?.skip ?? 0) + take(q));
       },
       paginate(q, o) {

@@ -200,6 +200,7 @@ export class V2Interface {
     if (this.#second.enabled) {
       const decision = this.#second.take(key);
       headers['X-RateLimit-Limit'] = String(decision.limit);
+      headers['X-RateLimit-Burst'] = String(decision.burst);
       headers['X-RateLimit-Remaining'] = String(decision.remaining);
       if (!decision.allowed) {
         headers['X-RateLimit-Reset'] = String(decision.retryMs);

@@ -103,6 +103,17 @@ export function listSeries(c: V2Context): Envelope<unknown> {
   };
   // The indexes only narrow the candidates: every condition is still checked on each series.
   const indexed = compileFilter('series', null, conditions);
+  // is_over narrows the start range like a v3 lifecycle condition (a superset: deleted series are
+  // not over before their start, and over once it passed); `test` decides.
+  const range =
+    isOverParam === true
+      ? ['over', 'over-forfeited']
+      : isOverParam === false
+        ? before === t
+          ? ['live']
+          : ['upcoming', 'live']
+        : null;
+  if (range) conditions.push({ path: 'lifecycle', op: '<=', value: { kind: 'set', items: range } });
   const all = querySeries(
     world,
     {
