@@ -261,8 +261,21 @@ export function coverageFor(tier: number): Coverage {
 
 /** Tiers the default tenant follows: scheduled on their own grid so they alone cover every moment. */
 const HIGH_TIERS = new Set([1, 2]);
-/** Rest a roster gets between two series of one tournament. */
-const REST_MS = 15 * 60_000;
+/** Rest a roster gets between two series of one tournament, and a caster between two series. */
+export const REST_MS = 15 * 60_000;
+/**
+ * How far into the next week a series of the week may run (postponements aside). A caster of
+ * parity (id + week) % 2 === 1 may cast a series that ends up to this far after the week's end;
+ * the others must be done a rest before it, and in the next week (where their parity flips)
+ * wait this long plus a rest before their first series. So weeks, planned independently, never
+ * put one caster on two series at once across their boundary.
+ */
+export const WEEK_CARRY_MS = 14 * 3600_000;
+
+/** May this caster run past the end of the week? (see WEEK_CARRY_MS) */
+export function runsLate(id: number, week: number): boolean {
+  return (id + week) % 2 === 1;
+}
 /** Share of the week over which the paces of a tier's tournaments start, staggered. */
 const PACE_STAGGER = 0.12;
 /** Pause between a tournament's group stage ending and its playoffs starting. */
@@ -320,6 +333,7 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
     t.end = end;
   }
   series.sort((a, b) => a.start - b.start || a.id - b.id);
+  assignCasters(catalog, series, week);
   return { week, tournaments, series };
 }
 
@@ -896,12 +910,6 @@ function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
   const tierStreamed = plan.tier <= 3 ? 0.85 : 0.4;
   plan.streamed = rng.chance(tierStreamed);
   if (plan.streamed) {
-    const casters = plan.tournament.casters;
-    if (casters.length > 0) {
-      const chosen = rng.sample(casters, rng.int(1, Math.min(3, casters.length)));
-      const primary = rng.chance(0.9);
-      plan.casters = chosen.map((id, i) => ({ primary: primary && i === 0, caster: { id } }));
-    }
     const broadcasters = rng.sample(catalog.broadcasters, rng.int(1, 2));
     plan.broadcasters = broadcasters.map((b, i) => ({
       broadcaster: b,
@@ -918,4 +926,39 @@ function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
   if (plan.postponedAt !== null) changes.push(plan.postponedAt);
   if (plan.incidentAt !== null) changes.push(plan.incidentAt);
   plan.changes = changes.sort((a, b) => a - b);
+}
+
+/**
+ * Casters for the streamed series, once every series has its time (`series` sorted by start): one
+ * to three, the tournament's own casters first, then the game's others, each casting one series
+ * at a time with a rest between two (and the week-boundary rule of WEEK_CARRY_MS). A series whose
+ * casters are all busy is streamed by its broadcasters without a caster.
+ */
+function assignCasters(catalog: Catalog, series: SeriesPlan[], week: number): void {
+  const base = weekStart(week);
+  const weekEnd = base + WEEK_MS;
+  const busy = new Map<number, number>();
+  const gameCasters = new Map<number, number[]>();
+  for (const c of catalog.casters) {
+    if (c.deleted_at !== null) continue;
+    const list = gameCasters.get(c.game.id) ?? [];
+    list.push(c.id);
+    gameCasters.set(c.game.id, list);
+  }
+  const free = (id: number, plan: SeriesPlan) => {
+    if ((busy.get(id) ?? 0) + REST_MS > plan.start) return false;
+    if (runsLate(id, week)) return plan.end <= weekEnd + WEEK_CARRY_MS;
+    return plan.start >= base + WEEK_CARRY_MS + REST_MS && plan.end <= weekEnd - REST_MS;
+  };
+  for (const plan of series) {
+    if (!plan.streamed || plan.deletedAt !== null) continue;
+    const rng = new Rng(catalog.seed, 'series-casters', plan.id);
+    const own = rng.shuffle([...plan.tournament.casters]);
+    const guests = rng.shuffle((gameCasters.get(plan.game) ?? []).filter((id) => !own.includes(id)));
+    const chosen = [...own, ...guests].filter((id) => free(id, plan)).slice(0, rng.int(1, 3));
+    if (chosen.length === 0) continue;
+    const primary = rng.chance(0.9);
+    plan.casters = chosen.map((id, i) => ({ primary: primary && i === 0, caster: { id } }));
+    for (const id of chosen) busy.set(id, plan.end);
+  }
 }

@@ -3,7 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/service/clock.ts';
 import type { RunningService } from '../../src/service/index.ts';
-import { type SeriesPlan, WEEK_MS, weekDates, weekOf, weekStart } from '../../src/service/schedule.ts';
+import {
+  REST_MS,
+  type SeriesPlan,
+  WEEK_MS,
+  weekDates,
+  weekOf,
+  weekStart,
+} from '../../src/service/schedule.ts';
 import { World } from '../../src/service/world.ts';
 import { allPages, INSTANT, ok, start } from './helpers.ts';
 
@@ -122,6 +129,34 @@ describe('the order of play', () => {
       }
     }
     expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('gives a caster one series at a time, with 15 minutes between two, over the whole window', () => {
+    // Every series of the window (five weeks, so three week boundaries), postponed ones included.
+    const world = new World(1, 1, new Clock({ start: INSTANT, frozen: true }));
+    const plans = world.window(INSTANT.getTime()).series.filter((p) => p.deletedAt === null);
+    const byCaster = new Map<number, SeriesPlan[]>();
+    let primaries = 0;
+    for (const plan of plans) {
+      expect(plan.casters.filter((c) => c.primary).length).toBeLessThanOrEqual(1);
+      for (const entry of plan.casters) {
+        if (entry.primary) primaries++;
+        byCaster.set(entry.caster.id, [...(byCaster.get(entry.caster.id) ?? []), plan]);
+      }
+    }
+    const clashes: string[] = [];
+    for (const [caster, mine] of byCaster) {
+      mine.sort((a, b) => a.start - b.start);
+      for (let i = 1; i < mine.length; i++) {
+        if (mine[i]!.start < mine[i - 1]!.end + REST_MS)
+          clashes.push(`caster ${caster}: series ${mine[i - 1]!.id} and ${mine[i]!.id}`);
+      }
+    }
+    expect(clashes).toEqual([]);
+    // Not vacuous: most streamed series have a primary caster, and every caster works.
+    expect(byCaster.size).toBeGreaterThanOrEqual(40);
+    const streamed = plans.filter((p) => p.streamed).length;
+    expect(primaries / streamed).toBeGreaterThan(0.6);
   });
 
   it('plays every week within that week (nothing spills over beyond postponements)', () => {
