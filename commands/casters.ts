@@ -10,6 +10,7 @@ import {
   gameTag,
   matchup,
   orderCasters,
+  seriesOver,
   streamButtons,
   tournamentName,
 } from '../src/bot/format.ts';
@@ -132,7 +133,7 @@ export function castersCard(
   ];
   const lines: Text[] = ordered
     .slice(0, MAX_CASTERS)
-    .map((c) => casterLine(c, { primary: primary.has(c.id) }));
+    .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }));
   const card: Card = {
     title: `Casters · ${matchup(series, names)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,
@@ -142,7 +143,8 @@ export function castersCard(
         ? `Series ${series.id} · and ${ordered.length - MAX_CASTERS} more casters`
         : `Series ${series.id}`,
   };
-  const buttons = streamButtons(ordered);
+  // A finished series has nothing live to watch: no buttons to streams showing something else.
+  const buttons = seriesOver(series) ? [] : streamButtons(ordered);
   if (buttons.length > 0) card.buttons = buttons;
   return card;
 }

@@ -232,16 +232,32 @@ export function streamUrl(stream: Pick<Stream, 'username' | 'platform'>): string
   return undefined;
 }
 
-/** One line per caster: name (primary), platform, language, online and viewers, link. */
-export function casterLine(caster: Caster, options: { primary: boolean; language?: string }): Text {
+/** Is the series over (finished, forfeited or cancelled)? Its casters' streams show other things now. */
+export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
+  return (
+    series.lifecycle === 'over' || series.lifecycle === 'over-forfeited' || series.lifecycle === 'deleted'
+  );
+}
+
+/**
+ * One line per caster: name (primary), platform, language, online and viewers, link. For a series
+ * that is over (`over`), the stream's state says nothing about it (the caster may be live on
+ * another series): the line says the series is over instead of "online, N viewers".
+ */
+export function casterLine(
+  caster: Caster,
+  options: { primary: boolean; language?: string; over?: boolean },
+): Text {
   const spans: Text = [{ text: caster.display_name, bold: true }];
   if (options.primary) spans.push(' (primary)');
   spans.push(` · ${caster.stream.platform.name}`);
   if (options.language) spans.push(` · ${options.language}`);
   spans.push(
-    caster.stream.online
-      ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
-      : ' · offline',
+    options.over
+      ? ' · series over'
+      : caster.stream.online
+        ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
+        : ' · offline',
   );
   const url = streamUrl(caster.stream);
   if (url) spans.push(' · ', { link: url, label: 'watch' });
@@ -265,7 +281,7 @@ export function streamButtons(casters: readonly Caster[], max = 3): { label: str
  * state and viewers and a link. One line each, so every platform renders them alike.
  */
 export function streamFields(
-  series: Pick<Series, 'casters'>,
+  series: Pick<Series, 'casters' | 'lifecycle'>,
   casters: readonly Caster[] | undefined,
   limit = 5,
 ): Field[] {
@@ -273,7 +289,7 @@ export function streamFields(
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const fields: Field[] = ordered.slice(0, limit).map((c) => {
-    const [, ...rest] = casterLine(c, { primary: false });
+    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) });
     // casterLine starts with the name and " · platform": the name goes to the field name.
     const value =
       rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;
@@ -331,7 +347,10 @@ export function seriesCard(
   };
   const streams = streamFields(series, options.casters);
   if (streams.length > 0) card.fields = streams;
-  const buttons = options.casters ? streamButtons(orderCasters(options.casters, series.casters)) : [];
+  const buttons =
+    options.casters && !seriesOver(series)
+      ? streamButtons(orderCasters(options.casters, series.casters))
+      : [];
   if (buttons.length > 0) card.buttons = buttons;
   card.footer = options.footer ?? `Series ${series.id}`;
   return card;
@@ -503,7 +522,10 @@ export function liveCard(
     description,
   };
   if (fields.length > 0) card.fields = fields;
-  const buttons = options.casters ? streamButtons(orderCasters(options.casters, series.casters)) : [];
+  const buttons =
+    options.casters && !seriesOver(series)
+      ? streamButtons(orderCasters(options.casters, series.casters))
+      : [];
   if (buttons.length > 0) card.buttons = buttons;
   card.footer = `Series ${series.id}`;
   return card;

@@ -53,6 +53,34 @@ describe('/casters', () => {
     }
   });
 
+  it('never says "online, N viewers" for a finished series (its casters may be live elsewhere)', async () => {
+    const world = stack.service.world;
+    const t = world.now();
+    // A finished series whose caster is online right now with another series: the old card said
+    // "online, 20,979 viewers" under a result.
+    const finished = worldSeries(world).filter((s) => s.lifecycle === 'over' && s.casters.length > 0);
+    const busyElsewhere = finished.find((s) =>
+      s.casters.some((e) => world.casterAt(world.catalog.casterById.get(e.caster.id)!, t).stream.online),
+    );
+    const series = busyElsewhere ?? finished[0]!;
+    const result = await call(stack, 'casters', { series: String(series.id) });
+    expect(result.outcome).toBe('ok');
+    const card = result.reply.cards[0]!;
+    const text = card
+      .description!.slice(1)
+      .map((line) =>
+        line
+          .map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : 'label' in s ? s.label : ''))
+          .join(''),
+      );
+    expect(text).toHaveLength(series.casters.length);
+    for (const line of text) {
+      expect(line).toContain('series over');
+      expect(line).not.toMatch(/online|viewers/);
+    }
+    expect(card.buttons ?? []).toEqual([]);
+  });
+
   it("defaults to a team's live or next series, and costs at most 3 requests cold, none warm", async () => {
     const world = stack.service.world;
     const team = world.catalog.teams[2]!;
