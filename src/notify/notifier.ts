@@ -140,6 +140,8 @@ interface LiveData {
   /** The match the summary belongs to, and when (simulated ms) it was read. */
   summaryOf?: number;
   summaryAt?: number;
+  /** The series is over and `matches` are its final ones (read once, for the frozen card). */
+  final?: boolean;
 }
 
 export interface Notifier {
@@ -835,6 +837,12 @@ class NotifierImpl implements Notifier {
       unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
     );
 
+    await this.#readFinal(
+      pendingEnded
+        .filter(([k, subs]) => subs.some((sub) => this.#cards.has(cardKeyOf(k.series, sub))))
+        .map(([k]) => k.series.id),
+    );
+
     const out: Outgoing[] = [];
     // One edit per series and spoiler policy, built once per tick and shared by every channel.
     const memo = new Map<string, { reply: Reply; json: string }>();
@@ -852,6 +860,37 @@ class NotifierImpl implements Notifier {
         if (finishing) out.push(finishing);
       }
     await this.#dispatch(out);
+  }
+
+  /**
+   * The final matches of series that ended with a live card to freeze (one batched read): the card
+   * is built from the final state (every map's result, no "Now"), not from the last read while it
+   * was live. If the read fails the card is frozen without maps rather than with a stale "Now".
+   */
+  async #readFinal(ids: number[]): Promise<void> {
+    const wanted = ids.filter((id) => !this.#live.get(id)?.final);
+    if (wanted.length === 0) return;
+    const matches: Match[] = [];
+    let read = true;
+    try {
+      const iterable = this.#o.client.matches.paginate(
+        { filter: [['series.id', '<=', wanted]], order: 'order-asc' },
+        { ...BACKGROUND, limit: 50 * Math.ceil(wanted.length / 10) },
+      );
+      this.stats.reads++;
+      for await (const m of iterable) matches.push(m);
+    } catch (error) {
+      read = false;
+      this.#o.logger.warn(
+        { err: error },
+        'final matches could not be read; cards freeze with the maps known',
+      );
+    }
+    for (const id of wanted) {
+      const source = read ? matches.filter((m) => m.series.id === id) : (this.#live.get(id)?.matches ?? []);
+      // Never a "Now" on a frozen card: a map still shown live in an old read is left out.
+      this.#live.set(id, { matches: source.filter((m) => m.lifecycle !== 'live'), final: read });
+    }
   }
 
   async #loadCards(keys: string[]): Promise<void> {

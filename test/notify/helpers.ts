@@ -53,6 +53,8 @@ export interface Recorded {
   text: string;
   revealed: string;
   at: number;
+  /** The reply itself, for rendering on each platform (not written to the child-process file). */
+  readonly reply?: Reply;
 }
 
 /**
@@ -139,6 +141,7 @@ export class RecordingDelivery implements Delivery {
       },
       at: this.now(),
     };
+    Object.defineProperty(rec, 'reply', { value: reply, enumerable: false });
     this.records.push(rec);
     // The child-process test reads what was delivered from a file, written before the call returns.
     if (this.file) appendFileSync(this.file, `${JSON.stringify(rec)}\n`);
