@@ -9,6 +9,7 @@
  */
 import { fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Client as DiscordClient } from 'discord.js';
 import { type App, attachNotifier, createApp, openNotifier } from './app.ts';
 import type { Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
@@ -25,6 +26,8 @@ import { renderReply } from './platforms/terminal/render.ts';
 interface StartedPlatform {
   delivery?: Delivery;
   stop?: () => Promise<void>;
+  /** The discord.js client (Discord only): shard status for /readyz and /metrics. */
+  client?: DiscordClient;
 }
 
 /** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
@@ -49,10 +52,24 @@ async function loadPlatform(path: string, name: string): Promise<Record<string, 
   }
 }
 
+/** The running Discord client, once started (its shards are reported by the operations endpoint). */
+let discordClient: DiscordClient | undefined;
+
+/** Each shard of this process: id, discord.js status (0 = ready) and last heartbeat ping. */
+export function discordShards(): { id: number; status: number; ping: number }[] {
+  if (!discordClient) return [];
+  return [...discordClient.ws.shards.values()].map((shard) => ({
+    id: shard.id,
+    status: shard.status,
+    ping: shard.ping,
+  }));
+}
+
 async function startPlatforms(app: App, config: Config): Promise<Partial<Record<Platform, Delivery>>> {
   const deliveries: Partial<Record<Platform, Delivery>> = {};
   const started = async (platform: Platform, result: StartedPlatform) => {
     if (result.delivery) deliveries[platform] = result.delivery;
+    if (result.client) discordClient = result.client;
     if (result.stop) app.onClose(() => result.stop!());
   };
   if (config.discord) {
@@ -71,6 +88,10 @@ async function startPlatforms(app: App, config: Config): Promise<Partial<Record<
           token: config.discord.token,
           appId: config.discord.appId,
           apiUrl: config.discord.apiUrl,
+          // Sharding across processes: this one runs these shards of the total (discord.js `shards`).
+          ...(config.discord.shards
+            ? { client: { shards: config.discord.shards.ids, shardCount: config.discord.shards.count } }
+            : {}),
         }),
       );
   }
@@ -115,6 +136,10 @@ export function banner(
     `  config  ${config.envFile ? `${config.envFile}, under the environment` : 'the environment (no .env file here)'}`,
     `  notify  ${notifyLine(app)}`,
   ];
+  if (config.discord?.shards)
+    lines.push(
+      `  shards  Discord shards ${config.discord.shards.ids.join(', ')} of ${config.discord.shards.count}`,
+    );
   if (logFile) lines.push(`  logs    ${logFile}`);
   if (config.ops)
     lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
@@ -230,6 +255,16 @@ export async function run(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
+  }
+
+  if (discordClient && ops && metrics) {
+    metrics.use({ shards: discordShards });
+    ops.check('discord', async () => {
+      const shards = discordShards();
+      const down = shards.filter((shard) => shard.status !== 0).map((shard) => shard.id);
+      if (shards.length === 0 || down.length > 0)
+        throw new Error(`shard${down.length === 1 ? '' : 's'} ${down.join(', ') || '(none)'} not connected`);
+    });
   }
 
   if (Object.keys(deliveries).length > 0) {

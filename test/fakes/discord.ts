@@ -228,6 +228,8 @@ export class FakeDiscord {
   readonly #interactionsByToken = new Map<string, InteractionState>();
   readonly #rules: (FailureRule & { left: number })[] = [];
   readonly #sockets = new Set<WebSocket>();
+  /** The shard each session identified as ([id, count]); absent: one session for every guild. */
+  readonly #shards = new WeakMap<WebSocket, [number, number]>();
   readonly #events = new EventEmitter();
   readonly #options: Required<
     Pick<FakeDiscordOptions, 'heartbeatIntervalMs' | 'interactionDeadlineMs' | 'nonceWindowMs'>
@@ -371,9 +373,21 @@ export class FakeDiscord {
     });
   }
 
-  /** Sends a gateway dispatch to every connected session. */
+  /**
+   * Sends a gateway dispatch to every connected session, or, for a guild's event, to the sessions of
+   * that guild's shard (Discord: shard_id = (guild_id >> 22) % num_shards).
+   */
   dispatch(t: string, d: unknown): void {
-    for (const ws of this.#sockets) this.#send(ws, { op: 0, t, s: ++this.#seq, d });
+    const body = d as { guild_id?: string; id?: string } | null;
+    const guildId = body?.guild_id ?? (t.startsWith('GUILD_') ? body?.id : undefined);
+    for (const ws of this.#sockets)
+      if (guildId === undefined || this.#onShard(ws, guildId))
+        this.#send(ws, { op: 0, t, s: ++this.#seq, d });
+  }
+
+  #onShard(ws: WebSocket, guildId: string): boolean {
+    const shard = this.#shards.get(ws);
+    return !shard || shardOf(guildId, shard[1]) === shard[0];
   }
 
   /** The bot was removed from a guild (or the guild deleted): GUILD_DELETE without `unavailable`. */
@@ -561,7 +575,20 @@ export class FakeDiscord {
           ws.close(4014, 'Disallowed intent(s).');
           return;
         }
-        const guilds = [...this.guilds.values()];
+        const shard = frame.d?.shard;
+        if (shard !== undefined) {
+          const valid =
+            Array.isArray(shard) &&
+            shard.length === 2 &&
+            shard.every((n: unknown) => Number.isInteger(n) && (n as number) >= 0) &&
+            shard[0] < shard[1];
+          if (!valid) {
+            ws.close(4010, 'Invalid shard.');
+            return;
+          }
+          this.#shards.set(ws, [shard[0], shard[1]]);
+        }
+        const guilds = [...this.guilds.values()].filter((g) => this.#onShard(ws, g.id));
         this.#send(ws, {
           op: 0,
           t: 'READY',
@@ -578,6 +605,7 @@ export class FakeDiscord {
             },
             guilds: guilds.map((g) => ({ id: g.id, unavailable: true })),
             session_id: `session-${this.#seq}`,
+            ...(shard !== undefined ? { shard } : {}),
             resume_gateway_url: this.gatewayUrl,
             application: { id: this.appId, flags: 0 },
             private_channels: [],
@@ -1244,6 +1272,11 @@ function publicMessage(message: FakeMessage): any {
     ...rest
   } = message;
   return structuredClone(rest);
+}
+
+/** The shard a guild belongs to among `count` (Discord's sharding formula). */
+export function shardOf(guildId: string, count: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count));
 }
 
 function redactIdentify(d: any): any {
