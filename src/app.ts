@@ -64,6 +64,8 @@ export interface AppOverrides {
    * ask`) starts from what is stored and reads only a stale live listing.
    */
   feed?: 'poller' | 'reader';
+  /** Load the name index and start the feed without waiting for them (start-up: banner first). */
+  warmInBackground?: boolean;
 }
 
 /** How old a stored name index a reader (`matchday ask`) still uses as it is. */
@@ -76,10 +78,17 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = overrides.clock ?? new Clock();
   const cleanups: (() => Promise<void> | void)[] = [];
+  let closed = false;
   const onClose = (cleanup: () => Promise<void> | void) => {
-    cleanups.push(cleanup);
+    // Something started in the background after close() (a late name-index warm-up) stops at once.
+    if (closed)
+      void Promise.resolve()
+        .then(cleanup)
+        .catch(() => undefined);
+    else cleanups.push(cleanup);
   };
   async function close(): Promise<void> {
+    closed = true;
     while (cleanups.length > 0) {
       const cleanup = cleanups.pop()!;
       try {
@@ -159,19 +168,29 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       onClose(() => snapshots.close());
       const owner = randomUUID();
       const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
-      await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
-      if (overrides.feed === 'poller') {
-        const stop = keepNamesShared(names, snapshots, clock, owner, logger);
-        onClose(stop);
-      }
-      feed = createFeed({ client, clock, logger, store: snapshots, owner, mode: overrides.feed });
+      const mode = overrides.feed;
+      feed = createFeed({ client, clock, logger, store: snapshots, owner, mode });
       const started = feed;
       onClose(() => started.stop());
-      try {
-        await feed.start();
-      } catch (error) {
-        logger.warn({ err: error }, 'the feed could not start; commands ask the service directly');
-      }
+      const warm = async () => {
+        await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
+        if (mode === 'poller') onClose(keepNamesShared(names, snapshots, clock, owner, logger));
+        try {
+          await started.start();
+        } catch (error) {
+          logger.warn({ err: error }, 'the feed could not start; commands ask the service directly');
+        }
+      };
+      // `npm start` shows its banner first and fills the data in behind it (a slow service must not
+      // hold the banner for minutes); `ask` waits, since its one command needs the names.
+      if (overrides.warmInBackground) {
+        warm().catch((error: unknown) =>
+          logger.warn(
+            { err: error },
+            'the name index could not be loaded; commands resolve names once it is',
+          ),
+        );
+      } else await warm();
     } else {
       if (!overrides.skipNameRefresh) {
         try {

@@ -197,6 +197,7 @@ export async function run(argv: string[]): Promise<void> {
       logger,
       secrets,
       feed: 'poller',
+      warmInBackground: true,
       ...(metrics ? { onCommand: metrics.observeCommand } : {}),
     });
   } catch (error) {

@@ -68,6 +68,8 @@ export interface RuntimeDeps {
   clock: Clock;
   logger: Logger;
   perUserLimit?: RateLimit;
+  /** The most one command may take before the user is told the data service is slow. Default 10 s. */
+  commandDeadlineMs?: number;
   /** Called after a command saved a tenant's settings (the notifier reloads its subscriptions). */
   onSettingsSaved?: (tenantId: string) => void;
   /** Called after every call with the command's name (`unknown` if none), its outcome and real ms (metrics). */
@@ -90,6 +92,8 @@ export interface Execution {
 
 /** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
 export const INTERACTIVE_DEADLINE_MS = 2000;
+/** How long one command may run in all (several requests, each with its own deadline) before the user hears why. */
+export const COMMAND_DEADLINE_MS = 10_000;
 /** Strings without a declared `max` are capped at this length. */
 export const DEFAULT_STRING_MAX = 100;
 /** Discord's autocomplete limits, the tightest of the platforms. */
@@ -317,6 +321,25 @@ function isServiceUnavailable(error: unknown): boolean {
   );
 }
 
+const SLOW = Symbol('slow');
+
+/** The command's result, or SLOW once `ms` passed (the command goes on; its requests have their own deadlines). */
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  // A failure after the deadline has no one to tell: keep it from becoming an unhandled rejection.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([
+      work,
+      new Promise<typeof SLOW>((resolve) => {
+        timer = setTimeout(() => resolve(SLOW), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export class Runtime {
   readonly commands: AnyCommand[];
   readonly #deps: RuntimeDeps;
@@ -463,7 +486,24 @@ export class Runtime {
         },
       };
       // The declaration typed `args` for the command author; here they are checked values of that shape.
-      const result = await command.run(commandContext as CommandContext<never>);
+      const result = await withinDeadline(
+        command.run(commandContext as CommandContext<never>),
+        this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS,
+      );
+      if (result === SLOW) {
+        logger.warn(
+          { ...context, deadlineMs: this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS },
+          'command too slow',
+        );
+        const seconds = Math.round((this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS) / 1000);
+        const message = `The esports data service is slow right now: no answer in ${seconds} second${seconds === 1 ? '' : 's'}. Please try again in a minute.`;
+        return {
+          outcome: 'error',
+          code: 'SERVICE_SLOW',
+          message,
+          reply: errorReply('Sorry', message, [], COLOURS.error),
+        };
+      }
       const reply: Reply = { ...result, cards: [...result.cards] };
       if (notes.length > 0)
         reply.content = [

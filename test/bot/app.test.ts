@@ -124,3 +124,37 @@ describe('createApp against a service with its own secret', () => {
     expect(replyText(help.reply)).toContain('This answer uses the default settings');
   });
 });
+
+describe('createApp with a slow service (start-up: banner first, data behind it)', () => {
+  it('resolves before the name index is loaded, which then fills in the background', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'matchday-app-slow-'));
+    const clock = new Clock({ start: new Date('2026-06-01T12:00:00Z'), frozen: true });
+    const service = await startService({ port: 0, seed: 3, clock, secret: SERVICE_SECRET, rate: 0 });
+    service.faults.latencyMs = 300;
+    const config = loadConfig({
+      ESPORTS_API_URL: service.url,
+      ESPORTS_API_SECRET: SERVICE_SECRET,
+      ESPORTS_RATE: '100',
+      STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
+    });
+    const logs = captureLogs(config.secrets);
+    const app = await createApp(config, {
+      clock,
+      logger: logs.logger,
+      feed: 'poller',
+      warmInBackground: true,
+    });
+    try {
+      // Ready for the banner while the first name-index request is still on its way.
+      expect(app.names.search('team', 'a')).toEqual([]);
+      const until = Date.now() + 25_000;
+      while (app.names.search('team', 'a').length === 0 && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(app.names.search('team', 'a').length).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+});
