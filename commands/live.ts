@@ -13,6 +13,7 @@
  */
 import { defineCommand } from '../src/bot/command.ts';
 import { isLobby, liveCard } from '../src/bot/format.ts';
+import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import type {
   Caster,
@@ -43,6 +44,9 @@ import {
 
 /** Most series shown at once (one card each; Discord allows 10 embeds, this stays readable). */
 export const MAX_LIVE_CARDS = 5;
+
+/** Live series read at once (the service's page): the overview counts those it does not show. */
+const LIVE_PAGE = 50;
 
 /** Upstream requests a command may make cold (issue 4: at most 3). */
 const BUDGET = 3;
@@ -78,6 +82,8 @@ export default defineCommand({
     let held: FromFeed | undefined;
     let detailed = false;
     let used = 0;
+    /** "and 2 more live series", when the overview shows only the first few. */
+    let more: string | undefined;
     const seriesText = textArg('series', args.series);
     const teamText = textArg('team', args.team);
     const games = await gamesFor(ctx, args.game);
@@ -110,19 +116,25 @@ export default defineCommand({
         wanted.tiers = tiers;
         who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
       }
-      held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: MAX_LIVE_CARDS });
+      // One page of up to 50 costs the same as 5: the cards show the first few, the rest are counted.
+      held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: LIVE_PAGE });
       if (held) series = held.series;
       else {
         series = visible(
           await data.series.list({
             filter: [['lifecycle', '=', 'live'], ...filter],
             order: 'start-asc',
-            take: MAX_LIVE_CARDS,
+            take: LIVE_PAGE,
           }),
         );
         used++;
       }
       if (series.length === 0) return { cards: [await nothingLiveCard(ctx, filter, who, wanted)] };
+      if (series.length > MAX_LIVE_CARDS) {
+        const left = series.length - MAX_LIVE_CARDS;
+        more = `And ${series.length >= LIVE_PAGE ? 'at least ' : ''}${left} more live series`;
+        series = series.slice(0, MAX_LIVE_CARDS);
+      }
     }
     // A team's live series is normally one; with more, the overview rule applies.
     if (series.length > 1) detailed = false;
@@ -145,10 +157,12 @@ export default defineCommand({
     const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
     const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
     // What the answer wants, most telling first; the budget decides how much of it is asked for.
+    // The matches come first: one series in detail shows at least what the overview shows (map
+    // names, earlier maps); streams are the part left to /casters when the budget runs out.
     const wanted: ('summary' | 'casters' | 'matches')[] = [];
+    if (!heldMatches) wanted.push('matches');
     if (current && !heldSummary) wanted.push('summary');
     if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
-    if (!heldMatches) wanted.push('matches');
     const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - used)));
     const ids = series.map((s) => s.id);
     const [matches, casters, summary] = await Promise.all([
@@ -184,6 +198,8 @@ export default defineCommand({
       }),
     );
     noteFilling(cards[0]!, held);
+    if (casterIds.length > 0 && !heldCasters && !asked.has('casters'))
+      cards[0]!.footer = `${cards[0]!.footer ?? ''} · Streams: /casters series:${one.id}`.replace(/^ · /, '');
     if (!detailed) {
       const last = cards[cards.length - 1]!;
       last.footer = `${last.footer ?? ''} · Net worth, structures and clock: /live series:<id>`.replace(
@@ -191,6 +207,8 @@ export default defineCommand({
         '',
       );
     }
+    if (more)
+      cards.push({ title: more, colour: COLOURS.live, description: [['/series when:live lists them all']] });
     return { cards };
   },
 });

@@ -44,7 +44,23 @@ describe('/live', () => {
     });
   });
 
-  it("shows one series' current game, the live summary's highlights and its streams, primary first, in 3 requests", async () => {
+  it('says how many more series are live than the overview shows, and where to see them', async () => {
+    const live = worldSeries(stack.service.world).filter((s) => s.lifecycle === 'live');
+    expect(live.length).toBeGreaterThan(5);
+    const tenant = await tenantWith(stack, { tiers: [1, 2, 3, 4] });
+    const result = await call(stack, 'live', {}, { tenant });
+    expect(result.outcome).toBe('ok');
+    const cards = result.reply.cards;
+    expect(cards).toHaveLength(6);
+    expect(cards[5]!.title).toBe(`And ${live.length - 5} more live series`);
+    expect(result.text).toContain('/series when:live lists them all');
+    // Five or fewer: no such line.
+    const few = await call(stack, 'live', { game: stack.service.world.catalog.games[0]!.game.title });
+    expect(few.reply.cards.length).toBeLessThanOrEqual(5);
+    expect(few.text).not.toContain('more live series');
+  });
+
+  it("shows one series' current game with its map, earlier maps, the live summary's highlights, in 3 requests", async () => {
     const world = stack.service.world;
     const t = world.now();
     // A head-to-head with streams and live coverage: the series, the summary and the casters fill the budget.
@@ -69,7 +85,10 @@ describe('/live', () => {
     expect(result.upstream).toBeLessThanOrEqual(3);
     const card = result.reply.cards[0]!;
     const now = card.fields!.find((f) => f.name.startsWith('Now:'))!;
-    expect(now.name).toBe(`Now: game ${current.order}`);
+    // At least what the overview shows: the map being played and every earlier map's result.
+    expect(now.name).toMatch(new RegExp(`^Now: game ${current.order} · \\S`));
+    for (let order = 1; order < current.order; order++)
+      expect(card.fields!.some((f) => f.name.startsWith(`Game ${order} · `))).toBe(true);
     // The current game's score and clock come from the live summary (read independently here),
     // in the clear even under "hide".
     const source = currentGame(series)!.source;
@@ -102,13 +121,9 @@ describe('/live', () => {
       } else expect(names).not.toContain('Net worth');
       expect(names).toContain('Structures');
     }
-    const streams = card.fields!.filter((f) => f.name.startsWith('Stream: '));
-    expect(streams.length).toBe(Math.min(3, series.casters.length));
-    const primary = series.casters.find((c) => c.primary);
-    if (primary) {
-      const info = world.catalog.casterById.get(primary.caster.id)!;
-      expect(streams[0]!.name).toBe(`Stream: ${info.display_name} (primary)`);
-    }
+    // Cold, the fourth read (streams) is past the budget: the footer says where they are.
+    expect(card.fields!.filter((f) => f.name.startsWith('Stream: '))).toEqual([]);
+    expect(card.footer).toContain(`Streams: /casters series:${series.id}`);
     const warm = await call(stack, 'live', { series: String(series.id) }, { tenant });
     expect(warm.upstream).toBe(0);
   });
