@@ -12,6 +12,9 @@
  *   --tick S                         simulated seconds per tick (10 = the real tick: upstream per
  *                                    simulated second is then what a deployment spends per second)
  *
+ *   --crash                          the crash loop instead (`bench/notify-crash.ts`)
+ *   --faults                         several instances under 429s and SIGKILLs (`bench/notify-faults.ts`)
+ *
  * The last line is one JSON object.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -28,6 +31,7 @@ import { startService } from '../src/service/index.ts';
 import { Rng } from '../src/service/random.ts';
 import { MemoryTenants, memoryLogger } from '../test/notify/helpers.ts';
 import { expectedNotifications } from '../test/notify/world-expect.ts';
+import { crashBench } from './notify-crash.ts';
 
 const quick = process.argv.includes('--quick');
 const hoursArg = process.argv.indexOf('--hours');
@@ -245,6 +249,11 @@ async function run(count: number, dir: string): Promise<RunResult> {
     rssMb: Math.round(rss / 1e6),
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
+}
+
+if (process.argv.includes('--crash')) {
+  await crashBench(process.argv);
+  process.exit(0);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'matchday-bench-notify-'));

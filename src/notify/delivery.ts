@@ -35,13 +35,33 @@ export class DeliveryError extends Error {
   }
 }
 
+/** How the notifier guards one post (see `ledger.ts`). */
+export interface PostOptions {
+  /**
+   * Checked right before the request goes out, after any pacing or Retry-After wait: false means
+   * the claim was taken over by another holder, and the delivery throws `CLAIM_LOST` without posting.
+   */
+  stillOurs?: () => boolean | Promise<boolean>;
+  /**
+   * The key was claimed before by a holder that did not finish: the post may already be in the
+   * channel. A delivery that can look (Slack: the channel's recent history, by the key in the message
+   * metadata) returns that message instead of posting again; Discord's nonce does it by itself.
+   */
+  reconcile?: boolean;
+}
+
+/** The post was not made: another holder took the claim over (never retried by this holder). */
+export function claimLost(key: string): DeliveryError {
+  return new DeliveryError('transient', 'CLAIM_LOST', `The claim on ${key} was taken over; not posted.`);
+}
+
 export interface Delivery {
   readonly platform: Platform;
   /**
    * Posts a new message. `key` is the notification's ledger key; a platform that can deduplicate
    * retried posts uses it (Discord: a nonce derived from it with enforce_nonce).
    */
-  post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted>;
+  post(target: ChannelTarget, reply: Reply, key: string, options?: PostOptions): Promise<Posted>;
   /** Edits a message posted earlier (live cards). Last write wins. */
   edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void>;
 }

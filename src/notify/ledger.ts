@@ -3,11 +3,21 @@
  * is the source of truth after a restart (`shared/notes/reliability.md`, "Notifications: none lost,
  * none twice").
  *
- * Life of a key: `claim` (atomic: exactly one caller wins) -> post -> `markSent(messageId)`.
+ * Life of a key: `claim` (atomic: exactly one caller wins) -> post -> `markSent(messageId)`, the
+ * moment the platform accepts the post (one post at a time, never a whole batch afterwards).
  * A transient failure `release`s the key so a later tick claims it again; a permanent one `fail`s it
- * for good. A claim holds a lease: when a process dies between claim and markSent, the key becomes
- * claimable again once the lease runs out, so nothing is lost (the platform's own dedupe, e.g.
- * Discord's nonce from the key, covers the post that may have gone out just before the crash).
+ * for good.
+ *
+ * A claim holds a lease (`leaseMs`, default 15 s) that its holder renews (`renewMany`) for as long
+ * as it works on the key, also while it waits out a platform's Retry-After: a live holder never
+ * loses its claim. Every claim names its holder: the instance identity (`holder`, e.g.
+ * `NOTIFY_INSTANCE`) and this opening of the ledger (a random session). Another holder may take a
+ * claim over only once its lease ran out (its process died or hung); a process restarted with the
+ * same identity takes its dead predecessor's claims over at once. A claim taken over is reported as
+ * `retaken`: the post may have gone out just before the crash, so the notifier asks the platform
+ * first (Discord's nonce, Slack's message metadata). Release and renew act only on the caller's
+ * own claims, so a holder whose claim was taken over can neither post (the notifier checks the
+ * claim right before each post) nor free the new holder's claim.
  *
  * Implementations: `SqliteLedger` (default, `sqlite-ledger.ts`) and `RedisLedger` (`redis-ledger.ts`).
  */
@@ -26,13 +36,30 @@ export interface LedgerEntry {
   updatedAt: number;
 }
 
+/** A claim this caller won. */
+export interface Claim {
+  /**
+   * The key was claimed before by a holder that did not finish (it died, or failed in a way that
+   * leaves unknown whether the platform took the post): ask the platform before posting again.
+   */
+  retaken: boolean;
+}
+
 export interface Ledger {
+  /** How long a claim holds without renewal (ms). */
+  readonly leaseMs: number;
   /** Takes the key if nobody holds it (or a dead holder's lease ran out). True when this caller won. */
   claim(key: string): Promise<boolean>;
   /** The platform confirmed: the key is done, with the message id to edit later. */
   markSent(key: string, messageId: string): Promise<void>;
-  /** A transient failure: gives the key back so a later attempt can claim it. */
-  release(key: string): Promise<void>;
+  /**
+   * A transient failure: gives the key back (only if this caller still holds it) so a later attempt
+   * can claim it. `maybePosted` (a timeout, a dropped connection, a 5xx) keeps a trace so the next
+   * claim is `retaken` and the platform is asked before posting again.
+   */
+  release(key: string, options?: { maybePosted?: boolean }): Promise<void>;
+  /** Extends the lease of the caller's own claims; returns the keys it still holds. */
+  renewMany(keys: readonly string[]): Promise<Set<string>>;
   /** A permanent failure (or a deliberate skip): the key is never claimed again. */
   fail(key: string, reason: string): Promise<void>;
   get(key: string): Promise<LedgerEntry | undefined>;
@@ -42,7 +69,7 @@ export interface Ledger {
    * Claims many keys in one round trip (one SQLite transaction, one Redis pipeline). Each claim is
    * still atomic per key, exactly as `claim`; the keys this caller won are returned.
    */
-  claimMany(keys: readonly string[]): Promise<Set<string>>;
+  claimMany(keys: readonly string[]): Promise<Map<string, Claim>>;
   /** Marks many keys sent in one round trip. */
   markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void>;
   /** The entries of many keys in one round trip (absent keys are left out). */
@@ -53,13 +80,18 @@ export interface Ledger {
 }
 
 export interface LedgerOptions {
-  /** How long a claim holds before another process may take it over. Default 60 s. */
+  /** How long a claim holds without renewal before another holder may take it over. Default 15 s. */
   leaseMs?: number;
+  /**
+   * The instance identity (stable across restarts, unique among running instances): a restarted
+   * process takes the claims of its dead predecessor over at once. Default: random (the lease decides).
+   */
+  holder?: string;
   /** Time source for leases and timestamps. Default `Date.now` (leases are about real processes). */
   now?: () => number;
 }
 
-export const DEFAULT_LEASE_MS = 60_000;
+export const DEFAULT_LEASE_MS = 15_000;
 
 /** Sent and failed entries are kept this long (then pruned: on start and daily). */
 export const LEDGER_RETENTION_MS = 30 * 24 * 3600_000;

@@ -37,7 +37,7 @@ import type {
 } from '../protocol/types.ts';
 import type { Clock } from '../service/clock.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from './cards.ts';
-import { type ChannelTarget, type Delivery, DeliveryError } from './delivery.ts';
+import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
 import { EditPacer } from './edit-pacer.ts';
 import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, ledgerKey } from './ledger.ts';
 import {
@@ -267,12 +267,23 @@ class NotifierImpl implements Notifier {
     });
   }
 
+  /**
+   * A clean stop: no new post starts, the tick under way finishes its posts in flight (each marked),
+   * and every claim still held is released, so another instance (or the next start) takes the keys
+   * at once instead of waiting out a lease.
+   */
   async stop(): Promise<void> {
+    this.#stopping = true;
     await this.#task?.stop();
     await this.#task?.destroy();
     this.#task = undefined;
     await this.#running?.catch(() => undefined);
     this.#pacer.stop();
+    await this.#retryMarks();
+    if (this.#renewTimer) clearInterval(this.#renewTimer);
+    this.#renewTimer = undefined;
+    await this.#renewing;
+    for (const key of [...this.#held.keys()]) if (!this.#unmarked.has(key)) await this.#release(key);
   }
 
   invalidate(): void {
@@ -298,6 +309,7 @@ class NotifierImpl implements Notifier {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
     this.stats.deferred = 0;
+    await this.#retryMarks();
     await this.#prune();
     const t0 = performance.now();
     this.#deadline = t0 + this.#o.tickBudgetMs;
@@ -768,7 +780,7 @@ class NotifierImpl implements Notifier {
             kind: 'reminder',
             key,
             sub,
-            act: async (delivery) => {
+            act: async (delivery, guard) => {
               const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
               let reply = replies.get(memoKey);
               if (!reply) {
@@ -783,7 +795,7 @@ class NotifierImpl implements Notifier {
                 });
                 replies.set(memoKey, reply);
               }
-              return (await delivery.post(target(sub), reply, key)).messageId;
+              return (await delivery.post(target(sub), reply, key, guard)).messageId;
             },
           });
         }
@@ -1015,7 +1027,7 @@ class NotifierImpl implements Notifier {
         kind: 'live',
         key,
         sub,
-        act: async (delivery) => {
+        act: async (delivery, guard) => {
           const firstKey = `first|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
           let first = memo.get(firstKey);
           if (!first) {
@@ -1023,7 +1035,7 @@ class NotifierImpl implements Notifier {
             first = { reply: built, json: JSON.stringify(built.cards) };
             memo.set(firstKey, first);
           }
-          const posted = await delivery.post(target(sub), first.reply, key);
+          const posted = await delivery.post(target(sub), first.reply, key, guard);
           this.#cards.set(key, { messageId: posted.messageId, last: first.json });
           return posted.messageId;
         },
@@ -1070,14 +1082,14 @@ class NotifierImpl implements Notifier {
         kind: 'result',
         key,
         sub,
-        act: async (delivery) => {
+        act: async (delivery, guard) => {
           try {
             await delivery.edit(target(sub), cardId, reply);
             return cardId;
           } catch (error) {
             if (!isUnknownMessage(error)) throw error;
             // The card was deleted: the result goes out as a fresh message instead.
-            return (await delivery.post(target(sub), reply, key)).messageId;
+            return (await delivery.post(target(sub), reply, key, guard)).messageId;
           }
         },
       };
@@ -1090,14 +1102,14 @@ class NotifierImpl implements Notifier {
       kind: 'result',
       key,
       sub,
-      act: async (delivery) => {
+      act: async (delivery, guard) => {
         const resultKey = `result|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
         let result = memo.get(resultKey);
         if (!result) {
           result = { reply: resultReply(series, this.labels, sub), json: '' };
           memo.set(resultKey, result);
         }
-        return (await delivery.post(target(sub), result.reply, key)).messageId;
+        return (await delivery.post(target(sub), result.reply, key, guard)).messageId;
       },
     };
   }
@@ -1175,9 +1187,15 @@ class NotifierImpl implements Notifier {
           kind: 'digest',
           key,
           sub,
-          act: async (delivery) =>
-            (await delivery.post(target(sub), digestReply(mine, this.labels, sub, slot.localDate), key))
-              .messageId,
+          act: async (delivery, guard) =>
+            (
+              await delivery.post(
+                target(sub),
+                digestReply(mine, this.labels, sub, slot.localDate),
+                key,
+                guard,
+              )
+            ).messageId,
         });
       }
       if (!pending) this.#groupsDone.add(groupKey);
@@ -1186,7 +1204,7 @@ class NotifierImpl implements Notifier {
     if (skipped.length > 0) {
       const won = await this.#o.ledger.claimMany(skipped);
       await runLimited(
-        [...won].map((key) => () => this.#o.ledger.fail(key, 'skipped: nothing scheduled')),
+        [...won.keys()].map((key) => () => this.#o.ledger.fail(key, 'skipped: nothing scheduled')),
         16,
       );
       for (const key of skipped) this.#done.add(key);
@@ -1197,13 +1215,17 @@ class NotifierImpl implements Notifier {
   // ---- the ledger protocol ---------------------------------------------------------------------
 
   /**
-   * Claim, send, mark: the one way anything is posted. Keys are claimed and marked in batches (one
-   * ledger round trip per batch; each claim still atomic per key), each sized to about a second of
-   * posting at the pace just seen, so a claim's lease is never held long. Per channel one post goes
-   * first; the rest follow only if it succeeded, so a channel that refuses gets one attempt per
-   * tick. A transient failure releases the key and backs off; a permanent one fails the key and
-   * disables the subscription. Past the tick's budget no new batch is claimed (after the first of
-   * each call, so every kind moves): the rest is decided again, and sent, at the next tick.
+   * Claim, send, mark: the one way anything is posted. Keys are claimed in batches (one ledger round
+   * trip per batch; each claim still atomic per key), each sized to about a second of posting at the
+   * pace just seen. Each post is marked sent with its message id the moment the platform accepts
+   * it (marks of concurrent posts share one write), so a crash re-posts nothing that went out. The
+   * claims this process holds are renewed while it works on them (also while a delivery waits out a
+   * Retry-After), and each post checks its claim right before it goes out: a claim another holder
+   * took over is never posted by this one. Per channel one post goes first; the rest follow only if
+   * it went through, so a channel that refuses gets one attempt per tick. A transient failure
+   * releases the key and backs off; a permanent one fails the key and disables the subscription.
+   * Past the tick's budget no new batch is claimed (after the first of each call, so every kind
+   * moves): the rest is decided again, and sent, at the next tick.
    */
   async #dispatch(out: Outgoing[]): Promise<void> {
     const now = this.#o.clock.nowMs();
@@ -1219,7 +1241,7 @@ class NotifierImpl implements Notifier {
     const triedChannels = new Set<string>();
     let size = Math.min(FIRST_BATCH, this.#o.ledgerBatch);
     for (let i = 0; i < ready.length; ) {
-      if (i > 0 && performance.now() > this.#deadline) {
+      if (this.#stopping || (i > 0 && performance.now() > this.#deadline)) {
         this.stats.deferred += ready.length - i;
         break;
       }
@@ -1227,6 +1249,7 @@ class NotifierImpl implements Notifier {
       const chunk = ready.slice(i, i + size);
       i += chunk.length;
       const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
+      for (const key of won.keys()) this.#hold(key);
       const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
       if (lost.length > 0) {
         // Lost to a sent or failed record (a restart, another process): final. A live claim: retry later.
@@ -1244,57 +1267,178 @@ class NotifierImpl implements Notifier {
           first.push(o);
         }
       }
-      const sent: [string, string][] = [];
       const attempt = (o: Outgoing) => async () => {
         const tk = targetKey(o.sub);
-        if (this.#disabled.has(tk) || failedChannels.has(tk)) {
-          await this.#o.ledger.release(o.key);
+        if (this.#stopping || this.#disabled.has(tk) || failedChannels.has(tk)) {
+          await this.#release(o.key);
           return;
         }
-        const messageId = await this.#attempt(o, now);
-        if (messageId === undefined) failedChannels.add(tk);
-        else {
-          sent.push([o.key, messageId]);
-          this.#channelRetry.delete(tk);
+        const messageId = await this.#attempt(o, now, won.get(o.key)?.retaken === true);
+        if (messageId === undefined) {
+          failedChannels.add(tk);
+          return;
         }
+        this.#channelRetry.delete(tk);
+        this.#done.add(o.key);
+        this.#retry.delete(o.key);
+        this.stats.sent[o.kind]++;
+        await this.#markSent(o.key, messageId);
       };
       await runLimited(first.map(attempt), 32);
       await runLimited(rest.map(attempt), 32);
-      await this.#o.ledger.markSentMany(sent);
-      const kinds = new Map(claimed.map((o) => [o.key, o.kind]));
-      for (const [key] of sent) {
-        this.#done.add(key);
-        this.#retry.delete(key);
-        this.stats.sent[kinds.get(key)!]++;
-      }
       const perSecond = (chunk.length * 1000) / Math.max(1, performance.now() - started);
       size = Math.max(MIN_BATCH, Math.min(this.#o.ledgerBatch, Math.round(perSecond)));
     }
   }
 
   /** Sends one claimed notification; the message id, or undefined after a failure (handled here). */
-  async #attempt(o: Outgoing, now: number): Promise<string | undefined> {
+  async #attempt(o: Outgoing, now: number, retaken: boolean): Promise<string | undefined> {
     const delivery = this.#o.deliveries[o.sub.platform]!;
+    const guard: PostOptions = { stillOurs: () => this.#stillHeld(o.key), reconcile: retaken };
+    if (retaken) this.#o.logger.info({ key: o.key }, 'claim taken over from a holder that did not finish');
     try {
-      return await o.act(delivery);
+      return await o.act(delivery, guard);
     } catch (error) {
+      if (error instanceof DeliveryError && error.code === 'CLAIM_LOST') {
+        // Another holder has the key now: it posts (or already did); this process leaves it alone.
+        // (Stopping: the claim is still ours, given back so the next holder need not wait.)
+        if (this.#stopping) await this.#release(o.key);
+        else this.#held.delete(o.key);
+        this.#o.logger.warn({ key: o.key }, 'claim was taken over while waiting; not posted here');
+        return undefined;
+      }
       if (error instanceof DeliveryError && error.kind === 'permanent') {
+        this.#held.delete(o.key);
         await this.#o.ledger.fail(o.key, error.code);
         this.#done.add(o.key);
         await this.#disable(o.sub, error);
         return undefined;
       }
       this.stats.transientFailures++;
-      await this.#o.ledger.release(o.key);
+      await this.#release(o.key, maybePosted(error));
       const retry = this.#retry.get(o.key);
       const attempts = (retry?.attempts ?? 0) + 1;
       const hinted = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
-      const backoff = Math.min(10 * 60_000, this.#o.retryBaseMs * 2 ** (attempts - 1));
+      // Capped at 2 minutes: repeated 429s delay a notification, they do not push it past its lateness rule.
+      const backoff = Math.min(2 * 60_000, this.#o.retryBaseMs * 2 ** (attempts - 1));
       const notBefore = now + Math.max(backoff, hinted);
       this.#retry.set(o.key, { attempts, notBefore });
       this.#channelRetry.set(targetKey(o.sub), notBefore);
       this.#o.logger.warn({ key: o.key, attempts, err: error }, 'notification failed for now; will retry');
       return undefined;
+    }
+  }
+
+  // ---- claims held and marks ------------------------------------------------------------------
+
+  /** Keys this process holds a claim on, with the real instant (ms) until which the claim surely holds. */
+  readonly #held = new Map<string, number>();
+  #renewTimer: ReturnType<typeof setInterval> | undefined;
+  #renewing: Promise<void> | undefined;
+  #stopping = false;
+
+  #hold(key: string): void {
+    this.#held.set(key, Date.now() + this.#o.ledger.leaseMs);
+    if (!this.#renewTimer) {
+      // Renewed three times per lease: a holder that lives (and waits on a Retry-After) keeps its claims.
+      this.#renewTimer = setInterval(() => void this.#renew(), Math.max(10, this.#o.ledger.leaseMs / 3));
+      this.#renewTimer.unref();
+    }
+  }
+
+  #renew(): Promise<void> {
+    if (this.#renewing || this.#held.size === 0) return this.#renewing ?? Promise.resolve();
+    const keys = [...this.#held.keys()];
+    const until = Date.now() + this.#o.ledger.leaseMs;
+    this.#renewing = this.#o.ledger
+      .renewMany(keys)
+      .then((still) => {
+        for (const key of keys) {
+          if (!this.#held.has(key)) continue;
+          if (still.has(key)) this.#held.set(key, until);
+          else this.#held.delete(key);
+        }
+      })
+      .catch((error: unknown) => this.#o.logger.warn({ err: error }, 'claims could not be renewed'))
+      .finally(() => {
+        this.#renewing = undefined;
+      });
+    return this.#renewing;
+  }
+
+  /** Right before a post: is the claim still this process's? Asks the ledger when the lease is near its end. */
+  async #stillHeld(key: string): Promise<boolean> {
+    const until = this.#held.get(key);
+    if (until === undefined || this.#stopping) return false;
+    if (until - Date.now() > this.#o.ledger.leaseMs / 3) return true;
+    try {
+      const still = await this.#o.ledger.renewMany([key]);
+      if (!still.has(key)) {
+        this.#held.delete(key);
+        return false;
+      }
+      this.#held.set(key, Date.now() + this.#o.ledger.leaseMs);
+      return true;
+    } catch {
+      // The ledger cannot say: not posting is the safe side (the key is retried later).
+      return false;
+    }
+  }
+
+  async #release(key: string, maybe = false): Promise<void> {
+    this.#held.delete(key);
+    try {
+      await this.#o.ledger.release(key, { maybePosted: maybe });
+    } catch (error) {
+      this.#o.logger.warn({ key, err: error }, 'claim could not be released; its lease frees it');
+    }
+  }
+
+  /** Marks waiting for the write under way (group commit: one ledger write for many posts). */
+  #marks: { key: string; messageId: string }[] = [];
+  #marking: Promise<void> | undefined;
+  /** Posts accepted whose mark could not be written yet: written again at the next tick. */
+  readonly #unmarked = new Map<string, string>();
+
+  /** Records one accepted post at once (its claim is let go once the mark is written). */
+  async #markSent(key: string, messageId: string): Promise<void> {
+    this.#marks.push({ key, messageId });
+    while (this.#marks.some((m) => m.key === key)) {
+      if (!this.#marking) this.#marking = this.#writeMarks();
+      await this.#marking;
+    }
+  }
+
+  async #writeMarks(): Promise<void> {
+    const batch = this.#marks;
+    this.#marks = [];
+    try {
+      await this.#o.ledger.markSentMany(batch.map((m) => [m.key, m.messageId] as const));
+      for (const m of batch) this.#held.delete(m.key);
+    } catch (error) {
+      // Sent but not recorded: kept (and the claim renewed) until a later write succeeds.
+      for (const m of batch) this.#unmarked.set(m.key, m.messageId);
+      this.#o.logger.error(
+        { err: error, keys: batch.length },
+        'sent notifications could not be marked; will retry',
+      );
+    } finally {
+      this.#marking = undefined;
+    }
+  }
+
+  /** Writes marks that failed earlier (start of each tick). */
+  async #retryMarks(): Promise<void> {
+    if (this.#unmarked.size === 0) return;
+    const pending = [...this.#unmarked];
+    try {
+      await this.#o.ledger.markSentMany(pending);
+      for (const [key] of pending) {
+        this.#unmarked.delete(key);
+        this.#held.delete(key);
+      }
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'sent notifications still cannot be marked');
     }
   }
 
@@ -1336,7 +1480,13 @@ interface Outgoing {
   kind: keyof NotifierStats['sent'];
   key: string;
   sub: Subscription;
-  act: (delivery: Delivery) => Promise<string>;
+  act: (delivery: Delivery, guard: PostOptions) => Promise<string>;
+}
+
+/** A failure after which the platform may have taken the post anyway (timeout, dropped connection, 5xx). */
+function maybePosted(error: unknown): boolean {
+  if (!(error instanceof DeliveryError)) return true;
+  return !['RATE_LIMITED', 'INVALID_MESSAGE', 'UNKNOWN_MESSAGE', 'CLAIM_LOST'].includes(error.code);
 }
 
 function sentMessage(entry: LedgerEntry | undefined): string | undefined {

@@ -1,11 +1,15 @@
 /**
  * The ledger on Redis, for several instances sharing one store: the claim is `SET key NX PX lease`,
  * atomic in Redis; the lease expiring is what frees the key of a process that died mid-send.
- * Values are `state|updatedAt|detail` strings. Sent and failed keys are kept for `retentionMs`.
+ * Values are `state|updatedAt|detail` strings; a claim's detail is `holder|session|until|attempts`
+ * (its lease ends at `until`, checked by the claim script, so a claim taken over is known as such).
+ * Sent and failed keys are kept for `retentionMs`, claims for a day (then Redis expires them).
  */
+import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
 import { reconnectDelay } from '../bot/store-backend.ts';
 import {
+  type Claim,
   DEFAULT_LEASE_MS,
   type Ledger,
   type LedgerEntry,
@@ -20,8 +24,63 @@ export interface RedisLedgerOptions extends LedgerOptions {
   retentionMs?: number;
 }
 
-// Deletes the key only while it is a claim: a release must never erase a sent or failed record.
-const RELEASE_SCRIPT = `if string.sub(redis.call('GET', KEYS[1]) or '', 1, 8) == 'claimed|' then return redis.call('DEL', KEYS[1]) end return 0`;
+/** Claims are kept this long at most (a released "maybe posted" trace, a dead holder's claim). */
+const CLAIM_KEEP_MS = 24 * 3600_000;
+
+// Splits a claim value `claimed|at|holder|session|until|attempts` (Lua 5.1, no split function).
+const PARSE = `local function parse(v)
+  if v == false or string.sub(v, 1, 8) ~= 'claimed|' then return nil end
+  local f = {}
+  for part in string.gmatch(v .. '|', '([^|]*)|') do f[#f + 1] = part end
+  return { holder = f[3], session = f[4], ['until'] = tonumber(f[5]) or 0, attempts = tonumber(f[6]) or 1 }
+end`;
+
+/**
+ * The claim, atomic per key: take an absent key, a claim whose lease ran out, or one a dead
+ * predecessor with this identity left. ARGV: now, lease, holder, session, keep. Returns, per key,
+ * 0 (lost), 1 (won) or 2 (won, retaken).
+ */
+const CLAIM_SCRIPT = `${PARSE}
+local now, lease, holder, session, keep = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
+local out = {}
+for i, key in ipairs(KEYS) do
+  local v = redis.call('GET', key)
+  local c = parse(v)
+  local attempts = 0
+  if v == false then attempts = 1
+  elseif c and (c['until'] <= now or (c.holder == holder and c.session ~= session)) then attempts = c.attempts + 1 end
+  if attempts > 0 then
+    redis.call('SET', key, 'claimed|' .. now .. '|' .. holder .. '|' .. session .. '|' .. (now + lease) .. '|' .. attempts, 'PX', keep)
+    out[i] = attempts > 1 and 2 or 1
+  else out[i] = 0 end
+end
+return out`;
+
+/** Extends the caller's own claims. ARGV: now, lease, holder, session, keep. Returns 1 per key still held. */
+const RENEW_SCRIPT = `${PARSE}
+local now, lease, holder, session, keep = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5]
+local out = {}
+for i, key in ipairs(KEYS) do
+  local c = parse(redis.call('GET', key))
+  if c and c.holder == holder and c.session == session then
+    redis.call('SET', key, 'claimed|' .. now .. '|' .. holder .. '|' .. session .. '|' .. (now + lease) .. '|' .. c.attempts, 'PX', keep)
+    out[i] = 1
+  else out[i] = 0 end
+end
+return out`;
+
+/**
+ * Gives the caller's own claim back: deleted, or (ARGV[3] = 1, maybe posted) kept as an expired
+ * claim of nobody, so the next claim is retaken. ARGV: holder, session, maybePosted, now, keep.
+ */
+const RELEASE_SCRIPT = `${PARSE}
+local c = parse(redis.call('GET', KEYS[1]))
+if not c or c.holder ~= ARGV[1] or c.session ~= ARGV[2] then return 0 end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], 'claimed|' .. ARGV[4] .. '|||0|' .. c.attempts, 'PX', tonumber(ARGV[5]))
+  return 1
+end
+return redis.call('DEL', KEYS[1])`;
 
 type RedisConnection = ReturnType<typeof createClient>;
 
@@ -30,14 +89,17 @@ export class RedisLedger implements Ledger {
   /** The first connection; later drops are reconnected by the client itself, forever. */
   readonly #firstConnect: Promise<unknown>;
   readonly #prefix: string;
-  readonly #leaseMs: number;
+  readonly leaseMs: number;
   readonly #retentionMs: number;
   readonly #now: () => number;
+  readonly #holder: string;
+  readonly #session = randomUUID();
 
   /** Connects to `url` (e.g. `redis://127.0.0.1:6390`). */
   constructor(url: string, options: RedisLedgerOptions = {}) {
     this.#prefix = options.prefix ?? 'matchday:ledger:';
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#holder = (options.holder ?? `anonymous-${randomUUID()}`).replaceAll('|', '/');
     this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
     this.#now = options.now ?? Date.now;
     // Reconnect forever with capped, jittered backoff (a Redis restart must not end notifications),
@@ -74,31 +136,48 @@ export class RedisLedger implements Ledger {
   }
 
   async claim(key: string): Promise<boolean> {
-    await this.#connected;
-    const reply = await this.#client.set(this.#prefix + key, `claimed|${this.#now()}|`, {
-      condition: 'NX',
-      expiration: { type: 'PX', value: this.#leaseMs },
-    });
-    return reply === 'OK';
+    return (await this.claimMany([key])).has(key);
   }
 
-  async claimMany(keys: readonly string[]): Promise<Set<string>> {
-    const won = new Set<string>();
-    if (keys.length === 0) return won;
-    await this.#connected;
-    const value = `claimed|${this.#now()}|`;
-    // One pipeline: each SET NX stays atomic on its own, the batch costs one round trip.
-    const multi = this.#client.multi();
-    for (const key of keys)
-      multi.set(this.#prefix + key, value, {
-        condition: 'NX',
-        expiration: { type: 'PX', value: this.#leaseMs },
+  async claimMany(keys: readonly string[]): Promise<Map<string, Claim>> {
+    const won = new Map<string, Claim>();
+    const unique = [...new Set(keys)];
+    // One script per 500 keys: atomic as a whole in Redis, one round trip each.
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const replies = await this.#script(CLAIM_SCRIPT, chunk);
+      chunk.forEach((key, j) => {
+        if (replies[j] !== 0) won.set(key, { retaken: replies[j] === 2 });
       });
-    const replies = await multi.execAsPipeline();
-    keys.forEach((key, i) => {
-      if (String(replies[i]) === 'OK') won.add(key);
-    });
+    }
     return won;
+  }
+
+  async renewMany(keys: readonly string[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    for (let i = 0; i < keys.length; i += 500) {
+      const chunk = keys.slice(i, i + 500);
+      const replies = await this.#script(RENEW_SCRIPT, chunk);
+      chunk.forEach((key, j) => {
+        if (replies[j] === 1) held.add(key);
+      });
+    }
+    return held;
+  }
+
+  async #script(script: string, keys: string[]): Promise<number[]> {
+    await this.#connected;
+    const reply = await this.#client.eval(script, {
+      keys: keys.map((k) => this.#prefix + k),
+      arguments: [
+        String(this.#now()),
+        String(this.leaseMs),
+        this.#holder,
+        this.#session,
+        String(CLAIM_KEEP_MS),
+      ],
+    });
+    return (reply as unknown[]).map(Number);
   }
 
   async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
@@ -139,9 +218,18 @@ export class RedisLedger implements Ledger {
     });
   }
 
-  async release(key: string): Promise<void> {
+  async release(key: string, options: { maybePosted?: boolean } = {}): Promise<void> {
     await this.#connected;
-    await this.#client.eval(RELEASE_SCRIPT, { keys: [this.#prefix + key], arguments: [] });
+    await this.#client.eval(RELEASE_SCRIPT, {
+      keys: [this.#prefix + key],
+      arguments: [
+        this.#holder,
+        this.#session,
+        options.maybePosted ? '1' : '0',
+        String(this.#now()),
+        String(CLAIM_KEEP_MS),
+      ],
+    });
   }
 
   async fail(key: string, reason: string): Promise<void> {

@@ -3,10 +3,12 @@
  * statement, `INSERT ... ON CONFLICT DO UPDATE ... WHERE <the holder's lease ran out>`, so it is
  * atomic in the store itself: two processes on the same file can never both win a key.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import {
+  type Claim,
   DEFAULT_LEASE_MS,
   type Ledger,
   type LedgerEntry,
@@ -25,12 +27,27 @@ interface Row {
   updated_at: number;
 }
 
-const CLAIM_SQL = `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES (?, 'claimed', ?, ?)
-  ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
-  WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ?`;
+/**
+ * The claim: insert, or take over a claim whose lease ran out or that a dead predecessor with this
+ * identity left (same holder, another session). `attempts` counts claims of the key: above 1 the
+ * key was claimed before and not finished (`retaken`). Parameters: rows x (key, now, now, holder,
+ * session), then the lease cutoff, the holder and the session.
+ */
+function claimSql(rows: number): string {
+  return `INSERT INTO ledger (key, state, claimed_at, updated_at, holder, session, attempts)
+    VALUES ${Array.from({ length: rows }, () => "(?, 'claimed', ?, ?, ?, ?, 1)").join(',')}
+    ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at,
+      holder = excluded.holder, session = excluded.session, attempts = ledger.attempts + 1
+    WHERE ledger.state = 'claimed'
+      AND (ledger.claimed_at <= ? OR (ledger.holder = ? AND ledger.session <> ?))
+    RETURNING key, attempts`;
+}
 
-/** Rows per multi-row statement (at most 4 parameters each, well under SQLite's parameter limit). */
+/** Rows per multi-row statement (at most 5 parameters each, well under SQLite's parameter limit). */
 const ROWS_PER_STATEMENT = 500;
+
+/** The ledger file's layout; `PRAGMA user_version` holds it (0: the first layout, upgraded in place). */
+export const LEDGER_SCHEMA_VERSION = 2;
 
 const MARK_SENT_SQL = `INSERT INTO ledger (key, state, message_id, claimed_at, updated_at) VALUES (?, 'sent', ?, ?, ?)
   ON CONFLICT(key) DO UPDATE SET state = 'sent', message_id = excluded.message_id, updated_at = excluded.updated_at`;
@@ -45,13 +62,17 @@ function entryOf(row: Row): LedgerEntry {
 export class SqliteLedger implements Ledger {
   readonly #db: sqlite3.Database;
   readonly #ready: Promise<void>;
-  readonly #leaseMs: number;
+  readonly leaseMs: number;
   readonly #now: () => number;
+  readonly #holder: string;
+  /** This opening of the file: a restarted process with the same holder has another session. */
+  readonly #session = randomUUID();
 
   /** Opens (and creates) the ledger file; `':memory:'` works for throwaway use. */
   constructor(path: string = DEFAULT_LEDGER_PATH, options: LedgerOptions = {}) {
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#now = options.now ?? Date.now;
+    this.#holder = options.holder ?? `anonymous-${randomUUID()}`;
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new sqlite3.Database(path);
     this.#ready = (async () => {
@@ -60,28 +81,57 @@ export class SqliteLedger implements Ledger {
       // Switching a new file to WAL answers SQLITE_BUSY at once, without the busy handler, while another
       // process opens the same file: try again briefly (processes sharing one ledger start together).
       if (path !== ':memory:') await retryWhileBusy(() => this.#exec('PRAGMA journal_mode = WAL'));
-      await retryWhileBusy(() =>
-        this.#exec(`CREATE TABLE IF NOT EXISTS ledger (
-        key TEXT PRIMARY KEY,
-        state TEXT NOT NULL,
-        message_id TEXT,
-        reason TEXT,
-        claimed_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      )`),
-      );
+      await retryWhileBusy(() => this.#migrate());
     })();
   }
 
-  async claim(key: string): Promise<boolean> {
-    await this.#ready;
-    const now = this.#now();
-    const changes = await this.#run(CLAIM_SQL, [key, now, now, now - this.#leaseMs]);
-    return changes === 1;
+  /** Creates the table, or upgrades an older layout in place, in one transaction. */
+  async #migrate(): Promise<void> {
+    await this.#exec('BEGIN IMMEDIATE');
+    try {
+      const [row] = await this.#all<{ user_version: number }>('PRAGMA user_version', []);
+      const version = row?.user_version ?? 0;
+      if (version > LEDGER_SCHEMA_VERSION) {
+        throw new Error(
+          `The ledger file has layout ${version}, newer than this Matchday understands (${LEDGER_SCHEMA_VERSION}): run the newer Matchday, or start a fresh ledger.`,
+        );
+      }
+      const tables = await this.#all<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'ledger'",
+        [],
+      );
+      if (tables.length === 0) {
+        await this.#exec(`CREATE TABLE ledger (
+          key TEXT PRIMARY KEY,
+          state TEXT NOT NULL,
+          message_id TEXT,
+          reason TEXT,
+          claimed_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          holder TEXT,
+          session TEXT,
+          attempts INTEGER NOT NULL DEFAULT 1
+        )`);
+      } else if (version < 2) {
+        await this.#exec('ALTER TABLE ledger ADD COLUMN holder TEXT');
+        await this.#exec('ALTER TABLE ledger ADD COLUMN session TEXT');
+        await this.#exec('ALTER TABLE ledger ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1');
+      }
+      if (version !== LEDGER_SCHEMA_VERSION)
+        await this.#exec(`PRAGMA user_version = ${LEDGER_SCHEMA_VERSION}`);
+      await this.#exec('COMMIT');
+    } catch (error) {
+      await this.#exec('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
   }
 
-  async claimMany(keys: readonly string[]): Promise<Set<string>> {
-    const won = new Set<string>();
+  async claim(key: string): Promise<boolean> {
+    return (await this.claimMany([key])).has(key);
+  }
+
+  async claimMany(keys: readonly string[]): Promise<Map<string, Claim>> {
+    const won = new Map<string, Claim>();
     if (keys.length === 0) return won;
     await this.#ready;
     const now = this.#now();
@@ -91,16 +141,36 @@ export class SqliteLedger implements Ledger {
     await this.#serial(async () => {
       for (let i = 0; i < unique.length; i += ROWS_PER_STATEMENT) {
         const chunk = unique.slice(i, i + ROWS_PER_STATEMENT);
-        const rows = await this.#all<{ key: string }>(
-          `INSERT INTO ledger (key, state, claimed_at, updated_at) VALUES ${chunk.map(() => "(?, 'claimed', ?, ?)").join(',')}
-           ON CONFLICT(key) DO UPDATE SET claimed_at = excluded.claimed_at, updated_at = excluded.updated_at
-           WHERE ledger.state = 'claimed' AND ledger.claimed_at <= ? RETURNING key`,
-          [...chunk.flatMap((key) => [key, now, now]), now - this.#leaseMs],
-        );
-        for (const row of rows) won.add(row.key);
+        const rows = await this.#all<{ key: string; attempts: number }>(claimSql(chunk.length), [
+          ...chunk.flatMap((key) => [key, now, now, this.#holder, this.#session]),
+          now - this.leaseMs,
+          this.#holder,
+          this.#session,
+        ]);
+        for (const row of rows) won.set(row.key, { retaken: row.attempts > 1 });
       }
     });
     return won;
+  }
+
+  async renewMany(keys: readonly string[]): Promise<Set<string>> {
+    const held = new Set<string>();
+    if (keys.length === 0) return held;
+    await this.#ready;
+    const now = this.#now();
+    await this.#serial(async () => {
+      for (let i = 0; i < keys.length; i += ROWS_PER_STATEMENT) {
+        const chunk = keys.slice(i, i + ROWS_PER_STATEMENT);
+        const rows = await this.#all<{ key: string }>(
+          `UPDATE ledger SET claimed_at = ?, updated_at = ?
+           WHERE key IN (${chunk.map(() => '?').join(',')}) AND state = 'claimed' AND holder = ? AND session = ?
+           RETURNING key`,
+          [now, now, ...chunk, this.#holder, this.#session],
+        );
+        for (const row of rows) held.add(row.key);
+      }
+    });
+    return held;
   }
 
   async markSent(key: string, messageId: string): Promise<void> {
@@ -148,9 +218,17 @@ export class SqliteLedger implements Ledger {
     return this.#run('DELETE FROM ledger WHERE updated_at < ?', [before]);
   }
 
-  async release(key: string): Promise<void> {
+  async release(key: string, options: { maybePosted?: boolean } = {}): Promise<void> {
     await this.#ready;
-    await this.#run(`DELETE FROM ledger WHERE key = ? AND state = 'claimed'`, [key]);
+    const mine = `key = ? AND state = 'claimed' AND holder = ? AND session = ?`;
+    // Maybe posted: an expired claim of nobody stays, so the next claim is `retaken` and asks the platform.
+    if (options.maybePosted)
+      await this.#run(`UPDATE ledger SET claimed_at = 0, holder = NULL, session = NULL WHERE ${mine}`, [
+        key,
+        this.#holder,
+        this.#session,
+      ]);
+    else await this.#run(`DELETE FROM ledger WHERE ${mine}`, [key, this.#holder, this.#session]);
   }
 
   async fail(key: string, reason: string): Promise<void> {

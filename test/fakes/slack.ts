@@ -57,6 +57,8 @@ export interface ChannelMessage {
   ts: string;
   text: string | undefined;
   blocks: Json[] | undefined;
+  /** Message metadata (`event_type`, `event_payload`) as posted, if any. */
+  metadata?: Json;
   /** Earlier versions, oldest first; empty while never updated. */
   history: { text: string | undefined; blocks: Json[] | undefined }[];
 }
@@ -521,7 +523,17 @@ export class FakeSlack {
         if (method === 'chat.postMessage') {
           this.#tsCounter += 1;
           const ts = `1700000000.${String(this.#tsCounter).padStart(6, '0')}`;
-          this.messages.push({ channel: channel.id, ts, text, blocks, history: [] });
+          const metadata = params.metadata === undefined ? undefined : (jsonField(params.metadata) as Json);
+          if (metadata !== undefined && (typeof metadata.event_type !== 'string' || !metadata.event_payload))
+            return error('invalid_metadata_format');
+          this.messages.push({
+            channel: channel.id,
+            ts,
+            text,
+            blocks,
+            history: [],
+            ...(metadata ? { metadata } : {}),
+          });
           return ok({
             channel: channel.id,
             ts,
@@ -534,6 +546,26 @@ export class FakeSlack {
         message.text = text;
         message.blocks = blocks;
         return ok({ channel: channel.id, ts: message.ts, text });
+      }
+      case 'conversations.history': {
+        // Newest first, at most `limit`; metadata only with include_all_metadata (as Slack does).
+        const channel = this.channels.get(String(params.channel));
+        if (!channel) return error('channel_not_found');
+        if (channel.isMember === false) return error('not_in_channel');
+        const limit = Math.min(1000, Number(params.limit ?? 100) || 100);
+        const withMetadata = String(params.include_all_metadata) === 'true';
+        const messages = this.messages
+          .filter((m) => m.channel === channel.id)
+          .slice(-limit)
+          .reverse()
+          .map((m) => ({
+            type: 'message',
+            ts: m.ts,
+            text: m.text,
+            bot_id: this.botId,
+            ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+          }));
+        return ok({ messages, has_more: false });
       }
       default:
         return error('unknown_method');

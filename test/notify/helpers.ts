@@ -8,7 +8,14 @@ import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import { createClient, type EsportsClient } from '../../src/client/client.ts';
-import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../src/notify/delivery.ts';
+import {
+  type ChannelTarget,
+  claimLost,
+  type Delivery,
+  DeliveryError,
+  type Posted,
+  type PostOptions,
+} from '../../src/notify/delivery.ts';
 
 export class MemoryTenants {
   readonly #docs = new Map<string, Settings>();
@@ -74,6 +81,14 @@ export class RecordingDelivery implements Delivery {
   readonly attempts = new Map<string, number>();
   /** Real ms each post takes (a platform pacing its posts). */
   postDelayMs = 0;
+  /**
+   * `nonce` (default): a post repeated with its key returns the first message (Discord's nonce, with an
+   * unbounded window). `history`: like Slack, every post makes a new message, unless the notifier asks
+   * to `reconcile`, which finds an earlier post by its key (the channel history's metadata).
+   */
+  dedupe: 'nonce' | 'history' = 'nonce';
+  /** Called right after a post is recorded (the crash bench kills the process there). */
+  afterPost: (() => void) | undefined;
 
   constructor(
     readonly platform: Platform,
@@ -81,18 +96,20 @@ export class RecordingDelivery implements Delivery {
     private readonly file?: string,
   ) {}
 
-  async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     if (this.postDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.postDelayMs));
     this.#count(target);
     this.#maybeFail(target);
+    if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
     const existing = this.byKey.get(key);
-    if (existing) {
+    if (existing && (this.dedupe === 'nonce' || options.reconcile)) {
       this.deduped++;
       return { messageId: existing };
     }
     const messageId = `${this.platform}-${process.pid}-${++this.#seq}`;
     this.byKey.set(key, messageId);
     this.#record({ op: 'post', key, target, messageId, reply });
+    this.afterPost?.();
     return { messageId };
   }
 

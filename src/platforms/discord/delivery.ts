@@ -16,7 +16,14 @@
  */
 import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'discord.js';
 import type { Reply } from '../../bot/reply.ts';
-import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
+import {
+  type ChannelTarget,
+  claimLost,
+  type Delivery,
+  DeliveryError,
+  type Posted,
+  type PostOptions,
+} from '../../notify/delivery.ts';
 import { nonceFor, renderReply, restBody } from './render.ts';
 
 export interface Pace {
@@ -138,12 +145,19 @@ export class DiscordDelivery implements Delivery {
     return this.#waitedMs;
   }
 
-  async post(target: ChannelTarget, reply: Reply, key: string): Promise<Posted> {
+  /**
+   * Posts once per key: the nonce (with `enforce_nonce`) makes Discord answer a repeated post of the
+   * same key, within its dedupe window (a few minutes), with the message it already made; so a post
+   * whose mark was lost (`reconcile`) is found again by simply posting it. `stillOurs` is checked
+   * after the pacing wait, right before the request.
+   */
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     const [message] = renderReply(reply, { single: true });
     const { body, files } = restBody(message!, { nonce: nonceFor(key) });
-    const answer = (await this.#send(target, () =>
-      this.#rest.post(Routes.channelMessages(target.channelId), { body, files }),
-    )) as { id?: unknown };
+    const answer = (await this.#send(target, async () => {
+      if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+      return this.#rest.post(Routes.channelMessages(target.channelId), { body, files });
+    })) as { id?: unknown };
     if (typeof answer?.id !== 'string') {
       throw new DeliveryError(
         'transient',

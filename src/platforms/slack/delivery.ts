@@ -8,13 +8,25 @@
  *   counts limits per workspace and method), then the send is retried. A wait longer than
  *   `maxRateLimitWaitMs` is not done inline: the send fails as transient with `retryAfterMs`, and the
  *   notifier's ledger retries it later.
+ * - Nothing twice: Slack has no idempotency key, so every post carries the notification's ledger key
+ *   in its message metadata (`event_type: matchday_notification`). When the ledger says a key was
+ *   claimed before by a holder that did not finish (`reconcile`), the channel's recent history
+ *   (`conversations.history` with metadata, needs `channels:history`/`groups:history`) is searched
+ *   for that key first, and a message found there is returned instead of posting again.
  * - Errors that retrying cannot fix (`not_in_channel`, `channel_not_found`, `is_archived`, revoked
  *   tokens, missing scopes) are permanent `DeliveryError`s: the notifier disables the subscription and
  *   tells the workspace's admins once.
  */
 import { webApi } from '@slack/bolt';
 import type { Reply } from '../../bot/reply.ts';
-import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
+import {
+  type ChannelTarget,
+  claimLost,
+  type Delivery,
+  DeliveryError,
+  type Posted,
+  type PostOptions,
+} from '../../notify/delivery.ts';
 import { renderReply } from './render.ts';
 
 type WebClient = InstanceType<typeof webApi.WebClient>;
@@ -39,6 +51,12 @@ export interface SlackDeliveryOptions {
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
+
+/** The metadata event type of Matchday's notifications (the ledger key is its payload's `key`). */
+export const NOTIFICATION_EVENT = 'matchday_notification';
+
+/** How many recent messages of a channel are searched for a post whose mark was lost. */
+const RECONCILE_DEPTH = 100;
 
 /** Slack error codes that retrying cannot fix, with the delivery code the notifier sees. */
 const PERMANENT: Record<string, string> = {
@@ -178,19 +196,25 @@ export class SlackDelivery implements Delivery {
     return this.#rateLimited;
   }
 
-  async post(target: ChannelTarget, reply: Reply, _key: string): Promise<Posted> {
-    // Slack has no idempotency key for chat.postMessage; the client never retries a post itself, so a
-    // duplicate can only come from the ledger re-sending after a lost answer (at-least-once).
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
+    // Slack has no idempotency key for chat.postMessage and the client never retries a post itself:
+    // a post whose mark was lost is found again by the key in its metadata (see the file comment).
     const message = renderReply(reply);
-    const answer = await this.#send(target, () =>
-      this.#client.chat.postMessage({
+    const answer = await this.#send(target, async () => {
+      if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+      if (options.reconcile) {
+        const found = await this.#findPosted(target, key);
+        if (found !== undefined) return { ts: found };
+      }
+      return this.#client.chat.postMessage({
         channel: target.channelId,
         text: message.text,
         blocks: message.blocks,
         unfurl_links: false,
         unfurl_media: false,
-      }),
-    );
+        metadata: { event_type: NOTIFICATION_EVENT, event_payload: { key } },
+      });
+    });
     if (typeof answer.ts !== 'string') {
       throw new DeliveryError(
         'transient',
@@ -199,6 +223,30 @@ export class SlackDelivery implements Delivery {
       );
     }
     return { messageId: answer.ts };
+  }
+
+  /** The ts of a recent message of the channel that carries `key` in its metadata, if any. */
+  async #findPosted(target: ChannelTarget, key: string): Promise<string | undefined> {
+    let history: Awaited<ReturnType<WebClient['conversations']['history']>>;
+    try {
+      history = await this.#client.conversations.history({
+        channel: target.channelId,
+        limit: RECONCILE_DEPTH,
+        include_all_metadata: true,
+      });
+    } catch (error) {
+      // A rate limit is waited out like any other; history that cannot be read (no history scope)
+      // leaves at-least-once: the post goes out.
+      if (isRateLimited(error)) throw error;
+      return undefined;
+    }
+    for (const m of history.messages ?? []) {
+      const metadata = (m as { metadata?: { event_type?: string; event_payload?: { key?: unknown } } })
+        .metadata;
+      if (metadata?.event_type === NOTIFICATION_EVENT && metadata.event_payload?.key === key && m.ts)
+        return m.ts;
+    }
+    return undefined;
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {

@@ -8,7 +8,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Card, Reply } from '../../bot/reply.ts';
-import { type ChannelTarget, type Delivery, DeliveryError, type Posted } from '../../notify/delivery.ts';
+import {
+  type ChannelTarget,
+  claimLost,
+  type Delivery,
+  DeliveryError,
+  type Posted,
+  type PostOptions,
+} from '../../notify/delivery.ts';
 import { TERMINAL_TENANT_ID } from './chat.ts';
 
 /** Where notifications are shown: the chat's `showReply`. */
@@ -37,8 +44,9 @@ export class TerminalDelivery implements Delivery {
     for (const [reply, header] of pending) await sink(reply, header);
   }
 
-  async post(target: ChannelTarget, reply: Reply, _key: string): Promise<Posted> {
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     this.#check(target);
+    if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
     const number = ++this.#sequence;
     const messageId = `${this.#run}.${number}`;
     this.#shown.set(messageId, reply);

@@ -94,6 +94,21 @@ describe('DiscordDelivery', () => {
     expect(fake.messages(OPEN)).toHaveLength(before + 1);
   });
 
+  it('does not post at all when the claim is no longer ours, and a reconcile post of a posted key returns the first message', async () => {
+    const delivery = new DiscordDelivery({ rest: rest() });
+    const k = key();
+    const before = fake.messages(OPEN).length;
+    const error = await delivery
+      .post(target(OPEN), reply('Taken'), k, { stillOurs: () => false })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transient', code: 'CLAIM_LOST' });
+    expect(fake.messages(OPEN)).toHaveLength(before);
+    const first = await delivery.post(target(OPEN), reply('Once'), k, { stillOurs: () => true });
+    const again = await delivery.post(target(OPEN), reply('Once'), k, { reconcile: true });
+    expect(again.messageId).toBe(first.messageId);
+    expect(fake.messages(OPEN)).toHaveLength(before + 1);
+  });
+
   it('waits out a 429 with retry_after and posts once', async () => {
     const delivery = new DiscordDelivery({ rest: rest() });
     const path = `/channels/${OPEN}/messages`;

@@ -206,4 +206,46 @@ describe('SlackDelivery', () => {
     expect(raw).toContain('&lt;!everyone&gt;');
     expect(String(params.text)).toContain('&lt;!channel&gt;');
   });
+
+  it('carries the ledger key in the message metadata of every post', async () => {
+    await delivery.post(target('C1'), reply('Result'), 'result:7:over:slack:T0MATCHDAY:C1');
+    expect(fake.messagesIn('C1')[0]?.metadata).toEqual({
+      event_type: 'matchday_notification',
+      event_payload: { key: 'result:7:over:slack:T0MATCHDAY:C1' },
+    });
+  });
+
+  it('reconciles a post whose mark was lost: finds it in the channel history by its key instead of posting again', async () => {
+    const key = 'live:8:card:slack:T0MATCHDAY:C1';
+    const first = await delivery.post(target('C1'), reply('Live', '0-0'), key);
+    await delivery.post(target('C1'), reply('Other'), 'reminder:9:15:slack:T0MATCHDAY:C1');
+    const again = await delivery.post(target('C1'), reply('Live', '0-0'), key, { reconcile: true });
+    expect(again.messageId).toBe(first.messageId);
+    expect(fake.messagesIn('C1')).toHaveLength(2);
+    expect(fake.callsOf('conversations.history')[0]?.params).toMatchObject({
+      channel: 'C1',
+      include_all_metadata: 'true',
+    });
+    // A key that is not in the history is posted (once), and without `reconcile` nothing is looked up.
+    const fresh = await delivery.post(target('C1'), reply('New'), 'result:10:over:slack:T0MATCHDAY:C1', {
+      reconcile: true,
+    });
+    expect(fake.messagesIn('C1').map((m) => m.ts)).toContain(fresh.messageId);
+    expect(fake.messagesIn('C1')).toHaveLength(3);
+    expect(fake.callsOf('conversations.history')).toHaveLength(2);
+  });
+
+  it('does not post when the claim was taken over during a rate-limit wait (checked after the wait)', async () => {
+    fake.fail('chat.postMessage', { retryAfter: 30, channel: 'C1' });
+    let checks = 0;
+    const error = await delivery
+      .post(target('C1'), reply('Late'), 'reminder:11:15:slack:T0MATCHDAY:C1', {
+        stillOurs: () => ++checks < 2,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transient', code: 'CLAIM_LOST' });
+    expect(checks).toBe(2);
+    expect(sleeps).toContain(30_000);
+    expect(fake.messagesIn('C1')).toHaveLength(0);
+  });
 });

@@ -1,0 +1,154 @@
+/**
+ * The crash loop shared by `npm run bench:notify -- --crash` and its CI test: a child notifier
+ * (`child-notifier.ts`) with paced posting on a platform that does not deduplicate (like Slack: a
+ * repeated post is a second message unless the notifier reconciles it by its key), killed with
+ * SIGKILL again and again, at random moments or right after a post (before its mark is written),
+ * and restarted with the same instance identity until it completes its span. Then every post is
+ * counted against what the world says was due.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Ledger } from '../../src/notify/ledger.ts';
+import { RedisLedger } from '../../src/notify/redis-ledger.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { Rng } from '../../src/service/random.ts';
+import { World } from '../../src/service/world.ts';
+import { CHILD_SEED, CHILD_TENANTS } from './child-tenants.ts';
+import type { Recorded } from './helpers.ts';
+import { expectedNotifications } from './world-expect.ts';
+
+export interface CrashOptions {
+  /** A SQLite ledger in a temporary folder, or the Redis at this URL. */
+  ledger: 'sqlite' | { redisUrl: string };
+  /** `random`: killed at a random moment; `after-post`: it kills itself right after a random post. */
+  mode: 'random' | 'after-post';
+  kills: number;
+  /** Simulated span (ms) and tick. */
+  hours: number;
+  tickMs: number;
+  /** Real ms per post (a platform's pacing). */
+  postDelayMs: number;
+  seed?: number;
+}
+
+export interface CrashResult {
+  ledger: string;
+  mode: CrashOptions['mode'];
+  kills: number;
+  expected: number;
+  posts: number;
+  duplicates: number;
+  lost: number;
+  unexpected: number;
+  /** Keys of duplicates and losses (at most 10 each), to look into. */
+  examples: { duplicates: string[]; lost: string[] };
+}
+
+const FROM = Date.parse('2025-06-04T06:00:00Z');
+
+export async function crashRun(options: CrashOptions): Promise<CrashResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'matchday-crash-'));
+  const rng = new Rng(options.seed ?? 5);
+  const to = FROM + options.hours * 3600_000;
+  const files = {
+    ledger: options.ledger === 'sqlite' ? join(dir, 'ledger.sqlite') : options.ledger.redisUrl,
+    out: join(dir, 'out.jsonl'),
+    progress: join(dir, 'progress'),
+  };
+  const records = (): Recorded[] =>
+    existsSync(files.out)
+      ? readFileSync(files.out, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Recorded)
+      : [];
+  const start = (dieAfterPost?: number): ChildProcess =>
+    spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'test/notify/child-notifier.ts',
+        files.ledger,
+        files.out,
+        files.progress,
+        String(FROM),
+        String(to),
+        String(options.tickMs),
+        '--holder',
+        'crash-child',
+        '--platform',
+        'history',
+        '--post-delay',
+        String(options.postDelayMs),
+        ...(dieAfterPost ? ['--die-after-post', String(dieAfterPost)] : []),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+      else child.once('exit', (code) => resolve(code));
+    });
+
+  let kills = 0;
+  try {
+    while (kills < options.kills && !existsSync(`${files.progress}.done`)) {
+      const before = records().length;
+      if (options.mode === 'after-post') {
+        const child = start(1 + Math.floor(rng.next() * 8));
+        if ((await exited(child)) === null) kills++;
+        continue;
+      }
+      const child = start();
+      const done = exited(child);
+      // Killed at a random moment once it is posting (start-up itself is not what is tested).
+      const deadline = Date.now() + 60_000;
+      while (records().length === before && child.exitCode === null && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      await new Promise((resolve) => setTimeout(resolve, rng.next() * 40 * options.postDelayMs));
+      child.kill('SIGKILL');
+      if ((await done) === null) kills++;
+    }
+    // The last run completes the span.
+    if (!existsSync(`${files.progress}.done`)) {
+      const code = await exited(start());
+      if (code !== 0) throw new Error(`the last child notifier exited with ${code}`);
+    }
+
+    const world = new World(CHILD_SEED, 1, new Clock({ start: new Date(FROM), frozen: true }));
+    const expected = expectedNotifications(world, CHILD_TENANTS, FROM, to);
+    const posts = records().filter((r) => r.op === 'post');
+    const counts = new Map<string, number>();
+    for (const p of posts) counts.set(p.key, (counts.get(p.key) ?? 0) + 1);
+    const duplicates = [...counts].filter(([, n]) => n > 1);
+    const ledger: Ledger =
+      options.ledger === 'sqlite'
+        ? new SqliteLedger(files.ledger)
+        : new RedisLedger(files.ledger, { prefix: `child:${files.progress}:` });
+    const lost: string[] = [];
+    const states = await ledger.getMany(expected.map((e) => e.key));
+    for (const e of expected) {
+      // A result may be the live card's edit (frozen): then the ledger, not a post, says it went out.
+      if (e.kind === 'result' ? states.get(e.key)?.state !== 'sent' : !counts.has(e.key)) lost.push(e.key);
+    }
+    await ledger.close();
+    const expectedKeys = new Set(expected.map((e) => e.key));
+    return {
+      ledger: options.ledger === 'sqlite' ? 'sqlite' : 'redis',
+      mode: options.mode,
+      kills,
+      expected: expected.length,
+      posts: posts.length,
+      duplicates: duplicates.reduce((sum, [, n]) => sum + n - 1, 0),
+      lost: lost.length,
+      unexpected: [...counts.keys()].filter((k) => !expectedKeys.has(k)).length,
+      examples: { duplicates: duplicates.slice(0, 10).map(([k]) => k), lost: lost.slice(0, 10) },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
