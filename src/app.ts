@@ -261,15 +261,17 @@ export async function openNotifier(
   deliveries: Partial<Record<Platform, Delivery>>,
 ): Promise<{ notifier: Notifier; close: () => Promise<void> }> {
   const store = app.config.store;
+  const identity = app.config.notify.instance ? { holder: app.config.notify.instance } : {};
   let ledger: Ledger;
   if (store.kind === 'sqlite') {
     const { SqliteLedger } = await import('./notify/sqlite-ledger.ts');
     ledger = new SqliteLedger(
       store.path === ':memory:' ? ':memory:' : join(dirname(store.path), 'ledger.sqlite'),
+      identity,
     );
   } else {
     const { RedisLedger } = await import('./notify/redis-ledger.ts');
-    ledger = new RedisLedger(store.url);
+    ledger = new RedisLedger(store.url, identity);
   }
   const notifier = createNotifier({
     client: app.client,

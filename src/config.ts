@@ -39,6 +39,12 @@ export interface Config {
     /** The shard ids this process runs and the total (DISCORD_SHARDS, DISCORD_SHARD_COUNT); absent: one process, no sharding. */
     shards?: { ids: number[]; count: number };
   };
+  notify: {
+    /** This instance's identity in the ledger (NOTIFY_INSTANCE): a restart takes its claims over at once. */
+    instance?: string;
+    /** LEDGER_START_FRESH=yes: set a damaged or missing ledger aside and start a new one. */
+    startFresh: boolean;
+  };
   /** The operations endpoint (/healthz, /readyz, /metrics); absent: off. */
   ops?: { port: number; host: string };
   slack?: {
@@ -139,6 +145,10 @@ const VARIABLES = {
   METRICS_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
+  NOTIFY_INSTANCE: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a name of letters, digits, ".", "_" or "-", e.g. bot-1'),
+  LEDGER_START_FRESH: z.enum(['yes', 'no'], { error: 'must be yes or no' }),
 } as const;
 
 type VariableName = keyof typeof VARIABLES;
@@ -354,6 +364,10 @@ function configFrom(env: Env): Config {
     },
     store,
     logLevel: v.LOG_LEVEL ?? 'info',
+    notify: {
+      ...(v.NOTIFY_INSTANCE ? { instance: v.NOTIFY_INSTANCE } : {}),
+      startFresh: v.LEDGER_START_FRESH === 'yes',
+    },
     ...(v.DISCORD_TOKEN
       ? {
           discord: {

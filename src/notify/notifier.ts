@@ -844,9 +844,11 @@ class NotifierImpl implements Notifier {
       for (const sub of this.#subscribersOf(k.series))
         if (sub.kinds.has('live') && announces(sub, k.series, 'live'))
           unknownCards.push(cardKeyOf(k.series, sub));
-    for (const [k, subs] of pendingEnded) for (const sub of subs) unknownCards.push(cardKeyOf(k.series, sub));
     await this.#loadCards(
       unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
+    );
+    const settled = await this.#settleCards(
+      pendingEnded.flatMap(([k, subs]) => subs.map((sub) => cardKeyOf(k.series, sub))),
     );
 
     await this.#readFinal(
@@ -868,6 +870,8 @@ class NotifierImpl implements Notifier {
     }
     for (const [k, subs] of pendingEnded)
       for (const sub of subs) {
+        // A card another holder is posting right now: decided at a later tick, once it is sent or not.
+        if (!settled.has(cardKeyOf(k.series, sub))) continue;
         const finishing = this.#finish(k.series, sub, memo);
         if (finishing) out.push(finishing);
       }
@@ -903,6 +907,45 @@ class NotifierImpl implements Notifier {
       // Never a "Now" on a frozen card: a map still shown live in an old read is left out.
       this.#live.set(id, { matches: source.filter((m) => m.lifecycle !== 'live'), final: read });
     }
+  }
+
+  /**
+   * At a series' end, whether each channel has a live card is asked of the ledger afresh (any
+   * instance may have posted it since this one last looked). A card key nobody ever claimed is
+   * closed (claimed and failed as "ended before a card"), so no instance posts a card after the
+   * result. Returns the keys decided: sent (the card is frozen) or closed (a result where wanted);
+   * a card still claimed by another holder is left for a later tick.
+   */
+  async #settleCards(keys: string[]): Promise<Set<string>> {
+    const settled = new Set<string>();
+    const unknown = keys.filter((key) => {
+      if (this.#cards.has(key)) settled.add(key);
+      return !this.#cards.has(key);
+    });
+    if (unknown.length === 0) return settled;
+    const entries = await this.#o.ledger.getMany(unknown);
+    const absent: string[] = [];
+    for (const key of unknown) {
+      const entry = entries.get(key);
+      const messageId = sentMessage(entry);
+      if (messageId !== undefined) {
+        this.#cards.set(key, { messageId, last: '' });
+        settled.add(key);
+      } else if (entry?.state === 'failed') settled.add(key);
+      // Absent, or claimed: a live holder keeps it (decided later); a dead holder's lease lets it close.
+      else absent.push(key);
+    }
+    if (absent.length > 0) {
+      const won = await this.#o.ledger.claimMany(absent);
+      await runLimited(
+        [...won.keys()].map((key) => async () => {
+          await this.#o.ledger.fail(key, 'series ended before a live card was posted');
+          settled.add(key);
+        }),
+        16,
+      );
+    }
+    return settled;
   }
 
   async #loadCards(keys: string[]): Promise<void> {
