@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { AnyCommand, Platform } from './bot/command.ts';
-import { createLogger, type Logger } from './bot/logger.ts';
+import { createLogger, type Logger, routeCronLogs } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
@@ -76,6 +76,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const secrets = overrides.secrets ?? new Set(config.secrets);
   for (const secret of config.secrets) secrets.add(secret);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
+  // node-cron's warnings (a missed or overlapping notifier tick) would print into the terminal chat.
+  routeCronLogs(logger);
   const clock = overrides.clock ?? new Clock();
   const cleanups: (() => Promise<void> | void)[] = [];
   let closed = false;

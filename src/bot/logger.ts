@@ -4,6 +4,7 @@
  * of the configured secret values and of anything shaped like a token before it is written, so a
  * secret inside an error message or a URL cannot leak either.
  */
+import cron from 'node-cron';
 import { pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLevel } from '../config.ts';
@@ -105,4 +106,19 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     },
     scrubbing,
   );
+}
+
+/**
+ * Sends node-cron's own messages (a missed or overlapping run, a failed task) to `logger`. Left to
+ * itself node-cron writes them to the console, which in `npm start` is the terminal chat.
+ */
+export function routeCronLogs(logger: Logger): void {
+  const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string | Error, err?: Error) => {
+    const error = message instanceof Error ? message : err;
+    logger[level](
+      { source: 'node-cron', ...(error ? { err: error } : {}) },
+      `node-cron: ${String(message instanceof Error ? message.message : message)}`,
+    );
+  };
+  cron.setLogger({ debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') });
 }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { scrub } from '../../src/bot/logger.ts';
+import cron from 'node-cron';
+import { describe, expect, it, vi } from 'vitest';
+import { routeCronLogs, scrub } from '../../src/bot/logger.ts';
 import { captureLogs } from './helpers.ts';
 
 describe('logger', () => {
@@ -39,4 +40,28 @@ describe('logger', () => {
     expect(scrub('redis://:pw-long-one@127.0.0.1:6390 down')).toBe('redis://:[redacted]@127.0.0.1:6390 down');
     expect(scrub('a line\\nwith secret=abc\\n next', [])).toBe('a line\\nwith secret=abc\\n next');
   });
+});
+
+describe('routeCronLogs', () => {
+  it("sends node-cron's overlap warning to the log, not to the console (the terminal chat)", async () => {
+    const logs = captureLogs();
+    routeCronLogs(logs.logger);
+    const printed: unknown[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+      printed.push(args);
+    });
+    const task = cron.schedule('* * * * * *', () => new Promise((resolve) => setTimeout(resolve, 2500)), {
+      noOverlap: true,
+    });
+    try {
+      const until = Date.now() + 8000;
+      while (!logs.text().includes('node-cron: task still running') && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(logs.text()).toContain('node-cron: task still running');
+      expect(printed).toEqual([]);
+    } finally {
+      await task.destroy();
+      spy.mockRestore();
+    }
+  }, 15_000);
 });

@@ -345,20 +345,25 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
   client.on(Events.ShardError, (error) => logger.warn({ err: error }, 'discord gateway error'));
   client.on(Events.Warn, (message) => logger.warn({ message }, 'discord warning'));
 
+  let readyTimer: NodeJS.Timeout | undefined;
   const ready = new Promise<void>((resolve, reject) => {
-    const timeout = setTimeout(
+    readyTimer = setTimeout(
       () => reject(new Error('Discord did not become ready in time.')),
       options.readyTimeoutMs ?? 30_000,
     );
     client.once(Events.ClientReady, () => {
-      clearTimeout(timeout);
+      clearTimeout(readyTimer);
       resolve();
     });
   });
+  // A failed login never waits for `ready`: without this, its timer would reject 30 s later with no
+  // one listening (an unhandled rejection after the clear message), and keep the process alive.
+  ready.catch(() => undefined);
   try {
     await client.login(options.token);
     await ready;
   } catch (error) {
+    clearTimeout(readyTimer);
     await destroy(client);
     throw new Error(`Could not connect to Discord: ${describeLoginError(error)}`);
   }

@@ -64,4 +64,34 @@ describe('matchday start with DISCORD_TOKEN', () => {
     expect(await exited).toBe(0);
     expect(output).not.toContain(fake.token);
   }, 60_000);
+
+  it('ends with a clear message and exit code 1 when Discord refuses the token, not a late unhandled rejection', async () => {
+    const wrong = `${fake.token.slice(0, -4)}XXXX`;
+    const failed = spawn(process.execPath, ['bin/matchday.mjs', 'start'], {
+      cwd: process.cwd(),
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DISCORD_TOKEN: wrong,
+        DISCORD_APP_ID: fake.appId,
+        DISCORD_API_URL: fake.apiUrl,
+        STORE_URL: `sqlite://${join(dir, 'refused.sqlite')}`,
+        LOG_LEVEL: 'fatal',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    failed.stdout.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    failed.stderr.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+    });
+    // The process ends by itself (the 30 s ready timer used to keep it alive, then crash it).
+    const code = await new Promise<number | null>((resolve) => failed.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(said).toContain('Matchday could not start: Could not connect to Discord');
+    expect(said).not.toMatch(/Unhandled|unhandled|at .*\.ts:\d+/);
+    expect(said).not.toContain(wrong);
+  }, 25_000);
 });
