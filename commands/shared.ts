@@ -149,13 +149,31 @@ export async function seriesArg(ctx: CommandContext<unknown>, text: string): Pro
   if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
   const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await resolveName(ctx, 'series', raw, scopeOf(ctx));
   const held = ctx.feed?.seriesById(id);
+  if (held && isDeleted(held)) throw cancelled(ctx, id);
   if (held) return held;
   try {
-    return await dataOf(ctx).series.get(id);
+    const series = await dataOf(ctx).series.get(id);
+    if (isDeleted(series)) throw cancelled(ctx, id);
+    return series;
   } catch (error) {
+    // 410 Gone: the service deleted (cancelled) the series; 404: it never existed.
+    if ((error as { status?: unknown } | null)?.status === 410) throw cancelled(ctx, id);
     if (isNotFound(error)) throw new UserError('UNKNOWN_SERIES', `There is no series ${id}.`);
     throw error;
   }
+}
+
+function isDeleted(series: Series): boolean {
+  return series.deleted_at !== null || series.lifecycle === 'deleted';
+}
+
+/** "Series 12 (A vs B · Event · when) was cancelled": what a fan needs instead of "no series". */
+function cancelled(ctx: CommandContext<unknown>, id: number): UserError {
+  const label = namesOf(ctx).labelOf('series', id);
+  return new UserError(
+    'SERIES_CANCELLED',
+    `Series ${id}${label ? ` (${label})` : ''} was cancelled: the organisers removed it from the schedule.`,
+  );
 }
 
 /** True for the client's 404 and 410 errors (not found, deleted). */

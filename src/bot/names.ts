@@ -672,6 +672,11 @@ export class NameIndex {
     );
   }
 
+  /** The label the index shows for an id ("A vs B · Event · 2026-03-18 15:00 UTC"), if it holds it. */
+  labelOf(source: NameSource, id: number): string | undefined {
+    return this.#entries[source].find((e) => e.id === id)?.label;
+  }
+
   /** The `count` names closest to `text` by edit distance, for "did you mean". */
   closest(source: NameSource, text: string, count = 3): string[] {
     return this.#nearest(source, text)

@@ -311,6 +311,12 @@ function asUserError(error: unknown): unknown {
   return error;
 }
 
+/** True when the data service refused the secret (401/403): the operator's configuration is wrong. */
+function isRefusedSecret(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return error instanceof Error && (error.name === 'UnauthorizedError' || status === 401 || status === 403);
+}
+
 /** True for errors that mean "the data service did not answer", whatever the client calls them. */
 function isServiceUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -543,6 +549,22 @@ export class Runtime {
           code: 'STORE_UNAVAILABLE',
           message,
           reply: errorReply('Sorry', message, [], COLOURS.error),
+        };
+      }
+      if (isRefusedSecret(error)) {
+        // Not the user's fault and not a passing outage: the deployment's secret is wrong.
+        logger.error(
+          { err: error, ...context },
+          'the esports data service refused the service secret (ESPORTS_API_SECRET): a configuration problem',
+        );
+        const message = call.user.isAdmin
+          ? 'Matchday is misconfigured: the esports data service refused its service secret. Whoever runs Matchday should check ESPORTS_API_SECRET (see .env.example) and restart it.'
+          : "Matchday cannot read its esports data right now: a configuration problem on the bot's side, logged for whoever runs it. Please tell an admin.";
+        return {
+          outcome: 'error',
+          code: 'SERVICE_SECRET_REFUSED',
+          message,
+          reply: errorReply('Configuration problem', message, [], COLOURS.error),
         };
       }
       if (isServiceUnavailable(error)) {

@@ -1,7 +1,11 @@
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
+import type { CommandUser } from '../../src/bot/command.ts';
 import { UserError } from '../../src/bot/command.ts';
-import { call, commandNamed, runDirect, type Stack, startStack } from './helpers.ts';
+import { Runtime } from '../../src/bot/runtime.ts';
+import { createClient } from '../../src/client/client.ts';
+import { ADMIN, call, commandNamed, MEMBER, runDirect, type Stack, startStack } from './helpers.ts';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -131,5 +135,66 @@ describe('bad input', () => {
       (await directError(runDirect(stack, settings, { channel: '<#1>,{}' }, { subcommand: 'channel-add' })))
         .code,
     ).toBe('BAD_CHANNEL');
+  });
+});
+
+describe('a cancelled series', () => {
+  it('is answered as cancelled, not as a series that does not exist', async () => {
+    const world = stack.service.world;
+    const t = world.now();
+    const plan = world.window(t).series.find((p) => world.lifecycle(p, t) === 'deleted')!;
+    expect(plan).toBeDefined();
+    for (const command of ['live', 'casters']) {
+      const result = await call(stack, command, { series: String(plan.id) });
+      expect(result.outcome).toBe('user-error');
+      expect(result.code).toBe('SERIES_CANCELLED');
+      expect(result.message).toContain(`Series ${plan.id}`);
+      expect(result.message).toContain('was cancelled');
+      expect(result.message).not.toContain('There is no series');
+    }
+    // An id that never existed is still "no such series".
+    const none = await call(stack, 'live', { series: '999999999' });
+    expect(none.code).toBe('UNKNOWN_SERIES');
+  });
+});
+
+describe('a wrong service secret', () => {
+  it('is reported as a configuration problem (admins told what to check), never "Something went wrong"', async () => {
+    const logged: string[] = [];
+    const client = createClient({ baseUrl: stack.service.url, secret: 'not-the-secret' });
+    const runtime = new Runtime({
+      commands,
+      client,
+      names: stack.names,
+      tenants: stack.tenants,
+      clock: stack.clock,
+      logger: pino({ level: 'error' }, { write: (line: string) => void logged.push(line) }),
+      perUserLimit: { count: 1000, windowMs: 1000 },
+    });
+    const run = (user: CommandUser) =>
+      runtime.run({
+        platform: 'discord',
+        tenantKey: 'wrong-secret',
+        user,
+        channel: { id: 'c' },
+        command: 'series',
+        args: {},
+      });
+    try {
+      const admin = await run(ADMIN);
+      expect(admin.code).toBe('SERVICE_SECRET_REFUSED');
+      expect(admin.message).toContain('ESPORTS_API_SECRET');
+      expect(admin.message).not.toContain('Something went wrong');
+      const member = await run(MEMBER);
+      expect(member.code).toBe('SERVICE_SECRET_REFUSED');
+      expect(member.message).toContain('configuration problem');
+      expect(member.message).not.toContain('ESPORTS_API_SECRET');
+      // The operator's log says what is wrong, and never holds a secret.
+      expect(logged.join('\n')).toContain('refused the service secret');
+      expect(logged.join('\n')).not.toContain('not-the-secret');
+      expect(logged.join('\n')).not.toContain(stack.service.secret);
+    } finally {
+      await client.close();
+    }
   });
 });
