@@ -390,6 +390,12 @@ export class FakeDiscord {
     return !shard || shardOf(guildId, shard[1]) === shard[0];
   }
 
+  /** The bot was added to another guild: GUILD_CREATE, as Discord sends on a new invite. */
+  addGuild(seed: FakeGuildSeed): void {
+    this.guilds.set(seed.id, seed);
+    this.dispatch('GUILD_CREATE', this.#guildObject(seed));
+  }
+
   /** The bot was removed from a guild (or the guild deleted): GUILD_DELETE without `unavailable`. */
   removeGuild(guildId: string): void {
     this.guilds.delete(guildId);
@@ -1141,13 +1147,14 @@ export class FakeDiscord {
     for (const [name, value] of Object.entries(input.options ?? {})) {
       const type = declared.find((o: any) => o.name === name)?.type;
       if (type === 7) {
+        // The channel's own guild, as Discord says it: another guild's channel is never local.
         const found = this.#findChannel(String(value));
         channels[String(value)] = {
           id: String(value),
           type: 0,
           name: found?.channel.name ?? 'unknown',
           permissions: MEMBER_PERMISSIONS.toString(),
-          guild_id: guildId,
+          guild_id: found?.guild.id ?? guildId,
         };
       }
       if (type === 8) {

@@ -135,6 +135,10 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
       const channel =
         guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
       if (!channel) return { ok: false, missing: ['View Channel'] };
+      // discord.js files a channel from an interaction's payload under the interaction's server, so
+      // another server's channel can look local: its own guild id is what counts.
+      if (channel.guildId !== guildId)
+        return { ok: false, missing: ['access (the channel belongs to another server)'] };
       if (!channel.isTextBased() || channel.isVoiceBased()) return { ok: false, missing: ['a text channel'] };
       const me = guild.members.me ?? (await guild.members.fetchMe().catch(() => null));
       const permissions = me ? channel.permissionsFor(me) : null;

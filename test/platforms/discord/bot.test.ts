@@ -229,6 +229,31 @@ describe('Matchday on Discord (end to end)', () => {
     expect(settings.channels.map((c) => [c.id, c.name])).toEqual([[CHANNELS.doomed, 'to-be-deleted']]);
   });
 
+  it("refuses another server's channel, even one the bot can post in", async () => {
+    const foreign = '200000000000000099';
+    rig.fake.addGuild({
+      id: '100000000000000099',
+      name: 'Other server',
+      channels: [{ id: foreign, name: 'elsewhere' }],
+    });
+    await expect
+      .poll(() => rig.bot.client.guilds.cache.has('100000000000000099'), { timeout: 3000 })
+      .toBe(true);
+    const before = (await rig.app.tenants.get(`discord:${GUILD}`)).channels.map((c) => c.id);
+    const refused = await rig.fake.answer({
+      command: 'settings',
+      subcommand: 'channel-add',
+      options: { channel: foreign },
+      user: BOSS,
+      permissions: ADMIN,
+    });
+    expect(JSON.stringify(refused.message!.embeds)).toMatch(/cannot post in that channel/);
+    const after = (await rig.app.tenants.get(`discord:${GUILD}`)).channels.map((c) => c.id);
+    expect(after).toEqual(before);
+    expect(after).not.toContain(foreign);
+    expect(await rig.app.tenants.list()).not.toContain('discord:100000000000000099');
+  });
+
   it('drops the subscription of a deleted channel', async () => {
     rig.fake.deleteChannel(CHANNELS.doomed);
     await expect
