@@ -266,10 +266,15 @@ export async function openNotifier(
   const identity = app.config.notify.instance ? { holder: app.config.notify.instance } : {};
   let ledger: Ledger;
   if (store.kind === 'sqlite') {
-    const { SqliteLedger } = await import('./notify/sqlite-ledger.ts');
-    ledger = new SqliteLedger(
+    const { openSqliteLedger } = await import('./notify/sqlite-ledger.ts');
+    ledger = await openSqliteLedger(
       store.path === ':memory:' ? ':memory:' : join(dirname(store.path), 'ledger.sqlite'),
-      identity,
+      {
+        ...identity,
+        startFresh: app.config.notify.startFresh,
+        usedBefore: async () => (await app.tenants.list()).length > 0,
+        logger: app.logger,
+      },
     );
   } else {
     const { RedisLedger } = await import('./notify/redis-ledger.ts');

@@ -16,6 +16,7 @@ import { createLogger, type Logger } from './bot/logger.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
 import { NotifierLease } from './notify/leader.ts';
+import { LedgerError } from './notify/ledger.ts';
 import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts';
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
@@ -436,5 +437,7 @@ async function startNotifier(app: App, deliveries: Partial<Record<Platform, Deli
   } catch (error) {
     // Commands still work without notifications; the banner says the notifier is off.
     app.logger.error({ err: error }, 'the notifier failed to start');
+    // A ledger problem is the operator's to fix: said on the terminal too, not only in the log.
+    if (error instanceof LedgerError) process.stderr.write(`Notifications are off: ${error.message}\n`);
   }
 }

@@ -45,9 +45,27 @@ export interface Claim {
   retaken: boolean;
 }
 
+/**
+ * The ledger cannot be trusted or used: `damaged` (fails its integrity check, or is not a ledger),
+ * `missing` (deleted while running, or gone after use), `unwritable` (its folder is read-only),
+ * `newer` (a layout from a newer Matchday). The message is for the operator: what is wrong and what
+ * to do; the notifier does not run on such a ledger.
+ */
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+  constructor(
+    readonly problem: 'damaged' | 'missing' | 'unwritable' | 'newer',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface Ledger {
   /** How long a claim holds without renewal (ms). */
   readonly leaseMs: number;
+  /** Resolves when the ledger is open and sound; a `LedgerError` says what is wrong (checked every tick). */
+  verify(): Promise<void>;
   /** Takes the key if nobody holds it (or a dead holder's lease ran out). True when this caller won. */
   claim(key: string): Promise<boolean>;
   /** The platform confirmed: the key is done, with the message id to edit later. */

@@ -39,7 +39,7 @@ import type { Clock } from '../service/clock.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from './cards.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
 import { EditPacer } from './edit-pacer.ts';
-import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, ledgerKey } from './ledger.ts';
+import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, LedgerError, ledgerKey } from './ledger.ts';
 import {
   announces,
   digestSeries,
@@ -309,6 +309,7 @@ class NotifierImpl implements Notifier {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
     this.stats.deferred = 0;
+    if (!(await this.#ledgerSound())) return;
     await this.#retryMarks();
     await this.#prune();
     const t0 = performance.now();
@@ -335,6 +336,26 @@ class NotifierImpl implements Notifier {
         digests: ms(t3, t4),
         live: ms(t4, t5),
       };
+    }
+  }
+
+  #ledgerProblemAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * The ledger is checked before every tick: a damaged ledger, or its file deleted while running,
+   * stops all sending (nothing can be known as sent) and says so in the log every 10 minutes.
+   */
+  async #ledgerSound(): Promise<boolean> {
+    try {
+      await this.#o.ledger.verify();
+      return true;
+    } catch (error) {
+      if (!(error instanceof LedgerError)) throw error;
+      if (Date.now() - this.#ledgerProblemAt >= 10 * 60_000) {
+        this.#ledgerProblemAt = Date.now();
+        this.#o.logger.error({ problem: error.problem }, error.message);
+      }
+      return false;
     }
   }
 

@@ -135,6 +135,11 @@ export class RedisLedger implements Ledger {
     ]).finally(() => clearTimeout(timer));
   }
 
+  /** Redis keeps no file to damage; an unreachable Redis fails each call on its own (retried later). */
+  async verify(): Promise<void> {
+    await this.#connected;
+  }
+
   async claim(key: string): Promise<boolean> {
     return (await this.claimMany([key])).has(key);
   }

@@ -4,7 +4,7 @@
  * atomic in the store itself: two processes on the same file can never both win a key.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import {
@@ -12,6 +12,7 @@ import {
   DEFAULT_LEASE_MS,
   type Ledger,
   type LedgerEntry,
+  LedgerError,
   type LedgerOptions,
   type LedgerState,
 } from './ledger.ts';
@@ -68,21 +69,73 @@ export class SqliteLedger implements Ledger {
   /** This opening of the file: a restarted process with the same holder has another session. */
   readonly #session = randomUUID();
 
-  /** Opens (and creates) the ledger file; `':memory:'` works for throwaway use. */
+  readonly #path: string;
+  /** The file's inode once open: a different one (or none) means it was deleted or replaced. */
+  #inode: number | undefined;
+
+  /**
+   * Opens (and creates) the ledger file; `':memory:'` works for throwaway use. Opening checks it:
+   * `PRAGMA quick_check` and the layout version; `verify()` (and every call) rejects with a
+   * `LedgerError` that tells the operator what is wrong and what to do.
+   */
   constructor(path: string = DEFAULT_LEDGER_PATH, options: LedgerOptions = {}) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#now = options.now ?? Date.now;
     this.#holder = options.holder ?? `anonymous-${randomUUID()}`;
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    this.#db = new sqlite3.Database(path);
+    this.#path = path;
+    let folderError: unknown;
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    } catch (error) {
+      folderError = error;
+    }
+    let db!: sqlite3.Database;
+    const opened = new Promise<void>((resolve, reject) => {
+      db = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve()));
+    });
+    this.#db = db;
     this.#ready = (async () => {
+      if (folderError) throw folderError;
+      await opened;
       // WAL lets a second process read while one writes; busy_timeout waits out a writer instead of failing.
       await this.#exec('PRAGMA busy_timeout = 5000');
       // Switching a new file to WAL answers SQLITE_BUSY at once, without the busy handler, while another
       // process opens the same file: try again briefly (processes sharing one ledger start together).
       if (path !== ':memory:') await retryWhileBusy(() => this.#exec('PRAGMA journal_mode = WAL'));
+      const check = await this.#all<{ quick_check: string }>('PRAGMA quick_check', []);
+      if (check.length !== 1 || check[0]?.quick_check !== 'ok') {
+        const detail = check
+          .map((row) => row.quick_check)
+          .slice(0, 3)
+          .join('; ');
+        throw new LedgerError('damaged', damagedMessage(path, `integrity check: ${detail}`));
+      }
       await retryWhileBusy(() => this.#migrate());
-    })();
+      if (path !== ':memory:') this.#inode = statSync(path).ino;
+    })().catch((error: unknown) => {
+      throw ledgerError(error, path);
+    });
+    // Reported by `verify()` and every call; never an unhandled rejection.
+    this.#ready.catch(() => undefined);
+  }
+
+  async verify(): Promise<void> {
+    await this.#ready;
+    if (this.#path === ':memory:') return;
+    let inode: number | undefined;
+    try {
+      inode = statSync(this.#path).ino;
+    } catch {
+      inode = undefined;
+    }
+    if (inode !== this.#inode) {
+      throw new LedgerError(
+        'missing',
+        `The ledger file ${this.#path} was deleted or replaced while Matchday was running. Notifications are stopped, ` +
+          'so that nothing already sent is sent again. Restore the file and restart Matchday, or restart with ' +
+          'LEDGER_START_FRESH=yes to begin a new ledger (notifications still due may then repeat).',
+      );
+    }
   }
 
   /** Creates the table, or upgrades an older layout in place, in one transaction. */
@@ -92,8 +145,9 @@ export class SqliteLedger implements Ledger {
       const [row] = await this.#all<{ user_version: number }>('PRAGMA user_version', []);
       const version = row?.user_version ?? 0;
       if (version > LEDGER_SCHEMA_VERSION) {
-        throw new Error(
-          `The ledger file has layout ${version}, newer than this Matchday understands (${LEDGER_SCHEMA_VERSION}): run the newer Matchday, or start a fresh ledger.`,
+        throw new LedgerError(
+          'newer',
+          `The ledger file ${this.#path} has layout ${version}, newer than this Matchday understands (${LEDGER_SCHEMA_VERSION}): run the newer Matchday, or start a new ledger with LEDGER_START_FRESH=yes.`,
         );
       }
       const tables = await this.#all<{ name: string }>(
@@ -277,8 +331,14 @@ export class SqliteLedger implements Ledger {
   }
 
   async close(): Promise<void> {
-    await this.#ready.catch(() => undefined);
-    await new Promise<void>((resolve, reject) => this.#db.close((err) => (err ? reject(err) : resolve())));
+    // A ledger that failed to open may have no connection to close: that is not a second error.
+    const failed = await this.#ready.then(
+      () => false,
+      () => true,
+    );
+    await new Promise<void>((resolve, reject) =>
+      this.#db.close((err) => (err && !failed ? reject(err) : resolve())),
+    );
   }
 
   /** Batches run one after another on this connection, so their transactions never nest. */
@@ -319,6 +379,72 @@ export class SqliteLedger implements Ledger {
       });
     });
   }
+}
+
+/**
+ * Opens the notifier's ledger the way `npm start` does: a ledger file missing while the settings
+ * store already has tenants (deleted or moved after use) or a damaged one is refused with a
+ * `LedgerError`, unless `startFresh` (LEDGER_START_FRESH=yes): a damaged file is then set aside as
+ * `<file>.damaged-<time>` and a new ledger begins.
+ */
+export async function openSqliteLedger(
+  path: string,
+  options: LedgerOptions & {
+    startFresh: boolean;
+    usedBefore: () => Promise<boolean>;
+    logger: { warn(data: object, message: string): void };
+  },
+): Promise<SqliteLedger> {
+  const { startFresh, usedBefore, logger, ...ledgerOptions } = options;
+  if (path !== ':memory:' && !existsSync(path) && (await usedBefore())) {
+    if (!startFresh)
+      throw new LedgerError(
+        'missing',
+        `The ledger file ${path} is missing, but the settings store has servers set up: it was deleted or moved. ` +
+          'Without it, notifications already sent would be sent again. Put it back, or start a new ledger ' +
+          'by setting LEDGER_START_FRESH=yes.',
+      );
+    logger.warn({ path }, 'ledger missing after use: starting a new one (LEDGER_START_FRESH=yes)');
+  }
+  const ledger = new SqliteLedger(path, ledgerOptions);
+  try {
+    await ledger.verify();
+    return ledger;
+  } catch (error) {
+    await ledger.close().catch(() => undefined);
+    if (!(error instanceof LedgerError) || !startFresh || !['damaged', 'newer'].includes(error.problem))
+      throw error;
+    const aside = `${path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    for (const suffix of ['', '-wal', '-shm'])
+      if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+    logger.warn({ path, aside }, 'damaged ledger set aside; starting a new one (LEDGER_START_FRESH=yes)');
+    const fresh = new SqliteLedger(path, ledgerOptions);
+    await fresh.verify();
+    return fresh;
+  }
+}
+
+function damagedMessage(path: string, detail: string): string {
+  return (
+    `The ledger file ${path} is damaged (${detail}). Matchday does not send notifications from it: ` +
+    'what was already sent could be sent again. Restore it from a backup, or start with a new ledger ' +
+    'by setting LEDGER_START_FRESH=yes (the damaged file is kept aside).'
+  );
+}
+
+/** An open or check failure as the operator should read it (never a raw stack trace). */
+function ledgerError(error: unknown, path: string): Error {
+  if (error instanceof LedgerError) return error;
+  const code = String((error as { code?: unknown })?.code ?? '');
+  if (['SQLITE_NOTADB', 'SQLITE_CORRUPT'].includes(code))
+    return new LedgerError('damaged', damagedMessage(path, `${code}: not a readable SQLite database`));
+  if (['EACCES', 'EPERM', 'EROFS', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_PERM'].includes(code))
+    return new LedgerError(
+      'unwritable',
+      `The ledger file ${path} cannot be opened for writing (${code}): make the folder ${dirname(path)} ` +
+        'writable by the user running Matchday, or point STORE_URL at a writable place.',
+    );
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** Runs `step` again (up to about 2 s) while SQLite answers SQLITE_BUSY without waiting itself. */

@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Ledger, type LedgerOptions, ledgerKey } from '../../src/notify/ledger.ts';
+import { type Ledger, LedgerError, type LedgerOptions, ledgerKey } from '../../src/notify/ledger.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
-import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { openSqliteLedger, SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchday-ledger-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -250,3 +250,88 @@ claimContract(
   (options) => new RedisLedger(process.env.REDIS_URL ?? '', { ...options, prefix: `test:${process.pid}:h:` }),
   !process.env.REDIS_URL,
 );
+
+describe('SqliteLedger integrity', () => {
+  const logger = { warn: () => undefined };
+
+  it('refuses a damaged file with an operator message, and with LEDGER_START_FRESH sets it aside and starts anew', async () => {
+    const path = join(dir, 'damaged.sqlite');
+    writeFileSync(path, 'this is not a database, it was overwritten by mistake'.repeat(200));
+    const error = await openSqliteLedger(path, {
+      startFresh: false,
+      usedBefore: async () => true,
+      logger,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LedgerError);
+    expect(error).toMatchObject({ problem: 'damaged' });
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toContain('LEDGER_START_FRESH=yes');
+    const fresh = await openSqliteLedger(path, { startFresh: true, usedBefore: async () => true, logger });
+    expect(await fresh.claim('k')).toBe(true);
+    await fresh.close();
+    expect(readdirSync(dir).some((name) => name.startsWith('damaged.sqlite.damaged-'))).toBe(true);
+  });
+
+  it('refuses a ledger missing after use (the settings store has tenants), but creates one on a first start', async () => {
+    const path = join(dir, 'gone.sqlite');
+    const error = await openSqliteLedger(path, {
+      startFresh: false,
+      usedBefore: async () => true,
+      logger,
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ problem: 'missing' });
+    expect((error as Error).message).toContain('was deleted or moved');
+    expect(existsSync(path)).toBe(false);
+    const first = await openSqliteLedger(path, { startFresh: false, usedBefore: async () => false, logger });
+    await first.close();
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it('notices the file deleted while running: verify() and the notifier stop with a clear message', async () => {
+    const path = join(dir, 'deleted.sqlite');
+    const ledger = new SqliteLedger(path);
+    await ledger.verify();
+    rmSync(path);
+    const error = await ledger.verify().catch((e: unknown) => e);
+    expect(error).toMatchObject({ problem: 'missing' });
+    expect((error as Error).message).toContain('deleted or replaced while Matchday was running');
+    await ledger.close();
+  });
+
+  // Root ignores folder permissions, so this runs only as an ordinary user (as in CI and production).
+  it.skipIf(process.getuid?.() === 0)(
+    'says which folder is not writable instead of a raw EACCES',
+    async () => {
+      const folder = join(dir, 'readonly');
+      mkdirSync(folder);
+      chmodSync(folder, 0o555);
+      try {
+        const ledger = new SqliteLedger(join(folder, 'ledger.sqlite'));
+        const error = await ledger.verify().catch((e: unknown) => e);
+        expect(error).toMatchObject({ problem: 'unwritable' });
+        expect((error as Error).message).toContain(`make the folder ${folder} writable`);
+        await ledger.close();
+      } finally {
+        chmodSync(folder, 0o755);
+      }
+    },
+  );
+
+  it('upgrades a ledger of the first layout in place and keeps its records', async () => {
+    const path = join(dir, 'v0.sqlite');
+    const sqlite3 = (await import('sqlite3')).default;
+    await new Promise<void>((resolve, reject) => {
+      const db = new sqlite3.Database(path);
+      db.exec(
+        `CREATE TABLE ledger (key TEXT PRIMARY KEY, state TEXT NOT NULL, message_id TEXT, reason TEXT,
+          claimed_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+         INSERT INTO ledger VALUES ('old', 'sent', 'm-old', NULL, 1, 1);`,
+        (err) => (err ? reject(err) : db.close(() => resolve())),
+      );
+    });
+    const ledger = new SqliteLedger(path);
+    expect(await ledger.findMessage('old')).toBe('m-old');
+    expect(await ledger.claimMany(['new'])).toEqual(new Map([['new', { retaken: false }]]));
+    await ledger.close();
+  });
+});
