@@ -261,7 +261,7 @@ route(
   'series',
 );
 route('/series/{id}/matches', (c) => matchList(c, [eq('series.id', seriesPlan(c).id)]), 'series');
-route('/series/{id}/rosters', (c) => rosterList(c, seriesPlan(c).rosters), 'series');
+route('/series/{id}/rosters', (c) => rosterList(c, c.world.knownRosters(seriesPlan(c), c.t)), 'series');
 route(
   '/series/{id}/scoring',
   (c) => {
@@ -315,7 +315,7 @@ route(
   },
   'match',
 );
-route('/matches/{id}/rosters', (c) => rosterList(c, matchPlan(c).series.rosters), 'match');
+route('/matches/{id}/rosters', (c) => rosterList(c, c.world.knownRosters(matchPlan(c).series, c.t)), 'match');
 route(
   '/matches/{id}/live/cv/summary',
   (c) => {
@@ -365,7 +365,7 @@ route(
   (c) => seriesList(c, [eq('tournament.id', tournamentPlan(c).id)]),
   'tournament',
 );
-route('/tournaments/{id}/participants', (c) => c.world.participantsOf(tournamentPlan(c)));
+route('/tournaments/{id}/participants', (c) => c.world.participantsOf(tournamentPlan(c), c.t));
 route('/stages', (c) => stageList(c, []));
 route('/stages/{id}', (c) => c.world.stageAt(c.world.stagePlan(id0(c)) ?? notFound('stage', id0(c)), c.t));
 route('/stages/{id}/substages', (c) => {
@@ -375,7 +375,7 @@ route('/stages/{id}/substages', (c) => {
 route('/substages', (c) => substageList(c, []));
 route('/substages/{id}', (c) => c.world.substageAt(substagePlan(c), c.t));
 route('/substages/{id}/rosters', (c) =>
-  substagePlan(c).rosters.map((id) => c.world.catalog.rosterById.get(id)!),
+  c.world.substageAt(substagePlan(c), c.t).rosters.map((r) => c.world.catalog.rosterById.get(r.id)!),
 );
 route('/substages/{id}/series', (c) => seriesList(c, [eq('substage.id', substagePlan(c).id)]));
 

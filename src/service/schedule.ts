@@ -121,6 +121,16 @@ export interface SeriesPlan {
   matches: MatchPlan[];
   bracket: { part: BracketPart; col: number; offset: number } | null;
   chain: number[];
+  /**
+   * Where each participant comes from: the feeder series whose winner (or loser) takes the slot,
+   * or null for a seed (from the group stage, or a group-stage series' own rosters).
+   */
+  sources: (number | null)[];
+  /**
+   * When each participant becomes known (0: from the start). A playoff slot is "TBD" until its
+   * feeder series is over, a seed until the group stage is over, as on the real service.
+   */
+  revealAt: number[];
   streamed: boolean;
   casters: SeriesCasterEntry[];
   broadcasters: SeriesBroadcasterEntry[];
@@ -334,6 +344,7 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   }
   series.sort((a, b) => a.start - b.start || a.id - b.id);
   assignCasters(catalog, series, week);
+  revealParticipants(tournaments);
   return { week, tournaments, series };
 }
 
@@ -770,6 +781,8 @@ function addSeries(
     matches,
     bracket,
     chain,
+    sources: rosters.map(() => null),
+    revealAt: rosters.map(() => 0),
     streamed: false,
     casters: [],
     broadcasters: [],
@@ -837,7 +850,7 @@ function doubleElimination(ctx: Ctx, sub: SubstagePlan, seeds: number[]): void {
     const pick = (x: SeriesPlan | number, loser: boolean) =>
       typeof x === 'number' ? x : x.rosters[loser ? 1 - x.winner : x.winner]!;
     const chain = [a, b].filter((x): x is SeriesPlan => typeof x !== 'number').map((x) => x.id);
-    return addSeries(
+    const plan = addSeries(
       ctx,
       sub,
       [pick(a, useLoser[0]), pick(b, useLoser[1])],
@@ -847,6 +860,8 @@ function doubleElimination(ctx: Ctx, sub: SubstagePlan, seeds: number[]): void {
       { part, col, offset },
       chain,
     );
+    plan.sources = [a, b].map((x) => (typeof x === 'number' ? null : x.id));
+    return plan;
   };
   const W: [boolean, boolean] = [false, false];
   if (seeds.length === 4) {
@@ -960,5 +975,33 @@ function assignCasters(catalog: Catalog, series: SeriesPlan[], week: number): vo
     const primary = rng.chance(0.9);
     plan.casters = chosen.map((id, i) => ({ primary: primary && i === 0, caster: { id } }));
     for (const id of chosen) busy.set(id, plan.end);
+  }
+}
+
+/**
+ * When the participants of each playoff series become known: a slot fed by a series when that
+ * series is over, a seed when the whole group stage is over (its last series' end). Until then the
+ * service shows the series without them (TBD). Each reveal is a change of the series.
+ */
+function revealParticipants(tournaments: TournamentPlan[]): void {
+  for (const t of tournaments) {
+    const groups = t.stages.find((stage) => stage.order === 1);
+    let groupEnd = 0;
+    for (const sub of groups?.substages ?? [])
+      for (const s of sub.series) if (s.deletedAt === null) groupEnd = Math.max(groupEnd, s.end);
+    const byId = new Map<number, SeriesPlan>();
+    for (const stage of t.stages)
+      for (const sub of stage.substages) for (const s of sub.series) byId.set(s.id, s);
+    for (const stage of t.stages) {
+      if (stage.order === 1) continue;
+      for (const sub of stage.substages) {
+        for (const plan of sub.series) {
+          plan.revealAt = plan.sources.map((source) =>
+            source === null ? groupEnd : (byId.get(source)?.end ?? groupEnd),
+          );
+          plan.changes = [...new Set([...plan.changes, ...plan.revealAt])].sort((a, b) => a - b);
+        }
+      }
+    }
   }
 }

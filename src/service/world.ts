@@ -124,7 +124,7 @@ export class World {
   #seriesCache = new Map<number, { version: number; value: Series }>();
   #substageCache = new Map<number, { version: number; value: Substage }>();
   #events = new Map<number, number[][]>();
-  #matchCache = new Map<number, { lifecycle: Lifecycle; value: Match }>();
+  #matchCache = new Map<number, { lifecycle: Lifecycle; known: number; value: Match }>();
 
   constructor(
     readonly seed: number,
@@ -315,18 +315,20 @@ export class World {
         placement[i] = rank + 1;
       });
     }
-    const participants: Participant[] = plan.rosters.map((roster, i) => ({
-      seed: i + 1,
-      score: scores[i]!,
-      forfeit: plan.forfeit === i && t >= plan.start,
-      roster: { id: roster },
-      winner: over && plan.winner === i,
-      stats: br ? { kills: kills[i]!, placement: t >= plan.start ? placement[i]! : 0 } : null,
-    }));
+    const participants: Participant[] = plan.rosters
+      .map((roster, i) => ({
+        seed: i + 1,
+        score: scores[i]!,
+        forfeit: plan.forfeit === i && t >= plan.start,
+        roster: { id: roster },
+        winner: over && plan.winner === i,
+        stats: br ? { kills: kills[i]!, placement: t >= plan.start ? placement[i]! : 0 } : null,
+      }))
+      .filter((_, i) => plan.revealAt[i]! <= t);
     const release = this.catalog.game(plan.game)!.releases.at(-1)!;
     return {
       id: plan.id,
-      title: plan.title,
+      title: this.seriesTitle(plan, t),
       start: iso(this.displayedStart(plan, t)),
       end: over ? iso(plan.end) : null,
       lifecycle,
@@ -350,6 +352,27 @@ export class World {
       coverage: plan.coverage,
       resource_version: version,
     };
+  }
+
+  /** The rosters of a series known at t (a playoff slot is unknown until its feeder is over). */
+  knownRosters(plan: SeriesPlan, t: number): number[] {
+    return plan.rosters.filter((_, i) => plan.revealAt[i]! <= t);
+  }
+
+  /** How many participants of a series are known at t. */
+  knownCount(plan: SeriesPlan, t: number): number {
+    return plan.revealAt.filter((at) => at <= t).length;
+  }
+
+  /** A head-to-head series is titled by its teams, "TBD" for one not yet known. */
+  seriesTitle(plan: SeriesPlan, t: number): string {
+    if (plan.kind === 'battle-royale' || plan.revealAt.every((at) => at <= t)) return plan.title;
+    const name = (i: number) => {
+      if (plan.revealAt[i]! > t) return 'TBD';
+      const roster = this.catalog.rosterById.get(plan.rosters[i]!)!;
+      return this.catalog.teamById.get(roster.team.id)!.name;
+    };
+    return `${name(0)} vs ${name(1)}`;
   }
 
   /** A match's lifecycle at t. */
@@ -412,11 +435,12 @@ export class World {
   matchAt(plan: SeriesPlan, m: MatchPlan, t: number): Match {
     const lifecycle = this.matchLifecycle(plan, m, t);
     if (lifecycle === 'live') return this.#buildMatch(plan, m, t, lifecycle);
+    const known = this.knownCount(plan, t);
     const cached = this.#matchCache.get(m.id);
-    if (cached && cached.lifecycle === lifecycle) return cached.value;
+    if (cached && cached.lifecycle === lifecycle && cached.known === known) return cached.value;
     const value = this.#buildMatch(plan, m, t, lifecycle);
     if (this.#matchCache.size > 200_000) this.#matchCache.clear();
-    this.#matchCache.set(m.id, { lifecycle, value });
+    this.#matchCache.set(m.id, { lifecycle, known, value });
     return value;
   }
 
@@ -437,19 +461,21 @@ export class World {
       series: { id: plan.id },
       deleted_at: this.matchDeletedAt(plan, m, t),
       game: { id: plan.game },
-      participants: plan.rosters.map((roster, i) => ({
-        seed: i + 1,
-        score: scores[i]!,
-        forfeit: plan.forfeit === i && t >= plan.start,
-        roster: { id: roster },
-        winner: over && (plan.forfeit >= 0 ? plan.winner === i : m.winner === i),
-        stats: br
-          ? {
-              kills: lifecycle === 'over' ? m.kills![i]! : lifecycle === 'live' ? scores[i]! : 0,
-              placement: lifecycle === 'over' ? m.placements![i]! : 0,
-            }
-          : null,
-      })),
+      participants: plan.rosters
+        .map((roster, i) => ({
+          seed: i + 1,
+          score: scores[i]!,
+          forfeit: plan.forfeit === i && t >= plan.start,
+          roster: { id: roster },
+          winner: over && (plan.forfeit >= 0 ? plan.winner === i : m.winner === i),
+          stats: br
+            ? {
+                kills: lifecycle === 'over' ? m.kills![i]! : lifecycle === 'live' ? scores[i]! : 0,
+                placement: lifecycle === 'over' ? m.placements![i]! : 0,
+              }
+            : null,
+        }))
+        .filter((_, i) => plan.revealAt[i]! <= t),
       coverage: plan.coverage,
       format: {
         esoccer: info.kind === 'esoccer' ? { period_duration: { milliseconds: ESOCCER_PERIOD_MS } } : null,
@@ -464,16 +490,27 @@ export class World {
     if (!cache._changes) {
       cache._changes = sub.series
         .filter((s) => s.deletedAt === null)
-        .flatMap((s) => (s.kind === 'battle-royale' ? s.matches.map((m) => m.end) : [s.end]))
+        .flatMap((s) => [
+          ...(s.kind === 'battle-royale' ? s.matches.map((m) => m.end) : [s.end]),
+          // A playoff substage's rosters appear as its participants become known.
+          ...s.revealAt.filter((at) => at > 0),
+        ])
         .sort((a, b) => a - b);
     }
     return cache._changes;
   }
 
+  /** A substage's rosters known at t: a playoff substage's seeds only once the groups are over. */
+  #knownSubstageRosters(sub: SubstagePlan, t: number): number[] {
+    if (sub.stage.order === 1) return sub.rosters;
+    const known = new Set(sub.series.flatMap((s) => this.knownRosters(s, t)));
+    return sub.rosters.filter((r) => known.has(r));
+  }
+
   /** A substage's standings at t, following its points rules; best first. */
   standingsAt(sub: SubstagePlan, t: number): StandingEntry[] {
     const rows = new Map<number, StandingEntry>();
-    for (const roster of sub.rosters) {
+    for (const roster of this.#knownSubstageRosters(sub, t)) {
       rows.set(roster, {
         roster: { id: roster },
         points: 0,
@@ -490,7 +527,9 @@ export class World {
       if (plan.kind === 'battle-royale') {
         const scores = this.seriesScores(plan, t);
         plan.rosters.forEach((r, i) => {
-          rows.get(r)!.points += scores[i]!;
+          // A final lobby's rosters are not in the table before the groups are over.
+          const row = rows.get(r);
+          if (row) row.points += scores[i]!;
         });
         if (lifecycle === 'over') {
           plan.rosters.forEach((r, i) => {
@@ -553,7 +592,7 @@ export class World {
       phase: sub.phase,
       default_series_format: { best_of: sub.bestOf },
       order: sub.order,
-      rosters: sub.rosters.map((id) => ({ id })),
+      rosters: this.#knownSubstageRosters(sub, t).map((id) => ({ id })),
       start: iso(sub.start),
       deleted_at: null,
       standings: this.standingsAt(sub, t),
@@ -656,7 +695,7 @@ export class World {
   }
 
   /** Confirmed participants and participants per phase. */
-  participantsOf(plan: TournamentPlan): TournamentParticipants {
+  participantsOf(plan: TournamentPlan, t = this.now()): TournamentParticipants {
     const phases: TournamentParticipants['phase_participants'] = {
       qualifier: [],
       regular: [],
@@ -665,7 +704,7 @@ export class World {
     };
     for (const stage of plan.stages) {
       for (const sub of stage.substages) {
-        for (const r of sub.rosters)
+        for (const r of this.#knownSubstageRosters(sub, t))
           if (!phases[sub.phase].some((x) => x.roster.id === r))
             phases[sub.phase].push({ roster: { id: r } });
       }
