@@ -64,7 +64,8 @@ export function isLobby(series: Pick<Series, 'participants'>): boolean {
 export function matchup(series: Pick<Series, 'participants' | 'title'>, labels: SeriesLabels): string {
   const names = orderedParticipants(series).map((p) => teamName(labels, p.roster.id));
   if (names.length === 0) return series.title || 'TBD vs TBD';
-  if (names.length === 1) return `${names[0]} vs TBD`;
+  if (names.length === 1)
+    return orderedParticipants(series)[0]!.seed === 2 ? `TBD vs ${names[0]}` : `${names[0]} vs TBD`;
   if (names.length > 2) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
   return names.join(' vs ');
 }
