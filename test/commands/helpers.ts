@@ -60,14 +60,30 @@ export interface Stack {
 export interface StackOptions {
   at?: Date;
   seed?: number;
+  /** The interface the commands' client speaks (issue 11); `truth` always reads v3. Default v3. */
+  api?: 'v2' | 'v3';
 }
 
 /** Starts the service, the client, the name index and the runtime. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const clock = new Clock({ start: options.at ?? FROZEN_AT, frozen: true });
-  const service = await startService({ port: 0, seed: options.seed ?? SEED, clock, rate: 0 });
+  const pair = { id: 'matchday-tests', secret: 'v2-test-secret' };
+  const service = await startService({
+    port: 0,
+    seed: options.seed ?? SEED,
+    clock,
+    rate: 0,
+    v2Clients: [pair],
+  });
   const rate = { perSecond: 10_000, burst: 10_000 };
-  const client = createClient({ baseUrl: service.url, secret: service.secret, rate });
+  const client =
+    options.api === 'v2'
+      ? createClient({
+          baseUrl: service.v2.url,
+          v2: { clientId: pair.id, clientSecret: pair.secret, now: () => clock.nowMs() },
+          rate,
+        })
+      : createClient({ baseUrl: service.url, secret: service.secret, rate });
   const truth = createClient({ baseUrl: service.url, secret: service.secret, rate });
   const names = createNameIndex({ client, clock });
   await names.refresh();

@@ -139,6 +139,8 @@ export function seriesParams(query: ListQuery<'series'> | undefined): QueryParam
       continue;
     }
     if (field === 'lifecycle' && (op === '=' || op === '<=')) {
+      // A v3 lifecycle never matches a deleted series (its lifecycle is "deleted").
+      params.is_deleted = 'false';
       const wanted = new Set(list(value).map(String));
       const only = (...values: string[]) => [...wanted].every((v) => values.includes(v));
       if (only('upcoming')) {
@@ -388,6 +390,12 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       });
     };
 
+  const readMapsFromSeries = async (options?: CallOptions) => {
+    await Promise.all([
+      seriesList({ filter: [['lifecycle', '=', 'live']] }, options),
+      seriesList({ filter: [['lifecycle', '=', 'upcoming']] }, options),
+    ]);
+  };
   const games = async (options?: CallOptions) =>
     (await get<Envelope<V2Game>>('/games', { page: '1' }, options)).body.data.map(toGame);
   const unsupported =
@@ -591,9 +599,17 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
     languages: { ...unsupportedList('/languages'), getMany: unsupported('/languages') },
     incidents: { ...unsupportedList('/incidents as v3 records'), getMany: unsupported('/incidents') },
     maps: {
-      // v2 has no map listing: maps come embedded in matches.
-      list: async (q) => [...seen.maps.values()].slice(q?.skip ?? 0, (q?.skip ?? 0) + take(q)),
-      paginate: (_q, o) => paginate(async (w) => [...seen.maps.values()].slice(w.skip, w.skip + w.take), o),
+      // v2 has no map listing: maps come embedded in the matches of series. The listing reads the
+      // live and upcoming series first (the pages every reader shares), then answers the maps seen.
+      list: async (q, o) => {
+        await readMapsFromSeries(o);
+        return [...seen.maps.values()].slice(q?.skip ?? 0, (q?.skip ?? 0) + take(q));
+      },
+      paginate: (_q, o) =>
+        paginate(async (w, c) => {
+          if (w.skip === 0) await readMapsFromSeries(c);
+          return [...seen.maps.values()].slice(w.skip, w.skip + w.take);
+        }, o),
       get: async (id) => seen.maps.get(id) ?? missing('/maps', id),
       getMany: many(seen.maps, null),
     },
