@@ -327,6 +327,9 @@ function isServiceUnavailable(error: unknown): boolean {
   );
 }
 
+/** UserError codes that mean the data service failed, not that the user asked wrongly. */
+const SERVICE_FAILURE_CODES = new Set(['NAMES_UNAVAILABLE']);
+
 const SLOW = Symbol('slow');
 
 /** The command's result, or SLOW once `ms` passed (the command goes on; its requests have their own deadlines). */
@@ -534,7 +537,8 @@ export class Runtime {
       if (error instanceof UserError) {
         const title = this.find(call.command) ? `/${this.find(call.command)!.name}` : 'Unknown command';
         return {
-          outcome: 'user-error',
+          // Said to the user like any refusal, but it is the service failing (`ask` exits 2, not 1).
+          outcome: SERVICE_FAILURE_CODES.has(error.code) ? 'error' : 'user-error',
           code: error.code,
           message: error.message,
           ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}),

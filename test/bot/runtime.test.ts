@@ -63,6 +63,11 @@ const fails = defineCommand({
       throw Object.assign(new Error('The search text holds "{", which is not allowed.'), {
         name: 'UnsafeFilterTextError',
       });
+    if (args.how === 'names')
+      throw new UserError(
+        'NAMES_UNAVAILABLE',
+        'The list of team names could not be loaded from the data service.',
+      );
     if (args.how === 'timeout')
       throw Object.assign(new Error('GET /series failed: deadline'), { name: 'TimeoutError', status: 0 });
     throw new Error('database exploded with secret s3cr3t-service-key');
@@ -276,6 +281,15 @@ describe('Runtime', () => {
     expect(result.outcome).toBe('error');
     expect(result.code).toBe('SERVICE_UNAVAILABLE');
     expect(replyText(result.reply)).toContain('not answering');
+  });
+
+  it("counts names that could not be loaded as a service failure (ask exits 2), a wrong name as the user's", async () => {
+    const names = await runtime.run(call({ command: 'fails', args: { how: 'names' } }));
+    expect(names.outcome).toBe('error');
+    expect(names.code).toBe('NAMES_UNAVAILABLE');
+    expect(replyText(names.reply)).toContain('could not be loaded from the data service');
+    const wrong = await runtime.run(call({ command: 'fails', args: { how: 'user' } }));
+    expect(wrong.outcome).toBe('user-error');
   });
 
   it('logs a bug with its context (never the secret) and apologises briefly', async () => {
