@@ -165,6 +165,23 @@ function readings(words: Token[], free: string[], options: OptionsDef): Record<s
   return found;
 }
 
+/** The one good reading of `words` (one word per option, or a single best grouping), if any. */
+function cleanReading(
+  words: Token[],
+  free: string[],
+  options: OptionsDef,
+): Record<string, string> | undefined {
+  if (words.length === 0) return {};
+  if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
+    return Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
+  const all = readings(words, free, options);
+  const anchored = (r: Record<string, string>) =>
+    Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;
+  const most = Math.max(-1, ...all.map(anchored));
+  const best = all.filter((r) => anchored(r) === most);
+  return best.length === 1 ? best[0] : undefined;
+}
+
 /**
  * Gives bare values to the options not named, in declaration order. One word per option when that
  * reads well (every word fits its option); otherwise several words may make one text value
@@ -253,11 +270,18 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
   const declared = Object.keys(options);
   const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
   const args: Record<string, string> = {};
-  const positionals: Token[] = [];
+  let positionals: Token[] = [];
+  /** Bare words right after a named text value (`team:Iron Pilots`): the option they may continue. */
+  const runOf = new Map<Token, string>();
 
-  for (const token of tokens) {
+  const optionOf = (token: Token) => {
     const key = token.colon > 0 ? token.text.slice(0, token.colon) : '';
-    if (key && OPTION_NAME.test(key)) {
+    return key && OPTION_NAME.test(key) ? key : undefined;
+  };
+  let continuing: string | undefined;
+  for (const token of tokens) {
+    const key = optionOf(token);
+    if (key) {
       const option = declared.find((d) => d.toLowerCase() === key.toLowerCase());
       if (!option) {
         throw new UserError(
@@ -272,12 +296,34 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
         throw new UserError('DUPLICATE_OPTION', `${option}: is given twice; give it once.`);
       }
       args[option] = token.text.slice(token.colon + 1);
+      const def = options[option]!;
+      continuing = !token.quoted && def.type === 'string' && !def.choices?.length ? option : undefined;
     } else {
+      if (continuing && !token.quoted && args[continuing] !== '') runOf.set(token, continuing);
+      else continuing = undefined;
       positionals.push(token);
     }
   }
 
-  const free = declared.filter((d) => !(d in args));
+  let free = declared.filter((d) => !(d in args));
+  // `team:Iron Pilots`: when the bare words cannot be read as the options left, those right after
+  // a named text value continue it, except a word that fits an option left that takes a number,
+  // a yes/no or a fixed choice (`team:Iron Pilots 3`).
+  if (!cleanReading(positionals, free, options) && positionals.some((t) => runOf.has(t))) {
+    const anchors = free.filter((d) => options[d]!.type !== 'string' || options[d]!.choices?.length);
+    const stopped = new Set<string>();
+    positionals = positionals.filter((token) => {
+      const option = runOf.get(token);
+      if (!option || stopped.has(option) || anchors.some((d) => fits(options[d]!, token.text, 1))) {
+        if (option) stopped.add(option);
+        return true;
+      }
+      args[option] = `${args[option]} ${token.text}`;
+      return false;
+    });
+    free = declared.filter((d) => !(d in args));
+  }
+
   const assigned = assignPositionals(positionals, free, options, usage);
   if (!assigned) {
     const extra = positionals

@@ -136,6 +136,24 @@ describe('parseCommandText', () => {
     }
   });
 
+  it('continues a named text value with the bare words after it, unless they fit a number or choice left', () => {
+    expect(parseCommandText('/follow team team:Iron Pilots', real).args).toEqual({ team: 'Iron Pilots' });
+    expect(parseCommandText('/team team:Nova Krakens 3', real).args).toEqual({
+      team: 'Nova Krakens',
+      count: '3',
+    });
+    expect(parseCommandText('/settings games games:SP, AC', real).args).toEqual({ games: 'SP, AC' });
+    expect(parseCommandText('/series game:Strike Point live', real).args).toEqual({
+      game: 'Strike Point',
+      when: 'live',
+    });
+    // A quoted value is whole; the next word is positional again.
+    expect(parseCommandText('/series game:"Strike Point" live', real).args).toEqual({
+      game: 'Strike Point',
+      when: 'live',
+    });
+  });
+
   it('says how to write a tournament and a stage of several words each, rather than guessing', () => {
     const error = userError(() => parseCommandText('/standings AC Lisbon Masters Group A', real));
     expect(error.code).toBe('AMBIGUOUS_VALUES');
