@@ -5,7 +5,10 @@
  * p99 of commands answered entirely from cache), stale answers, 429s received and errors; the last
  * line is one JSON object.
  *
- *   npm run bench:client [-- --quick] [-- --users 1000] [-- --seconds 60] [-- --think-ms 10000]
+ *   npm run bench:client [-- --quick] [-- --users 1000] [-- --seconds 60] [-- --think-ms 10000] [-- --api v2]
+ *
+ * `--api v2` runs the same mix through the v2 interface (OAuth token, 5/s and 300/min) and adds
+ * `token_requests` (token requests the client sent) to the JSON line.
  */
 import { createClient } from '../src/client/client.ts';
 import { RateLimitedError, ServiceError } from '../src/client/errors.ts';
@@ -19,6 +22,11 @@ const numberArg = (name: string, fallback: number) => {
   return i >= 0 && args[i + 1] ? Number(args[i + 1]) : fallback;
 };
 const USERS = numberArg('--users', 1000);
+const API = args.includes('--api') ? args[args.indexOf('--api') + 1] : 'v3';
+if (API !== 'v2' && API !== 'v3') {
+  console.error(`--api "${API}" is not an interface: use --api v2 or --api v3.`);
+  process.exit(2);
+}
 const SECONDS = numberArg('--seconds', quick ? 15 : 60);
 /** Mean pause between two commands of one user (default 10 s: 1,000 users ask about 100 commands/s). */
 const THINK_MS = numberArg('--think-ms', 10_000);
@@ -40,9 +48,13 @@ function percentile(sorted: number[], p: number): number {
 
 async function main() {
   const bootStarted = performance.now();
-  const service = await startService({ port: 0, seed: 7 });
-  console.log(`local service up in ${Math.round(performance.now() - bootStarted)} ms`);
-  const client = createClient({ baseUrl: service.url, secret: service.secret });
+  const pair = { id: 'bench', secret: 'bench-v2-secret' };
+  const service = await startService({ port: 0, seed: 7, v2Clients: [pair] });
+  console.log(`local service (${API}) up in ${Math.round(performance.now() - bootStarted)} ms`);
+  const client =
+    API === 'v2'
+      ? createClient({ baseUrl: service.v2.url, v2: { clientId: pair.id, clientSecret: pair.secret } })
+      : createClient({ baseUrl: service.url, secret: service.secret });
   const setup = client.forCaller({ priority: 'background', deadlineMs: 60_000 });
 
   // What the commands ask about, discovered once (counted in the upstream total).
@@ -56,7 +68,14 @@ async function main() {
     teams.push({ id: team.id, name: team.name });
   }
   const series = await setup.series.list({ order: 'start-desc', take: 50 });
-  const substages = await setup.substages.list({ order: 'start-desc', take: 50 });
+  // v2 lists substages per tournament only (the tournament listing embeds them).
+  const substages =
+    API === 'v2'
+      ? await setup.substages.list({
+          filter: [['tournament.id', '<=', (await setup.tournaments.list({ take: 10 })).map((t) => t.id)]],
+          take: 50,
+        })
+      : await setup.substages.list({ order: 'start-desc', take: 50 });
   const before = client.stats();
   console.log(
     `discovery: ${before.upstreamTotal} requests in ${Math.round(performance.now() - bootStarted)} ms`,
@@ -193,6 +212,7 @@ async function main() {
     failed_commands: [...failures.values()].reduce((a, b) => a + b, 0),
     failures: Object.fromEntries(failures),
     limiter_wait_ms: stats.limiterWaitMs,
+    ...(API === 'v2' ? { api: 'v2', token_requests: stats.tokenRequests ?? 0 } : {}),
   };
   console.log(`commands answered        ${result.commands}`);
   console.log(
@@ -208,6 +228,7 @@ async function main() {
   console.log(`stale answers            ${result.stale}`);
   console.log(`429s received / to users ${result.rate_limited} / ${result.rate_limited_to_callers}`);
   console.log(`failed commands          ${result.failed_commands} ${JSON.stringify(result.failures)}`);
+  if (API === 'v2') console.log(`token requests           ${stats.tokenRequests ?? 0}`);
   await client.close();
   await service.close();
   console.log(JSON.stringify(result));

@@ -466,6 +466,9 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
         for (const [field, op, value] of q?.filter ?? []) {
           if (field === 'deleted_at' && op === '=' && value === null) continue;
           if (field === 'game.id' && (op === '=' || op === '<=')) params['games[]'] = ids(value);
+          else if (field === 'active' && op === '=') params.active = value ? 'true' : 'false';
+          // v2 `q` searches name and short name ("contains"), as v3's `name~=` does on the name.
+          else if (field === 'name' && op === '~=' && typeof value === 'string') params.q = value;
           else notOnV2(`the team condition ${field} ${op}`);
         }
         const { items } = await window<V2Team>('/teams', params, q?.skip ?? 0, take(q), o);
@@ -494,7 +497,17 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
         paginate(async (w) => [...seen.rosters.values()].slice(w.skip, w.skip + w.take), o),
       get: rosterGet,
       getMany: many(seen.rosters, rosterGet),
-      series: unsupported('/rosters/{id}/series'),
+      // Every series of the roster (is_over unset by a starts_after bound), as /rosters/{id}/series.
+      series: async (id, q, o) => {
+        const params = seriesParams({
+          ...q,
+          filter: [...(q?.filter ?? []), ['participants.roster.id', '=', id]],
+        });
+        if (params.is_over === undefined) params.starts_after = '2000-01-01';
+        const { at, items } = await window<V2Series>('/series', params, q?.skip ?? 0, take(q), o);
+        for (const s of items) seen.series(s);
+        return items.map((s) => toSeries(s, at));
+      },
     },
     players: {
       ...unsupportedList('/players listing by v3 filter'),
