@@ -21,7 +21,7 @@ import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts
 import { startChat, TERMINAL_TENANT_ID } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start.ts';
-import { renderReply } from './platforms/terminal/render.ts';
+import { DEFAULT_WIDTH, renderReply, wrapLine } from './platforms/terminal/render.ts';
 
 /** A started chat platform, as the Discord and Slack starters return it. */
 interface StartedPlatform {
@@ -148,12 +148,14 @@ export function banner(
   if (mode === 'terminal') {
     lines.push(
       '',
-      "Type /help for the commands, Tab to complete, exit to leave. You are this chat's admin: try /settings show.",
-      'Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with SLACK_APP_TOKEN or',
-      'SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL, ESPORTS_API_SECRET): see .env.example.',
+      "Type /help for the commands, Tab to complete, exit to leave. You are this chat's admin: try",
+      '/settings show. Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with',
+      'SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL,',
+      'ESPORTS_API_SECRET): see .env.example.',
     );
   }
-  return `${lines.join('\n')}\n\n`;
+  // 80 columns at most (a long URL or path continues under its value).
+  return `${lines.flatMap((line) => wrapLine(line, DEFAULT_WIDTH, 10)).join('\n')}\n\n`;
 }
 
 export async function run(argv: string[]): Promise<void> {
@@ -311,7 +313,7 @@ export async function run(argv: string[]): Promise<void> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') chat.close();
   });
-  await terminal.attach((reply, header) => chat.showReply(reply, header));
+  await terminal.attach((reply, header, update) => chat.showReply(reply, header, update));
   let signalled = false;
   const endChat = () => {
     signalled = true;

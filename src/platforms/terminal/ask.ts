@@ -11,7 +11,7 @@ import { validateArgs } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from './chat.ts';
-import { renderReply } from './render.ts';
+import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
 
@@ -81,7 +81,9 @@ export async function run(argv: string[]): Promise<void> {
     } catch {
       // the reply itself already says if the store failed
     }
-    const text = renderReply(result.reply, { colour, timezone, now: app.clock.now() });
+    // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
+    const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
+    const text = renderReply(result.reply, { colour, timezone, now: app.clock.now(), width });
     if (result.outcome === 'ok') {
       process.stdout.write(`${text}\n`);
       process.exitCode = 0;

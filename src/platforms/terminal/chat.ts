@@ -8,7 +8,7 @@
  * chat closes once the input ends and the last command has answered.
  */
 import { userInfo } from 'node:os';
-import { clearLine, createInterface, cursorTo, type Interface } from 'node:readline';
+import { clearLine, createInterface, cursorTo, type Interface, moveCursor } from 'node:readline';
 import type { AnyCommand, ChannelCheck, CommandUser } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
@@ -17,7 +17,7 @@ import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import type { Clock } from '../../service/clock.ts';
-import { renderReply } from './render.ts';
+import { clipLine, DEFAULT_WIDTH, renderReply } from './render.ts';
 
 /** The terminal is one tenant with one channel. */
 export const TERMINAL_TENANT_KEY = 'local';
@@ -33,7 +33,7 @@ export interface ChatHost {
 
 export interface ChatOptions {
   input: NodeJS.ReadableStream;
-  output: NodeJS.WritableStream & { isTTY?: boolean; hasColors?: () => boolean };
+  output: NodeJS.WritableStream & { isTTY?: boolean; hasColors?: () => boolean; columns?: number };
   /** Default: colour when the output is a TTY that supports it. */
   colour?: boolean;
   /** Default: the output is a TTY. Interactive mode shows a prompt and offers completion. */
@@ -47,8 +47,12 @@ export interface ChatOptions {
 export interface Chat {
   /** Prints text above the prompt (notifications, notices). */
   print(text: string): void;
-  /** Renders a reply in the tenant's time zone and prints it above the prompt. */
-  showReply(reply: Reply, header?: string): Promise<void>;
+  /**
+   * Renders a reply in the tenant's time zone, fitted to the terminal's width, and prints it above
+   * the prompt. With `update`, a one-line update of a message: it rewrites the previous update of
+   * the same message in place when that is still the last line printed (on a TTY).
+   */
+  showReply(reply: Reply, header?: string, update?: { replaces: string }): Promise<void>;
   /** Resolves when the chat has ended (exit typed, input ended) and the last command answered. */
   readonly closed: Promise<void>;
   close(): void;
@@ -161,8 +165,13 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
   let busy = false;
   let ended = false;
   const typed: string[] = [...(options.history ?? [])];
+  /** The message whose one-line update is the last line printed above the prompt. */
+  let lastUpdate: string | undefined;
+  /** Columns to fit: the terminal's, read at each reply (it may be resized); 80 when not a TTY. */
+  const width = () => (interactive && output.columns ? output.columns : DEFAULT_WIDTH);
 
   function print(text: string): void {
+    lastUpdate = undefined;
     if (interactive && !busy && !ended) {
       // Move to the start of the prompt line, print, then redraw the prompt with what was typed.
       clearLine(output, 0);
@@ -182,13 +191,36 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
     }
   }
 
-  async function showReply(reply: Reply, header?: string): Promise<void> {
-    const text = renderReply(reply, { colour, timezone: await timezone(), now: host.clock.now() });
+  /** One line in place of the previous update of the same message, when that is the last line. */
+  function printUpdate(id: string, line: string): void {
+    if (interactive && !busy && !ended && lastUpdate === id) {
+      clearLine(output, 0);
+      cursorTo(output, 0);
+      moveCursor(output, 0, -1);
+      clearLine(output, 0);
+      output.write(`${line}\n`);
+      rl.prompt(true);
+    } else {
+      print(line);
+    }
+    lastUpdate = id;
+  }
+
+  async function showReply(reply: Reply, header?: string, update?: { replaces: string }): Promise<void> {
+    const columns = width();
+    const text = renderReply(reply, {
+      colour,
+      timezone: await timezone(),
+      now: host.clock.now(),
+      width: columns,
+    });
     if (!header) return print(`${text}\n`);
-    // A notification is one unbroken block under its header, so it reads as one message and never
-    // blends into the answer to a command typed meanwhile.
-    const body = text.replace(/\n{2,}/g, '\n');
-    print(`${colour ? `\u001b[2m${header}\u001b[0m` : header}\n${body}\n`);
+    const label = colour ? `\u001b[2m${header}\u001b[0m` : header;
+    if (update)
+      return printUpdate(update.replaces, clipLine(`${label} · ${text.replace(/\n/g, ' ')}`, columns));
+    // A notification is one block under its header; its cards (a digest's tournaments) are
+    // separated by a line holding only the bar, so it never blends into an answer typed meanwhile.
+    print(`${label}\n${text.replace(/\n{2,}/g, '\n▌\n')}\n`);
   }
 
   async function handle(line: string): Promise<void> {
@@ -243,6 +275,7 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
   });
 
   rl.on('line', (line) => {
+    lastUpdate = undefined;
     queue = queue.then(async () => {
       if (ended && /^\/?(exit|quit)$/i.test(line.trim())) return;
       busy = true;

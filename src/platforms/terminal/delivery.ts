@@ -1,13 +1,17 @@
 /**
  * Notifications in the terminal: the notifier's posts and edits are printed in the chat, above the
  * prompt. Messages are numbered per run ("message 3"); their ids also name the run (`<run>.3`), so
- * a card posted before a restart is never mistaken for a new one. A terminal cannot edit what it printed, so an edit
- * prints, under the card's title marked as an update, only what changed since that message was last
- * shown (a live card would otherwise be reprinted whole every few seconds). An unknown id, e.g. from
- * before a restart, is printed whole: failing it would count as permanent and turn the subscription off.
+ * a card posted before a restart is never mistaken for a new one.
+ *
+ * A terminal cannot edit what it printed, and a live card is edited every few seconds (game clock,
+ * in-game score, viewers), so an edit is shown only when something a fan follows changed: the
+ * series score or state, the map being played, a map's result (`fanView`). It is shown as one short
+ * line naming what changed, which the chat rewrites in place while it is the last thing printed.
+ * An unknown id, e.g. from before a restart, is printed whole: failing it would count as permanent
+ * and turn the subscription off.
  */
 import { randomBytes } from 'node:crypto';
-import type { Card, Reply } from '../../bot/reply.ts';
+import type { Card, Reply, Text } from '../../bot/reply.ts';
 import {
   type ChannelTarget,
   claimLost,
@@ -16,10 +20,13 @@ import {
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
-import { TERMINAL_TENANT_ID } from './chat.ts';
+import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
 
-/** Where notifications are shown: the chat's `showReply`. */
-export type ReplySink = (reply: Reply, header: string) => Promise<void> | void;
+/**
+ * Where notifications are shown: the chat's `showReply`. An update of a message comes as a one-line
+ * reply with `update.replaces` naming that message, so the chat may rewrite its last such line.
+ */
+export type ReplySink = (reply: Reply, header: string, update?: { replaces: string }) => Promise<void> | void;
 
 export class TerminalDelivery implements Delivery {
   readonly platform = 'terminal' as const;
@@ -28,8 +35,8 @@ export class TerminalDelivery implements Delivery {
   readonly #run = randomBytes(3).toString('hex');
   #sink: ReplySink | undefined;
   /** Notifications that arrive before a chat is attached are kept and shown once it is. */
-  #pending: [Reply, string][] = [];
-  /** What each message last showed, to print only the changes of an edit. */
+  #pending: [Reply, string, { replaces: string }?][] = [];
+  /** What each message last showed, to print only what a fan cares about of an edit. */
   #shown = new Map<string, Reply>();
 
   constructor(sink?: ReplySink) {
@@ -41,7 +48,7 @@ export class TerminalDelivery implements Delivery {
     this.#sink = sink;
     const pending = this.#pending;
     this.#pending = [];
-    for (const [reply, header] of pending) await sink(reply, header);
+    for (const [reply, header, update] of pending) await sink(reply, header, update);
   }
 
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
@@ -58,12 +65,16 @@ export class TerminalDelivery implements Delivery {
     this.#check(target);
     const before = this.#shown.get(messageId);
     this.#shown.set(messageId, reply);
-    const changes = before ? changesOf(before, reply) : reply;
-    if (changes.cards.length === 0) return;
-    const name = messageId.startsWith(`${this.#run}.`)
-      ? `message ${messageId.slice(this.#run.length + 1)}`
-      : 'a message from before the restart';
-    await this.#show(changes, `#${target.channelId} · ${name} (updated)`);
+    if (!before) {
+      await this.#show(reply, `#${target.channelId} · a message from before the restart (updated)`);
+      return;
+    }
+    const line = updateLine(before, reply);
+    if (!line) return;
+    // Short, so the line has room for what changed: the channel is named unless it is the chat's own.
+    const channel = target.channelId === TERMINAL_CHANNEL.id ? '' : `#${target.channelId} `;
+    const name = `${channel}↻ message ${messageId.slice(this.#run.length + 1)}`;
+    await this.#show({ content: line, cards: [] }, name, { replaces: messageId });
   }
 
   #check(target: ChannelTarget): void {
@@ -76,34 +87,61 @@ export class TerminalDelivery implements Delivery {
     }
   }
 
-  async #show(reply: Reply, header: string): Promise<void> {
-    if (this.#sink) await this.#sink(reply, header);
-    else this.#pending.push([reply, header]);
+  async #show(reply: Reply, header: string, update?: { replaces: string }): Promise<void> {
+    if (this.#sink) await this.#sink(reply, header, update);
+    else this.#pending.push([reply, header, update]);
   }
 }
 
-/** The parts of `after` that differ from `before`: per card, its title and only the changed parts. */
-function changesOf(before: Reply, after: Reply): Reply {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  const cards: Card[] = [];
+/** The field of a card that names the game being played ("Now: game 3 · Citadel"). */
+const isNow = (name: string) => /^now\b/i.test(name);
+/** A field holding one map's (game's) result ("Game 2 · Vineyard"). */
+const isGame = (name: string) => /^(game|map)\s+\d+/i.test(name);
+
+/**
+ * What a fan follows on a card: its title, description (series score or result, state), footer
+ * ("Final"), which game is being played on which map, and each finished map's result. Not the game
+ * clock, in-game score, economy, streams or viewers: those change every few seconds.
+ */
+export function fanView(card: Card): string {
+  return JSON.stringify([
+    card.title,
+    card.description ?? [],
+    card.footer ?? '',
+    (card.fields ?? []).flatMap((f): unknown[] =>
+      isNow(f.name) ? [f.name] : isGame(f.name) ? [[f.name, f.value]] : [],
+    ),
+  ]);
+}
+
+/**
+ * One line saying what a fan cares about that changed between two versions of a message, or
+ * undefined when nothing did. When the description changed (the series score, "Final: ..."), that
+ * line says it all (it names the teams), with the game now played; otherwise the card's title, the
+ * maps newly finished and the game now played.
+ */
+export function updateLine(before: Reply, after: Reply): Text | undefined {
+  const parts: Text[] = [];
   for (const [i, card] of after.cards.entries()) {
     const old = before.cards[i];
-    if (!old || old.title !== card.title) {
-      cards.push(card);
-      continue;
+    if (old && fanView(old) === fanView(card)) continue;
+    const oldLines = new Set((old?.description ?? []).map((line) => JSON.stringify(line)));
+    const changed: Text[] = (card.description ?? []).filter((line) => !oldLines.has(JSON.stringify(line)));
+    if (changed.length === 0) {
+      changed.push([card.title]);
+      for (const field of card.fields ?? []) {
+        if (!isGame(field.name)) continue;
+        const was = old?.fields?.find((f) => f.name === field.name);
+        if (!was || JSON.stringify(was.value) !== JSON.stringify(field.value))
+          changed.push([`${field.name}: `, ...field.value]);
+      }
     }
-    const fields = (card.fields ?? []).filter(
-      (field) =>
-        !same(
-          field,
-          old.fields?.find((f) => f.name === field.name),
-        ),
-    );
-    const changed: Card = { title: card.title, colour: card.colour, fields };
-    if (!same(card.description, old.description)) changed.description = card.description;
-    if (!same(card.table, old.table)) changed.table = card.table;
-    if (card.footer !== old.footer) changed.footer = card.footer;
-    if (fields.length > 0 || changed.description || changed.table || changed.footer) cards.push(changed);
+    // The game now played, by its name only (its in-game score changes every few seconds).
+    const oldNames = new Set((old?.fields ?? []).map((f) => f.name));
+    for (const field of card.fields ?? [])
+      if (isNow(field.name) && !oldNames.has(field.name)) changed.push([field.name]);
+    parts.push(changed.flatMap((line, j) => (j === 0 ? line : [' · ', ...line])));
   }
-  return { ...after, content: same(after.content, before.content) ? undefined : after.content, cards };
+  if (parts.length === 0) return undefined;
+  return parts.flatMap((part, j) => (j === 0 ? part : [' | ', ...part]));
 }

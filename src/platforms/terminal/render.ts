@@ -17,7 +17,14 @@ export interface TerminalRenderOptions {
   timezone: string;
   /** The instant relative times count from. Default: the instants themselves are shown relative to real now. */
   now?: Date;
+  /** Columns to fit: lines are wrapped at word boundaries, none wider. Default 80. */
+  width?: number;
 }
+
+/** The width when the terminal does not say (not a TTY, or no size). */
+export const DEFAULT_WIDTH = 80;
+/** Narrower than this, wrapping would leave a word per line: lines are cut to this instead. */
+const MIN_WIDTH = 20;
 
 export const SPOILER_PLACEHOLDER = '[spoiler hidden]';
 
@@ -37,6 +44,84 @@ export function clean(text: string): string {
 /** The visible width of a string (ANSI sequences excluded; one column per code point). */
 export function visibleWidth(text: string): number {
   return [...text.replace(ANSI, '')].length;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
+const TOKENS = /(\u001b\[[0-9;]*m)|(\s+)|([^\s\u001b]+)/g;
+
+/**
+ * Wraps one line at word boundaries so that no line is wider than `width` columns: continuation
+ * lines start with `indent` spaces; a word longer than a line is cut. ANSI styles open at a break
+ * are closed at the end of the line and opened again after the indent.
+ */
+export function wrapLine(line: string, width: number, indent = 0): string[] {
+  if (visibleWidth(line) <= width) return [line];
+  const pad = ' '.repeat(Math.max(0, Math.min(indent, width - MIN_WIDTH / 2)));
+  const lines: string[] = [];
+  let current = '';
+  let used = 0;
+  let empty = true; // nothing but the indent on the current line yet
+  let open = ''; // the style in force (the SGR sequences since the last reset)
+  let space = '';
+  const newLine = () => {
+    lines.push(open ? `${current}${RESET}` : current);
+    current = pad + open;
+    used = pad.length;
+    empty = true;
+    space = '';
+  };
+  for (const [, sgr, gap, word] of line.matchAll(TOKENS)) {
+    if (sgr) {
+      current += sgr;
+      open = sgr === RESET ? '' : open + sgr;
+      continue;
+    }
+    if (gap) {
+      space = gap;
+      continue;
+    }
+    let rest = [...(word ?? '')];
+    while (rest.length > 0) {
+      const lead = empty ? '' : space;
+      if (used + lead.length + rest.length <= width) {
+        current += lead + rest.join('');
+        used += lead.length + rest.length;
+        rest = [];
+      } else if (!empty && pad.length + rest.length <= width) {
+        newLine();
+      } else {
+        // Longer than a whole line: cut it where the line ends.
+        const take = Math.max(1, width - used - lead.length);
+        current += lead + rest.slice(0, take).join('');
+        rest = rest.slice(take);
+        newLine();
+        continue;
+      }
+      empty = false;
+      space = '';
+    }
+  }
+  if (!empty || lines.length === 0) lines.push(open ? `${current}${RESET}` : current);
+  return lines;
+}
+
+/** One line cut to `width` columns with an ellipsis (ANSI styles kept and closed). */
+export function clipLine(line: string, width: number): string {
+  if (visibleWidth(line) <= width) return line;
+  let out = '';
+  let used = 0;
+  for (const [, sgr, space, word] of line.matchAll(TOKENS)) {
+    if (sgr) {
+      out += sgr;
+      continue;
+    }
+    for (const char of space ?? word ?? '') {
+      if (used >= width - 1) return `${out}…${RESET.repeat(out.includes(ESC) ? 1 : 0)}`;
+      out += char;
+      used++;
+    }
+  }
+  return out;
 }
 
 function style(options: TerminalRenderOptions, codes: string, text: string): string {
@@ -117,35 +202,41 @@ export function renderTable(table: Table, options: TerminalRenderOptions): strin
 
 function renderCard(card: Card, options: TerminalRenderOptions): string[] {
   const bar = card.colour !== undefined ? style(options, rgb(card.colour), '▌') : '▌';
-  const lines: string[] = [];
+  // Each line is [text, indent of its continuation lines].
+  const lines: [string, number][] = [];
+  const push = (line: string, indent = 2) => lines.push([line, indent]);
   let title = style(options, '1', clean(card.title));
   if (card.url) title += ` ${style(options, '2', `<${clean(card.url)}>`)}`;
-  lines.push(title);
-  for (const line of card.description ?? []) lines.push(renderText(line, options));
+  push(title);
+  for (const line of card.description ?? []) push(renderText(line, options));
   if (card.fields?.length) {
     const width = Math.max(...card.fields.map((f) => visibleWidth(clean(f.name))));
     for (const field of card.fields) {
-      lines.push(
+      push(
         `${style(options, '1', pad(clean(field.name), width, 'left'))}  ${renderText(field.value, options)}`,
+        width + 2,
       );
     }
   }
-  if (card.table) lines.push(...renderTable(card.table, options));
+  if (card.table) for (const row of renderTable(card.table, options)) push(row);
   if (card.image) {
     const where = 'url' in card.image ? ` <${clean(card.image.url)}>` : ` (${clean(card.image.name)})`;
-    lines.push(style(options, '2', `[image: ${clean(card.image.alt)}]${where}`));
+    push(style(options, '2', `[image: ${clean(card.image.alt)}]${where}`));
   }
   for (const button of card.buttons ?? [])
-    lines.push(`→ ${clean(button.label)} ${style(options, '2', `<${clean(button.url)}>`)}`);
-  if (card.footer) lines.push(style(options, '2', clean(card.footer)));
-  return lines.map((line) => `${bar} ${line}`);
+    push(`→ ${clean(button.label)} ${style(options, '2', `<${clean(button.url)}>`)}`);
+  if (card.footer) push(style(options, '2', clean(card.footer)));
+  // The bar and its space take 2 columns of the width.
+  const room = Math.max(MIN_WIDTH, (options.width ?? DEFAULT_WIDTH) - 2);
+  return lines.flatMap(([line, indent]) => wrapLine(line, room, indent).map((part) => `${bar} ${part}`));
 }
 
 /** Renders a whole reply as terminal text (no trailing newline). */
 export function renderReply(reply: Reply, options: TerminalRenderOptions): string {
+  const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
   const blocks: string[] = [];
-  if (reply.content?.length) blocks.push(renderText(reply.content, options));
+  if (reply.content?.length) blocks.push(wrapLine(renderText(reply.content, options), width).join('\n'));
   for (const card of reply.cards) blocks.push(renderCard(card, options).join('\n'));
-  if (reply.stale) blocks.push(style(options, '33', `⚠ ${STALE_NOTICE}`));
+  if (reply.stale) blocks.push(wrapLine(style(options, '33', `⚠ ${STALE_NOTICE}`), width, 2).join('\n'));
   return blocks.join('\n\n');
 }

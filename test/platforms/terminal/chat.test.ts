@@ -69,7 +69,7 @@ describe('terminal chat, driven through stdin as a child process', () => {
     );
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Matchday is running in your terminal\./);
-    expect(run.stdout).toMatch(/embedded local esports service at http:\/\/127\.0\.0\.1:\d+\/v3 \(seed 7/);
+    expect(run.stdout).toMatch(/embedded local esports service at http:\/\/127\.0\.0\.1:\d+\/v3\s+\(seed 7/);
     expect(run.stdout).toContain('Connect Discord (DISCORD_TOKEN');
     const answers = blocks(run.stdout);
     expect(answers).toHaveLength(5);
@@ -121,7 +121,9 @@ describe('terminal chat, driven through stdin as a child process', () => {
     writeFileSync(join(home, '.env'), '# from the README\nESPORTS_SEED=9\nLOG_LEVEL=warn\n');
     const run = await matchday(['start'], env, '/settings show\n', home);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`config  ${join(home, '.env')}, under the environment`);
+    expect(run.stdout.replace(/\n\s+/g, ' ')).toContain(
+      `config  ${join(home, '.env')}, under the environment`,
+    );
     // ESPORTS_SEED=7 in the environment wins over the file's 9.
     expect(run.stdout).toMatch(/\(seed 7/);
     // A malformed .env stops start-up with the file and line, before anything starts.

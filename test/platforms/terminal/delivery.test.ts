@@ -74,7 +74,7 @@ describe('TerminalDelivery in the chat', () => {
       { input, output, interactive: true, colour: false, prompt: '> ' },
     );
     delivery = new TerminalDelivery();
-    await delivery.attach((reply, header) => chat.showReply(reply, header));
+    await delivery.attach((reply, header, update) => chat.showReply(reply, header, update));
   });
   afterEach(async () => {
     chat.close();
@@ -95,7 +95,8 @@ describe('TerminalDelivery in the chat', () => {
     await delivery.edit(target, first.messageId, card('Spirit vs NAVI', '2-0'));
     const text = out.text();
     expect(text).toContain('#esports · message 1\n▌ Spirit vs NAVI\n▌ Score [spoiler hidden] at 05:00');
-    expect(text).toContain('#esports · message 1 (updated)\n▌ Spirit vs NAVI');
+    // The edit is one line under the message's name: the card's title and what changed.
+    expect(text).toContain('#esports ↻ message 1 · Score [spoiler hidden] at 05:00\n');
     expect(text).not.toContain('2-0');
   });
 
@@ -106,28 +107,84 @@ describe('TerminalDelivery in the chat', () => {
     expect(text).toContain('Score');
   });
 
-  it('prints only the fields an edit changed, and nothing for an edit that changed nothing', async () => {
-    const live = (clock: string, netWorth: string): Reply => ({
+  it('shows an edit only when the score, the map or a result changed, as one line rewritten in place', async () => {
+    const live = (o: { clock: string; now: string; series: string; games?: [string, string][] }): Reply => ({
       cards: [
         {
           title: 'Spirit vs NAVI',
+          description: [['PM Masters · Bo3'], [`Series: ${o.series}`]],
           fields: [
-            { name: 'Now', value: [`Map 1 · ${clock}`] },
-            { name: 'Net worth', value: [netWorth] },
-            { name: 'Stream', value: ['Caster One'] },
+            { name: o.now, value: [`Spirit 12–9 NAVI · ${o.clock}`] },
+            { name: 'Net worth', value: [`Spirit +${o.clock.length * 100}`] },
+            ...(o.games ?? []).map(([name, result]) => ({ name, value: [result] })),
+            { name: 'Stream: Caster One', value: [`online, ${o.clock} viewers`] },
           ],
         },
       ],
     });
-    const posted = await delivery.post(target, live('10:00', 'Spirit +500'), 'live:9');
-    await delivery.edit(target, posted.messageId, live('10:30', 'Spirit +500'));
-    await delivery.edit(target, posted.messageId, live('10:30', 'Spirit +500'));
-    const text = out.text();
-    const update = text.slice(text.indexOf('(updated)'));
-    expect(update).toContain('Map 1 · 10:30');
-    expect(update).not.toContain('Net worth');
-    expect(update).not.toContain('Caster One');
-    expect(text.split('(updated)')).toHaveLength(2);
+    const posted = await delivery.post(
+      target,
+      live({ clock: '10:00', now: 'Now: game 1 · Citadel', series: '0–0' }),
+      'live:9',
+    );
+    const before = out.text().length;
+    // Clock, in-game score, economy and viewers tick: nothing is printed.
+    for (const clock of ['10:30', '11:00', '11:30'])
+      await delivery.edit(
+        target,
+        posted.messageId,
+        live({ clock, now: 'Now: game 1 · Citadel', series: '0–0' }),
+      );
+    expect(out.text().length).toBe(before);
+    // Map 1 ends and map 2 starts: one line naming the new series score, map and result.
+    await delivery.edit(
+      target,
+      posted.messageId,
+      live({
+        clock: '00:10',
+        now: 'Now: game 2 · Foundry',
+        series: '1–0',
+        games: [['Game 1 · Citadel', '13–9 Spirit']],
+      }),
+    );
+    const first = out.text().slice(before);
+    expect(first).toContain('#esports ↻ message 1 · Series: 1–0 · Now: game 2 · Foundry\n');
+    expect(first.split('\n').filter((line) => line.includes('message 1'))).toHaveLength(1);
+    // The next change of the same card replaces that line (cursor up one line) instead of adding one.
+    await delivery.edit(
+      target,
+      posted.messageId,
+      live({
+        clock: '00:40',
+        now: 'Now: game 2 · Foundry',
+        series: '1–1',
+        games: [
+          ['Game 1 · Citadel', '13–9 Spirit'],
+          ['Game 2 · Foundry', '8–13 NAVI'],
+        ],
+      }),
+    );
+    const second = out.text().slice(before + first.length);
+    expect(second).toContain('\u001b[1A');
+    expect(second).toContain('#esports ↻ message 1 · Series: 1–1\n');
+    // Without a new series score, a map's result is named with the card's title.
+    await delivery.edit(
+      target,
+      posted.messageId,
+      live({
+        clock: '00:40',
+        now: 'Now: game 2 · Foundry',
+        series: '1–1',
+        games: [
+          ['Game 1 · Citadel', '13–9 Spirit'],
+          ['Game 2 · Foundry', '8–14 NAVI'],
+        ],
+      }),
+    );
+    expect(out.text()).toContain('#esports ↻ message 1 · Spirit vs NAVI · Game 2 · Foundry: 8–14 NAVI\n');
+    for (const line of out.text().split('\n'))
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: cursor and style sequences start with ESC
+      expect(line.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').length).toBeLessThanOrEqual(80);
   });
 
   it('prints a notification above the prompt and redraws what the user was typing', async () => {
