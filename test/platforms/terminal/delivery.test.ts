@@ -182,9 +182,10 @@ describe('TerminalDelivery in the chat', () => {
       }),
     );
     expect(out.text()).toContain('#esports ↻ message 1 · Spirit vs NAVI · Game 2 · Foundry: 8–14 NAVI\n');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: cursor and style sequences start with ESC
+    const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
     for (const line of out.text().split('\n'))
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: cursor and style sequences start with ESC
-      expect(line.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '').length).toBeLessThanOrEqual(80);
+      expect(line.replace(escapes, '').length).toBeLessThanOrEqual(80);
   });
 
   it('prints a notification above the prompt and redraws what the user was typing', async () => {
