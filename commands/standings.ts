@@ -56,9 +56,11 @@ export default defineCommand({
     let substages = names.substagesOf(tournamentId);
     if (substages.length === 0)
       substages = (await data.tournaments.substages(tournamentId, { take: 50 })) as Substage[];
+    // In playing order: the stage (groups before playoffs: by start, then stage), then the substage.
+    const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
     substages = substages
       .filter((s) => s.deleted_at === null)
-      .sort((a, b) => a.order - b.order || a.id - b.id);
+      .sort((a, b) => startOf(a) - startOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id);
     if (substages.length === 0) {
       throw new UserError(
         'NO_STAGES',
@@ -77,7 +79,7 @@ export default defineCommand({
     const tournament = names.tournament(tournamentId);
     const title = `${tournament?.title ?? 'Tournament'} · ${substage.title}`;
     const others = substages.filter((s) => s.id !== substage.id).map((s) => s.title);
-    const footer = others.length > 0 ? `Other stages: ${others.join(', ')}`.slice(0, 300) : undefined;
+    const footer = others.length > 0 ? `Other stages: ${listWithin(others, 280)}` : undefined;
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
       const held = fromFeed(ctx, {
@@ -142,10 +144,28 @@ export function pickSubstage(substages: readonly Substage[], text: string | unde
       titles,
     );
   }
-  const started = substages.filter((s) => s.start !== null && Date.parse(s.start) <= now.getTime());
-  return started.length > 0
-    ? started.sort((a, b) => Date.parse(b.start!) - Date.parse(a.start!) || b.order - a.order)[0]!
-    : substages[0]!;
+  // The stage being played: the latest started one with results (parallel groups start together,
+  // and the one with results says the most), else the latest started, else the first.
+  const started = substages
+    .filter((s) => s.start !== null && Date.parse(s.start) <= now.getTime())
+    .sort((a, b) => Date.parse(b.start!) - Date.parse(a.start!) || a.order - b.order);
+  const played = (s: Substage) => s.standings.some((e) => e.wins + e.draws + e.losses > 0);
+  const latest = started[0];
+  if (!latest) return substages[0]!;
+  return started.find((s) => s.start === latest.start && played(s)) ?? started.find(played) ?? latest;
+}
+
+/** "A, B, C and 4 more" within `max` characters, never cutting a name. */
+export function listWithin(items: readonly string[], max: number): string {
+  const shown: string[] = [];
+  for (const [i, item] of items.entries()) {
+    const left = items.length - i - 1;
+    const next = [...shown, item].join(', ') + (left > 0 ? ` and ${left} more` : '');
+    if (next.length > max && shown.length > 0) break;
+    shown.push(item);
+  }
+  const rest = items.length - shown.length;
+  return shown.join(', ') + (rest > 0 ? ` and ${rest} more` : '');
 }
 
 /** Round-robin table. Under `show` in rank order; otherwise listed by seed with figures guarded. */

@@ -149,3 +149,20 @@ describe('/standings', () => {
     expect(warm.upstream).toBe(0);
   });
 });
+
+describe('/standings without a stage', () => {
+  it('shows a group with results (not an empty one) and lists the other stages in playing order', async () => {
+    const { tournament } = findGroup();
+    const result = await call(stack, 'standings', { tournament: tournament.title });
+    expect(result.outcome).toBe('ok');
+    const card = result.reply.cards[0]!;
+    const rows = card.table!.rows.map((row) => row.map((cell) => plainText(cell)));
+    // W + D + L of some row is above zero: the group shown has results.
+    expect(rows.some((row) => Number(row[2]) + Number(row[3]) + Number(row[4]) > 0)).toBe(true);
+    const others = card.footer!.replace('Other stages: ', '').split(', ');
+    const bracket = others.findIndex((o) => /Bracket|Playoffs/i.test(o));
+    // Groups come before the playoffs they feed.
+    expect(bracket).toBeGreaterThanOrEqual(0);
+    expect(others.slice(bracket + 1).some((o) => /^Group/.test(o))).toBe(false);
+  });
+});
