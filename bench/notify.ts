@@ -32,6 +32,7 @@ import { Rng } from '../src/service/random.ts';
 import { MemoryTenants, memoryLogger } from '../test/notify/helpers.ts';
 import { expectedNotifications } from '../test/notify/world-expect.ts';
 import { crashBench } from './notify-crash.ts';
+import { faultsBench } from './notify-faults.ts';
 
 const quick = process.argv.includes('--quick');
 const hoursArg = process.argv.indexOf('--hours');
@@ -253,6 +254,10 @@ async function run(count: number, dir: string): Promise<RunResult> {
 
 if (process.argv.includes('--crash')) {
   await crashBench(process.argv);
+  process.exit(0);
+}
+if (process.argv.includes('--faults')) {
+  await faultsBench(process.argv);
   process.exit(0);
 }
 

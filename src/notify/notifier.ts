@@ -775,8 +775,14 @@ class NotifierImpl implements Notifier {
           if (members.length > 0 && !this.#loggedDrops.has(group)) {
             this.#loggedDrops.add(group);
             this.stats.dropped += members.length;
+            const at = `${plan.lead}m@${Date.parse(series.start) / 60_000}`;
             this.#o.logger.info(
-              { series: series.id, lead: plan.lead, lifecycle: series.lifecycle },
+              {
+                series: series.id,
+                lead: plan.lead,
+                lifecycle: series.lifecycle,
+                keys: members.map((sub) => ledgerKey('reminder', series.id, at, sub)),
+              },
               'reminder dropped: series started or removed',
             );
           }
