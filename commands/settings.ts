@@ -174,11 +174,14 @@ export default defineCommand({
         break;
       }
       case 'timezone': {
-        const zone = resolveTimeZone(str(args.zone, 'zone'));
+        const typed = str(args.zone, 'zone');
+        const zone = resolveTimeZone(typed);
         change = (next) => {
           next.timezone = zone;
         };
-        describe = (stored) => `Timezone: ${stored.timezone}.`;
+        // An abbreviation or offset says which zone it was taken as.
+        const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
+        describe = (stored) => `Timezone: ${stored.timezone}${read}.`;
         break;
       }
       case 'spoilers': {

@@ -57,6 +57,11 @@ export interface Config {
   };
   /** Every secret value in this configuration, for the logger's scrubber. */
   secrets: string[];
+  /**
+   * The system's time zone, the terminal tenant's default: `TZ` when it names an IANA zone, else
+   * the operating system's (as Intl resolves it), else UTC.
+   */
+  systemTimeZone: string;
   /** The absolute path of the `.env` file that was read, when one was (the banner says so). */
   envFile?: string;
 }
@@ -393,7 +398,23 @@ function configFrom(env: Env): Config {
         }
       : {}),
     secrets: [...secrets, storePassword].filter((s): s is string => typeof s === 'string' && s.length > 0),
+    systemTimeZone: systemTimeZone(env.TZ),
   };
+}
+
+/** `TZ` when it is an IANA zone this runtime knows ("Europe/Berlin", ":Europe/Berlin"), else the OS zone. */
+function systemTimeZone(tz: string | undefined): string {
+  const zones = [tz?.trim().replace(/^:/, ''), Intl.DateTimeFormat().resolvedOptions().timeZone];
+  for (const zone of zones) {
+    if (!zone || zone.startsWith('/')) continue;
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return zone;
+    } catch {
+      // not a zone: try the next
+    }
+  }
+  return 'UTC';
 }
 
 function redisPassword(url: string): string | undefined {

@@ -283,7 +283,7 @@ export async function run(argv: string[]): Promise<void> {
   // The terminal tenant's channel: on first start it is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
   try {
-    const done = await subscribeTerminal(app.tenants, app.clock.now());
+    const done = await subscribeTerminal(app.tenants, app.clock.now(), config.systemTimeZone);
     logger.info({ tenant: TERMINAL_TENANT_ID, done }, 'terminal channel: notifications from now on');
   } catch (error) {
     logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');

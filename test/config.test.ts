@@ -226,3 +226,13 @@ describe('loadConfig with a .env file', () => {
     expect(() => loadConfig({}, { envFile: path })).toThrow(/ESPORTS_SEED must be a whole number/);
   });
 });
+
+describe('the system time zone', () => {
+  it('is TZ when it names a zone, else the operating system zone, never an invalid name', () => {
+    expect(loadConfig({ TZ: 'Asia/Tokyo' }).systemTimeZone).toBe('Asia/Tokyo');
+    expect(loadConfig({ TZ: ':America/Chicago' }).systemTimeZone).toBe('America/Chicago');
+    const os = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(loadConfig({ TZ: 'Not/AZone' }).systemTimeZone).toBe(os);
+    expect(loadConfig({}).systemTimeZone).toBe(os);
+  });
+});

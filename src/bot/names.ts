@@ -830,7 +830,83 @@ export function searchTimeZones(text: string, limit = 25): Choice<string>[] {
 }
 
 /**
- * Resolves a time zone: an exact IANA name (any case), or a unique city match ("berlin").
+ * Common abbreviations, as people type them, mapped to the zone they mean: a zone that follows the
+ * region's daylight-saving rules (CET and CEST are both Europe/Berlin's), so times stay right all year.
+ */
+export const ZONE_ABBREVIATIONS: Record<string, string> = {
+  UTC: 'UTC',
+  GMT: 'UTC',
+  Z: 'UTC',
+  WET: 'Europe/Lisbon',
+  WEST: 'Europe/Lisbon',
+  BST: 'Europe/London',
+  CET: 'Europe/Berlin',
+  CEST: 'Europe/Berlin',
+  MET: 'Europe/Berlin',
+  EET: 'Europe/Athens',
+  EEST: 'Europe/Athens',
+  MSK: 'Europe/Moscow',
+  IST: 'Asia/Kolkata',
+  SGT: 'Asia/Singapore',
+  HKT: 'Asia/Hong_Kong',
+  JST: 'Asia/Tokyo',
+  KST: 'Asia/Seoul',
+  AEST: 'Australia/Sydney',
+  AEDT: 'Australia/Sydney',
+  ACST: 'Australia/Adelaide',
+  AWST: 'Australia/Perth',
+  NZST: 'Pacific/Auckland',
+  NZDT: 'Pacific/Auckland',
+  EST: 'America/New_York',
+  EDT: 'America/New_York',
+  ET: 'America/New_York',
+  CST: 'America/Chicago',
+  CDT: 'America/Chicago',
+  CT: 'America/Chicago',
+  MST: 'America/Denver',
+  MDT: 'America/Denver',
+  MT: 'America/Denver',
+  PST: 'America/Los_Angeles',
+  PDT: 'America/Los_Angeles',
+  PT: 'America/Los_Angeles',
+  AKST: 'America/Anchorage',
+  HST: 'Pacific/Honolulu',
+  BRT: 'America/Sao_Paulo',
+};
+
+/** Zones for the offsets that are not whole hours (IANA's Etc/GMT zones have whole hours only). */
+const PART_HOUR_OFFSETS: Record<string, string> = {
+  '-9:30': 'Pacific/Marquesas',
+  '-3:30': 'America/St_Johns',
+  '+3:30': 'Asia/Tehran',
+  '+4:30': 'Asia/Kabul',
+  '+5:30': 'Asia/Kolkata',
+  '+5:45': 'Asia/Kathmandu',
+  '+6:30': 'Asia/Yangon',
+  '+9:30': 'Australia/Darwin',
+  '+10:30': 'Australia/Lord_Howe',
+  '+12:45': 'Pacific/Chatham',
+};
+
+/**
+ * A fixed offset ("UTC+2", "GMT-5", "+02:00", "UTC+5:30") as an IANA zone: whole hours as
+ * `Etc/GMT-2` (IANA's sign is inverted: Etc/GMT-2 is two hours ahead of UTC), the common part-hour
+ * offsets as the zone that uses them. Undefined when `text` is not an offset.
+ */
+function offsetZone(text: string): string | undefined {
+  const match = /^(?:utc|gmt)?\s*([+-])\s*(\d{1,2})(?::?(\d{2}))?$/i.exec(text);
+  if (!match) return undefined;
+  const [, sign, h, m] = match;
+  const hours = Number(h);
+  const minutes = Number(m ?? 0);
+  if (hours > 14 || minutes >= 60) return undefined;
+  if (minutes === 0) return hours === 0 ? 'UTC' : `Etc/GMT${sign === '+' ? '-' : '+'}${hours}`;
+  return PART_HOUR_OFFSETS[`${sign}${hours}:${String(minutes).padStart(2, '0')}`];
+}
+
+/**
+ * Resolves a time zone: a common abbreviation (CET, EST, PST) or offset (UTC+2, GMT-5) as the zone
+ * it means, an exact IANA name (any case), or a unique city match ("berlin").
  * Throws a `UserError` naming close zones otherwise.
  */
 export function resolveTimeZone(text: string): string {
@@ -838,6 +914,10 @@ export function resolveTimeZone(text: string): string {
   if (raw.length > MAX_NAME_INPUT || raw === '') {
     throw new UserError('BAD_TIMEZONE', 'Give a time zone such as Europe/Berlin, America/New_York or UTC.');
   }
+  const abbreviation = ZONE_ABBREVIATIONS[raw.toUpperCase()];
+  if (abbreviation) return abbreviation;
+  const offset = offsetZone(raw);
+  if (offset) return offset;
   const exact = TIME_ZONES.find((z) => z.toLowerCase() === raw.toLowerCase());
   if (exact) return exact;
   const choices = searchTimeZones(raw, 10);

@@ -25,7 +25,9 @@ describe('the terminal on each start', () => {
 
   it('subscribes its own channel to every kind for a new tenant, from now on', async () => {
     const tenants = await store('new');
-    expect(await subscribeTerminal(tenants, first)).toBe('subscribed');
+    expect(await subscribeTerminal(tenants, first, 'America/Chicago')).toBe('subscribed');
+    // A new terminal tenant shows times in the system's zone, not UTC.
+    expect((await tenants.get(TERMINAL_TENANT_ID)).timezone).toBe('America/Chicago');
     const subs = subscriptionsOf(TERMINAL_TENANT_ID, await tenants.get(TERMINAL_TENANT_ID));
     expect(subs).toHaveLength(1);
     expect(subs[0]!.channelId).toBe(TERMINAL_CHANNEL.id);

@@ -18,6 +18,8 @@ import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
 export async function subscribeTerminal(
   tenants: Pick<TenantStore, 'update' | 'list'>,
   now: Date,
+  /** A new tenant's time zone: the system's (`config.systemTimeZone`), not UTC. */
+  timezone = 'UTC',
 ): Promise<'subscribed' | 'renewed' | 'none'> {
   const since = now.toISOString();
   const isNew = !(await tenants.list()).includes(TERMINAL_TENANT_ID);
@@ -29,6 +31,7 @@ export async function subscribeTerminal(
       channel.since = since;
       done = 'renewed';
     } else if (isNew) {
+      settings.timezone = timezone;
       settings.channels.push(
         channelSubscriptionSchema.parse({
           id: TERMINAL_CHANNEL.id,

@@ -57,6 +57,8 @@ describe('terminal chat, driven through stdin as a child process', () => {
       STORE_URL: `sqlite://${join(dir, 'data', 'matchday.sqlite')}`,
       ESPORTS_SEED: '7',
       LOG_LEVEL: 'info',
+      // The terminal tenant starts in the system's zone.
+      TZ: 'America/Chicago',
     };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -79,7 +81,7 @@ describe('terminal chat, driven through stdin as a child process', () => {
     expect(answers[2]).toContain('There is no command "seires"');
     expect(answers[2]).toContain('/series');
     expect(answers[3]).toContain('Matchday settings');
-    expect(answers[3]).toMatch(/Timezone\s+UTC/);
+    expect(answers[3]).toMatch(/Timezone\s+America\/Chicago/);
     expect(answers[4]).toContain('Asia/Tokyo');
     // No colour codes when the output is not a terminal; logs go to the file, not the chat.
     expect(run.stdout).not.toContain('\u001b[');
