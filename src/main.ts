@@ -282,19 +282,31 @@ export async function run(argv: string[]): Promise<void> {
 
   // The terminal tenant's channel: on first start it is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
-  try {
-    const done = await subscribeTerminal(app.tenants, app.clock.now(), config.systemTimeZone);
-    logger.info({ tenant: TERMINAL_TENANT_ID, done }, 'terminal channel: notifications from now on');
-  } catch (error) {
-    logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');
-  }
+  const subscribe = async () => {
+    try {
+      const done = await subscribeTerminal(app.tenants, app.clock.now(), config.systemTimeZone);
+      app.notifier?.invalidate();
+      logger.info({ tenant: TERMINAL_TENANT_ID, done }, 'terminal channel: notifications from now on');
+    } catch (error) {
+      logger.warn({ err: error }, 'could not subscribe the terminal channel; use /settings channel-add');
+    }
+  };
+  // A known terminal tenant's `since` moves before the notifier's first tick (nothing that ended
+  // while Matchday was off is replayed). A first start subscribes after the notifier started: its
+  // ledger check reads "tenants but no ledger file" as a lost ledger.
+  const known = await app.tenants.list().then(
+    (ids) => ids.includes(TERMINAL_TENANT_ID),
+    () => false,
+  );
+  if (known) await subscribe();
+  await startNotifier(app, { terminal });
+  if (!known) await subscribe();
   let live: string | undefined;
   try {
     live = await liveSummary(app.client, app.tenants);
   } catch (error) {
     logger.warn({ err: error }, 'could not count the live series for the banner');
   }
-  await startNotifier(app, { terminal });
 
   if (headless) {
     await runHeadless(app, terminal, 'stdin is not a terminal');
