@@ -59,7 +59,7 @@ export class TokenKeeper {
   #obtaining: Promise<TokenRecord> | undefined;
   #refused: { until: number; error: UnauthorizedError } | undefined;
   #renewAfter = 0;
-  /** Token requests sent to the service by this process. */
+  /** Token requests this process sent and got an answer to. */
   requests = 0;
 
   constructor(options: TokenKeeperOptions) {
@@ -116,13 +116,13 @@ export class TokenKeeper {
       this.#current = stored;
       return stored;
     }
-    this.requests++;
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
       client_id: this.#o.clientId,
       client_secret: this.#o.clientSecret,
     }).toString();
     const answer = await this.#o.post(form, timeoutMs);
+    this.requests++; // counted once answered: a request that never left is not one
     const body = parse(answer.body);
     const path = '/oauth/access_token';
     if (answer.status === 401 || answer.status === 400) {
