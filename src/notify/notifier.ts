@@ -968,6 +968,9 @@ class NotifierImpl implements Notifier {
         [...won.keys()].map((key) => async () => {
           await this.#o.ledger.fail(key, 'series ended before a live card was posted');
           settled.add(key);
+          // Lateness rule 4: a card held back by failures (429s) is replaced by the result.
+          if (this.#retry.has(key))
+            this.#o.logger.info({ keys: [key] }, 'live card dropped: series ended before it could be posted');
         }),
         16,
       );
