@@ -66,6 +66,7 @@ export class NotifierLease {
   #validUntil = 0;
   #stopped = false;
   #busy: Promise<void> = Promise.resolve();
+  #starting: Promise<void> | undefined;
 
   constructor(options: LeaseOptions) {
     this.#o = {
@@ -94,6 +95,8 @@ export class NotifierLease {
     await this.#client.connect();
     await this.#attempt();
     this.#schedule();
+    // Start-up waits for the notifier to be running (renewals go on meanwhile).
+    await this.#starting;
   }
 
   #schedule(): void {
@@ -129,20 +132,21 @@ export class NotifierLease {
         this.token = token;
         this.#leading = true;
         this.#o.logger.info(
-          { owner: this.owner, token },
+          { owner: this.owner, term: token },
           'this process holds the notifier lease and runs the notifier',
         );
-        try {
-          await this.#o.lead(token);
-        } catch (error) {
+        // Started beside the renewals, not before them: the notifier's first tick can take longer
+        // than the lease lives (a backlog after a takeover), and the lease must be renewed meanwhile.
+        this.#starting = this.#o.lead(token).catch(async (error: unknown) => {
           this.#o.logger.warn({ err: error }, 'the notifier failed to start; giving the lease back');
+          this.#starting = undefined;
           await this.#resign();
           await this.#release();
-        }
+        });
       }
     } else if (this.#leading) {
       this.#o.logger.warn(
-        { owner: this.owner, token: this.token },
+        { owner: this.owner, term: this.token },
         'the notifier lease passed to another process; standing down',
       );
       await this.#resign();
@@ -153,6 +157,10 @@ export class NotifierLease {
     if (!this.#leading) return;
     this.#leading = false;
     this.token = 0;
+    // Let a start under way finish first, so what it opened is what `resign` closes.
+    const starting = this.#starting;
+    this.#starting = undefined;
+    await starting;
     await this.#o.resign();
   }
 
