@@ -68,6 +68,8 @@ const COMMANDS = [
 let sent = 0;
 let answered = 0;
 let failed = 0;
+/** User-facing failures by code: SERVICE_UNAVAILABLE includes a 429 that reached the caller; SERVICE_SLOW is the command deadline. */
+const failures: Record<string, number> = {};
 const perSecond = Number(perSecondArg ?? 2);
 const users = setInterval(() => {
   const n = sent++;
@@ -83,7 +85,11 @@ const users = setInterval(() => {
     .then((execution) => {
       answered++;
       // A user-facing failure (the service refused or timed out), not a mistake in the command.
-      if (execution.outcome === 'error') failed++;
+      if (execution.outcome === 'error') {
+        failed++;
+        const code = execution.code ?? 'INTERNAL';
+        failures[code] = (failures[code] ?? 0) + 1;
+      }
     });
 }, 1000 / perSecond);
 
@@ -97,6 +103,7 @@ const status = setInterval(() => {
       sent,
       answered,
       failed,
+      failures,
       upstream: stats.upstreamTotal,
       rateLimited: stats.rateLimited,
     })}\n`,

@@ -102,6 +102,7 @@ interface Status {
   sent: number;
   answered: number;
   failed: number;
+  failures: Record<string, number>;
   upstream: number;
   rateLimited: number;
 }
@@ -221,7 +222,11 @@ const result = {
   upstream_per_s: Number((upstream / seconds).toFixed(2)),
   budget_per_s: BUDGET,
   upstream_429: statuses.reduce((sum, s) => sum + s.rateLimited, 0),
-  rate_limited_to_callers: statuses.reduce((sum, s) => sum + s.failed, 0),
+  // Commands answered "the service is not answering" (a 429 after the retries would be one).
+  rate_limited_to_callers: statuses.reduce((sum, s) => sum + (s.failures.SERVICE_UNAVAILABLE ?? 0), 0),
+  // Commands past their deadline (an overloaded machine), and every other user-facing failure.
+  slow_for_callers: statuses.reduce((sum, s) => sum + (s.failures.SERVICE_SLOW ?? 0), 0),
+  failed_for_callers: statuses.reduce((sum, s) => sum + s.failed, 0),
   commands: statuses.reduce((sum, s) => sum + s.answered, 0),
   takeover_s: takeoverS === null ? null : Number(takeoverS.toFixed(1)),
   notifications: counts.size,
