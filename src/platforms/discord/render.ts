@@ -136,6 +136,15 @@ function shrinkSpan(span: Span, room: number): string {
       if (render(mid).length <= room) lo = mid;
       else hi = mid - 1;
     }
+    // End on a whole word (the same rule as `wordEnd`): back to the space before a cut word.
+    const all = Array.from(typeof span === 'string' ? span : span.text);
+    if (lo < all.length && /\S/.test(all[lo]!) && /\S/.test(all[lo - 1] ?? '')) {
+      const space = chars
+        .slice(0, lo)
+        .join('')
+        .search(/\s\S*$/);
+      if (space > lo / 2) lo = Array.from(chars.slice(0, lo).join('').slice(0, space).trimEnd()).length;
+    }
     return lo > 0 ? render(lo) : '';
   }
   if ('spoiler' in span) {
@@ -170,7 +179,19 @@ function cut(text: string, max: number): string {
     if (out.length + char.length > max - 1) break;
     out += char;
   }
-  return out + ELLIPSIS;
+  return wordEnd(out, text) + ELLIPSIS;
+}
+
+/**
+ * A cut text ending on a whole word: when the cut falls inside a word, back to the space before it
+ * (unless that would drop most of the text, as with one very long word). Hints stay readable.
+ */
+export function wordEnd(cut: string, whole: string): string {
+  if (whole.length > cut.length && /\S/.test(whole[cut.length]!) && /\S$/.test(cut)) {
+    const space = cut.search(/\s\S*$/);
+    if (space > cut.length / 2) return cut.slice(0, space).trimEnd();
+  }
+  return cut.trimEnd();
 }
 
 function isPlainCell(cell: Text): boolean {

@@ -80,11 +80,23 @@ export function truncateMrkdwn(text: string, max: number): string {
   if (open > cut.lastIndexOf('>')) cut = cut.slice(0, open);
   const amp = cut.lastIndexOf('&');
   if (amp > cut.lastIndexOf(';') && cut.length - amp < 8) cut = cut.slice(0, amp);
-  return `${cut}…`;
+  return `${wordEnd(cut, text)}…`;
 }
 
 function truncatePlain(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return text.length <= max ? text : `${wordEnd(text.slice(0, max - 1), text)}…`;
+}
+
+/**
+ * A cut text ending on a whole word: when the cut falls inside a word, back to the space before it
+ * (unless that would drop most of the text, as with one very long word). Hints stay readable.
+ */
+export function wordEnd(cut: string, whole: string): string {
+  if (whole.length > cut.length && /\S/.test(whole[cut.length]!) && /\S$/.test(cut)) {
+    const space = cut.search(/\s\S*$/);
+    if (space > cut.length / 2) return cut.slice(0, space).trimEnd();
+  }
+  return cut.trimEnd();
 }
 
 const DATE_TOKENS: Record<TimeStyle, string> = {
