@@ -50,8 +50,6 @@ export interface FeedOptions {
   horizonMs?: number;
   /** How far back the finished walk reads (simulated ms). Default: the whole window. */
   pastMs?: number;
-  /** Most series read per walk. Default 40 000. */
-  scanLimit?: number;
   /** Most live summaries read per live read. Default 20 (about 2 requests/s). */
   summariesPerRead?: number;
   /** Real ms between two writes of the (large) window snapshot while only re-reads change it. Default 60 000. */
@@ -128,7 +126,6 @@ export class Feed {
       tickMs: 10_000,
       horizonMs: Number.POSITIVE_INFINITY,
       pastMs: Number.POSITIVE_INFINITY,
-      scanLimit: 40_000,
       summariesPerRead: 20,
       saveEveryMs: 60_000,
       ...options,
@@ -490,88 +487,117 @@ export class Feed {
     if (this.#o.mode !== 'poller' || this.#scanning) return;
     if (this.#o.store && !this.#holder) return;
     const now = this.#o.clock.nowMs();
-    if (now - this.#scanAt < POLL_INTERVAL_MS.far) return;
-    this.#scanAt = now;
-    this.#scanning = this.#scan(now)
+    // A walk cut short (the budget went to users' commands) resumes where it stopped.
+    if (!this.#walk) {
+      if (now - this.#scanAt < POLL_INTERVAL_MS.far) return;
+      this.#scanAt = now;
+      this.stats.scans++;
+      this.#walk = { phase: 'upcoming', skip: 0, seen: new Set(), at: now };
+    }
+    this.#scanning = this.#scan()
       .catch((error: unknown) => {
-        // The next tick tries again.
-        this.#scanAt = Number.NEGATIVE_INFINITY;
-        this.#o.logger?.warn({ err: error }, 'window scan failed');
+        // The next tick resumes the walk where it stopped.
+        this.#o.logger?.warn({ err: error }, 'window scan interrupted; resuming at the next tick');
       })
       .finally(() => {
         this.#scanning = undefined;
       });
   }
 
+  /** The walk under way: which listing, from where (a start or end instant), what it has seen. */
+  #walk:
+    | { phase: 'upcoming' | 'finished' | 'details'; skip: number; seen: Set<number>; at: number }
+    | undefined;
+
   /**
-   * The whole window: upcoming series by start (so the next hours come first), then finished ones
-   * by end, newest first. Coverage grows as pages arrive, so commands can answer from the first
-   * pages on. Series that left a listing are re-read at the next tick; finished series the finished
-   * walk no longer lists (their week left the window) are dropped.
+   * The whole window, a page at a time: upcoming series by start (so the next hours come first),
+   * then finished ones by end, newest first, then the standings and casters of everything read.
+   * Each page overlaps the previous one by a few series (the upcoming listing shifts as series go
+   * live), and the position is kept, so an interrupted walk resumes where it stopped. Coverage grows as pages arrive, so
+   * commands answer from the first pages on. Upcoming series the walk no longer lists are re-read
+   * at the next tick; finished series it no longer lists (their week left the window) are dropped.
    */
-  async #scan(now: number): Promise<void> {
-    this.stats.scans++;
-    const seenUpcoming = new Set<number>();
-    let complete = true;
-    await this.#read(async () => {
-      for await (const s of this.#o.client.series.paginate(
-        { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc' },
-        { ...BACKGROUND, limit: this.#o.scanLimit },
-      )) {
-        if (this.#stopping) return;
+  async #scan(): Promise<void> {
+    const walk = this.#walk!;
+    const now = walk.at;
+    const PAGE = 50;
+    const OVERLAP = 5;
+    while (walk.phase === 'upcoming' && !this.#stopping) {
+      const skip = Math.max(0, walk.skip - OVERLAP);
+      const page = await this.#read(() =>
+        this.#o.client.series.list(
+          { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc', skip, take: PAGE },
+          BACKGROUND,
+        ),
+      );
+      let beyond = false;
+      for (const s of page) {
         const start = s.start === null ? Number.POSITIVE_INFINITY : Date.parse(s.start);
         if (start > now + this.#o.horizonMs) {
-          complete = false;
+          beyond = true;
           this.#upcomingUntil = Math.max(this.#upcomingUntil, now + this.#o.horizonMs);
           break;
         }
-        seenUpcoming.add(s.id);
+        walk.seen.add(s.id);
         this.#remember(s, now);
         this.#upcomingUntil = Math.max(this.#upcomingUntil, start - 1);
       }
-    });
-    if (this.#stopping) return;
-    if (complete) this.#upcomingUntil = Number.POSITIVE_INFINITY;
-    for (const [id, k] of this.#series)
-      if (!seenUpcoming.has(id) && k.series.lifecycle === 'upcoming') k.readAt = Number.NEGATIVE_INFINITY;
-    this.#dirty.window = true;
-
-    const seenFinished = new Set<number>();
-    let all = true;
-    await this.#read(async () => {
-      for await (const s of this.#o.client.series.paginate(
-        { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc' },
-        { ...BACKGROUND, limit: this.#o.scanLimit },
-      )) {
-        if (this.#stopping) return;
+      if (beyond || page.length < PAGE) {
+        if (!beyond) this.#upcomingUntil = Number.POSITIVE_INFINITY;
+        for (const [id, k] of this.#series)
+          if (!walk.seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = Number.NEGATIVE_INFINITY;
+        walk.phase = 'finished';
+        walk.skip = 0;
+        walk.seen = new Set();
+      } else walk.skip = skip + page.length;
+      this.#dirty.window = true;
+    }
+    while (walk.phase === 'finished' && !this.#stopping) {
+      const skip = Math.max(0, walk.skip - OVERLAP);
+      const page = await this.#read(() =>
+        this.#o.client.series.list(
+          { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc', skip, take: PAGE },
+          BACKGROUND,
+        ),
+      );
+      let before = false;
+      for (const s of page) {
         const end = Date.parse(s.end ?? s.start ?? '');
         if (end < now - this.#o.pastMs) {
-          all = false;
+          before = true;
           this.#finishedFrom = Math.min(this.#finishedFrom, now - this.#o.pastMs);
           break;
         }
-        seenFinished.add(s.id);
+        walk.seen.add(s.id);
         this.#remember(s, now);
         this.#finishedFrom = Math.min(this.#finishedFrom, end + 1);
       }
-    });
-    if (this.#stopping) return;
-    if (all) {
-      this.#finishedFrom = Number.NEGATIVE_INFINITY;
-      for (const [id, k] of this.#series) {
-        const finished = k.series.lifecycle === 'over' || k.series.lifecycle === 'over-forfeited';
-        if (finished && !seenFinished.has(id) && k.readAt < now) this.#series.delete(id);
-      }
+      if (before || page.length < PAGE) {
+        if (!before) {
+          this.#finishedFrom = Number.NEGATIVE_INFINITY;
+          for (const [id, k] of this.#series) {
+            const finished = k.series.lifecycle === 'over' || k.series.lifecycle === 'over-forfeited';
+            if (finished && !walk.seen.has(id) && k.readAt < now) this.#series.delete(id);
+          }
+        }
+        walk.phase = 'details';
+      } else walk.skip = skip + page.length;
+      this.#dirty.window = true;
     }
-    // Standings and casters of everything windowed (the live ones are kept fresh by the live reads).
-    const substages = [...new Set([...this.#series.values()].map((k) => k.series.substage.id))];
-    const casters = [
-      ...new Set([...this.#series.values()].flatMap((k) => k.series.casters.map((c) => c.caster.id))),
-    ];
-    await this.#readSubstages(substages, now);
-    await this.#readCasters(casters);
-    this.#scanned = true;
-    this.#o.logger?.info?.({ sizes: this.sizes() }, 'feed window scanned');
+    if (walk.phase === 'details' && !this.#stopping) {
+      // Standings and casters of everything windowed (the live ones are kept fresh by the live reads).
+      const substages = [...new Set([...this.#series.values()].map((k) => k.series.substage.id))];
+      const casters = [
+        ...new Set([...this.#series.values()].flatMap((k) => k.series.casters.map((c) => c.caster.id))),
+      ];
+      await this.#readSubstages(substages, now);
+      await this.#readCasters(casters);
+      this.#walk = undefined;
+      this.#scanned = true;
+      // The finished walk is worth writing at once.
+      this.#windowSavedAt = Number.NEGATIVE_INFINITY;
+      this.#o.logger?.info?.({ sizes: this.sizes() }, 'feed window scanned');
+    }
   }
 
   // ---- the snapshot ------------------------------------------------------------------------------
