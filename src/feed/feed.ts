@@ -210,7 +210,9 @@ export class Feed {
    * polls every `tickMs` until `stop()`. The timer never keeps the process alive.
    */
   async start(): Promise<void> {
+    if (this.#stopping) return;
     await this.load();
+    if (this.#stopping) return;
     await this.#fast();
     if (this.#o.mode === 'poller') {
       this.#scanIfDue();
@@ -250,7 +252,7 @@ export class Feed {
   /** Loads every snapshot part newer than what this process holds. */
   async load(): Promise<void> {
     const store = this.#o.store;
-    if (!store) return;
+    if (!store || this.#stopping) return;
     for (const part of PARTS) {
       try {
         const doc = await store.read(`feed:${part}`, this.#partAt[part]);
