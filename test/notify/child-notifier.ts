@@ -10,8 +10,9 @@
  * Options: `--holder ID` (the instance identity: the restarted process takes its claims over at
  * once), `--post-delay MS` (paced posting), `--platform nonce|history` (how the platform dedupes,
  * see `RecordingDelivery.dedupe`), `--die-after-post N` (SIGKILL itself right after its Nth post).
+ * With `CRASH_LOG=<file>` the notifier's log lines are appended there (to look into a loss).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createClient } from '../../src/client/client.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
@@ -54,6 +55,14 @@ if (existsSync(outPath!)) {
     if (rec.op === 'post') delivery.byKey.set(rec.key, rec.messageId);
   }
 }
+function fileLogger(path: string) {
+  const at = (level: string) => (obj: unknown, msg?: string) =>
+    appendFileSync(
+      path,
+      `${JSON.stringify({ pid: process.pid, t: clock.nowMs(), level, msg, obj: obj instanceof Error ? String(obj) : obj })}\n`,
+    );
+  return { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
+}
 const holder = option('--holder');
 // A short lease: without an identity, the restarted process takes over a claim once it ran out.
 const ledgerOptions = { leaseMs: 200, ...(holder ? { holder } : {}) };
@@ -71,7 +80,7 @@ const notifier = createNotifier({
   clock,
   ledger,
   deliveries: { discord: delivery },
-  logger: memoryLogger() as never,
+  logger: (process.env.CRASH_LOG ? fileLogger(process.env.CRASH_LOG) : memoryLogger()) as never,
   editIntervalMs: 0,
 });
 for (let t = from; t < to; t += tick) {
