@@ -132,7 +132,11 @@ export function banner(
   const lines = [
     `Matchday is running${mode === 'terminal' ? ' in your terminal' : mode === 'headless' ? ' headless (notifier only, no chat)' : ''}.`,
     `  data    ${data}`,
-    `  names   ${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`,
+    `  names   ${
+      sizes.teams || sizes.tournaments || sizes.games
+        ? `${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`
+        : 'loading in the background (commands answer meanwhile)'
+    }`,
     `  store   ${safeUrl(config.store.url)}`,
     `  config  ${config.envFile ? `${config.envFile}, under the environment` : 'the environment (no .env file here)'}`,
     `  notify  ${notifyLine(app)}`,
@@ -145,17 +149,18 @@ export function banner(
   if (config.ops)
     lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
   if (live) lines.push(`  live    ${live}`);
-  if (mode === 'terminal') {
-    lines.push(
-      '',
-      "Type /help for the commands, Tab to complete, exit to leave. You are this chat's admin: try",
-      '/settings show. Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with',
-      'SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL,',
-      'ESPORTS_API_SECRET): see .env.example.',
-    );
-  }
   // 80 columns at most (a long URL or path continues under its value).
-  return `${lines.flatMap((line) => wrapLine(line, DEFAULT_WIDTH, 10)).join('\n')}\n\n`;
+  const wrapped = lines.flatMap((line) => wrapLine(line, DEFAULT_WIDTH, 10));
+  if (mode === 'terminal') {
+    // One paragraph, wrapped as a whole (pre-cut lines wrapped again read ragged).
+    const help =
+      "Type /help for the commands, Tab to complete, exit to leave. You are this chat's admin: try " +
+      '/settings show. Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with ' +
+      'SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL, ' +
+      'ESPORTS_API_SECRET): see .env.example.';
+    wrapped.push('', ...wrapLine(help, DEFAULT_WIDTH));
+  }
+  return `${wrapped.join('\n')}\n\n`;
 }
 
 export async function run(argv: string[]): Promise<void> {
