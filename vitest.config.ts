@@ -1,10 +1,46 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that take long by nature, run by `npm run test:slow` and `npm run test:all` (which CI
+ * runs) but not by the quick `npm test`. Each is here for what it does, not only for its time:
+ * child processes of the real CLI (started, killed with SIGKILL, restarted), simulated days, and the
+ * scale run of a benchmark. Figures: seconds of one file in a whole run on this 2-core machine.
+ */
+export const SLOW_TESTS = [
+  // Benchmarks bounded for CI, with real processes.
+  'test/ops/scale.test.ts', // 3 processes on one Redis, the lease holder SIGKILLed (~75 s)
+  'test/notify/crash.test.ts', // a child notifier SIGKILLed again and again while posting (~25 s)
+  'test/notify/restart.test.ts', // a child notifier SIGKILLed mid-run and restarted (~15 s)
+  'test/bot/tenant-concurrency.test.ts', // child processes writing 1,000 tenants each (~15 s)
+  // Simulated days and hours.
+  'test/notify/digest-dst.test.ts', // 24-hour days across DST changes, four zones (~35 s)
+  'test/notify/notifier.test.ts', // a simulated day with several tenants (~30 s)
+  'test/notify/v2-day.test.ts', // three simulated hours on the v2 interface (~20 s)
+  'test/service/simulation.test.ts', // the world on a jumped and a fast clock (~7 s)
+  // The real `matchday` CLI as a child process (container-style starts, the terminal over stdin).
+  'test/ops/headless.test.ts', // no TTY, no platform: started, probed, stopped with SIGTERM (~10 s)
+  'test/ops/cli-operations.test.ts', // (~5 s)
+  'test/ops/sharding.test.ts', // (~5 s)
+  'test/platforms/terminal/chat.test.ts', // (~15 s)
+  'test/platforms/discord/start.test.ts', // (~6 s)
+  'test/platforms/terminal/start-platforms.test.ts', // (~4 s)
+];
+
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+  pool: 'forks',
+} as const;
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: { ...shared, name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW_TESTS },
+      },
+      {
+        test: { ...shared, name: 'slow', include: SLOW_TESTS },
+      },
+    ],
   },
 });
