@@ -7,6 +7,7 @@ import casters from './casters.ts';
 import follow from './follow.ts';
 import help from './help.ts';
 import live from './live.ts';
+import me from './me.ts';
 import schedule from './schedule.ts';
 import series from './series.ts';
 import settings from './settings.ts';
@@ -23,6 +24,7 @@ export const commands: AnyCommand[] = [
   casters,
   tournament,
   follow,
+  me,
   settings,
   help,
 ];

@@ -384,7 +384,7 @@ function parseTiers(text: string, forChannel: boolean): number[] {
 }
 
 /** "15, 60, 2h" -> [15, 60, 120] minutes, 1 to 1440, at most 5. */
-function parseLeads(text: string, forChannel: boolean): number[] {
+export function parseLeads(text: string, forChannel: boolean): number[] {
   if (forChannel && ALL.has(text.toLowerCase())) return [];
   const leads = text
     .split(/[\s,;]+/)

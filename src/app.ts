@@ -11,6 +11,7 @@ import { createLogger, type Logger, routeCronLogs } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
+import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
 import type { Config } from './config.ts';
@@ -32,6 +33,8 @@ export interface App {
   service?: RunningService;
   client: EsportsClient;
   tenants: TenantStore;
+  /** Personal profiles (`/me`, calendars), beside the tenant settings. */
+  users: UserStore;
   names: NameIndex;
   /** The shared picture commands read first (absent unless `AppOverrides.feed` asked for one). */
   feed?: Feed;
@@ -105,6 +108,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // The store first: it is the part most likely to be misconfigured, and it needs no network.
     const tenants = await openTenantStore(config.store, { logger });
     onClose(() => tenants.close());
+    const users = await openUserStore(config.store, { logger });
+    onClose(() => users.close());
 
     let service: RunningService | undefined;
     // The embedded service is ours alone: a higher budget than the real service's 5/s lets the name
@@ -213,6 +218,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       ...(service ? { service } : {}),
       client,
       tenants,
+      users,
       names,
       ...(feed ? { feed } : {}),
       runtime: undefined as unknown as Runtime,
@@ -226,6 +232,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       names,
       ...(feed ? { feed } : {}),
       tenants,
+      users,
+      ...(config.calendar ? { calendarUrl: calendarUrlOf(config.calendar.baseUrl) } : {}),
       clock,
       logger,
       ...(overrides.perUserLimit ? { perUserLimit: overrides.perUserLimit } : {}),
@@ -238,6 +246,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     await close();
     throw error;
   }
+}
+
+/** The public URL of a personal calendar token. */
+export function calendarUrlOf(baseUrl: string): (token: string) => string {
+  return (token) => `${baseUrl}/calendar/${token}.ics`;
 }
 
 /**

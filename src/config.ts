@@ -47,6 +47,12 @@ export interface Config {
   };
   /** The operations endpoint (/healthz, /readyz, /metrics); absent: off. */
   ops?: { port: number; host: string };
+  /**
+   * Calendar feeds (issue 16): on their own port (CALENDAR_PORT), or on the operations port when
+   * only METRICS_PORT is set (`port` absent); absent: off. `baseUrl` is what `/me calendar` prints
+   * (CALENDAR_URL, for a public address in front of Matchday; else the address it listens on).
+   */
+  calendar?: { port?: number; host: string; baseUrl: string };
   slack?: {
     botToken: string;
     /** Socket Mode when set; otherwise HTTP mode with the signing secret. */
@@ -150,6 +156,15 @@ const VARIABLES = {
   METRICS_HOST: z
     .string()
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
+  CALENDAR_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 8787' })
+    .int('must be a port number, e.g. 8787')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  CALENDAR_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
+  CALENDAR_URL: httpUrl,
   NOTIFY_INSTANCE: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a name of letters, digits, ".", "_" or "-", e.g. bot-1'),
@@ -340,6 +355,27 @@ function configFrom(env: Env): Config {
     throw new ConfigError('METRICS_PORT', 'must be set to serve metrics (METRICS_HOST is set)');
   }
 
+  if ((v.CALENDAR_HOST || v.CALENDAR_URL) && v.CALENDAR_PORT === undefined && v.METRICS_PORT === undefined) {
+    throw new ConfigError(
+      'CALENDAR_PORT',
+      'must be set to serve calendars (CALENDAR_HOST or CALENDAR_URL is set), or METRICS_PORT to serve them on the operations port',
+    );
+  }
+  const calendarHost =
+    v.CALENDAR_PORT !== undefined ? (v.CALENDAR_HOST ?? '127.0.0.1') : (v.METRICS_HOST ?? '127.0.0.1');
+  const calendarPort = v.CALENDAR_PORT ?? v.METRICS_PORT;
+  const calendar: Config['calendar'] =
+    calendarPort === undefined
+      ? undefined
+      : {
+          ...(v.CALENDAR_PORT !== undefined ? { port: v.CALENDAR_PORT } : {}),
+          host: calendarHost,
+          baseUrl: (
+            v.CALENDAR_URL ??
+            `http://${calendarHost.includes(':') ? `[${calendarHost}]` : calendarHost}:${calendarPort}`
+          ).replace(/\/+$/, ''),
+        };
+
   const storeUrl = v.STORE_URL ?? DEFAULT_STORE_URL;
   const store: Config['store'] = storeUrl.startsWith('sqlite://')
     ? { kind: 'sqlite', url: storeUrl, path: storeUrl.slice('sqlite://'.length) }
@@ -386,6 +422,7 @@ function configFrom(env: Env): Config {
     ...(v.METRICS_PORT !== undefined
       ? { ops: { port: v.METRICS_PORT, host: v.METRICS_HOST ?? '127.0.0.1' } }
       : {}),
+    ...(calendar ? { calendar } : {}),
     ...(v.SLACK_BOT_TOKEN
       ? {
           slack: {

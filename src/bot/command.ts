@@ -7,6 +7,7 @@
 import type { Feed } from '../feed/feed.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
+import type { Profile } from './users.ts';
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'channel' | 'role';
 
@@ -98,6 +99,19 @@ export interface CommandRuntimeServices {
    */
   feed?: Feed;
   channels?: ChannelCheck;
+  /** The caller's personal profile (issue 16), when the process has a profile store. */
+  profile?: ProfileAccess;
+}
+
+/** The calling person's own profile: stored per user, never another user's. */
+export interface ProfileAccess {
+  get(): Promise<Profile>;
+  /** Applied atomically to the latest stored profile, like `updateSettings`. */
+  update(change: (current: Profile) => Profile): Promise<Profile>;
+  /** The person's calendar token (a new one when `renew`: the old URL stops working). */
+  calendarToken(renew?: boolean): Promise<string>;
+  /** The calendar URL for a token; undefined when this Matchday serves no calendars. */
+  calendarUrl(token: string): string | undefined;
 }
 
 export interface CommandContext<A> extends CommandRuntimeServices {

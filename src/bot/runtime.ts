@@ -27,6 +27,7 @@ import { defaultSettings } from './settings.ts';
 import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
 import { closest, optionsOf } from './text-args.ts';
+import { type UserStore, userKeyOf } from './users.ts';
 
 export interface CommandCall {
   platform: Platform;
@@ -65,6 +66,10 @@ export interface RuntimeDeps {
   /** The shared feed, when the process runs one; commands read it before asking `client`. */
   feed?: Feed;
   tenants: TenantStore;
+  /** Personal profiles (`/me`); absent: `/me` says personal follows are not available. */
+  users?: UserStore;
+  /** The public URL of a calendar token, when a calendar endpoint runs. */
+  calendarUrl?: (token: string) => string;
   clock: Clock;
   logger: Logger;
   perUserLimit?: RateLimit;
@@ -488,6 +493,7 @@ export class Runtime {
         names: this.#deps.names,
         ...(this.#deps.feed ? { feed: this.#deps.feed } : {}),
         ...(call.channels ? { channels: call.channels } : {}),
+        ...(this.#deps.users ? { profile: this.#profileOf(this.#deps.users, call) } : {}),
         updateSettings: async (change) => {
           tenant.settings = await tenants.update(tenantId, change);
           this.#deps.onSettingsSaved?.(tenantId);
@@ -590,6 +596,18 @@ export class Runtime {
         reply: errorReply('Sorry', message, [], COLOURS.error),
       };
     }
+  }
+
+  /** The caller's own profile: every method is bound to the caller's key, never another's. */
+  #profileOf(users: UserStore, call: CommandCall): NonNullable<CommandContext<unknown>['profile']> {
+    const key = userKeyOf(call.platform, call.tenantKey, call.user.id);
+    const base = this.#deps.calendarUrl;
+    return {
+      get: () => users.get(key),
+      update: (change) => users.update(key, change),
+      calendarToken: (renew) => users.calendarToken(key, renew),
+      calendarUrl: (token) => base?.(token),
+    };
   }
 
   /** Shows pending admin notices once: appended to this reply, then removed from the settings. */

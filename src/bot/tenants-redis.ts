@@ -19,9 +19,6 @@ import { type DocumentStore, reconnectDelay, StoreError } from './store-backend.
 import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 
-const DOC_PREFIX = 'matchday:settings:';
-const INDEX_KEY = 'matchday:settings-index';
-const EPOCH_KEY = 'matchday:settings-epoch';
 /** Keys written by earlier builds through keyv (`namespace: 'matchday'`), moved on recovery. */
 const LEGACY_PATTERN = 'matchday::tenant:*:settings';
 const LEGACY_INDEX = 'matchday::index:tenants';
@@ -54,9 +51,15 @@ class DeadlineError extends Error {
 export async function openRedisDocuments(
   url: string,
   where: string,
-  options: TenantStoreOptions,
+  /** `namespace`: `settings` (tenants, the default) or `users` (personal profiles, issue 16). */
+  options: TenantStoreOptions & { namespace?: 'settings' | 'users' },
 ): Promise<DocumentStore> {
   const { logger } = options;
+  const namespace = options.namespace ?? 'settings';
+  const DOC_PREFIX = `matchday:${namespace}:`;
+  const INDEX_KEY = `matchday:${namespace}-index`;
+  const EPOCH_KEY = `matchday:${namespace}-epoch`;
+  const legacy = namespace === 'settings';
   const timeoutMs = options.timeoutMs ?? 1500;
   const client = createClient({
     url,
@@ -111,7 +114,7 @@ export async function openRedisDocuments(
   if (options.mirrorPath !== false) {
     const path = options.mirrorPath ?? DEFAULT_MIRROR_PATH;
     try {
-      mirror = await openSqliteDocuments(path, path, logger);
+      mirror = await openSqliteDocuments(path, path, logger, legacy ? 'tenants' : 'users');
       for (const row of await mirror.all()) mirrored.set(row.id, row.revision);
     } catch (error) {
       // Settings still work without it; only recovery after a Redis data loss is lost.
@@ -146,7 +149,8 @@ export async function openRedisDocuments(
       for (const id of await client.sMembers(INDEX_KEY)) {
         if ((await client.exists(DOC_PREFIX + id)) === 0) await client.sRem(INDEX_KEY, id);
       }
-      for await (const keys of client.scanIterator({ MATCH: LEGACY_PATTERN, COUNT: 500 })) {
+      const legacyKeys = legacy ? client.scanIterator({ MATCH: LEGACY_PATTERN, COUNT: 500 }) : [];
+      for await (const keys of legacyKeys) {
         for (const key of keys) {
           const id = key.slice('matchday::tenant:'.length, -':settings'.length);
           const value = (JSON.parse((await client.get(key)) ?? '{}') as { value?: unknown }).value;
@@ -158,7 +162,7 @@ export async function openRedisDocuments(
           await client.del(key);
         }
       }
-      await client.del(LEGACY_INDEX);
+      if (legacy) await client.del(LEGACY_INDEX);
       if (lost && mirror) {
         for (const row of await mirror.all()) {
           await client.eval(RESTORE_SCRIPT, {

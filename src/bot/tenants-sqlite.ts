@@ -85,6 +85,8 @@ export async function openSqliteDocuments(
   path: string,
   where: string,
   logger: Logger,
+  /** The table: `tenants` (settings), or another namespace in the same file (`users`, issue 16). */
+  table: 'tenants' | 'users' = 'tenants',
 ): Promise<SqliteDocuments> {
   if (path !== ':memory:') {
     try {
@@ -111,10 +113,10 @@ export async function openSqliteDocuments(
     await whileBusy(() =>
       exec(
         db,
-        'CREATE TABLE IF NOT EXISTS tenants (id TEXT PRIMARY KEY, doc TEXT NOT NULL, revision INTEGER NOT NULL)',
+        `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, revision INTEGER NOT NULL)`,
       ),
     );
-    await importLegacy(db, logger);
+    if (table === 'tenants') await importLegacy(db, logger);
   } catch (error) {
     const failure = openFailure(path, where, error);
     if (failure.failure !== 'damaged') {
@@ -131,7 +133,7 @@ export async function openSqliteDocuments(
 
   return {
     async read(tenantId) {
-      const rows = await all<StoredDocument>(db, 'SELECT doc, revision FROM tenants WHERE id = ?', [
+      const rows = await all<StoredDocument>(db, `SELECT doc, revision FROM ${table} WHERE id = ?`, [
         tenantId,
       ]);
       return rows[0];
@@ -141,12 +143,12 @@ export async function openSqliteDocuments(
         revision === 0
           ? await run(
               db,
-              'INSERT INTO tenants (id, doc, revision) VALUES (?, ?, 1) ON CONFLICT(id) DO NOTHING',
+              `INSERT INTO ${table} (id, doc, revision) VALUES (?, ?, 1) ON CONFLICT(id) DO NOTHING`,
               [tenantId, doc],
             )
           : await run(
               db,
-              'UPDATE tenants SET doc = ?, revision = revision + 1 WHERE id = ? AND revision = ?',
+              `UPDATE ${table} SET doc = ?, revision = revision + 1 WHERE id = ? AND revision = ?`,
               [doc, tenantId, revision],
             );
       return changes === 1 ? revision + 1 : undefined;
@@ -154,19 +156,19 @@ export async function openSqliteDocuments(
     async keep(tenantId, doc, revision) {
       await run(
         db,
-        `INSERT INTO tenants (id, doc, revision) VALUES (?, ?, ?)
+        `INSERT INTO ${table} (id, doc, revision) VALUES (?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET doc = excluded.doc, revision = excluded.revision
-         WHERE excluded.revision > tenants.revision`,
+         WHERE excluded.revision > ${table}.revision`,
         [tenantId, doc, revision],
       );
     },
     async remove(tenantId) {
-      await run(db, 'DELETE FROM tenants WHERE id = ?', [tenantId]);
+      await run(db, `DELETE FROM ${table} WHERE id = ?`, [tenantId]);
     },
     async ids() {
-      return (await all<{ id: string }>(db, 'SELECT id FROM tenants ORDER BY id')).map((r) => r.id);
+      return (await all<{ id: string }>(db, `SELECT id FROM ${table} ORDER BY id`)).map((r) => r.id);
     },
-    all: () => all<StoredDocument & { id: string }>(db, 'SELECT id, doc, revision FROM tenants ORDER BY id'),
+    all: () => all<StoredDocument & { id: string }>(db, `SELECT id, doc, revision FROM ${table} ORDER BY id`),
     close: () => new Promise<void>((resolve) => db.close(() => resolve())),
   };
 }

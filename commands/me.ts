@@ -1,0 +1,280 @@
+/**
+ * `/me` (issue 16, "Follow anywhere"): a person's own follows, wherever they use Matchday. Anyone
+ * may use it; what it stores belongs to the person (not the server or workspace) and every answer
+ * is private. Teams resolve through the name index exactly as `/team` and `/follow` do (no request);
+ * changes go through `ctx.profile.update`, applied atomically to the latest stored profile.
+ *
+ * The personal calendar (`/me calendar`) is a secret URL serving the followed teams' series as an
+ * ICS feed (`src/calendar/`); `/me calendar renew` makes a new one and the old one stops working.
+ */
+import { type CommandContext, defineCommand, type ProfileAccess, UserError } from '../src/bot/command.ts';
+import { resolveTimeZone } from '../src/bot/names.ts';
+import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
+import { parseLeads } from './settings.ts';
+import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
+
+const team = {
+  type: 'string',
+  description: 'Team name, abbreviation or alias',
+  required: true,
+  autocomplete: 'team',
+  max: 100,
+} as const;
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+export default defineCommand({
+  name: 'me',
+  description: 'Your own follows, reminders and calendar (private)',
+  ephemeral: true,
+  subcommands: {
+    follow: {
+      description: 'Follow a team yourself',
+      options: {
+        team,
+        tier: {
+          type: 'integer',
+          description: 'Only series of this tier or higher (1 is the top)',
+          min: 1,
+          max: 4,
+        },
+        qualifiers: { type: 'boolean', description: 'Include qualifiers (default true)' },
+      },
+    },
+    unfollow: { description: 'Stop following a team yourself', options: { team } },
+    list: { description: 'What you follow, your reminders and your calendar' },
+    reminders: {
+      description: 'Your reminder lead times',
+      options: {
+        leads: {
+          type: 'string',
+          description: 'Minutes before start, e.g. "15, 60" (at most 5)',
+          required: true,
+          max: 50,
+        },
+      },
+    },
+    timezone: {
+      description: 'Your time zone',
+      options: {
+        zone: {
+          type: 'string',
+          description: 'e.g. Europe/Berlin',
+          required: true,
+          autocomplete: 'timezone',
+          max: 64,
+        },
+      },
+    },
+    quiet: {
+      description: 'Quiet hours for reminders (no times: off)',
+      options: {
+        from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
+        to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
+      },
+    },
+    calendar: {
+      description: 'Your private calendar URL',
+      options: {
+        action: {
+          type: 'string',
+          description: 'show (default) or renew (the old URL stops working)',
+          choices: [
+            { name: 'show', value: 'show' },
+            { name: 'renew', value: 'renew' },
+          ],
+        },
+      },
+    },
+  },
+  async run(ctx) {
+    const profile = ctx.profile;
+    if (!profile) throw new UserError('NO_PROFILES', 'Personal follows are not available in this Matchday.');
+    const args = ctx.args as Record<string, string | number | boolean | undefined>;
+    const sub = ctx.subcommand ?? 'list';
+    switch (sub) {
+      case 'list':
+        return { cards: [profileCard(ctx, await profile.get())] };
+      case 'follow':
+      case 'unfollow':
+        return follow(ctx, profile, sub, args);
+      case 'reminders': {
+        const leads = parseLeads(String(args.leads ?? ''), false);
+        const saved = await profile.update((current) => ({ ...current, leads }));
+        return saidAndShown(ctx, saved, `Your reminders: ${saved.leads.join(', ')} minutes before.`);
+      }
+      case 'timezone': {
+        const typed = textArg('zone', args.zone as string | undefined, 64);
+        if (!typed) throw new UserError('MISSING_OPTION', 'Give a time zone, e.g. zone:Europe/Berlin.');
+        const zone = resolveTimeZone(typed);
+        const saved = await profile.update((current) => ({ ...current, timezone: zone }));
+        const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
+        return saidAndShown(ctx, saved, `Your time zone: ${saved.timezone}${read}.`);
+      }
+      case 'quiet': {
+        const from = textArg('from', args.from as string | undefined, 5);
+        const to = textArg('to', args.to as string | undefined, 5);
+        if ((from === undefined) !== (to === undefined))
+          throw new UserError(
+            'BAD_QUIET',
+            'Give both from and to (e.g. /me quiet from:23:00 to:08:00), or neither to turn quiet hours off.',
+          );
+        for (const [name, value] of [
+          ['from', from],
+          ['to', to],
+        ] as const) {
+          if (value !== undefined && !TIME.test(value))
+            throw new UserError(
+              'BAD_TIME',
+              `${name}: "${value}" is not a time of day; use HH:MM, e.g. 23:00.`,
+            );
+        }
+        if (from !== undefined && from === to)
+          throw new UserError('BAD_QUIET', 'from and to are the same time; quiet hours need a span.');
+        const saved = await profile.update((current) => {
+          const { quiet: _, ...rest } = current;
+          return from && to ? { ...rest, quiet: { from, to } } : rest;
+        });
+        return saidAndShown(
+          ctx,
+          saved,
+          saved.quiet
+            ? `Quiet hours: ${saved.quiet.from} to ${saved.quiet.to} (${saved.timezone}).`
+            : 'Quiet hours off.',
+        );
+      }
+      case 'calendar':
+        return calendar(profile, args.action === 'renew');
+      default:
+        throw new UserError(
+          'UNKNOWN_SUBCOMMAND',
+          'Use follow, unfollow, list, reminders, timezone, quiet or calendar.',
+        );
+    }
+  },
+});
+
+/** "Team (CS2)", from the name index. */
+function teamLabel(ctx: CommandContext<unknown>, id: number): string {
+  const names = namesOf(ctx);
+  const found = names.team(id);
+  return found
+    ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
+    : `team ${id}`;
+}
+
+/** "Team (CS2) · tier 2 or higher · no qualifiers". */
+function followLabel(ctx: CommandContext<unknown>, f: PersonalFollow): string {
+  const parts = [teamLabel(ctx, f.team)];
+  if (f.tier !== undefined) parts.push(f.tier === 1 ? 'tier 1 only' : `tier ${f.tier} or higher`);
+  if (f.noQualifiers) parts.push('no qualifiers');
+  return parts.join(' · ');
+}
+
+async function follow(
+  ctx: CommandContext<unknown>,
+  profile: ProfileAccess,
+  sub: 'follow' | 'unfollow',
+  args: Record<string, string | number | boolean | undefined>,
+): Promise<Reply> {
+  const text = textArg('team', args.team as string | undefined);
+  if (!text) throw new UserError('EMPTY_NAME', `Name a team, e.g. /me ${sub} team:Liquid.`);
+  const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
+  if (sub === 'unfollow') {
+    const saved = await profile.update((current) => {
+      if (!current.follows.some((f) => f.team === id))
+        throw new UserError('NOT_FOLLOWING', `You do not follow ${teamLabel(ctx, id)}.`);
+      return { ...current, follows: current.follows.filter((f) => f.team !== id) };
+    });
+    return saidAndShown(ctx, saved, `You no longer follow ${teamLabel(ctx, id)}.`);
+  }
+  const tier = typeof args.tier === 'number' ? args.tier : undefined;
+  const entry: PersonalFollow = {
+    team: id,
+    ...(tier !== undefined ? { tier } : {}),
+    noQualifiers: args.qualifiers === false,
+  };
+  let already = false;
+  const saved = await profile.update((current) => {
+    const others = current.follows.filter((f) => f.team !== id);
+    already = others.length < current.follows.length;
+    if (!already && current.follows.length >= MAX_PERSONAL_FOLLOWS)
+      throw new UserError(
+        'TOO_MANY_FOLLOWS',
+        `You follow ${MAX_PERSONAL_FOLLOWS} teams, the most one person can; /me unfollow one first.`,
+      );
+    // Following again replaces the options (tier, qualifiers) and keeps the team's place in the list.
+    const follows = already
+      ? current.follows.map((f) => (f.team === id ? entry : f))
+      : [...current.follows, entry];
+    return { ...current, follows };
+  });
+  return saidAndShown(
+    ctx,
+    saved,
+    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before, and in your calendar.`,
+  );
+}
+
+async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> {
+  // Asked before a token is made: no secret is created for an endpoint that does not exist.
+  if (profile.calendarUrl('probe') === undefined)
+    throw new UserError(
+      'NO_CALENDAR',
+      'This Matchday serves no calendars. Whoever runs it can turn them on with CALENDAR_PORT (see the README, "Follow privately").',
+    );
+  const token = await profile.calendarToken(renew);
+  const url = profile.calendarUrl(token)!;
+  const card: Card = {
+    title: renew ? 'Your new calendar URL' : 'Your calendar URL',
+    colour: COLOURS.success,
+    description: [
+      [{ link: url, label: url }],
+      [
+        'Subscribe to it in your calendar app (Google Calendar: Other calendars, From URL; Apple Calendar: New Calendar Subscription). It lists the series of the teams you follow, with reminders at your lead times.',
+      ],
+      [
+        renew
+          ? 'The old URL no longer works.'
+          : 'Keep it to yourself: anyone with it sees what you follow. /me calendar renew makes a new one and the old one stops working.',
+      ],
+    ],
+  };
+  return { cards: [card] };
+}
+
+/** What was stored, said first, then the whole profile. */
+function saidAndShown(ctx: CommandContext<unknown>, saved: Profile, said: string): Reply {
+  return { cards: [profileCard(ctx, saved, said)] };
+}
+
+export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said?: string): Card {
+  const lines: Text[] = [];
+  if (said) lines.push([said]);
+  if (profile.follows.length === 0)
+    lines.push(['You follow no teams yet. Try /me follow team:<name>; only you see what you follow.']);
+  else lines.push(...profile.follows.map((f) => [followLabel(ctx, f)]));
+  const fields: Field[] = [
+    { name: 'Reminders', value: [`${profile.leads.join(', ')} min before`], inline: true },
+    { name: 'Time zone', value: [profile.timezone], inline: true },
+    {
+      name: 'Quiet hours',
+      value: [profile.quiet ? `${profile.quiet.from} to ${profile.quiet.to}` : 'off'],
+      inline: true,
+    },
+    {
+      name: 'Calendar',
+      value: [profile.calendar ? 'on: /me calendar shows its URL' : 'off: /me calendar'],
+      inline: true,
+    },
+  ];
+  return {
+    title: said ? 'Saved' : 'Your follows',
+    colour: said ? COLOURS.success : COLOURS.info,
+    description: lines,
+    fields,
+    footer: `${profile.follows.length} of ${MAX_PERSONAL_FOLLOWS} followed · only you see this`,
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * Personal profiles (issue 16, "Follow anywhere"): what one person follows, wherever they use
+ * Matchday, stored per user, not per tenant. A user is `<platform>:<user id>` (Discord user ids and
+ * terminal users are global; a Slack user is `slack:<workspace>.<user>`, since Slack ids belong to a
+ * workspace). Each has one profile document in the same store as the tenant settings (a `users`
+ * table beside `tenants` in SQLite, `matchday:users:*` keys in Redis), changed the same way:
+ * compare-and-set on a revision, the change re-applied when another writer got there first.
+ *
+ * Calendar tokens: a profile holds its calendar token; a second document, `calendar:<sha256 of the
+ * token>`, names the profile it belongs to, so a calendar request finds its owner in two reads
+ * without listing anyone. The profile is the truth: a token whose profile no longer holds it
+ * (renewed, revoked) is unknown, whatever index document is left behind.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { Config } from '../config.ts';
+import { safeUrl } from '../config.ts';
+import { type Platform, UserError } from './command.ts';
+import type { Logger } from './logger.ts';
+import { isTimeZone } from './settings.ts';
+import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
+import { openRedisDocuments } from './tenants-redis.ts';
+import { openSqliteDocuments } from './tenants-sqlite.ts';
+
+export const PROFILE_VERSION = 1;
+
+/** Most teams one person follows. */
+export const MAX_PERSONAL_FOLLOWS = 25;
+
+const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. 23:00');
+
+export const personalFollowSchema = z.object({
+  team: z.number().int().nonnegative(),
+  /** Only series of this tier or a higher one (1 is the top); absent: every tier. */
+  tier: z.number().int().min(1).max(4).optional(),
+  /** Leave out qualifiers (series whose tournament or stage is a qualifier). */
+  noQualifiers: z.boolean().default(false),
+});
+export type PersonalFollow = z.infer<typeof personalFollowSchema>;
+
+export const profileSchema = z.object({
+  version: z.literal(PROFILE_VERSION),
+  follows: z.array(personalFollowSchema).max(MAX_PERSONAL_FOLLOWS).default([]),
+  /** Reminder minutes before the start (DM reminders, calendar alarms). */
+  leads: z
+    .array(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(24 * 60),
+    )
+    .min(1)
+    .max(5)
+    .default([15]),
+  timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').default('UTC'),
+  /** No DM reminders between these local times (`from` may be later than `to`: over midnight). */
+  quiet: z.object({ from: hhmm, to: hhmm }).optional(),
+  /** The secret of the personal calendar URL, and when it was issued. */
+  calendar: z.object({ token: z.string().min(32), issuedAt: z.iso.datetime() }).optional(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export function defaultProfile(): Profile {
+  return profileSchema.parse({ version: PROFILE_VERSION });
+}
+
+/** The store key of the person behind a command call. */
+export function userKeyOf(platform: Platform, tenantKey: string, userId: string): string {
+  return platform === 'slack' ? `slack:${tenantKey}.${userId}` : `${platform}:${userId}`;
+}
+
+const USER_KEY = /^(discord|slack|terminal):[A-Za-z0-9_.-]{1,140}$/;
+/** 32 random bytes, base64url. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const MAX_ATTEMPTS = 200;
+
+export interface UserStore {
+  /** The person's profile; defaults when they never saved one. */
+  get(userKey: string): Promise<Profile>;
+  /** Applies `change` to the latest stored profile atomically (may run more than once); returns what was stored. */
+  update(userKey: string, change: (current: Profile) => Profile): Promise<Profile>;
+  /** The person's calendar token: the stored one, or a new one (also when `renew`: the old one stops working). */
+  calendarToken(userKey: string, renew?: boolean): Promise<string>;
+  /** The person a calendar token belongs to and their profile; undefined when unknown or revoked. */
+  ownerOfToken(token: string): Promise<{ userKey: string; profile: Profile } | undefined>;
+  /** Every person with a stored profile. */
+  users(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+function checkUserKey(userKey: string): void {
+  if (!USER_KEY.test(userKey))
+    throw new UserError('BAD_USER', `"${userKey.slice(0, 60)}" is not a user; expected <platform>:<id>.`);
+}
+
+const tokenDoc = (token: string) => `calendar:${createHash('sha256').update(token).digest('hex')}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The profile logic (validation, compare-and-set retries, calendar tokens) over a document backend. */
+export function userStoreOver(backend: DocumentStore, logger: Logger, where: string): UserStore {
+  const fail = (action: string, error: unknown): StoreError =>
+    error instanceof StoreError
+      ? error
+      : new StoreError(
+          `The profile store (${where}) failed to ${action}: ${(error as Error)?.message ?? String(error)}`,
+          classifyStoreError(error),
+          { cause: error },
+        );
+
+  async function read(userKey: string): Promise<{ profile: Profile; revision: number }> {
+    let stored: Awaited<ReturnType<DocumentStore['read']>>;
+    try {
+      stored = await backend.read(userKey);
+    } catch (error) {
+      throw fail('read a profile', error);
+    }
+    if (!stored) return { profile: defaultProfile(), revision: 0 };
+    let value: unknown;
+    try {
+      value = JSON.parse(stored.doc);
+    } catch {
+      value = undefined;
+    }
+    const parsed = profileSchema.safeParse(value);
+    if (!parsed.success) logger.warn({ user: userKey }, 'stored profile invalid; using defaults');
+    return { profile: parsed.success ? parsed.data : defaultProfile(), revision: stored.revision };
+  }
+
+  async function update(userKey: string, change: (current: Profile) => Profile): Promise<Profile> {
+    checkUserKey(userKey);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const { profile, revision } = await read(userKey);
+      const parsed = profileSchema.safeParse(change(structuredClone(profile)));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UserError(
+          'INVALID_PROFILE',
+          `That is not valid: ${issue?.path.join('.') || 'profile'}: ${issue?.message ?? 'invalid'}.`,
+        );
+      }
+      let written: number | undefined;
+      try {
+        written = await backend.write(userKey, JSON.stringify(parsed.data), revision);
+      } catch (error) {
+        throw fail('save a profile', error);
+      }
+      if (written !== undefined) return parsed.data;
+      await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 5)));
+    }
+    throw new StoreError(`The profile of ${userKey} kept changing while saving it.`, 'busy');
+  }
+
+  return {
+    async get(userKey) {
+      checkUserKey(userKey);
+      return (await read(userKey)).profile;
+    },
+    update,
+    async calendarToken(userKey, renew = false) {
+      checkUserKey(userKey);
+      const before = (await read(userKey)).profile.calendar?.token;
+      if (before && !renew) return before;
+      const token = randomBytes(32).toString('base64url');
+      // The index first: a token the profile never takes leads nowhere (its profile does not hold it).
+      try {
+        await backend.write(tokenDoc(token), JSON.stringify({ owner: userKey }), 0);
+      } catch (error) {
+        throw fail('save a calendar token', error);
+      }
+      const stored = await update(userKey, (current) =>
+        current.calendar && current.calendar.token !== before
+          ? current // another call issued one meanwhile: keep it
+          : { ...current, calendar: { token, issuedAt: new Date().toISOString() } },
+      );
+      const kept = stored.calendar!.token;
+      for (const old of [before, token]) {
+        if (old && old !== kept)
+          await backend
+            .remove(tokenDoc(old))
+            .catch((error: unknown) => logger.warn({ err: error }, 'could not remove an old calendar token'));
+      }
+      return kept;
+    },
+    async ownerOfToken(token) {
+      if (!TOKEN.test(token)) return undefined;
+      let index: Awaited<ReturnType<DocumentStore['read']>>;
+      try {
+        index = await backend.read(tokenDoc(token));
+      } catch (error) {
+        throw fail('read a calendar token', error);
+      }
+      if (!index) return undefined;
+      const owner = (JSON.parse(index.doc) as { owner?: unknown }).owner;
+      if (typeof owner !== 'string' || !USER_KEY.test(owner)) return undefined;
+      const { profile } = await read(owner);
+      const held = profile.calendar?.token;
+      if (!held || held.length !== token.length) return undefined;
+      if (!timingSafeEqual(Buffer.from(held), Buffer.from(token))) return undefined;
+      return { userKey: owner, profile };
+    },
+    async users() {
+      try {
+        return (await backend.ids()).filter((id) => USER_KEY.test(id));
+      } catch (error) {
+        throw fail('list profiles', error);
+      }
+    },
+    close: () => backend.close(),
+  };
+}
+
+/** Opens the profile store beside the tenant settings (same SQLite file or the same Redis). */
+export async function openUserStore(
+  store: Config['store'],
+  options: { logger: Logger; timeoutMs?: number; mirrorPath?: string | false },
+): Promise<UserStore> {
+  const where = safeUrl(store.url);
+  const backend =
+    store.kind === 'sqlite'
+      ? await openSqliteDocuments(store.path, where, options.logger, 'users')
+      : await openRedisDocuments(store.url, where, { ...options, namespace: 'users' });
+  return userStoreOver(backend, options.logger, where);
+}
