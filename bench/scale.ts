@@ -18,11 +18,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient as createRedis } from '@redis/client';
 import { createLogger } from '../src/bot/logger.ts';
-import { channelSubscriptionSchema, NOTIFICATION_KINDS } from '../src/bot/settings.ts';
+import { channelSubscriptionSchema, defaultSettings, NOTIFICATION_KINDS } from '../src/bot/settings.ts';
 import { openTenantStore } from '../src/bot/tenants.ts';
 import { startService } from '../src/service/index.ts';
 
@@ -48,11 +50,14 @@ async function freePort(): Promise<number> {
 }
 
 const children: ChildProcess[] = [];
+/** The processes' working folders (removed at the end). */
+const folders: string[] = [];
 let ownRedis: ChildProcess | undefined;
 async function cleanup(): Promise<void> {
   for (const child of children)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   ownRedis?.kill('SIGTERM');
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }
 process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
@@ -79,17 +84,26 @@ const redis = createRedis({ url });
 await redis.connect();
 await redis.flushDb();
 
-// Tenants subscribed to everything, in the shared store, before any process starts.
+// Tenants subscribed to everything, in the shared store, before any process starts: each written
+// whole (defaults and one channel), so the run does not depend on what any earlier run left. No
+// settings mirror here: the emptied database looks like a Redis that lost its data, and a mirror
+// would restore an earlier run's documents into it (with the default `./data` mirror, every run
+// added one more copy of each channel: 10 listings of one channel, 10 posts of each key).
 const logger = createLogger({ level: 'silent', secrets: new Set() });
-const store = await openTenantStore({ kind: 'redis', url }, { logger });
+const store = await openTenantStore({ kind: 'redis', url }, { logger, mirrorPath: false });
 for (let i = 0; i < TENANTS; i++) {
-  const id = `discord:${1000 + i}`;
-  const settings = await store.get(id);
-  settings.channels.push(
+  const settings = defaultSettings();
+  settings.channels = [
     channelSubscriptionSchema.parse({ id: `${2000 + i}`, name: 'matches', kinds: [...NOTIFICATION_KINDS] }),
-  );
-  await store.save(id, settings);
+  ];
+  await store.save(`discord:${1000 + i}`, settings);
 }
+const listed = await store.list();
+for (const id of listed) {
+  const channels = (await store.get(id)).channels.length;
+  if (channels !== 1) throw new Error(`${id} lists ${channels} channels after set-up; expected 1.`);
+}
+if (listed.length !== TENANTS) throw new Error(`${listed.length} tenants after set-up; expected ${TENANTS}.`);
 await store.close();
 
 const secret = `scale-${randomBytes(6).toString('hex')}`;
@@ -108,11 +122,16 @@ interface Status {
 }
 const last = new Map<number, Status>();
 const worker = join(import.meta.dirname, 'scale-worker.ts');
+// Each process runs in a folder of its own, as a replica has its own volume: its `./data` (the
+// settings mirror) is this run's, never the checkout's or an earlier run's.
 for (let i = 0; i < PROCESSES; i++) {
+  const folder = mkdtempSync(join(tmpdir(), 'matchday-scale-'));
+  folders.push(folder);
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', worker, url, service.url, secret, String(COMMANDS_PER_S)],
+    ['--import', import.meta.resolve('tsx'), worker, url, service.url, secret, String(COMMANDS_PER_S)],
     {
+      cwd: folder,
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, SCALE_TENANTS: String(TENANTS) },
     },

@@ -1302,7 +1302,12 @@ class NotifierImpl implements Notifier {
    */
   async #dispatch(out: Outgoing[]): Promise<void> {
     const now = this.#o.clock.nowMs();
+    // One post per key: a claim is won once per key, so a key listed twice (settings that hold one
+    // channel twice give two subscriptions with the same keys) must not be posted once per listing.
+    const keys = new Set<string>();
     const ready = out.filter((o) => {
+      if (keys.has(o.key)) return false;
+      keys.add(o.key);
       if (this.#done.has(o.key) || this.#disabled.has(targetKey(o.sub))) return false;
       if (!this.#o.deliveries[o.sub.platform]) return false;
       const retry = this.#retry.get(o.key);
