@@ -196,8 +196,8 @@ async function claimsLeft(): Promise<number> {
     for (const key of keys) if ((await redis.get(key))?.startsWith('claimed|')) n++;
   return n;
 }
-// The killed holder's claims are taken over once the ledger's 60 s claim lease runs out: give the
-// survivors that long (plus a tick) before counting what nobody finished.
+// The killed holder's claims are taken over once the ledger's claim lease (15 s) runs out: give the
+// survivors up to 75 s (the new holder's first ticks can be long) before counting what nobody finished.
 const claimDeadline = killedAt + 75_000;
 while (killedPid !== undefined && performance.now() < claimDeadline && (await claimsLeft()) > 0)
   await sleep(1000);
@@ -232,7 +232,7 @@ for await (const keys of redis.scanIterator({ MATCH: 'matchday:ledger:*', COUNT:
   }
 }
 // A claim nobody completed by the end is a notification lost (the killed holder's claims expire
-// after the ledger's 60 s lease and are taken over; the run lasts long enough for that).
+// after the ledger's 15 s claim lease and are taken over; the wait above leaves time for that).
 const lost = stuckClaims;
 const statuses = [...last.values()];
 const result = {
