@@ -3,14 +3,18 @@
  * tournament, the day taken in the tenant's timezone. The service cannot filter by time range, so
  * the day is read from two ordered walks that stop at the day's edges: upcoming and live series by
  * start (when the day is not over), finished ones by start descending (when it has begun). The
- * walks share a budget of 3 pages (150 series; issue 4: at most 3 requests): one page each first,
- * then the rest to the upcoming walk. A busy day (about 190 series at the default tiers 1 and 2)
- * shows at most 50, live and upcoming first and then the latest results, and says how many there
- * are (or at least are, when the pages ran out) and how to narrow with game: or tier:.
+ * walks share a budget of 8 pages (a busy day and the rest of today before it), read at once; with
+ * a feed the day is read from it and costs nothing. A busy day (about 190 series at the default
+ * tiers 1 and 2) is shown a page at a time (`src/bot/pages.ts`): by default the page with what is
+ * on now, `page:` for another; each page says which it is and the command lines of its
+ * neighbours, and Discord and Slack add previous/next buttons. When the budget runs out before the
+ * day's edge, the answer says so and how to narrow with game: or tier:.
  */
 import { DateTime } from 'luxon';
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { byStart, isFinished, MAX_CARDS, MAX_LINES_PER_CARD, scheduleCards } from '../src/bot/format.ts';
+import { scheduleCards } from '../src/bot/format.ts';
+import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
+import type { Pager } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
@@ -28,10 +32,16 @@ import {
 
 /** How far from today a schedule may be asked for. */
 export const MAX_DAYS_AWAY = 14;
-/** Pages both walks may read together (one request each). */
-export const MAX_PAGES = 3;
+/**
+ * Service pages both walks may read together (one request each): a whole busy day (about 190
+ * series at tiers 1 and 2) and the rest of today before tomorrow's, so every page of the day can
+ * be numbered. With a feed (`npm start`, the bots) the day is read from it: no request at all.
+ */
+export const MAX_PAGES = 8;
 /** Most series one answer shows (readable, and within every platform's limits). */
-export const MAX_SHOWN = 50;
+export const MAX_SHOWN = PAGE_SIZE;
+/** The highest page: far more than a day of the busiest settings fills. */
+const MAX_PAGE = 50;
 /** The service's largest page. */
 const PAGE = 50;
 
@@ -61,6 +71,12 @@ export default defineCommand({
       max: 100,
     },
     tier: { type: 'integer', description: 'Tier 1 to 4 (default: the tiers in /settings)', min: 1, max: 4 },
+    page: {
+      type: 'integer',
+      description: 'Page of a busy day (default: the page with what is on now)',
+      min: 1,
+      max: MAX_PAGE,
+    },
   },
   async run(ctx) {
     const { args, tenant } = ctx;
@@ -128,19 +144,30 @@ export default defineCommand({
       found.push(...held.series);
       for (const walk of walks) walk.done = true;
     } else {
-      // One page of each walk at once, then the pages left to the walks still open, upcoming first.
-      await Promise.all(walks.map(step));
-      let pages = walks.length;
-      for (const walk of walks) {
-        while (!walk.done && pages < MAX_PAGES) {
-          await step(walk);
-          pages++;
-        }
-      }
+      // Both walks at once, each a page at a time until the day's edge or the shared budget.
+      let used = 0;
+      await Promise.all(
+        walks.map(async (walk) => {
+          while (!walk.done && used < MAX_PAGES) {
+            used++;
+            await step(walk);
+          }
+        }),
+      );
     }
     const exact = walks.every((w) => w.done);
     const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
-    const series = pickShown(all);
+    const pages = paginate(all);
+    const page = intArg('page', args.page, 1, MAX_PAGE) ?? defaultPage(pages, from <= now && now < until);
+    if (page > pages.length) {
+      throw new UserError(
+        'PAGE_OUT_OF_RANGE',
+        pages.length === 1
+          ? `${day.label} fits on one page: leave page: out, or use page:1.`
+          : `${day.label} has ${exact ? '' : 'at least '}${pages.length} pages: pick page:1 to page:${pages.length}.`,
+      );
+    }
+    const series = pages[page - 1]!;
     await names.ensureSeriesLabels(data, series);
     await names.ensureTournaments(
       data,
@@ -152,52 +179,50 @@ export default defineCommand({
       title,
       empty: `No series on ${day.label} in ${gamesLabel(ctx, games)}, ${tiersLabel(tiers)}.`,
     });
-    if (series.length === 0 && !exact) {
-      cards[0]!.description = [
-        [
-          `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. Narrow with game: or tier:, e.g. /schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`,
-        ],
-      ];
-    } else if (series.length < all.length || !exact) {
-      const of = exact ? `of ${all.length}` : `of at least ${all.length}`;
-      const shown =
-        series.length < all.length
-          ? `Showing ${series.length} ${of} series: live and upcoming first, then the latest results.`
-          : `Showing ${series.length} series; the day may have more than one answer reads.`;
-      const hint = tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:';
-      cards[0]!.description = [
-        [`${shown} Narrow with game: or tier:, e.g. /schedule ${hint}`],
-        ...(cards[0]!.description ?? []),
-      ];
+    const narrow = `Narrow with game: or tier:, e.g. /schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`;
+    const notes: string[] = [];
+    if (all.length === 0 && !exact)
+      notes.push(
+        `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. ${narrow}`,
+      );
+    else if (!exact) notes.push(`The day may have more series than one answer reads. ${narrow}`);
+    const pager: Pager | undefined =
+      pages.length > 1
+        ? {
+            command: 'schedule',
+            args: pagerArgs(
+              day.start.toISODate()!,
+              games.length === 1 && args.game ? names.game(games[0]!)?.title : undefined,
+              tier,
+            ),
+            page,
+            pages: pages.length,
+            ...(exact ? {} : { atLeast: true }),
+          }
+        : undefined;
+    if (pager) {
+      const first = pages.slice(0, page - 1).reduce((n, p) => n + p.length, 0) + 1;
+      notes.unshift(
+        pageHint(pager, { first, last: first + series.length - 1, total: all.length, atLeast: !exact }),
+      );
     }
+    if (notes.length > 0)
+      cards[0]!.description = [...notes.map((n) => [n]), ...(cards[0]!.description ?? [])];
     noteFilling(cards[0]!, held);
-    return { cards };
+    return pager ? { cards, pager } : { cards };
   },
 });
 
-/**
- * The series one answer shows: live first, then upcoming by start, then results latest first, up
- * to MAX_SHOWN and within what the cards hold (MAX_CARDS tournaments, MAX_LINES_PER_CARD each), so
- * every series picked is also shown; in start order.
- */
-export function pickShown(series: readonly Series[]): Series[] {
-  const rank = (s: Series) => (s.lifecycle === 'live' ? 0 : isFinished(s) ? 2 : 1);
-  const ordered = [...series].sort((a, b) => {
-    const r = rank(a) - rank(b);
-    if (r !== 0) return r;
-    return rank(a) === 2 ? byStart(b, a) : byStart(a, b);
-  });
-  const perTournament = new Map<number, number>();
-  const picked: Series[] = [];
-  for (const s of ordered) {
-    if (picked.length >= MAX_SHOWN) break;
-    const count = perTournament.get(s.tournament.id);
-    if (count === undefined && perTournament.size >= MAX_CARDS) continue;
-    if ((count ?? 0) >= MAX_LINES_PER_CARD) continue;
-    perTournament.set(s.tournament.id, (count ?? 0) + 1);
-    picked.push(s);
-  }
-  return picked.sort(byStart);
+/** The options that show the same day again (the day as a date, so a later click shows the same day). */
+function pagerArgs(
+  date: string,
+  game: string | undefined,
+  tier: number | undefined,
+): Record<string, string | number> {
+  const args: Record<string, string | number> = { day: date };
+  if (game) args.game = game;
+  if (tier !== undefined) args.tier = tier;
+  return args;
 }
 
 /** A calendar day in `zone`: today, tomorrow, yesterday or YYYY-MM-DD, within MAX_DAYS_AWAY of today. */

@@ -559,7 +559,8 @@ export function seriesListCard(
 }
 
 /**
- * A day's series grouped by tournament, one card per tournament (at most `MAX_CARDS`; the rest are
+ * A day's series grouped by tournament, one card per tournament (when there are more tournaments
+ * than `MAX_CARDS`, several share a card, each under a bold heading; what still does not fit is
  * counted in the last footer), each line with its start time as an instant (rendered in the
  * tenant's timezone by the platform). For `/schedule` and the daily digest.
  */
@@ -585,20 +586,39 @@ export function scheduleCards(
   }
   // Tournaments in order of their first series of the day.
   const ordered = [...groups.entries()];
+  // More tournaments than cards (a busy page): several share a card, each under a bold heading.
+  const share = ordered.length > MAX_CARDS;
   const cards: Card[] = [];
-  for (const [tournamentId, list] of ordered.slice(0, MAX_CARDS)) {
+  const shown: number[] = [];
+  for (const [tournamentId, list] of ordered) {
     const t = labels.tournament(tournamentId);
     const game = list[0] ? gameTag(labels, list[0].game.id) : '';
-    cards.push({
-      title: `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`,
-      colour: COLOURS.upcoming,
-      description: list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options)),
-      ...(list.length > MAX_LINES_PER_CARD ? { footer: `and ${list.length - MAX_LINES_PER_CARD} more` } : {}),
-    });
+    const heading = `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`;
+    const lines = list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options));
+    const more =
+      list.length > MAX_LINES_PER_CARD ? `and ${list.length - MAX_LINES_PER_CARD} more` : undefined;
+    const last = cards[cards.length - 1];
+    if (
+      share &&
+      last &&
+      !last.footer &&
+      !more &&
+      last.description!.length + 2 + lines.length <= MAX_LINES_PER_CARD
+    ) {
+      last.description!.push([], [{ text: heading, bold: true }], ...lines);
+    } else if (cards.length < MAX_CARDS) {
+      cards.push({
+        title: heading,
+        colour: COLOURS.upcoming,
+        description: lines,
+        ...(more ? { footer: more } : {}),
+      });
+    } else break;
+    shown.push(tournamentId);
   }
   const first = cards[0];
   if (first) first.title = `${options.title} · ${first.title}`;
-  const hidden = ordered.slice(MAX_CARDS);
+  const hidden = ordered.slice(shown.length);
   if (hidden.length > 0) {
     const count = hidden.reduce((n, [, list]) => n + list.length, 0);
     const last = cards[cards.length - 1]!;

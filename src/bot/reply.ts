@@ -72,6 +72,22 @@ export interface Card {
   buttons?: LinkButton[];
 }
 
+/**
+ * A long answer shown a page at a time (`/schedule` on a busy day): the command and options that
+ * show another page, with `page:` added. Discord and Slack offer previous/next buttons that run it;
+ * every platform's text says it as a command line too.
+ */
+export interface Pager {
+  command: string;
+  /** The options besides `page`, as the command accepts them verbatim. */
+  args: Record<string, string | number>;
+  /** 1-based. */
+  page: number;
+  pages: number;
+  /** The count of pages is a lower bound (the service could not be read to the day's end). */
+  atLeast?: boolean;
+}
+
 export interface Reply {
   /** Text above the cards, e.g. a role mention on a notification. */
   content?: Text;
@@ -82,6 +98,8 @@ export interface Reply {
   stale?: boolean;
   /** Roles that may be pinged by this reply; nothing else ever is. */
   mentionRoles?: string[];
+  /** Present when the reply is one page of several. */
+  pager?: Pager;
 }
 
 export const STALE_NOTICE = 'Data may be out of date: the esports data service is not answering right now.';

@@ -4,10 +4,11 @@
  * only adds what is particular to notifications: the role mention, "starts in" and "moved" lines,
  * and the frozen result under the channel's spoiler policy.
  */
-import { liveCard, type MapNames, type SeriesLabels, scheduleCards, seriesCard } from '../bot/format.ts';
-import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
+import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
+import type { Reply, Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import type { Caster, LiveApiSummary, LiveCvSummary, Match, Series } from '../protocol/types.ts';
+import { digestCards } from './digest.ts';
 
 interface Audience {
   role?: string;
@@ -84,18 +85,21 @@ export function resultReply(series: Series, labels: SeriesLabels, audience: Audi
   return { ...mention(audience, ['Series over']), cards: [card] };
 }
 
-/** The daily digest: the day's series grouped by tournament, or a short "nothing today". */
+/**
+ * The daily digest: the day's series grouped by tournament as compact tables (`digest.ts`), its
+ * first page on a busy day with how to see the rest, or a short "nothing today".
+ */
 export function digestReply(
   series: readonly Series[],
   labels: SeriesLabels,
   audience: Audience,
   localDate: string,
 ): Reply {
-  const cards = scheduleCards(series, labels, {
+  const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
     title: `Today's series (${localDate})`,
     empty: 'Nothing scheduled today for this channel.',
+    localDate,
   });
-  if (series.length === 0) for (const card of cards) card.colour = COLOURS.info;
   return { ...mention(audience, [`Daily digest for ${localDate}`]), cards };
 }

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SHOWN } from '../../commands/schedule.ts';
-import type { Text } from '../../src/bot/reply.ts';
+import { MAX_PAGES, MAX_SHOWN } from '../../commands/schedule.ts';
+import { plainText, type Text } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
+import { parseCommandText } from '../../src/bot/text-args.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byStartThenId, matchupOf, worldSeries } from './truth.ts';
 
@@ -91,7 +92,7 @@ describe('/schedule', () => {
     expect(far.code).toBe('DAY_OUT_OF_RANGE');
   });
 
-  it('costs at most 3 requests cold and none warm, also on a busy day at the default settings', async () => {
+  it('costs at most 8 requests cold (a whole busy day, read to both edges) and none warm', async () => {
     const world = stack.service.world;
     const game = world.catalog.games[0]!.game;
     const narrow = await tenantWith(stack, { games: [game.id], tiers: [1, 2] });
@@ -99,51 +100,109 @@ describe('/schedule', () => {
     for (const tenant of [narrow, busy]) {
       for (const day of ['today', 'tomorrow', 'yesterday']) {
         const cold = await call(stack, 'schedule', { day }, { tenant });
-        const warm = await call(stack, 'schedule', { day }, { tenant });
+        const warm = await call(stack, 'schedule', { day, page: 1 }, { tenant });
         expect(cold.outcome).toBe('ok');
-        expect(cold.upstream).toBeLessThanOrEqual(3);
+        expect(cold.upstream).toBeLessThanOrEqual(MAX_PAGES);
+        // Every page of the day comes from the same reads.
         expect(warm.upstream).toBe(0);
+        // The day was read to its edges: no "may have more" note.
+        expect(cold.text).not.toContain('may have more');
       }
     }
   });
 
-  it('shows at most 50 series of a busy day, live first, says how many there are and how to narrow', async () => {
+  it('pages through a busy day: every series exactly once, pages in start order, now first by default', async () => {
     const world = stack.service.world;
     const { games, tiers } = defaultSettings();
     const tenant = await tenantWith(stack);
     const start = DateTime.fromMillis(world.now(), { zone: 'UTC' }).startOf('day');
     const from = start.toMillis();
     const until = start.plus({ days: 1 }).toMillis();
-    const day = worldSeries(world).filter(
-      (s) =>
-        (games.length === 0 || games.includes(s.game.id)) &&
-        tiers.includes(s.tier) &&
-        Date.parse(s.start!) >= from &&
-        Date.parse(s.start!) < until,
-    );
-    // The default settings make a busy day: more than one answer shows.
+    const day = worldSeries(world)
+      .filter(
+        (s) =>
+          (games.length === 0 || games.includes(s.game.id)) &&
+          tiers.includes(s.tier) &&
+          Date.parse(s.start!) >= from &&
+          Date.parse(s.start!) < until,
+      )
+      .sort(byStartThenId);
+    // The default settings make a busy day: more than one page.
     expect(day.length).toBeGreaterThan(MAX_SHOWN);
-    const result = await call(stack, 'schedule', {}, { tenant });
-    expect(result.outcome).toBe('ok');
     const timed = (l: Text) => l.some((span) => typeof span === 'object' && 'time' in span);
-    const lines = result.reply.cards.flatMap((c) => c.description ?? []).filter(timed);
-    expect(lines).toHaveLength(MAX_SHOWN);
-    const ids = new Set(day.map((s) => s.start));
-    for (const l of lines) expect(ids.has((l[0] as { time: Date }).time.toISOString())).toBe(true);
-    // Every live series of the day is among those shown.
-    for (const s of day.filter((x) => x.lifecycle === 'live'))
-      expect(result.text).toContain(matchupOf(world, s).split(' vs ')[0]!);
-    const note = result.reply.cards[0]!.description![0]!.join('');
-    const match = note.match(/^Showing 50 of (at least )?(\d+) series/);
-    expect(match).not.toBeNull();
-    const counted = Number(match![2]);
-    if (match![1]) expect(counted).toBeLessThanOrEqual(day.length);
-    else expect(counted).toBe(day.length);
-    expect(counted).toBeGreaterThan(MAX_SHOWN);
-    expect(note).toContain('Narrow with game: or tier:');
-    // The cards hold every series picked: no "and N more" inside the 50.
-    expect(result.text).not.toMatch(/and \d+ more/);
-    expect(result.reply.cards.length).toBeLessThanOrEqual(10);
+    const startOf = (l: Text) =>
+      (l.find((span) => typeof span === 'object' && 'time' in span) as { time: Date }).time.getTime();
+    const first = await call(stack, 'schedule', { page: 1 }, { tenant });
+    expect(first.outcome).toBe('ok');
+    const pages = first.reply.pager!.pages;
+    expect(pages).toBe(Math.ceil(day.length / MAX_SHOWN));
+    const seen: string[] = [];
+    let previousLast = Number.NEGATIVE_INFINITY;
+    for (let page = 1; page <= pages; page++) {
+      const result = await call(stack, 'schedule', { page }, { tenant });
+      expect(result.outcome).toBe('ok');
+      expect(result.reply.pager).toMatchObject({ command: 'schedule', page, pages });
+      const lines = result.reply.cards.flatMap((c) => c.description ?? []).filter(timed);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.length).toBeLessThanOrEqual(MAX_SHOWN);
+      const starts = lines.map(startOf);
+      // Pages follow each other: nothing on this page starts before the previous page's last.
+      expect(Math.min(...starts)).toBeGreaterThanOrEqual(previousLast);
+      previousLast = Math.max(...starts);
+      for (const l of lines) seen.push(`${startOf(l)} ${plainText(l)}`);
+      // The page says where it is and how to reach its neighbours, whole commands.
+      const hint = result.reply.cards[0]!.description![0]!.join('');
+      expect(hint).toMatch(
+        new RegExp(`^Page ${page} of ${pages} \\(series \\d+–\\d+ of ${day.length}\\)\\.`),
+      );
+      if (page > 1) expect(hint).toContain(`/schedule day:${start.toISODate()} page:${page - 1}`);
+      if (page < pages) expect(hint).toContain(`/schedule day:${start.toISODate()} page:${page + 1}`);
+      else expect(hint).not.toMatch(/later:/i);
+    }
+    // Every series of the day exactly once.
+    expect(seen).toHaveLength(day.length);
+    expect(new Set(seen).size).toBe(day.length);
+    for (const s of day) {
+      // A lobby (battle royale) is shown by its leaders, a head-to-head by its teams.
+      const home =
+        s.participants.length > 2 && s.lifecycle !== 'upcoming'
+          ? 'lobby'
+          : matchupOf(world, s).split(' vs ')[0]!;
+      expect(seen.some((line) => line.startsWith(`${Date.parse(s.start!)} `) && line.includes(home))).toBe(
+        true,
+      );
+    }
+    // Without page:, the page of what is on now: the first series not over yet is on it.
+    const now = await call(stack, 'schedule', {}, { tenant });
+    const firstOpen = day.find((s) => s.lifecycle === 'live' || s.lifecycle === 'upcoming')!;
+    expect(now.reply.pager!.page).toBeGreaterThan(1);
+    const nowLines = now.reply.cards.flatMap((c) => c.description ?? []).filter(timed);
+    expect(nowLines.some((l) => startOf(l) === Date.parse(firstOpen.start!))).toBe(true);
+    // A page past the last is refused with the range to pick from.
+    const past = await call(stack, 'schedule', { page: pages + 1 }, { tenant });
+    expect(past.outcome).toBe('user-error');
+    expect(past.code).toBe('PAGE_OUT_OF_RANGE');
+    expect(past.message).toContain(`pick page:1 to page:${pages}`);
+  });
+
+  it('the command lines a page offers show the neighbouring pages when typed back', async () => {
+    const game = stack.service.world.catalog.games[1]!.game;
+    const tenant = await tenantWith(stack, { tiers: [1, 2, 3] });
+    const gameTitle = stack.names.game(game.id)!.title;
+    const first = await call(stack, 'schedule', { page: 1, game: gameTitle, day: 'tomorrow' }, { tenant });
+    expect(first.outcome).toBe('ok');
+    expect(first.reply.pager?.pages ?? 1).toBeGreaterThan(1);
+    const hint = first.reply.cards[0]!.description![0]!.join('');
+    const line = hint.match(/later: (\/schedule .*page:2)$/i)![1]!;
+    expect(line).toContain(gameTitle.includes(' ') ? `game:"${gameTitle}"` : `game:${gameTitle}`);
+    const parsed = parseCommandText(line, stack.runtime.commands);
+    const second = await call(stack, parsed.command, parsed.args, { tenant });
+    expect(second.outcome).toBe('ok');
+    expect(second.reply.pager).toMatchObject({ page: 2, pages: first.reply.pager!.pages });
+    // The same day and game, the next page.
+    const head = (title: string) => title.split(' · ').slice(0, 3).join(' · ');
+    expect(head(second.reply.cards[0]!.title)).toBe(head(first.reply.cards[0]!.title));
+    expect(second.reply.cards[0]!.title).toMatch(/^Tomorrow, /);
   });
 
   it('says nothing about narrowing when the whole day fits', async () => {
@@ -152,6 +211,7 @@ describe('/schedule', () => {
     const tenant = await tenantWith(stack, { games: [game.id], tiers: [2] });
     const result = await call(stack, 'schedule', {}, { tenant });
     expect(result.text).not.toContain('Narrow with');
-    expect(result.text).not.toContain('Showing');
+    expect(result.text).not.toContain('Page ');
+    expect(result.reply.pager).toBeUndefined();
   });
 });

@@ -408,7 +408,11 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
   const port = server ? (server.address() as AddressInfo).port : undefined;
   logger.info({ mode, team: auth.team_id, port }, 'Matchday is running on Slack');
 
-  const delivery = new SlackDelivery({ client: deliveryClient, ...options.delivery });
+  const delivery = new SlackDelivery({
+    client: deliveryClient,
+    commands: host.runtime.commands.map((c) => c.name),
+    ...options.delivery,
+  });
   return {
     bolt,
     delivery,

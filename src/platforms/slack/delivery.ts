@@ -27,6 +27,7 @@ import {
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
+import { slackifyReply } from './help.ts';
 import { renderReply } from './render.ts';
 
 type WebClient = InstanceType<typeof webApi.WebClient>;
@@ -34,6 +35,8 @@ type WebClient = InstanceType<typeof webApi.WebClient>;
 export interface SlackDeliveryOptions {
   /** A WebClient for the bot token; make it with `createDeliveryClient` so 429s reach this class. */
   client: WebClient;
+  /** The command names: hints in notifications (`/schedule ...`) are written `/matchday schedule ...`. */
+  commands?: readonly string[];
   /** Minimum real time between two messages in one channel. Default 1000 ms. */
   minIntervalMs?: number;
   /** Real milliseconds per second of `Retry-After` (tests shrink it). Default 1000. */
@@ -180,8 +183,16 @@ export class SlackDelivery implements Delivery {
   readonly #deadMs: number;
   #rateLimited = 0;
 
+  readonly #commands: readonly string[] | undefined;
+
+  /** The message for a reply, its command hints in Slack's form. */
+  #render(reply: Reply): ReturnType<typeof renderReply> {
+    return renderReply(this.#commands ? slackifyReply(reply, this.#commands) : reply);
+  }
+
   constructor(options: SlackDeliveryOptions) {
     this.#client = options.client;
+    this.#commands = options.commands;
     this.#minIntervalMs = options.minIntervalMs ?? 1000;
     this.#unitMs = options.retryAfterUnitMs ?? 1000;
     this.#maxWaitMs = options.maxRateLimitWaitMs ?? 60_000;
@@ -199,7 +210,7 @@ export class SlackDelivery implements Delivery {
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     // Slack has no idempotency key for chat.postMessage and the client never retries a post itself:
     // a post whose mark was lost is found again by the key in its metadata (see the file comment).
-    const message = renderReply(reply);
+    const message = this.#render(reply);
     const answer = await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
       if (options.reconcile) {
@@ -250,7 +261,7 @@ export class SlackDelivery implements Delivery {
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
-    const message = renderReply(reply);
+    const message = this.#render(reply);
     await this.#send(target, () =>
       this.#client.chat.update({
         channel: target.channelId,

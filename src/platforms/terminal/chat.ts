@@ -218,9 +218,9 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
     const label = colour ? `\u001b[2m${header}\u001b[0m` : header;
     if (update)
       return printUpdate(update.replaces, clipLine(`${label} · ${text.replace(/\n/g, ' ')}`, columns));
-    // A notification is one block under its header; its cards (a digest's tournaments) are
-    // separated by a line holding only the bar, so it never blends into an answer typed meanwhile.
-    print(`${label}\n${text.replace(/\n{2,}/g, '\n▌\n')}\n`);
+    // A notification is one block under its header, printed at once above the prompt; its cards
+    // (a digest's tournaments) keep the blank line between them, as in an answer.
+    print(`${label}\n${text}\n`);
   }
 
   async function handle(line: string): Promise<void> {

@@ -1,0 +1,91 @@
+/**
+ * Pages of a day's schedule (issue 12, item 11): `/schedule` and the daily digest show a busy day a
+ * page at a time instead of stopping at 50 series. A page is a run of the day's series in start
+ * order that one answer can show: at most `PAGE_SIZE` series, 25 tournaments and
+ * `MAX_LINES_PER_CARD` series of one tournament. Pages follow each other, so together they hold
+ * every series of the day exactly once, in order.
+ *
+ * The command line that shows a page (`/schedule day:2026-03-18 page:3`) is built here too, for the
+ * text hints every platform shows and for the next/previous buttons of Discord and Slack.
+ */
+
+import type { Series } from '../protocol/types.ts';
+import { byStart, isFinished, MAX_LINES_PER_CARD } from './format.ts';
+import type { Pager } from './reply.ts';
+
+/** Most series on one page (readable, and within every platform's limits). */
+export const PAGE_SIZE = 50;
+/**
+ * Most tournaments on one page: past `MAX_CARDS` they share cards (`scheduleCards`), and 25 with
+ * their headings always fit the cards one message carries.
+ */
+const MAX_TOURNAMENTS = 25;
+
+/** The series a page can hold, in start order, split into pages. An empty day is one empty page. */
+export function paginate<S extends { start: string | null; id: number; tournament: { id: number } }>(
+  series: readonly S[],
+): S[][] {
+  const pages: S[][] = [];
+  let page: S[] = [];
+  let perTournament = new Map<number, number>();
+  for (const s of [...series].sort(byStart)) {
+    const count = perTournament.get(s.tournament.id) ?? 0;
+    const full =
+      page.length >= PAGE_SIZE ||
+      count >= MAX_LINES_PER_CARD ||
+      (count === 0 && perTournament.size >= MAX_TOURNAMENTS);
+    if (full) {
+      pages.push(page);
+      page = [];
+      perTournament = new Map();
+    }
+    page.push(s);
+    perTournament.set(s.tournament.id, (perTournament.get(s.tournament.id) ?? 0) + 1);
+  }
+  pages.push(page);
+  return pages;
+}
+
+/**
+ * The page to show when none was asked for (1-based): the one with the first series not over yet
+ * (what is on now and next), else the last page when the day is today (all of it over), else the
+ * first.
+ */
+export function defaultPage(
+  pages: readonly (readonly Pick<Series, 'lifecycle'>[])[],
+  dayUnderWay: boolean,
+): number {
+  const index = pages.findIndex((page) => page.some((s) => !isFinished(s)));
+  if (index >= 0) return index + 1;
+  return dayUnderWay ? pages.length : 1;
+}
+
+/** A value as an option of a command line: quoted when it has spaces. */
+function optionText(name: string, value: string | number): string {
+  const text = String(value);
+  return /\s/.test(text) ? `${name}:"${text.replace(/"/g, '')}"` : `${name}:${text}`;
+}
+
+/** The command line that shows `page` of a pager: `/schedule day:2026-03-18 page:3`. */
+export function pageCommand(pager: Pick<Pager, 'command' | 'args'>, page: number): string {
+  const args = Object.entries(pager.args).map(([name, value]) => optionText(name, value));
+  return [`/${pager.command}`, ...args, `page:${page}`].join(' ');
+}
+
+/**
+ * What a page says about the others, whole words only: "Page 2 of 4 (series 51-100 of 190). Earlier:
+ * /schedule page:1 · later: /schedule page:3".
+ */
+export function pageHint(
+  pager: Pager,
+  range: { first: number; last: number; total: number; atLeast: boolean },
+): string {
+  const of = `${range.atLeast ? 'at least ' : ''}${range.total}`;
+  const where = `Page ${pager.page} of ${pager.atLeast ? 'at least ' : ''}${pager.pages} (series ${range.first}–${range.last} of ${of}).`;
+  const moves: string[] = [];
+  if (pager.page > 1) moves.push(`earlier: ${pageCommand(pager, pager.page - 1)}`);
+  if (pager.page < pager.pages) moves.push(`later: ${pageCommand(pager, pager.page + 1)}`);
+  if (moves.length === 0) return where;
+  const text = moves.join(' · ');
+  return `${where} ${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
