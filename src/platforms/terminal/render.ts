@@ -58,8 +58,9 @@ export function wrapLine(line: string, width: number, indent = 0): string[] {
   if (visibleWidth(line) <= width) return [line];
   const pad = ' '.repeat(Math.max(0, Math.min(indent, width - MIN_WIDTH / 2)));
   const lines: string[] = [];
-  let current = '';
-  let used = 0;
+  // The line's own leading spaces stay on its first line (a wrapped "  data ..." keeps its indent).
+  let current = /^ */.exec(line)?.[0] ?? '';
+  let used = current.length;
   let empty = true; // nothing but the indent on the current line yet
   let open = ''; // the style in force (the SGR sequences since the last reset)
   let space = '';

@@ -79,6 +79,7 @@ describe('Matchday on Discord (end to end)', () => {
       { command: 'casters' },
       { command: 'tournament', options: { tournament: pick('tournament') } },
       { command: 'follow', subcommand: 'list' },
+      { command: 'me', subcommand: 'list' },
       { command: 'help' },
       { command: 'help', options: { command: 'series' } },
     ];

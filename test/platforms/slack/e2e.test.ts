@@ -115,6 +115,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
       [`standings "${tournament}"`, { ...USERS.member, isAdmin: false }],
       ['casters', { ...USERS.member, isAdmin: false }],
       [`tournament "${tournament}"`, { ...USERS.member, isAdmin: false }],
+      ['me list', { ...USERS.member, isAdmin: false }],
       ['settings show', { id: USERS.admin.id, name: USERS.admin.name, isAdmin: true }],
     ];
     const covered = new Set<string>();

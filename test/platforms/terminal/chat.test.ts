@@ -45,8 +45,22 @@ function matchday(args: string[], env: Record<string, string>, input = '', cwd?:
   });
 }
 
-/** Splits the chat's output into the answer blocks after the banner (notifications, each one block under its `#terminal · message` header, are left out). */
-const blocks = (stdout: string) => stdout.split('\n\n').filter((b) => b.startsWith('▌'));
+/**
+ * Splits the chat's output into the answer blocks after the banner. Notifications (printed at
+ * whatever moment the real clock makes them due) are left out: each starts with its
+ * `#terminal · message N` header, and when it has a text line before its card (a reminder's
+ * "Starts in ..."), the card follows after a blank line, so that next block is theirs too.
+ */
+function blocks(stdout: string): string[] {
+  const out: string[] = [];
+  let cardOfNotification = false;
+  for (const block of stdout.split('\n\n')) {
+    const notification = /^#\S+ (·|↻) /.test(block);
+    if (block.startsWith('▌') && !cardOfNotification) out.push(block);
+    cardOfNotification = notification && !block.includes('\n▌');
+  }
+  return out;
+}
 
 describe('terminal chat, driven through stdin as a child process', () => {
   let dir: string;

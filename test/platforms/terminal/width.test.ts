@@ -84,6 +84,11 @@ describe('wrapLine', () => {
     expect(wrapLine('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
   });
 
+  it("keeps a wrapped line's own leading spaces on its first line (the banner's data line)", () => {
+    expect(wrapLine('  data    one two three', 20, 10)).toEqual(['  data    one two', '          three']);
+    expect(wrapLine('data    one two three', 20, 10)[0]).toBe('data    one two');
+  });
+
   it('closes a style at a break and opens it again on the next line', () => {
     const bold = '\u001b[1mIron Pilots\u001b[0m wins';
     expect(wrapLine(bold, 6)).toEqual(['\u001b[1mIron\u001b[0m', '\u001b[1mPilots\u001b[0m', 'wins']);
