@@ -14,16 +14,15 @@ import {
   streamButtons,
   tournamentName,
 } from '../src/bot/format.ts';
+import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Caster, Series } from '../src/protocol/types.ts';
 import {
-  dataOf,
   fromFeed,
   gamesFor,
   gamesLabel,
-  namesOf,
   resolveName,
   scopeOf,
   seriesArg,
@@ -56,8 +55,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     const seriesText = textArg('series', args.series);
     const teamText = textArg('team', args.team);
     let series: Series | undefined;
@@ -105,7 +103,7 @@ export default defineCommand({
       heldCasters
         ? heldCasters
         : series.casters.length > 0
-          ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
+          ? data.series.casters(series.id, { take: 50 })
           : Promise.resolve([]),
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
@@ -115,11 +113,7 @@ export default defineCommand({
 });
 
 /** The casters card: one line per caster, primary first, then online by viewers. */
-export function castersCard(
-  series: Series,
-  casters: readonly Caster[],
-  names: ReturnType<typeof namesOf>,
-): Card {
+export function castersCard(series: Series, casters: readonly Caster[], names: NameIndex): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const head: Text = [

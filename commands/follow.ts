@@ -7,7 +7,7 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import type { Card } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
+import { resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most teams a tenant follows. */
 export const MAX_FOLLOWS = 50;
@@ -32,9 +32,10 @@ export default defineCommand({
     list: { description: 'The teams followed here' },
   },
   async run(ctx) {
-    const names = namesOf(ctx);
+    const names = ctx.names;
     const settings = ctx.tenant.settings;
-    const sub = ctx.subcommand ?? 'list';
+    // For messages only: `ctx.subcommand` itself types `ctx.args` below.
+    const sub: string | undefined = ctx.subcommand;
     const { noun, here } = tenantPlace(ctx.tenant.platform);
     const Here = here.charAt(0).toUpperCase() + here.slice(1);
     const label = (id: number) => {
@@ -43,7 +44,7 @@ export default defineCommand({
         ? `${team.name} (${names.game(team.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
         : `team ${id}`;
     };
-    if (sub === 'list') {
+    if (ctx.subcommand === 'list' || ctx.subcommand === undefined) {
       const card: Card = {
         title: 'Followed teams',
         colour: COLOURS.info,
@@ -54,7 +55,7 @@ export default defineCommand({
       };
       return { cards: [card] };
     }
-    if (sub !== 'team' && sub !== 'remove') {
+    if (ctx.subcommand !== 'team' && ctx.subcommand !== 'remove') {
       throw new UserError(
         'UNKNOWN_SUBCOMMAND',
         `Unknown follow subcommand "${String(sub).slice(0, 30)}": use team, remove or list.`,
@@ -62,10 +63,10 @@ export default defineCommand({
     }
     if (!ctx.user.isAdmin)
       throw new UserError('ADMIN_ONLY', `Only admins of ${here} can change the followed teams.`);
-    const text = textArg('team', (ctx.args as { team?: string }).team);
+    const text = textArg('team', ctx.args.team);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /follow team team:Liquid.');
     const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
-    if (sub === 'team') {
+    if (ctx.subcommand === 'team') {
       if (settings.follows.includes(id)) {
         return {
           cards: [

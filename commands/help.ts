@@ -65,8 +65,7 @@ export function commandCard(command: AnyCommand): Card {
       for (const [n, o] of Object.entries(def.options ?? {})) lines.push(['  ', ...optionLine(n, o)]);
     }
   } else {
-    for (const [n, o] of Object.entries((command.options ?? {}) as Record<string, OptionDef>))
-      lines.push(optionLine(n, o));
+    for (const [n, o] of Object.entries(command.options ?? {})) lines.push(optionLine(n, o));
   }
   return { title: `/${command.name}`, colour: COLOURS.info, description: lines };
 }

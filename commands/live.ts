@@ -11,26 +11,17 @@
  *   summary needs no match request. When all three are wanted, the matches are left out: the
  *   card names the game number without its map.
  */
-import { defineCommand } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { isLobby, liveCard } from '../src/bot/format.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
-import type {
-  Caster,
-  CoverageLeaf,
-  LiveApiSummary,
-  LiveCvSummary,
-  Match,
-  Series,
-} from '../src/protocol/types.ts';
+import type { CoverageLeaf, LiveApiSummary, LiveCvSummary, Series } from '../src/protocol/types.ts';
 import {
-  dataOf,
   type FromFeed,
   fromFeed,
   gamesFor,
   gamesLabel,
   isNotFound,
-  namesOf,
   noteFilling,
   nothingLiveCard,
   resolveName,
@@ -76,8 +67,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     let series: Series[];
     let held: FromFeed | undefined;
     let detailed = false;
@@ -169,16 +159,16 @@ export default defineCommand({
       heldMatches
         ? Promise.resolve(heldMatches)
         : asked.has('matches')
-          ? (data.matches.list({
+          ? data.matches.list({
               filter: [['series.id', '<=', ids]],
               order: 'order-asc',
               take: 50,
-            }) as Promise<Match[]>)
+            })
           : Promise.resolve(undefined),
       heldCasters
         ? Promise.resolve(heldCasters)
         : asked.has('casters')
-          ? (data.casters.getMany(casterIds) as Promise<Caster[]>)
+          ? data.casters.getMany(casterIds)
           : Promise.resolve([]),
       heldSummary && current
         ? Promise.resolve(usableSummary(heldSummary, current, ctx.now))
@@ -253,15 +243,15 @@ function usableSummary(
  * has not started yet, or just ended), or when it answers for another match.
  */
 async function liveSummary(
-  ctx: Parameters<typeof dataOf>[0],
+  ctx: CommandContext<unknown>,
   current: CurrentGame,
 ): Promise<LiveCvSummary | LiveApiSummary | undefined> {
-  const data = dataOf(ctx);
+  const data = ctx.data;
   try {
     const summary =
       current.source === 'cv'
-        ? ((await data.matches.liveCv(current.matchId)) as LiveCvSummary)
-        : ((await data.matches.liveApi(current.matchId)) as LiveApiSummary);
+        ? await data.matches.liveCv(current.matchId)
+        : await data.matches.liveApi(current.matchId);
     return usableSummary(summary, current, ctx.now);
   } catch (error) {
     // Between games the next one has no summary yet: the card shows the series score.

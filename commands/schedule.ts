@@ -18,12 +18,10 @@ import type { Pager } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
-  dataOf,
   fromFeed,
   gamesFor,
   gamesLabel,
   intArg,
-  namesOf,
   noteFilling,
   textArg,
   tiersLabel,
@@ -80,8 +78,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     const zone = tenant.settings.timezone;
     const day = parseDay(textArg('day', args.day, 20) ?? 'today', ctx.now, zone);
     const games = await gamesFor(ctx, args.game);

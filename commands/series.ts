@@ -9,12 +9,10 @@ import { seriesListCard } from '../src/bot/format.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import {
-  dataOf,
   fromFeed,
   gamesFor,
   gamesLabel,
   intArg,
-  namesOf,
   noteFilling,
   nothingLiveCard,
   resolveName,
@@ -26,7 +24,6 @@ import {
 } from './shared.ts';
 
 const WHEN = ['upcoming', 'live', 'recent'] as const;
-type When = (typeof WHEN)[number];
 
 export default defineCommand({
   name: 'series',
@@ -61,15 +58,15 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
-    if (args.when !== undefined && !(WHEN as readonly string[]).includes(args.when)) {
+    const { data, names } = ctx;
+    // `when` is typed as one of WHEN; checked again for a call that skipped the runtime's validation.
+    if (args.when !== undefined && !WHEN.includes(args.when)) {
       throw new UserError(
         'BAD_CHOICE',
         `when must be one of ${WHEN.join(', ')}; got "${String(args.when).slice(0, 40)}".`,
       );
     }
-    const when = (args.when ?? 'upcoming') as When;
+    const when = args.when ?? 'upcoming';
     const limit = intArg('limit', args.limit, 1, 20, 10);
     const tier = intArg('tier', args.tier, 1, 4);
     const games = await gamesFor(ctx, args.game);

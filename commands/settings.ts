@@ -5,7 +5,7 @@
  * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
  * what was stored.
  */
-import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import { resolveTimeZone } from '../src/bot/names.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
@@ -17,10 +17,9 @@ import {
   type NotificationKind,
   type Settings,
   SPOILER_POLICIES,
-  type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
-import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
+import { resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
 export const MAX_CHANNELS = 25;
@@ -146,19 +145,18 @@ export default defineCommand({
         'ADMIN_ONLY',
         `Only admins of ${tenantPlace(ctx.tenant.platform).here} can view or change Matchday settings.`,
       );
-    // Subcommand arguments are typed per subcommand; read them as a record here.
-    const args = ctx.args as Record<string, string | number | boolean | undefined>;
     const current = ctx.tenant.settings;
-    const sub = ctx.subcommand ?? 'show';
+    // For the message below only: `switch (ctx.subcommand)` types `ctx.args` per subcommand.
+    const sub: string | undefined = ctx.subcommand;
     // Everything that reads input or asks a platform happens first; `change` then only edits the
     // settings, so it can be applied again to newer settings if another admin saved meanwhile.
     let change: ((next: Settings) => void) | undefined;
     let describe: (stored: Settings) => string = () => '';
-    switch (sub) {
+    switch (ctx.subcommand) {
       case 'show':
         break;
       case 'games': {
-        const games = await parseGames(ctx, str(args.games, 'games'));
+        const games = await parseGames(ctx, str(ctx.args.games, 'games'));
         change = (next) => {
           next.games = games;
         };
@@ -166,7 +164,7 @@ export default defineCommand({
         break;
       }
       case 'tiers': {
-        const tiers = parseTiers(str(args.tiers, 'tiers'), false);
+        const tiers = parseTiers(str(ctx.args.tiers, 'tiers'), false);
         change = (next) => {
           next.tiers = tiers;
         };
@@ -174,7 +172,7 @@ export default defineCommand({
         break;
       }
       case 'timezone': {
-        const typed = str(args.zone, 'zone');
+        const typed = str(ctx.args.zone, 'zone');
         const zone = resolveTimeZone(typed);
         change = (next) => {
           next.timezone = zone;
@@ -185,7 +183,8 @@ export default defineCommand({
         break;
       }
       case 'spoilers': {
-        const policy = str(args.policy, 'policy') as SpoilerPolicy;
+        // One of SPOILER_POLICIES by type; checked again for a call that skipped the runtime.
+        const policy = ctx.args.policy;
         if (!SPOILER_POLICIES.includes(policy)) {
           throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
         }
@@ -196,7 +195,7 @@ export default defineCommand({
         break;
       }
       case 'reminders': {
-        const leads = parseLeads(str(args.minutes, 'minutes'), false);
+        const leads = parseLeads(str(ctx.args.minutes, 'minutes'), false);
         change = (next) => {
           next.reminderLeads = leads;
         };
@@ -204,8 +203,8 @@ export default defineCommand({
         break;
       }
       case 'digest': {
-        const time = textArg('time', args.time as string | undefined, 5);
-        const whenEmpty = args.when_empty as string | undefined;
+        const time = textArg('time', ctx.args.time, 5);
+        const whenEmpty = ctx.args.when_empty;
         if (time === undefined && whenEmpty === undefined) {
           throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
         }
@@ -226,7 +225,7 @@ export default defineCommand({
         break;
       }
       case 'live': {
-        const enabled = args.enabled;
+        const enabled = ctx.args.enabled;
         if (typeof enabled !== 'boolean')
           throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
         change = (next) => {
@@ -237,7 +236,7 @@ export default defineCommand({
       }
       case 'channel-add':
       case 'channel-set': {
-        const id = channelId(args.channel);
+        const id = channelId(ctx.args.channel);
         const seen = current.channels.find((c) => c.id === id);
         if (sub === 'channel-add' && seen) throw channelExists();
         if (sub === 'channel-set' && !seen) throw channelUnknown();
@@ -253,7 +252,7 @@ export default defineCommand({
           }
           name = check.name;
         }
-        const patch = await channelPatch(ctx, seen?.games ?? [], args);
+        const patch = await channelPatch(ctx, seen?.games ?? [], ctx.args);
         let updated: ChannelSubscription | undefined;
         let added = false;
         change = (next) => {
@@ -285,7 +284,7 @@ export default defineCommand({
         break;
       }
       case 'channel-remove': {
-        const id = channelId(args.channel);
+        const id = channelId(ctx.args.channel);
         let removed: ChannelSubscription | undefined;
         change = (next) => {
           removed = next.channels.find((c) => c.id === id);
@@ -414,15 +413,14 @@ type ChannelPatch = Partial<Omit<ChannelSubscription, 'role'>> & { role?: string
 async function channelPatch(
   ctx: CommandContext<unknown>,
   channelGames: readonly number[],
-  args: Record<string, string | number | boolean | undefined>,
+  args: ArgsOf<typeof channelOptions>,
 ): Promise<ChannelPatch> {
   const patch: ChannelPatch = {};
-  const text = (name: string, max: number) => textArg(name, args[name] as string | undefined, max);
-  const games = text('games', 200);
+  const games = textArg('games', args.games, 200);
   if (games !== undefined) patch.games = await parseGames(ctx, games);
-  const tiers = text('tiers', 20);
+  const tiers = textArg('tiers', args.tiers, 20);
   if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
-  const teams = text('teams', 300);
+  const teams = textArg('teams', args.teams, 300);
   if (teams !== undefined) {
     if (NONE.has(teams.toLowerCase())) patch.teams = [];
     else {
@@ -434,25 +432,27 @@ async function channelPatch(
       patch.teams = [...new Set(ids)];
     }
   }
-  const kinds = text('kinds', 100);
+  const kinds = textArg('kinds', args.kinds, 100);
   if (kinds !== undefined) {
     if (ALL.has(kinds.toLowerCase())) patch.kinds = [...NOTIFICATION_KINDS];
     else {
-      const list = splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase());
-      for (const k of list) {
-        if (!(NOTIFICATION_KINDS as readonly string[]).includes(k)) {
+      const list: NotificationKind[] = [];
+      for (const k of splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase())) {
+        const kind = NOTIFICATION_KINDS.find((known) => known === k);
+        if (!kind) {
           throw new UserError(
             'BAD_KIND',
             `"${k.slice(0, 20)}" is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}.`,
           );
         }
+        list.push(kind);
       }
       if (list.length === 0)
         throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
-      patch.kinds = [...new Set(list)] as NotificationKind[];
+      patch.kinds = [...new Set(list)];
     }
   }
-  const leads = text('leads', 50);
+  const leads = textArg('leads', args.leads, 50);
   if (leads !== undefined) patch.leads = parseLeads(leads, true);
   const role = args.role;
   if (typeof role === 'string' && role.trim() !== '') {
@@ -475,7 +475,7 @@ function applyChannelPatch(base: ChannelSubscription, patch: ChannelPatch): Chan
 
 function describeGames(ctx: CommandContext<unknown>, games: readonly number[]): string {
   if (games.length === 0) return 'all';
-  const names = namesOf(ctx);
+  const names = ctx.names;
   return games.map((id) => names.game(id)?.title ?? `game ${id}`).join(', ');
 }
 
@@ -486,7 +486,7 @@ function channelLabel(channel: ChannelSubscription): string {
 /** The settings as a card; `changed` says what this command just changed. */
 export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed = ''): Card {
   const { noun } = tenantPlace(ctx.tenant.platform);
-  const names = namesOf(ctx);
+  const names = ctx.names;
   const teamList = (ids: readonly number[]) =>
     ids.map((id) => names.team(id)?.name ?? `team ${id}`).join(', ');
   const fields: Field[] = [

@@ -1,25 +1,18 @@
 /**
- * What several commands share: typed access to the context's data client and name index, argument
- * checks that hold even when a command is called without the runtime's validation, and the few
- * lookups (a team's rosters, the series a user named) that must stay within the request budget.
+ * What several commands share: argument checks that hold even when a command is called without
+ * the runtime's validation, and the few lookups (a team's rosters, the series a user named) that
+ * must stay within the request budget.
  * Not a command: `commands/index.ts` lists the commands explicitly.
  */
 
 import { type CommandContext, UserError } from '../src/bot/command.ts';
 import { seriesLine } from '../src/bot/format.ts';
-import type { NameIndex, NameSource, ResolveScope } from '../src/bot/names.ts';
+import type { NameSource, ResolveScope } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import type { EsportsClient, Where } from '../src/client/types.ts';
+import type { Where } from '../src/client/types.ts';
 import type { SeriesWanted } from '../src/feed/query.ts';
 import type { Series } from '../src/protocol/types.ts';
-
-export type Data = EsportsClient;
-
-/** The context's scoped data client, typed. */
-export function dataOf(ctx: CommandContext<unknown>): Data {
-  return ctx.data as Data;
-}
 
 /**
  * A name the user typed, as an id (`NameIndex.resolve`); a typo taken as the closest name leaves
@@ -31,12 +24,7 @@ export function resolveName(
   text: string,
   scope?: ResolveScope,
 ): Promise<number> {
-  return namesOf(ctx).resolve(source, text, scope, ctx.notes);
-}
-
-/** The context's name index, typed. */
-export function namesOf(ctx: CommandContext<unknown>): NameIndex {
-  return ctx.names as NameIndex;
+  return ctx.names.resolve(source, text, scope, ctx.notes);
 }
 
 /** What a series query from the feed gave: the series, and whether the picture is still filling. */
@@ -129,12 +117,12 @@ export function scopeOf(ctx: CommandContext<unknown>, games?: readonly number[])
  * never played, which the caller says plainly.
  */
 export async function teamRosters(ctx: CommandContext<unknown>, teamId: number): Promise<number[]> {
-  const names = namesOf(ctx);
+  const names = ctx.names;
   const known = names.rostersOfTeam(teamId);
   if (known.length > 0) return known;
-  const rosters = await dataOf(ctx).rosters.list({ filter: [['team.id', '=', teamId]], take: 50 });
+  const rosters = await ctx.data.rosters.list({ filter: [['team.id', '=', teamId]], take: 50 });
   await names.ensureRosters(
-    dataOf(ctx),
+    ctx.data,
     rosters.map((r) => r.id),
   );
   return rosters.map((r) => r.id);
@@ -152,7 +140,7 @@ export async function seriesArg(ctx: CommandContext<unknown>, text: string): Pro
   if (held && isDeleted(held)) throw cancelled(ctx, id);
   if (held) return held;
   try {
-    const series = await dataOf(ctx).series.get(id);
+    const series = await ctx.data.series.get(id);
     if (isDeleted(series)) throw cancelled(ctx, id);
     return series;
   } catch (error) {
@@ -169,7 +157,7 @@ function isDeleted(series: Series): boolean {
 
 /** "Series 12 (A vs B · Event · when) was cancelled": what a fan needs instead of "no series". */
 function cancelled(ctx: CommandContext<unknown>, id: number): UserError {
-  const label = namesOf(ctx).labelOf('series', id);
+  const label = ctx.names.labelOf('series', id);
   return new UserError(
     'SERIES_CANCELLED',
     `Series ${id}${label ? ` (${label})` : ''} was cancelled: the organisers removed it from the schedule.`,
@@ -190,7 +178,7 @@ export function visible(series: readonly Series[]): Series[] {
 /** "CS2, Dota 2" or "all games". */
 export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[]): string {
   if (games.length === 0) return 'all games';
-  const names = namesOf(ctx);
+  const names = ctx.names;
   return games.map((id) => names.game(id)?.abbreviation.toUpperCase() ?? `game ${id}`).join(', ');
 }
 
@@ -214,8 +202,7 @@ export async function nothingLiveCard(
   /** The same conditions for the feed (games, tiers, tournament, rosters). */
   wanted: Omit<SeriesWanted, 'lifecycles' | 'order' | 'take'> = {},
 ): Promise<Card> {
-  const data = dataOf(ctx);
-  const names = namesOf(ctx);
+  const { data, names } = ctx;
   const held = fromFeed(ctx, { ...wanted, lifecycles: ['upcoming'], order: 'start-asc', take: NEXT_UP });
   const next =
     held?.series ??

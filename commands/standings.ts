@@ -13,7 +13,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { dataOf, fromFeed, isNotFound, namesOf, resolveName, scopeOf, textArg, visible } from './shared.ts';
+import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -46,16 +46,14 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     const tournamentText = textArg('tournament', args.tournament);
     if (!tournamentText)
       throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /standings tournament:Major.');
     const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
     await names.ensureTournaments(data, [tournamentId]);
     let substages = names.substagesOf(tournamentId);
-    if (substages.length === 0)
-      substages = (await data.tournaments.substages(tournamentId, { take: 50 })) as Substage[];
+    if (substages.length === 0) substages = await data.tournaments.substages(tournamentId, { take: 50 });
     // In playing order: the stage (groups before playoffs: by start, then stage), then the substage.
     const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
     substages = substages
@@ -71,7 +69,7 @@ export default defineCommand({
     // The feed holds the standings of windowed tournaments (re-read as their series finish).
     let substage: Substage;
     try {
-      substage = ctx.feed?.substage(chosen.id) ?? ((await data.substages.get(chosen.id)) as Substage);
+      substage = ctx.feed?.substage(chosen.id) ?? (await data.substages.get(chosen.id));
     } catch (error) {
       if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', `That stage no longer exists.`);
       throw error;
@@ -91,7 +89,7 @@ export default defineCommand({
       const series =
         held && !held.filling
           ? held.series
-          : visible((await data.substages.series(substage.id, { order: 'start-asc', take: 50 })) as Series[]);
+          : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
       await names.ensureSeriesLabels(data, series);
       return { cards: [bracketCard(title, series, names, policy, footer)] };
     }

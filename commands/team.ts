@@ -10,10 +10,8 @@ import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Player } from '../src/protocol/types.ts';
 import {
-  dataOf,
   fromFeed,
   intArg,
-  namesOf,
   noteFilling,
   resolveName,
   scopeOf,
@@ -38,8 +36,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     const text = textArg('team', args.team);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /team team:Liquid.');
     const count = intArg('count', args.count, 1, 10, 5);
@@ -59,9 +56,7 @@ export default defineCommand({
         ? fromFeed(ctx, { rosters, lifecycles: ['over', 'over-forfeited'], order: 'end-desc', take: count })
         : undefined;
     const [players, upcoming, recent] = await Promise.all([
-      playerIds.length > 0
-        ? (data.players.getMany(playerIds) as Promise<Player[]>)
-        : Promise.resolve([] as Player[]),
+      playerIds.length > 0 ? data.players.getMany(playerIds) : Promise.resolve([]),
       heldUpcoming
         ? heldUpcoming.series
         : rosters.length > 0

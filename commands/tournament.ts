@@ -5,10 +5,11 @@
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { teamName } from '../src/bot/format.ts';
+import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { dataOf, isNotFound, namesOf, resolveName, scopeOf, textArg } from './shared.ts';
+import { isNotFound, resolveName, scopeOf, textArg } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -28,8 +29,7 @@ export default defineCommand({
     },
   },
   async run(ctx) {
-    const data = dataOf(ctx);
-    const names = namesOf(ctx);
+    const { data, names } = ctx;
     const text = textArg('tournament', ctx.args.tournament);
     if (!text) throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /tournament tournament:Major.');
     const id = await resolveName(ctx, 'tournament', text, scopeOf(ctx));
@@ -62,7 +62,7 @@ export function tournamentCard(
   tournament: Tournament,
   stages: readonly Stage[],
   participants: TournamentParticipants,
-  names: ReturnType<typeof namesOf>,
+  names: NameIndex,
 ): Card {
   const game = names.game(tournament.game.id);
   const description: Text[] = [];

@@ -463,7 +463,7 @@ function redisPassword(url: string): string | undefined {
   }
 }
 
-/** A URL fit for messages and banners: any password replaced. */
+/** A URL fit for messages and banners, with its password (if any) replaced. */
 export function safeUrl(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:@/\s]*:)[^@/\s]+@/i, '$1***@');
 }

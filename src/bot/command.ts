@@ -4,7 +4,9 @@
  * the `limit` option is an optional integer. Platform adapters read the same declaration to register
  * slash commands (Discord), parse `/matchday` text (Slack) and complete input (terminal).
  */
+import type { ScopedEsportsClient } from '../client/types.ts';
 import type { Feed } from '../feed/feed.ts';
+import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
 import type { Profile } from './users.ts';
@@ -37,11 +39,19 @@ export interface SubcommandDef<O extends OptionsDef = OptionsDef> {
   options?: O;
 }
 
-type ValueOf<D extends OptionDef> = D['type'] extends 'integer' | 'number'
+export type SubcommandsDef = Record<string, SubcommandDef>;
+
+/** The value of an option type (distributes, so any `OptionType` gives `string | number | boolean`). */
+type TypeValue<T extends OptionType> = T extends 'integer' | 'number'
   ? number
-  : D['type'] extends 'boolean'
+  : T extends 'boolean'
     ? boolean
     : string;
+
+/** An option's value: the union of its choices' values where it declares choices, else its type's. */
+type ValueOf<D extends OptionDef> = D['choices'] extends readonly Choice<infer V>[]
+  ? V
+  : TypeValue<D['type']>;
 
 /** The parsed arguments of an options declaration. */
 export type ArgsOf<O extends OptionsDef | undefined> = O extends OptionsDef
@@ -49,6 +59,17 @@ export type ArgsOf<O extends OptionsDef | undefined> = O extends OptionsDef
       [K in keyof O as O[K]['required'] extends true ? never : K]?: ValueOf<O[K]>;
     }
   : Record<string, never>;
+
+/**
+ * What `run` receives: `args` typed from `options`; for a command with subcommands, one context per
+ * subcommand, so `switch (ctx.subcommand)` types `ctx.args` as that subcommand's options.
+ */
+export type RunContext<
+  O extends OptionsDef | undefined,
+  S extends SubcommandsDef | undefined,
+> = S extends SubcommandsDef
+  ? { [K in keyof S & string]: CommandContext<ArgsOf<S[K]['options']>> & { subcommand: K } }[keyof S & string]
+  : CommandContext<ArgsOf<O>>;
 
 export type Platform = 'discord' | 'slack' | 'terminal';
 
@@ -81,11 +102,9 @@ export interface ChannelCheck {
 
 export interface CommandRuntimeServices {
   /** The data client scoped to this call (interactive priority, 2 s deadline). */
-  // biome-ignore lint/suspicious/noExplicitAny: the concrete client type is attached by the runtime
-  data: any;
+  data: ScopedEsportsClient;
   /** Fuzzy name resolution over teams, tournaments, games (the autocomplete index). */
-  // biome-ignore lint/suspicious/noExplicitAny: the concrete index type is attached by the runtime
-  names: any;
+  names: NameIndex;
   /**
    * Applies `change` to the tenant's latest stored settings, atomically: a concurrent change by
    * another admin is kept, and `change` runs again on the newer settings (so it must only compute,
@@ -130,12 +149,15 @@ export interface CommandContext<A> extends CommandRuntimeServices {
   notes?: string[];
 }
 
-export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | undefined> {
+export interface CommandDef<
+  O extends OptionsDef | undefined = OptionsDef | undefined,
+  S extends SubcommandsDef | undefined = SubcommandsDef | undefined,
+> {
   name: string;
   description: string;
   options?: O;
   /** Mutually exclusive with `options`: each subcommand has its own options. */
-  subcommands?: Record<string, SubcommandDef>;
+  subcommands?: S;
   adminOnly?: boolean;
   /**
    * True when the command is about the settings themselves (like /follow): when the store is
@@ -147,18 +169,20 @@ export interface CommandDef<O extends OptionsDef | undefined = OptionsDef | unde
   usesService?: boolean;
   /** Whether the reply is for everyone in the channel (default) or just the user. */
   ephemeral?: boolean;
-  run(context: CommandContext<ArgsOf<O>>): Promise<Reply>;
+  // A method (not a function property), so any command is a `CommandDef` with the defaults.
+  run(context: RunContext<O, S>): Promise<Reply>;
 }
 
-/** Declares a command; the identity function exists so that `args` is typed from `options`. */
-export function defineCommand<const O extends OptionsDef | undefined = undefined>(
-  definition: CommandDef<O>,
-): CommandDef<O> {
+/** Declares a command; the identity function exists so that `args` is typed from the declaration. */
+export function defineCommand<
+  const O extends OptionsDef | undefined = undefined,
+  const S extends SubcommandsDef | undefined = undefined,
+>(definition: CommandDef<O, S>): CommandDef<O, S> {
   return definition;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a list of commands of any option shape
-export type AnyCommand = CommandDef<any>;
+/** A command of any option shape, as the runtime and the platforms list them. */
+export type AnyCommand = CommandDef;
 
 /** An expected failure: the user sees `message`; nothing is logged as a bug. */
 export class UserError extends Error {

@@ -5,6 +5,7 @@
  * failures (`UserError`) become a short ephemeral notice; anything else is logged with its context
  * and the user gets an apology. `execute` never throws.
  */
+import type { EsportsClient } from '../client/types.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Clock } from '../service/clock.ts';
 import {
@@ -22,6 +23,7 @@ import {
 } from './command.ts';
 import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
+import type { NameIndex } from './names.ts';
 import { COLOURS, type Reply } from './reply.ts';
 import { defaultSettings } from './settings.ts';
 import { StoreError } from './store-backend.ts';
@@ -42,15 +44,8 @@ export interface CommandCall {
   channels?: ChannelCheck;
 }
 
-/** What the runtime needs of the data client: a per-call view that says whether it served stale data. */
-export interface DataClient {
-  forCaller(options: { priority: 'interactive'; deadlineMs: number }): { readonly servedStale?: boolean };
-}
-
-/** What the runtime needs of the name index; commands get the whole index as `names`. */
-export interface NameSearch {
-  search(source: AutocompleteSource, text: string, limit?: number): Choice[];
-}
+/** The data client: each call gets its own view (`forCaller`), which says whether it served stale data. */
+export type DataClient = Pick<EsportsClient, 'forCaller'>;
 
 export interface RateLimit {
   count: number;
@@ -62,7 +57,8 @@ export interface RateLimit {
 export interface RuntimeDeps {
   commands: AnyCommand[];
   client: DataClient;
-  names: NameSearch;
+  /** The name index: autocomplete here, name resolution in the commands (`ctx.names`). */
+  names: NameIndex;
   /** The shared feed, when the process runs one; commands read it before asking `client`. */
   feed?: Feed;
   tenants: TenantStore;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command.ts';
+import type { NameIndex } from '../../src/bot/names.ts';
 import { replyText } from '../../src/bot/reply.ts';
-import { type CommandCall, Runtime } from '../../src/bot/runtime.ts';
+import { type CommandCall, type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { captureLogs, type LogCapture, type TempStore, tempStore } from './helpers.ts';
 
@@ -79,7 +80,7 @@ const stale = defineCommand({
   description: 'Uses the client',
   usesService: true,
   async run({ data }) {
-    data.touch();
+    (data as unknown as FakeScoped).touch();
     return { cards: [{ title: 'Data' }] };
   },
 });
@@ -121,8 +122,12 @@ describe('Runtime', () => {
     savedTenants = [];
     runtime = new Runtime({
       commands,
-      client: { forCaller: () => new FakeScoped(staleNext) },
-      names: { search: (source, text) => (source === 'team' ? [{ name: `Team ${text}`, value: 7 }] : []) },
+      // The runtime alone: stand-ins for the client's per-call view and for the name index's search.
+      client: { forCaller: () => new FakeScoped(staleNext) } as unknown as DataClient,
+      names: {
+        search: (source: string, text: string) =>
+          source === 'team' ? [{ name: `Team ${text}`, value: 7 }] : [],
+      } as unknown as NameIndex,
       tenants: temp.store,
       clock,
       logger: logs.logger,

@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineCommand } from '../../src/bot/command.ts';
+import type { NameIndex } from '../../src/bot/names.ts';
 import { replyText } from '../../src/bot/reply.ts';
-import { Runtime } from '../../src/bot/runtime.ts';
+import { type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { channelSubscriptionSchema, defaultSettings } from '../../src/bot/settings.ts';
 import { openTenantStore, StoreError, type TenantStore } from '../../src/bot/tenants.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
@@ -60,8 +61,9 @@ describe.skipIf(!hasRedisServer())(
       ledger = new RedisLedger(redis.url);
       runtime = new Runtime({
         commands: [timezone],
-        client: { forCaller: () => ({}) },
-        names: { search: () => [] },
+        // The command here reads neither: stand-ins for the client and the name index.
+        client: { forCaller: () => ({}) } as unknown as DataClient,
+        names: { search: () => [] } as unknown as NameIndex,
         tenants: store,
         clock: new Clock(),
         logger: logs.logger,

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineCommand } from '../../../src/bot/command.ts';
+import type { NameIndex } from '../../../src/bot/names.ts';
 import { COLOURS, type Reply } from '../../../src/bot/reply.ts';
-import { Runtime } from '../../../src/bot/runtime.ts';
+import { type DataClient, Runtime } from '../../../src/bot/runtime.ts';
 import { DeliveryError } from '../../../src/notify/delivery.ts';
 import { type Chat, startChat, TERMINAL_TENANT_ID } from '../../../src/platforms/terminal/chat.ts';
 import { TerminalDelivery } from '../../../src/platforms/terminal/delivery.ts';
@@ -60,8 +61,9 @@ describe('TerminalDelivery in the chat', () => {
     });
     const runtime = new Runtime({
       commands: [ping],
-      client: { forCaller: () => ({ servedStale: false }) },
-      names: { search: () => [] },
+      // /ping reads neither: stand-ins for the client and the name index.
+      client: { forCaller: () => ({ servedStale: false }) } as unknown as DataClient,
+      names: { search: () => [] } as unknown as NameIndex,
       tenants: temp.store,
       clock,
       logger: logs.logger,
