@@ -13,7 +13,7 @@ import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { parseLeads } from './settings.ts';
-import { namesOf, resolveName, scopeOf, textArg } from './shared.ts';
+import { resolveName, scopeOf, textArg } from './shared.ts';
 
 const team = {
   type: 'string',
@@ -92,21 +92,21 @@ export default defineCommand({
   async run(ctx) {
     const profile = ctx.profile;
     if (!profile) throw new UserError('NO_PROFILES', 'Personal follows are not available in this Matchday.');
-    const args = ctx.args as Record<string, string | number | boolean | undefined>;
-    const sub = ctx.subcommand ?? 'list';
-    switch (sub) {
+    // `switch (ctx.subcommand)` types `ctx.args` as that subcommand's options.
+    switch (ctx.subcommand) {
+      case undefined:
       case 'list':
         return { cards: [profileCard(ctx, await profile.get())] };
       case 'follow':
       case 'unfollow':
-        return follow(ctx, profile, sub, args);
+        return follow(ctx, profile, ctx.subcommand, ctx.args);
       case 'reminders': {
-        const leads = parseLeads(String(args.leads ?? ''), false);
+        const leads = parseLeads(String(ctx.args.leads ?? ''), false);
         const saved = await profile.update((current) => ({ ...current, leads }));
         return saidAndShown(ctx, saved, `Your reminders: ${saved.leads.join(', ')} minutes before.`);
       }
       case 'timezone': {
-        const typed = textArg('zone', args.zone as string | undefined, 64);
+        const typed = textArg('zone', ctx.args.zone, 64);
         if (!typed) throw new UserError('MISSING_OPTION', 'Give a time zone, e.g. zone:Europe/Berlin.');
         const zone = resolveTimeZone(typed);
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
@@ -114,8 +114,8 @@ export default defineCommand({
         return saidAndShown(ctx, saved, `Your time zone: ${saved.timezone}${read}.`);
       }
       case 'quiet': {
-        const from = textArg('from', args.from as string | undefined, 5);
-        const to = textArg('to', args.to as string | undefined, 5);
+        const from = textArg('from', ctx.args.from, 5);
+        const to = textArg('to', ctx.args.to, 5);
         if ((from === undefined) !== (to === undefined))
           throw new UserError(
             'BAD_QUIET',
@@ -146,7 +146,7 @@ export default defineCommand({
         );
       }
       case 'calendar':
-        return calendar(profile, args.action === 'renew');
+        return calendar(profile, ctx.args.action === 'renew');
       default:
         throw new UserError(
           'UNKNOWN_SUBCOMMAND',
@@ -158,7 +158,7 @@ export default defineCommand({
 
 /** "Team (CS2)", from the name index. */
 function teamLabel(ctx: CommandContext<unknown>, id: number): string {
-  const names = namesOf(ctx);
+  const names = ctx.names;
   const found = names.team(id);
   return found
     ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
@@ -177,9 +177,9 @@ async function follow(
   ctx: CommandContext<unknown>,
   profile: ProfileAccess,
   sub: 'follow' | 'unfollow',
-  args: Record<string, string | number | boolean | undefined>,
+  args: { team: string; tier?: number; qualifiers?: boolean },
 ): Promise<Reply> {
-  const text = textArg('team', args.team as string | undefined);
+  const text = textArg('team', args.team);
   if (!text) throw new UserError('EMPTY_NAME', `Name a team, e.g. /me ${sub} team:Liquid.`);
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
@@ -238,7 +238,7 @@ async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> 
       [
         renew
           ? 'The old URL no longer works.'
-          : 'Keep it to yourself: anyone with it sees what you follow. /me calendar renew makes a new one and the old one stops working.',
+          : 'Keep it to yourself; anyone with it sees what you follow. /me calendar renew makes a new one and the old one stops working.',
       ],
     ],
   };
