@@ -165,10 +165,10 @@ function teamLabel(ctx: CommandContext<unknown>, id: number): string {
     : `team ${id}`;
 }
 
-/** "Team (CS2) · tier 2 or higher · no qualifiers". */
+/** "Team (CS2) · tiers 1-2 only · no qualifiers". */
 function followLabel(ctx: CommandContext<unknown>, f: PersonalFollow): string {
   const parts = [teamLabel(ctx, f.team)];
-  if (f.tier !== undefined) parts.push(f.tier === 1 ? 'tier 1 only' : `tier ${f.tier} or higher`);
+  if (f.tier !== undefined) parts.push(f.tier === 1 ? 'tier 1 only' : `tiers 1-${f.tier} only`);
   if (f.noQualifiers) parts.push('no qualifiers');
   return parts.join(' · ');
 }

@@ -13,6 +13,7 @@ import type { Client as DiscordClient } from 'discord.js';
 import { type App, attachNotifier, createApp, openNotifier } from './app.ts';
 import type { Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
+import { calendarRoute, startCalendarServer } from './calendar/server.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import type { Delivery } from './notify/delivery.ts';
 import { NotifierLease } from './notify/leader.ts';
@@ -148,6 +149,8 @@ export function banner(
   if (logFile) lines.push(`  logs    ${logFile}`);
   if (config.ops)
     lines.push(`  ops     http://${config.ops.host}:${config.ops.port} (/healthz, /readyz, /metrics)`);
+  if (config.calendar)
+    lines.push(`  ical    ${config.calendar.baseUrl}/calendar/<token>.ics (/me calendar gives yours)`);
   if (live) lines.push(`  live    ${live}`);
   // 80 columns at most (a long URL or path continues under its value).
   const wrapped = lines.flatMap((line) => wrapLine(line, DEFAULT_WIDTH, 10));
@@ -239,9 +242,33 @@ export async function run(argv: string[]): Promise<void> {
     clearTimeout(forced);
   };
 
+  const calendar = config.calendar
+    ? calendarRoute({ users: app.users, client: app.client, names: app.names, clock: app.clock, logger })
+    : undefined;
+  if (calendar && config.calendar?.port !== undefined) {
+    const { host, port } = config.calendar;
+    try {
+      const server = await startCalendarServer(calendar, { host, port, logger });
+      app.onClose(() => server.close());
+    } catch (error) {
+      logger.error({ err: error }, 'the calendar endpoint failed to start');
+      process.stderr.write(
+        `Matchday could not start: the calendar endpoint (CALENDAR_PORT=${port}) could not listen on ${host}: ${(error as Error).message}\n`,
+      );
+      await shutdown();
+      process.exitCode = 1;
+      return;
+    }
+  }
+
   if (metrics && config.ops) {
     try {
-      ops = await startOperations(app, config.ops, metrics);
+      ops = await startOperations(
+        app,
+        config.ops,
+        metrics,
+        config.calendar?.port === undefined ? calendar : undefined,
+      );
     } catch (error) {
       logger.error({ err: error }, 'the operations endpoint failed to start');
       process.stderr.write(

@@ -6,7 +6,7 @@
 import type { App } from '../app.ts';
 import type { Config } from '../config.ts';
 import type { OpsMetrics } from './metrics.ts';
-import { OpsServer } from './server.ts';
+import { OpsServer, type OpsServerOptions } from './server.ts';
 
 export { OpsMetrics } from './metrics.ts';
 export type { OpsServer } from './server.ts';
@@ -15,13 +15,20 @@ export async function startOperations(
   app: App,
   settings: NonNullable<Config['ops']>,
   metrics: OpsMetrics,
+  /** The calendar feeds, when they share this port (no CALENDAR_PORT). */
+  extra?: OpsServerOptions['extra'],
 ): Promise<OpsServer> {
   metrics.use({
     clientStats: () => app.client.stats(),
     notifierStats: () => app.notifier?.stats,
     leader: () => app.notifier !== undefined,
   });
-  const server = await OpsServer.start({ ...settings, metrics, logger: app.logger });
+  const server = await OpsServer.start({
+    ...settings,
+    metrics,
+    logger: app.logger,
+    ...(extra ? { extra } : {}),
+  });
   server.check('store', async () => {
     await app.tenants.list();
   });

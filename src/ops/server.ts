@@ -23,6 +23,8 @@ export interface OpsServerOptions {
   logger: Pick<Logger, 'info' | 'warn'>;
   /** Longest a readiness check may take before it counts as failed. Default 2,000 ms. */
   checkTimeoutMs?: number;
+  /** Another route served here (the calendar feeds without CALENDAR_PORT); resolves false when the path is not its own. */
+  extra?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 }
 
 export class OpsServer {
@@ -87,7 +89,7 @@ export class OpsServer {
       const text = await this.#o.metrics.text();
       response.writeHead(200, { 'content-type': this.#o.metrics.registry.contentType });
       response.end(text);
-    } else {
+    } else if (!(await this.#o.extra?.(request, response))) {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found: try /healthz, /readyz or /metrics\n');
     }

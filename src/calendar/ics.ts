@@ -1,0 +1,98 @@
+/**
+ * A person's calendar as iCalendar text (RFC 5545), built with ical-generator from series the
+ * service gave. Pure: no I/O, no clock (the instant comes in), so the same world gives the same
+ * calendar.
+ *
+ * What keeps a subscribed calendar correct as series move (RFC 5545 3.8.4.7 and 3.8.7.4):
+ * - UID is the series id (`series-<id>@matchday`): a moved series is the same event, moved.
+ * - SEQUENCE is the series' `resource_version` less one: the service raises it on every change of
+ *   the series (its start, a postponement, a cancellation, a revealed participant), so it only
+ *   goes up and is the same after a restart or on another instance.
+ * - A deleted series stays in the feed with STATUS:CANCELLED, so calendars remove or strike it.
+ * Titles name the teams, the game and the tournament, never a score or a winner (spoiler-safe).
+ */
+import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import { gameTag, matchup, type SeriesLabels, streamUrl, tournamentName } from '../bot/format.ts';
+import type { Caster, Series } from '../protocol/types.ts';
+
+/** How long a series without an end is shown: an hour per possible map. */
+const HOUR = 3600_000;
+/** Calendar apps are asked to poll this often (seconds). */
+export const REFRESH_SECONDS = 3600;
+
+export interface CalendarInput {
+  /** The calendar's name in the app, e.g. "Matchday: my teams". */
+  name: string;
+  series: readonly Series[];
+  labels: SeriesLabels;
+  /** The primary stream of a series (its first caster, primary first), when known. */
+  streamOf: (series: Series) => Caster | undefined;
+  /** Reminder minutes before the start (VALARMs). */
+  leads: readonly number[];
+  /** The person's zone (X-WR-TIMEZONE; events are in UTC either way). */
+  timezone: string;
+  /** When the calendar was made (DTSTAMP). */
+  now: Date;
+}
+
+/** The iCalendar text of the series. */
+export function calendarIcs(input: CalendarInput): string {
+  const calendar = ical({
+    name: input.name,
+    prodId: { company: 'matchday', product: 'matchday', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    ttl: REFRESH_SECONDS,
+    // A display hint only: ical-generator's own `timezone` would write floating local times.
+    x: [['X-WR-TIMEZONE', input.timezone]],
+  });
+  for (const series of input.series) {
+    if (series.start === null) continue;
+    const start = new Date(series.start);
+    const end = series.end ? new Date(series.end) : new Date(start.getTime() + series.best_of * HOUR);
+    const cancelled = series.lifecycle === 'deleted' || series.deleted_at !== null;
+    const tag = gameTag(input.labels, series.game.id);
+    const title = `${matchup(series, input.labels)}${tag ? ` (${tag})` : ''}`;
+    const stream = input.streamOf(series);
+    const url = stream ? streamUrl(stream.stream) : undefined;
+    const event = calendar.createEvent({
+      id: `series-${series.id}@matchday`,
+      sequence: Math.max(0, series.resource_version - 1),
+      stamp: input.now,
+      start,
+      end,
+      summary: cancelled ? `Cancelled: ${title}` : title,
+      description: describe(series, input.labels, stream, url),
+      status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+      ...(url ? { url } : {}),
+    });
+    // No reminder for what is cancelled or already began.
+    if (cancelled || start.getTime() <= input.now.getTime()) continue;
+    for (const lead of input.leads) {
+      event.createAlarm({
+        type: ICalAlarmType.display,
+        trigger: lead * 60,
+        description: `${title} starts in ${lead >= 60 && lead % 60 === 0 ? `${lead / 60} h` : `${lead} min`}`,
+      });
+    }
+  }
+  return calendar.toString();
+}
+
+/** The description: tournament and stage, format, stream, a move or cancellation; never a result. */
+function describe(
+  series: Series,
+  labels: SeriesLabels,
+  stream: Caster | undefined,
+  url: string | undefined,
+): string {
+  const lines: string[] = [];
+  const stage = labels.substage(series.substage.id)?.title;
+  lines.push(`${tournamentName(labels, series.tournament.id)}${stage ? ` · ${stage}` : ''}`);
+  const game = labels.game(series.game.id)?.title;
+  lines.push([game, `Best of ${series.best_of}`, `tier ${series.tier}`].filter(Boolean).join(' · '));
+  if (series.lifecycle === 'deleted' || series.deleted_at !== null) lines.push('Cancelled.');
+  else if (series.postponed_from) lines.push(`Moved; first planned for ${series.postponed_from}.`);
+  if (stream)
+    lines.push(`Watch: ${stream.display_name} on ${stream.stream.platform.name}${url ? `, ${url}` : ''}`);
+  return lines.join('\n');
+}
