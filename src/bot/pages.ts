@@ -89,3 +89,30 @@ export function pageHint(
   const text = moves.join(' · ');
   return `${where} ${text[0]!.toUpperCase()}${text.slice(1)}`;
 }
+
+/**
+ * What a page button carries (a Discord `custom_id`, a Slack button `value`): a marker and the
+ * command line of the page, which the platform runs as if typed. Undefined when it would not fit
+ * Discord's 100 characters; the text hint still says the command.
+ */
+export const PAGE_ACTION = 'md_page|';
+
+export function pageAction(pager: Pick<Pager, 'command' | 'args'>, page: number): string | undefined {
+  const id = `${PAGE_ACTION}${pageCommand(pager, page)}`;
+  return id.length <= 100 ? id : undefined;
+}
+
+/** The command line a page button carries, or undefined for anything else. */
+export function pageActionLine(id: string): string | undefined {
+  return id.startsWith(PAGE_ACTION) ? id.slice(PAGE_ACTION.length) : undefined;
+}
+
+/** The previous and next page buttons of a pager: label and action, for the pages that exist. */
+export function pageButtons(pager: Pager): { label: string; action: string }[] {
+  const buttons: { label: string; action: string }[] = [];
+  const previous = pager.page > 1 ? pageAction(pager, pager.page - 1) : undefined;
+  const next = pager.page < pager.pages ? pageAction(pager, pager.page + 1) : undefined;
+  if (previous) buttons.push({ label: `◀ Page ${pager.page - 1}`, action: previous });
+  if (next) buttons.push({ label: `Page ${pager.page + 1} ▶`, action: next });
+  return buttons;
+}

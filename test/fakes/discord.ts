@@ -149,7 +149,8 @@ export interface FailureRule {
 interface InteractionState {
   id: string;
   token: string;
-  type: 2 | 4;
+  /** 2 a slash command, 3 a click on a message component (a button), 4 autocomplete. */
+  type: 2 | 3 | 4;
   guildId?: string;
   channelId: string;
   createdAt: number;
@@ -160,6 +161,8 @@ interface InteractionState {
   edits: any[];
   /** The original answer was deleted (a deferred public reply replaced by an ephemeral follow-up). */
   deletedOriginal?: boolean;
+  /** For a component click: the message the component is on (its @original). */
+  componentMessageId?: string;
 }
 
 /** What a test reads back about one interaction it sent. */
@@ -540,6 +543,112 @@ export class FakeDiscord {
       timeoutMs,
       `an answer to /${input.command}${input.subcommand ? ` ${input.subcommand}` : ''}`,
     );
+  }
+
+  /**
+   * Sends INTERACTION_CREATE for a click on a button (type 3) of a message the bot sent, as Discord
+   * does: `data.custom_id`, `data.component_type` 2 and the whole message. Refuses a custom_id the
+   * message has no button for (Discord only delivers clicks on buttons it shows).
+   */
+  sendComponent(input: {
+    message: FakeMessage;
+    customId: string;
+    user?: { id: string; username: string };
+    permissions?: bigint;
+  }): string {
+    const message = this.#messages.get(input.message.channel_id)?.find((m) => m.id === input.message.id);
+    if (!message) throw new Error(`fake: no message ${input.message.id}`);
+    const buttons = message.components.flatMap((row: any) => row.components ?? []);
+    if (!buttons.some((b: any) => b.custom_id === input.customId))
+      throw new Error(`fake: message ${message.id} has no button ${input.customId}`);
+    const guildId = message.guild_id;
+    const id = this.#snowflake();
+    const token = `itoken-${id}-${Math.random().toString(36).slice(2)}`;
+    const user = input.user ?? { id: '700000000000000001', username: 'fan' };
+    const state: InteractionState = {
+      id,
+      token,
+      type: 3,
+      channelId: message.channel_id,
+      createdAt: Date.now(),
+      callbacks: [],
+      followups: [],
+      edits: [],
+      componentMessageId: message.id,
+    };
+    if (guildId) state.guildId = guildId;
+    this.#interactions.set(id, state);
+    this.#interactionsByToken.set(token, state);
+    const userObject = {
+      id: user.id,
+      username: user.username,
+      global_name: user.username,
+      discriminator: '0',
+      avatar: null,
+    };
+    const channel = guildId
+      ? this.guilds.get(guildId)?.channels.find((c) => c.id === message.channel_id)
+      : undefined;
+    const payload: any = {
+      id,
+      application_id: this.appId,
+      type: 3,
+      token,
+      version: 1,
+      data: { custom_id: input.customId, component_type: 2 },
+      message: publicMessage(message),
+      channel_id: message.channel_id,
+      channel: { id: message.channel_id, type: 0, name: channel?.name ?? 'channel', guild_id: guildId },
+      app_permissions: this.#botPermissions(message.channel_id).toString(),
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      entitlements: [],
+      authorizing_integration_owners: { '0': guildId ?? '0' },
+      context: 0,
+      attachment_size_limit: 10_485_760,
+    };
+    if (guildId) {
+      payload.guild_id = guildId;
+      payload.guild = { id: guildId, locale: 'en-US', features: [] };
+      payload.member = {
+        user: userObject,
+        roles: [],
+        permissions: (input.permissions ?? MEMBER_PERMISSIONS).toString(),
+        joined_at: new Date(0).toISOString(),
+        deaf: false,
+        mute: false,
+        flags: 0,
+        nick: null,
+        avatar: null,
+      };
+    } else payload.user = userObject;
+    this.dispatch('INTERACTION_CREATE', payload);
+    return id;
+  }
+
+  /** Clicks a button and waits until the bot updated the message or answered the clicker. */
+  async click(
+    input: Parameters<FakeDiscord['sendComponent']>[0],
+    timeoutMs = 5000,
+  ): Promise<InteractionResult> {
+    const id = this.sendComponent(input);
+    return this.waitFor(
+      () => {
+        const state = this.#interactions.get(id)!;
+        const result = this.interactionResult(id);
+        if (state.callbacks.some((c) => c.type === 7)) return result;
+        if (state.edits.length > 0 || state.followups.length > 0) return result;
+        return undefined;
+      },
+      timeoutMs,
+      `an answer to a click on ${input.customId}`,
+    );
+  }
+
+  #componentMessage(state: InteractionState): FakeMessage {
+    const message = this.#messages.get(state.channelId)?.find((m) => m.id === state.componentMessageId);
+    if (!message) throw new ApiError(404, 10008, 'Unknown Message');
+    return message;
   }
 
   // ---------------------------------------------------------------- gateway
@@ -989,6 +1098,13 @@ export class FakeDiscord {
       throw invalidForm([`an autocomplete interaction takes callback type 8, not ${type}`]);
     if (state.type === 2 && ![4, 5].includes(type))
       throw invalidForm([`a command takes callback type 4 or 5, not ${type}`]);
+    // A component click may also update its own message: 6 deferred, 7 at once.
+    if (state.type === 3 && ![4, 5, 6, 7].includes(type))
+      throw invalidForm([`a component interaction takes callback type 4, 5, 6 or 7, not ${type}`]);
+    if (type === 7) {
+      const problems = messageProblems(body.data ?? {}, { create: false });
+      if (problems.length > 0) throw invalidForm(problems);
+    }
     if (type === 4) {
       const problems = messageProblems(body.data ?? {}, { create: true });
       if (problems.length > 0) throw invalidForm(problems);
@@ -1000,6 +1116,12 @@ export class FakeDiscord {
     state.callbacks.push({ at: Date.now(), type, data: body.data });
     if (type === 4)
       state.original = this.#newMessage(state.channelId, state.guildId, body.data ?? {}, request.files, true);
+    // The message a component sits on is its interaction's @original: 6 and 7 edit it.
+    if (type === 6 || type === 7) state.original = this.#componentMessage(state);
+    if (type === 7) {
+      applyEdit(state.original!, body.data ?? {}, request.files);
+      state.edits.push(body.data);
+    }
     if (type === 5) {
       state.original = this.#newMessage(
         state.channelId,

@@ -13,6 +13,7 @@
  */
 import {
   type AutocompleteInteraction,
+  type ButtonInteraction,
   type ChatInputCommandInteraction,
   Client,
   type ClientOptions,
@@ -28,9 +29,10 @@ import {
 } from 'discord.js';
 import type { App } from '../../app.ts';
 import type { ChannelCheck } from '../../bot/command.ts';
+import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
-import { optionsOf } from '../../bot/text-args.ts';
+import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { DiscordDelivery, type DiscordDeliveryOptions } from './delivery.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
@@ -153,7 +155,8 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
     deferred: boolean,
     deferredEphemeral: boolean,
   ): Promise<void> {
-    const messages = renderReply(reply);
+    // A paged reply is one message, so its page buttons edit the whole of it.
+    const messages = renderReply(reply, reply.pager ? { single: true } : {});
     const [first, ...rest] = messages as [DiscordMessage, ...DiscordMessage[]];
     if (!deferred) {
       await interaction.reply(interactionOptions(first));
@@ -298,12 +301,51 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
     }
   }
 
+  /**
+   * A page button (`pageButtons`): the page's command line runs as if typed by the clicker, and
+   * the message is updated in place; a refusal (e.g. a day now out of range) goes to the clicker
+   * alone and leaves the message as it is.
+   */
+  async function onPageButton(interaction: ButtonInteraction, line: string): Promise<void> {
+    const context = { interaction: interaction.id, button: line, guild: interaction.guildId };
+    try {
+      await interaction.deferUpdate();
+      const parsed = parseCommandText(line, app.runtime.commands);
+      const execution = await app.runtime.run({
+        platform: 'discord',
+        tenantKey: interaction.guildId ?? '',
+        user: {
+          id: interaction.user.id,
+          name: interaction.user.globalName ?? interaction.user.username,
+          isAdmin: interaction.memberPermissions?.has(PermissionFlagsBits.ManageGuild) ?? false,
+        },
+        channel: { id: interaction.channelId },
+        command: parsed.command,
+        ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+        args: parsed.args,
+      });
+      if (execution.outcome === 'ok')
+        await interaction.editReply(editOptions(renderReply(execution.reply, { single: true })[0]!));
+      else
+        await interaction.followUp({
+          ...interactionOptions(renderReply({ ...execution.reply, ephemeral: true })[0]!),
+          flags: MessageFlags.Ephemeral,
+        });
+    } catch (error) {
+      logger.error({ err: error, ...context }, 'answering a page button failed');
+    }
+  }
+
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
+    const page =
+      interaction.isButton() && interaction.guildId ? pageActionLine(interaction.customId) : undefined;
     const handled = interaction.isChatInputCommand()
       ? onCommand(interaction)
       : interaction.isAutocomplete()
         ? onAutocomplete(interaction)
-        : Promise.resolve();
+        : interaction.isButton() && page !== undefined
+          ? onPageButton(interaction, page)
+          : Promise.resolve();
     handled.catch((error) =>
       logger.error({ err: error, interaction: interaction.id }, 'interaction handler failed'),
     );

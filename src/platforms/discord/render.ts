@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type {
   APIActionRowComponent,
+  APIButtonComponent,
   APIButtonComponentWithURL,
   APIEmbed,
   APIEmbedField,
@@ -18,6 +19,7 @@ import type {
   InteractionReplyOptions,
 } from 'discord.js';
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
+import { pageButtons } from '../../bot/pages.ts';
 import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
 import { STALE_NOTICE } from '../../bot/reply.ts';
 
@@ -44,7 +46,8 @@ const ELLIPSIS = '…';
 const TIME_CODES: Record<TimeStyle, string> = { full: 'f', relative: 'R', time: 't', date: 'D' };
 const SNOWFLAKE = /^\d{15,21}$/;
 
-export type LinkRow = APIActionRowComponent<APIButtonComponentWithURL>;
+/** A row of buttons: links, and the previous/next page buttons of a paged reply. */
+export type LinkRow = APIActionRowComponent<APIButtonComponent>;
 
 /** One Discord message, in the API's own field names. */
 export interface DiscordMessage {
@@ -354,6 +357,18 @@ function buttonRows(reply: Reply): LinkRow[] {
     }
   }
   const rows: LinkRow[] = [];
+  // A paged reply: previous/next first; a click runs the page's command line (`bot.ts`).
+  const pages = reply.pager ? pageButtons(reply.pager) : [];
+  if (pages.length > 0)
+    rows.push({
+      type: ComponentType.ActionRow,
+      components: pages.map((b) => ({
+        type: ComponentType.Button,
+        style: ButtonStyle.Secondary,
+        label: b.label,
+        custom_id: b.action,
+      })),
+    });
   for (
     let i = 0;
     i < buttons.length && rows.length < DISCORD_LIMITS.actionRows;

@@ -18,13 +18,14 @@ import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel } from '@slack/b
 import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
+import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
-import { LINK_ACTION, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
+import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
 
 /** What the Slack platform needs of the Matchday app (`createApp` provides all of it). */
 export interface SlackHost {
@@ -306,6 +307,38 @@ export function registerListeners(bolt: App, host: SlackHost): void {
     const value = (action as { value?: string }).value ?? '';
     // Only the clicker sees it; the message itself keeps the spoiler hidden.
     await respond({ response_type: 'ephemeral', replace_original: false, ...revealMessage(value) });
+  });
+
+  // A page button: the page's command line runs as if typed by the clicker; the message is replaced
+  // by the other page, and a refusal (an ephemeral reply) goes to the clicker alone.
+  bolt.action(new RegExp(`^${PAGE_ACTION_ID}_`), async ({ ack, action, body, respond, client }) => {
+    await ack();
+    const line = pageActionLine((action as { value?: string }).value ?? '');
+    if (line === undefined || body.type !== 'block_actions') return;
+    const reply = await answerCommand(
+      host,
+      client,
+      {
+        text: line,
+        user_id: body.user.id,
+        user_name: body.user.username ?? body.user.name ?? 'someone',
+        team_id: body.team?.id ?? body.user.team_id ?? '',
+        ...(body.enterprise?.id ? { enterprise_id: body.enterprise.id } : {}),
+        channel_id: body.channel?.id ?? '',
+        channel_name: body.channel?.name ?? '',
+      },
+      admins,
+    );
+    try {
+      const { response_type: _type, ...message } = responseOf(reply);
+      await respond(
+        reply.ephemeral
+          ? { response_type: 'ephemeral', replace_original: false, ...message }
+          : { replace_original: true, ...message },
+      );
+    } catch (error) {
+      logger.warn({ err: (error as Error).message, button: line }, 'slack page respond failed');
+    }
   });
 
   // Link buttons open their URL in the browser; Slack still sends an action, which must be acked.

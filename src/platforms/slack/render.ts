@@ -14,6 +14,7 @@
  *   click answers the clicker alone (`REVEAL_ACTION`, handled in `app.ts`).
  */
 import type { types } from '@slack/bolt';
+import { pageButtons } from '../../bot/pages.ts';
 import {
   type Card,
   type Field,
@@ -47,6 +48,8 @@ export const SLACK_LIMITS = {
 export const REVEAL_ACTION = 'matchday_reveal';
 /** Action ids of link buttons start with this (Slack still sends a block action for them: ack it). */
 export const LINK_ACTION = 'matchday_link';
+/** The action id of the previous/next page buttons (`matchday_page_previous`, `matchday_page_next`). */
+export const PAGE_ACTION_ID = 'matchday_page';
 
 /** What a spoiler looks like until revealed: fixed width, so its length gives nothing away. */
 export const SPOILER_MASK = '▒▒▒▒▒';
@@ -470,6 +473,20 @@ export function renderReply(reply: Reply): SlackMessage {
     groups.push(blocks);
   });
   const tail: SlackBlock[] = [];
+  // A paged reply: previous/next buttons, always kept; a click runs the page's command line (`app.ts`).
+  const pages = reply.pager ? pageButtons(reply.pager) : [];
+  if (pages.length > 0)
+    tail.push({
+      type: 'actions',
+      elements: pages.map(
+        (b): types.Button => ({
+          type: 'button',
+          action_id: `${PAGE_ACTION_ID}_${b.label.startsWith('◀') ? 'previous' : 'next'}`,
+          text: { type: 'plain_text', text: b.label, emoji: true },
+          value: b.action,
+        }),
+      ),
+    });
   if (reply.stale)
     tail.push({
       type: 'context',

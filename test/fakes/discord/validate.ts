@@ -81,6 +81,7 @@ export function messageProblems(body: any, { create }: { create: boolean }): str
   const rows: any[] = Array.isArray(body.components) ? body.components : [];
   if (rows.length > LIMITS.actionRows)
     problems.push(`components: ${rows.length} rows > ${LIMITS.actionRows}`);
+  const customIds = new Set<string>();
   rows.forEach((row, i) => {
     if (row.type !== 1) problems.push(`components[${i}] must be an action row (type 1)`);
     const buttons: any[] = Array.isArray(row.components) ? row.components : [];
@@ -90,6 +91,16 @@ export function messageProblems(body: any, { create }: { create: boolean }): str
       if (button.type !== 2) problems.push(`components[${i}][${j}] must be a button`);
       if (button.style === 5 && !/^https?:\/\//.test(String(button.url)))
         problems.push(`components[${i}][${j}].url must be http(s)`);
+      // Any other style is an interactive button: a custom_id of 1..100 characters, unique in the message.
+      if (button.style !== 5) {
+        const id = button.custom_id;
+        if (typeof id !== 'string' || id.length < 1 || id.length > 100)
+          problems.push(`components[${i}][${j}].custom_id must be 1..100 characters`);
+        else if (customIds.has(id)) problems.push(`components[${i}][${j}].custom_id "${id}" is used twice`);
+        else customIds.add(id);
+        if (button.url !== undefined)
+          problems.push(`components[${i}][${j}] has a url but is not a link button`);
+      }
       if (len(button.label) > LIMITS.buttonLabel)
         problems.push(`components[${i}][${j}].label > ${LIMITS.buttonLabel}`);
     });
