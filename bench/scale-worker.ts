@@ -7,7 +7,7 @@
  *   tsx bench/scale-worker.ts <redis-url> <service-url> <secret> <commands-per-second>
  *
  * Prints one JSON status line a second: pid, leading, lease token, commands answered and failed,
- * upstream requests and 429s seen by this process' client.
+ * upstream requests (in all and per family) and 429s seen by this process' client.
  */
 import { createClient as createRedis } from '@redis/client';
 import { createApp, openNotifier } from '../src/app.ts';
@@ -105,6 +105,13 @@ const status = setInterval(() => {
       failed,
       failures,
       upstream: stats.upstreamTotal,
+      // Requests per family (series, matches, rosters...), every status together.
+      upstreamByFamily: Object.fromEntries(
+        Object.entries(stats.upstream).map(([family, byStatus]) => [
+          family,
+          Object.values(byStatus).reduce((sum, n) => sum + n, 0),
+        ]),
+      ),
       rateLimited: stats.rateLimited,
     })}\n`,
   );

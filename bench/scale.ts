@@ -9,12 +9,14 @@
  *   --processes N  --seconds S  --kill-at S  --commands-per-s C (per process, default 1)
  *   REDIS_URL=redis://...               the Redis to use (default: starts redis-server on a free port)
  *
- * Figures: upstream_per_s (the service's own request count over the run, start-up name loads
- * included), budget_per_s (the secret's budget), upstream_429 (429s the clients received),
- * rate_limited_to_callers (commands that failed for users: a 429 that reached a caller would be one),
- * takeover_s (SIGKILL of the holder to the new holder's lease), duplicates (notification keys posted
- * more than once, by any process), lost (keys claimed in the ledger that nobody completed by the
- * end). The last line is one JSON object.
+ * Figures: upstream_per_s (the service's own request count from when every process is up to the
+ * end), upstream_by_family (the same per family, as the processes' clients count it), budget_per_s
+ * (the secret's budget), upstream_429 (429s the clients received), rate_limited_to_callers (commands
+ * that failed for users: a 429 that reached a caller would be one), takeover_s (SIGKILL of the
+ * holder to the new holder's lease), duplicates (notification keys posted more than once, by any
+ * process: what a channel on a platform without deduplication would show twice; edits are not
+ * posts), lost (keys claimed in the ledger that nobody completed by the end). The last line is one
+ * JSON object.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -118,6 +120,7 @@ interface Status {
   failed: number;
   failures: Record<string, number>;
   upstream: number;
+  upstreamByFamily: Record<string, number>;
   rateLimited: number;
 }
 const last = new Map<number, Status>();
@@ -161,6 +164,7 @@ while (last.size < PROCESSES) {
   await sleep(200);
 }
 const requestsAtStart = service.requests;
+const statusAtStart = new Map(last);
 const t0 = performance.now();
 process.stderr.write(
   `${PROCESSES} processes up; running ${SECONDS} s, killing the lease holder at ${KILL_AT} s\n`,
@@ -235,12 +239,26 @@ for await (const keys of redis.scanIterator({ MATCH: 'matchday:ledger:*', COUNT:
 // after the ledger's 15 s claim lease and are taken over; the wait above leaves time for that).
 const lost = stuckClaims;
 const statuses = [...last.values()];
+// Where the run's upstream went: each process' requests per family since the run started, summed.
+const byFamily: Record<string, number> = {};
+for (const status of statuses) {
+  const before = statusAtStart.get(status.pid)?.upstreamByFamily ?? {};
+  for (const [family, n] of Object.entries(status.upstreamByFamily))
+    byFamily[family] = (byFamily[family] ?? 0) + n - (before[family] ?? 0);
+}
+const upstreamByFamily = Object.fromEntries(
+  Object.entries(byFamily)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]),
+);
 const result = {
   processes: PROCESSES,
   seconds: Math.round(seconds),
   upstream_per_s: Number((upstream / seconds).toFixed(2)),
   budget_per_s: BUDGET,
   upstream_429: statuses.reduce((sum, s) => sum + s.rateLimited, 0),
+  // Requests per family as the processes' clients count them (a killed process until its last report).
+  upstream_by_family: upstreamByFamily,
   // Commands answered "the service is not answering" (a 429 after the retries would be one).
   rate_limited_to_callers: statuses.reduce((sum, s) => sum + (s.failures.SERVICE_UNAVAILABLE ?? 0), 0),
   // Commands past their deadline (an overloaded machine), and every other user-facing failure.
