@@ -43,7 +43,14 @@ class RecordingDelivery implements Delivery {
   }
 }
 
-const app = await createApp(config, { logger });
+// SCALE_FEED=poller (bench `--feed`): as `matchday start` opens it (src/main.ts), the feed polled by
+// one process at a time (its lease), its snapshot and the name index shared through the store,
+// filled in behind the start. Without it, commands ask the client (and its cache) directly.
+const withFeed = process.env.SCALE_FEED === 'poller';
+const app = await createApp(config, {
+  logger,
+  ...(withFeed ? { feed: 'poller' as const, warmInBackground: true } : {}),
+});
 let close: (() => Promise<void>) | undefined;
 const lease = new NotifierLease({
   url: redisUrl!,

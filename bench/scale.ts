@@ -7,6 +7,9 @@
  *   npm run bench:scale                 3 processes, 240 s, holder killed at 60 s
  *   npm run bench:scale -- --quick      3 processes, 90 s, holder killed at 15 s (about 2 min with start-up)
  *   --processes N  --seconds S  --kill-at S  --commands-per-s C (per process, default 1)
+ *   --feed                              each process runs the feed as `matchday start` does (one
+ *                                       poller by lease, shared snapshot); default: commands ask
+ *                                       the client directly
  *   REDIS_URL=redis://...               the Redis to use (default: starts redis-server on a free port)
  *
  * Figures: upstream_per_s (the service's own request count from when every process is up to the
@@ -40,6 +43,8 @@ const PROCESSES = arg('--processes', 3);
 const SECONDS = arg('--seconds', quick ? 90 : 240);
 const KILL_AT = arg('--kill-at', quick ? 15 : 60);
 const COMMANDS_PER_S = arg('--commands-per-s', 1);
+/** Run the feed as `matchday start` does (one poller by lease, commands answered from it). */
+const FEED = argv.includes('--feed');
 const TENANTS = 20;
 const BUDGET = 5;
 
@@ -136,7 +141,7 @@ for (let i = 0; i < PROCESSES; i++) {
     {
       cwd: folder,
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, SCALE_TENANTS: String(TENANTS) },
+      env: { ...process.env, SCALE_TENANTS: String(TENANTS), ...(FEED ? { SCALE_FEED: 'poller' } : {}) },
     },
   );
   children.push(child);
@@ -253,6 +258,7 @@ const upstreamByFamily = Object.fromEntries(
 );
 const result = {
   processes: PROCESSES,
+  feed: FEED,
   seconds: Math.round(seconds),
   upstream_per_s: Number((upstream / seconds).toFixed(2)),
   budget_per_s: BUDGET,
