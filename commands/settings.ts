@@ -138,6 +138,20 @@ export default defineCommand({
       description: 'Stop posting in a channel',
       options: { channel: { type: 'channel', description: 'The channel', required: true } },
     },
+    calendar: {
+      description: "A notification channel's calendar URL",
+      options: {
+        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
+        action: {
+          type: 'string',
+          description: 'show (default) or renew (the old URL stops working)',
+          choices: [
+            { name: 'show', value: 'show' },
+            { name: 'renew', value: 'renew' },
+          ],
+        },
+      },
+    },
   },
   async run(ctx) {
     if (!ctx.user.isAdmin)
@@ -282,6 +296,36 @@ export default defineCommand({
         };
         describe = () => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
         break;
+      }
+      case 'calendar': {
+        // No settings change: the token lives beside the profiles (see README "Follow privately").
+        const id = channelId(ctx.args.channel);
+        const channel = current.channels.find((c) => c.id === id);
+        if (!channel) throw channelUnknown();
+        const calendars = ctx.channelCalendars;
+        if (!calendars || calendars.url('probe') === undefined)
+          throw new UserError(
+            'NO_CALENDAR',
+            'This Matchday serves no calendars. Whoever runs it can turn them on with CALENDAR_PORT (see the README, "Follow privately").',
+          );
+        const renew = ctx.args.action === 'renew';
+        const url = calendars.url(await calendars.token(id, renew))!;
+        const card: Card = {
+          title: `Calendar of ${channelLabel(channel)}`,
+          colour: COLOURS.success,
+          description: [
+            [{ link: url, label: url }],
+            [
+              "The channel's series (its games, tiers and teams) as a calendar to subscribe to, with reminders at its lead times.",
+            ],
+            [
+              renew
+                ? 'The old URL no longer works.'
+                : 'Share it with the people who should have it; /settings calendar action:renew makes a new one and the old one stops working.',
+            ],
+          ],
+        };
+        return { cards: [card], ephemeral: true };
       }
       case 'channel-remove': {
         const id = channelId(ctx.args.channel);

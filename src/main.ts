@@ -243,7 +243,14 @@ export async function run(argv: string[]): Promise<void> {
   };
 
   const calendar = config.calendar
-    ? calendarRoute({ users: app.users, client: app.client, names: app.names, clock: app.clock, logger })
+    ? calendarRoute({
+        users: app.users,
+        tenants: app.tenants,
+        client: app.client,
+        names: app.names,
+        clock: app.clock,
+        logger,
+      })
     : undefined;
   if (calendar && config.calendar?.port !== undefined) {
     const { host, port } = config.calendar;

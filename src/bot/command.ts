@@ -120,6 +120,16 @@ export interface CommandRuntimeServices {
   channels?: ChannelCheck;
   /** The caller's personal profile (issue 16), when the process has a profile store. */
   profile?: ProfileAccess;
+  /** This tenant's channel calendars (`/settings calendar`), when the process has a profile store. */
+  channelCalendars?: ChannelCalendars;
+}
+
+/** Calendar tokens of this tenant's notification channels; never another tenant's. */
+export interface ChannelCalendars {
+  /** The channel's calendar token (a new one when `renew`: the old URL stops working). */
+  token(channelId: string, renew?: boolean): Promise<string>;
+  /** The calendar URL for a token; undefined when this Matchday serves no calendars. */
+  url(token: string): string | undefined;
 }
 
 /** The calling person's own profile: stored per user, never another user's. */

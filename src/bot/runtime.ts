@@ -11,6 +11,7 @@ import type { Clock } from '../service/clock.ts';
 import {
   type AnyCommand,
   type AutocompleteSource,
+  type ChannelCalendars,
   type ChannelCheck,
   type Choice,
   type CommandChannel,
@@ -490,6 +491,7 @@ export class Runtime {
         ...(this.#deps.feed ? { feed: this.#deps.feed } : {}),
         ...(call.channels ? { channels: call.channels } : {}),
         ...(this.#deps.users ? { profile: this.#profileOf(this.#deps.users, call) } : {}),
+        ...(this.#deps.users ? { channelCalendars: this.#calendarsOf(this.#deps.users, tenantId) } : {}),
         updateSettings: async (change) => {
           tenant.settings = await tenants.update(tenantId, change);
           this.#deps.onSettingsSaved?.(tenantId);
@@ -603,6 +605,15 @@ export class Runtime {
       update: (change) => users.update(key, change),
       calendarToken: (renew) => users.calendarToken(key, renew),
       calendarUrl: (token) => base?.(token),
+    };
+  }
+
+  /** The tenant's channel calendars: bound to the caller's tenant. */
+  #calendarsOf(users: UserStore, tenantId: string): ChannelCalendars {
+    const base = this.#deps.calendarUrl;
+    return {
+      token: (channelId, renew) => users.channelCalendarToken(tenantId, channelId, renew),
+      url: (token) => base?.(token),
     };
   }
 

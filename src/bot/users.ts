@@ -84,6 +84,10 @@ export interface UserStore {
   calendarToken(userKey: string, renew?: boolean): Promise<string>;
   /** The person a calendar token belongs to and their profile; undefined when unknown or revoked. */
   ownerOfToken(token: string): Promise<{ userKey: string; profile: Profile } | undefined>;
+  /** A notification channel's calendar token (`/settings calendar`), made on first use or when `renew`. */
+  channelCalendarToken(tenantId: string, channelId: string, renew?: boolean): Promise<string>;
+  /** The channel a calendar token belongs to; undefined when unknown or revoked. */
+  channelOfToken(token: string): Promise<{ tenantId: string; channelId: string } | undefined>;
   /** Every person with a stored profile. */
   users(): Promise<string[]>;
   close(): Promise<void>;
@@ -93,6 +97,16 @@ function checkUserKey(userKey: string): void {
   if (!USER_KEY.test(userKey))
     throw new UserError('BAD_USER', `"${userKey.slice(0, 60)}" is not a user; expected <platform>:<id>.`);
 }
+
+/** A channel's calendar document: `channel:<tenant id>/<channel id>`. */
+const CHANNEL_KEY = /^channel:((?:discord|slack|terminal):[A-Za-z0-9_.-]{1,64})\/([A-Za-z0-9_#:-]{1,64})$/;
+const channelDoc = (tenantId: string, channelId: string) => {
+  const key = `channel:${tenantId}/${channelId}`;
+  if (!CHANNEL_KEY.test(key))
+    throw new UserError('BAD_CHANNEL', 'That is not a channel of a server or workspace.');
+  return key;
+};
+const calendarSchema = z.object({ token: z.string().min(32), issuedAt: z.iso.datetime() });
 
 const tokenDoc = (token: string) => `calendar:${createHash('sha256').update(token).digest('hex')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -151,6 +165,31 @@ export function userStoreOver(backend: DocumentStore, logger: Logger, where: str
     throw new StoreError(`The profile of ${userKey} kept changing while saving it.`, 'busy');
   }
 
+  /** The owner an index document names for a well-formed token, if any. */
+  async function indexOwner(token: string): Promise<string | undefined> {
+    if (!TOKEN.test(token)) return undefined;
+    let index: Awaited<ReturnType<DocumentStore['read']>>;
+    try {
+      index = await backend.read(tokenDoc(token));
+    } catch (error) {
+      throw fail('read a calendar token', error);
+    }
+    if (!index) return undefined;
+    const owner = (JSON.parse(index.doc) as { owner?: unknown }).owner;
+    return typeof owner === 'string' ? owner : undefined;
+  }
+
+  const sameToken = (held: string | undefined, token: string) =>
+    held !== undefined &&
+    held.length === token.length &&
+    timingSafeEqual(Buffer.from(held), Buffer.from(token));
+
+  async function removeToken(token: string): Promise<void> {
+    await backend
+      .remove(tokenDoc(token))
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not remove an old calendar token'));
+  }
+
   return {
     async get(userKey) {
       checkUserKey(userKey);
@@ -174,30 +213,57 @@ export function userStoreOver(backend: DocumentStore, logger: Logger, where: str
           : { ...current, calendar: { token, issuedAt: new Date().toISOString() } },
       );
       const kept = stored.calendar!.token;
-      for (const old of [before, token]) {
-        if (old && old !== kept)
-          await backend
-            .remove(tokenDoc(old))
-            .catch((error: unknown) => logger.warn({ err: error }, 'could not remove an old calendar token'));
-      }
+      for (const old of [before, token]) if (old && old !== kept) await removeToken(old);
       return kept;
     },
     async ownerOfToken(token) {
-      if (!TOKEN.test(token)) return undefined;
-      let index: Awaited<ReturnType<DocumentStore['read']>>;
-      try {
-        index = await backend.read(tokenDoc(token));
-      } catch (error) {
-        throw fail('read a calendar token', error);
-      }
-      if (!index) return undefined;
-      const owner = (JSON.parse(index.doc) as { owner?: unknown }).owner;
-      if (typeof owner !== 'string' || !USER_KEY.test(owner)) return undefined;
+      const owner = await indexOwner(token);
+      if (!owner || !USER_KEY.test(owner)) return undefined;
       const { profile } = await read(owner);
-      const held = profile.calendar?.token;
-      if (!held || held.length !== token.length) return undefined;
-      if (!timingSafeEqual(Buffer.from(held), Buffer.from(token))) return undefined;
-      return { userKey: owner, profile };
+      return sameToken(profile.calendar?.token, token) ? { userKey: owner, profile } : undefined;
+    },
+    async channelCalendarToken(tenantId, channelId, renew = false) {
+      const key = channelDoc(tenantId, channelId);
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        let stored: Awaited<ReturnType<DocumentStore['read']>>;
+        try {
+          stored = await backend.read(key);
+        } catch (error) {
+          throw fail('read a channel calendar', error);
+        }
+        const held = stored ? calendarSchema.safeParse(JSON.parse(stored.doc)) : undefined;
+        const before = held?.success ? held.data.token : undefined;
+        if (before && !renew) return before;
+        const token = randomBytes(32).toString('base64url');
+        try {
+          await backend.write(tokenDoc(token), JSON.stringify({ owner: key }), 0);
+          const doc = JSON.stringify({ token, issuedAt: new Date().toISOString() });
+          if ((await backend.write(key, doc, stored?.revision ?? 0)) === undefined) {
+            await removeToken(token); // another admin got there first: read theirs
+            continue;
+          }
+        } catch (error) {
+          throw fail('save a channel calendar', error);
+        }
+        if (before) await removeToken(before);
+        return token;
+      }
+      throw new StoreError(`The calendar of ${key} kept changing while saving it.`, 'busy');
+    },
+    async channelOfToken(token) {
+      const owner = await indexOwner(token);
+      const match = owner ? CHANNEL_KEY.exec(owner) : null;
+      if (!owner || !match) return undefined;
+      let stored: Awaited<ReturnType<DocumentStore['read']>>;
+      try {
+        stored = await backend.read(owner);
+      } catch (error) {
+        throw fail('read a channel calendar', error);
+      }
+      const held = stored ? calendarSchema.safeParse(JSON.parse(stored.doc)) : undefined;
+      return held?.success && sameToken(held.data.token, token)
+        ? { tenantId: match[1]!, channelId: match[2]! }
+        : undefined;
     },
     async users() {
       try {

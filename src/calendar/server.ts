@@ -1,35 +1,33 @@
 /**
  * Calendar feeds over HTTP (issue 16, item 3): `GET /calendar/<token>.ics` answers the calendar of
- * the person holding that token. Served on its own port (CALENDAR_PORT) or on the operations port
- * (`handle` is the route the operations server consults first).
+ * the person (`/me calendar`) or the notification channel (`/settings calendar`) holding that
+ * token. Served on its own port (CALENDAR_PORT) or on the operations port (`calendarRoute` is the
+ * route the operations server consults before its 404).
  *
- * The token is the only key: an unknown, malformed or revoked token gets the same 404 with no data,
- * and the token is never logged. The series come through the data client (cached, rate-limited
- * like the commands' requests): the live series of the person's followed teams and those starting
- * in the next two weeks, those that finished in the last week, and those cancelled in that span
- * (as STATUS:CANCELLED events).
+ * The token is the only key: an unknown, malformed or revoked token, or one of a channel no longer
+ * set up for notifications, gets the same 404 with no data, and the token is never logged. Which
+ * series: `series.ts`; how they read as events: `ics.ts`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../bot/logger.ts';
 import type { NameIndex } from '../bot/names.ts';
-import type { PersonalFollow, Profile, UserStore } from '../bot/users.ts';
+import type { TenantStore } from '../bot/tenants.ts';
+import type { UserStore } from '../bot/users.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import type { Clock } from '../service/clock.ts';
 import { calendarIcs, REFRESH_SECONDS } from './ics.ts';
+import { channelSeries, followedSeries } from './series.ts';
 
-/** How far back finished and cancelled series stay in the calendar. */
-export const PAST_DAYS = 7;
-/** How far ahead upcoming series are listed (busy teams play several series a day). */
-export const AHEAD_DAYS = 14;
-/** Most upcoming and live series one calendar holds. */
-export const MAX_EVENTS = 300;
-const DAY = 24 * 3600_000;
+export { AHEAD_DAYS, PAST_DAYS } from './series.ts';
+
 const PATH = /^\/calendar\/([^/]{1,100})\.ics$/;
 
 export interface CalendarDeps {
-  users: Pick<UserStore, 'ownerOfToken'>;
+  users: Pick<UserStore, 'ownerOfToken' | 'channelOfToken'>;
+  /** The tenant settings, for channel calendars (absent: only personal calendars are served). */
+  tenants?: Pick<TenantStore, 'get'>;
   client: Pick<EsportsClient, 'forCaller'>;
   names: NameIndex;
   clock: Clock;
@@ -39,20 +37,28 @@ export interface CalendarDeps {
 /** Answers calendar requests; resolves false when the path is not a calendar's (the caller goes on). */
 export type CalendarRoute = (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
 
+/** What a calendar shows, once its token is known to be valid. */
+interface Wanted {
+  name: string;
+  series: () => Promise<Series[]>;
+  leads: readonly number[];
+  timezone: string;
+}
+
 export function calendarRoute(deps: CalendarDeps): CalendarRoute {
   return async (request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (!path.startsWith('/calendar/')) return false;
     const token = PATH.exec(path)?.[1];
-    const found = token ? await deps.users.ownerOfToken(token) : undefined;
-    if (!found) {
+    const wanted = token ? await wantedBy(deps, token) : undefined;
+    if (!wanted) {
       response.writeHead(404, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
       response.end('not found\n');
       return true;
     }
     let text: string;
     try {
-      text = await personalCalendar(deps, found.profile);
+      text = await calendarText(deps, wanted);
     } catch (error) {
       deps.logger.warn({ err: error }, 'a calendar could not be made: the esports service did not answer');
       response.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '300' });
@@ -70,24 +76,52 @@ export function calendarRoute(deps: CalendarDeps): CalendarRoute {
   };
 }
 
-/** The person's calendar: their followed teams' series, as iCalendar text. */
-export async function personalCalendar(deps: CalendarDeps, profile: Profile): Promise<string> {
+/** The calendar a token opens: a person's, or a channel's still set up; undefined otherwise. */
+async function wantedBy(deps: CalendarDeps, token: string): Promise<Wanted | undefined> {
+  const person = await deps.users.ownerOfToken(token);
+  if (person) {
+    const { profile } = person;
+    return {
+      name: 'Matchday: my teams',
+      series: () => followedSeries(deps, profile.follows, deps.clock.nowMs()),
+      leads: profile.leads,
+      timezone: profile.timezone,
+    };
+  }
+  const place = deps.tenants ? await deps.users.channelOfToken(token) : undefined;
+  if (!place || !deps.tenants) return undefined;
+  const settings = await deps.tenants.get(place.tenantId);
+  const channel = settings.channels.find((c) => c.id === place.channelId);
+  if (!channel) return undefined;
+  const games = channel.games.length > 0 ? channel.games : settings.games;
+  const tiers = channel.tiers.length > 0 ? channel.tiers : settings.tiers;
+  const teams = [...new Set([...channel.teams, ...settings.follows])];
+  return {
+    name: `Matchday: #${channel.name ?? channel.id}`,
+    series: () => channelSeries(deps, { games, tiers, teams }, deps.clock.nowMs()),
+    leads: channel.leads.length > 0 ? channel.leads : settings.reminderLeads,
+    timezone: settings.timezone,
+  };
+}
+
+/** The calendar's iCalendar text, with each series' primary stream (one request for the casters). */
+async function calendarText(deps: CalendarDeps, wanted: Wanted): Promise<string> {
   const now = deps.clock.now();
-  const series = await followedSeries(deps, profile.follows, now.getTime());
+  const series = await wanted.series();
   const data = deps.client.forCaller({ priority: 'background' });
   const casterIds = [...new Set(series.map((s) => primaryCaster(s)).filter((id) => id !== undefined))];
   const casters = new Map<number, Caster>();
   if (casterIds.length > 0) for (const c of await data.casters.getMany(casterIds)) casters.set(c.id, c);
   return calendarIcs({
-    name: 'Matchday: my teams',
+    name: wanted.name,
     series,
     labels: deps.names,
     streamOf: (s) => {
       const id = primaryCaster(s);
       return id === undefined ? undefined : casters.get(id);
     },
-    leads: profile.leads,
-    timezone: profile.timezone,
+    leads: wanted.leads,
+    timezone: wanted.timezone,
     now,
   });
 }
@@ -95,89 +129,6 @@ export async function personalCalendar(deps: CalendarDeps, profile: Profile): Pr
 /** The first caster of a series, primary ones first. */
 function primaryCaster(series: Series): number | undefined {
   return (series.casters.find((c) => c.primary) ?? series.casters[0])?.caster.id;
-}
-
-/**
- * The series of the followed teams: upcoming and live, finished in the last week, and cancelled
- * with a start in the last week or later; each kept when some follow's tier and qualifier options
- * allow it. Three listings in all, whatever the number of teams (one roster filter).
- */
-export async function followedSeries(
-  deps: Pick<CalendarDeps, 'client' | 'names'>,
-  follows: readonly PersonalFollow[],
-  nowMs: number,
-): Promise<Series[]> {
-  if (follows.length === 0) return [];
-  const data = deps.client.forCaller({ priority: 'background' });
-  const rostersOf = new Map<number, number[]>();
-  for (const f of follows) {
-    let rosters = deps.names.rostersOfTeam(f.team);
-    if (rosters.length === 0)
-      rosters = (await data.rosters.list({ filter: [['team.id', '=', f.team]], take: 50 })).map((r) => r.id);
-    rostersOf.set(f.team, rosters);
-  }
-  const all = [...new Set([...rostersOf.values()].flat())];
-  if (all.length === 0) return [];
-  const byRoster = ['participants.roster.id', '^', all] as const;
-  const [coming, finished, cancelled] = await Promise.all([
-    collectUntil(
-      data.series.paginate(
-        { filter: [byRoster, ['lifecycle', '<=', ['upcoming', 'live']]], order: 'start-asc' },
-        { limit: MAX_EVENTS },
-      ),
-      nowMs + AHEAD_DAYS * DAY,
-    ),
-    data.series.list({
-      filter: [byRoster, ['lifecycle', '<=', ['over', 'over-forfeited']]],
-      order: 'end-desc',
-      take: 50,
-    }),
-    data.series.list({ filter: [byRoster, ['lifecycle', '=', 'deleted']], order: 'start-desc', take: 50 }),
-  ]);
-  const since = nowMs - PAST_DAYS * DAY;
-  const recent = (iso: string | null) => iso !== null && Date.parse(iso) >= since;
-  const candidates = [
-    ...coming,
-    ...finished.filter((s) => recent(s.end)),
-    ...cancelled.filter((s) => recent(s.start)),
-  ];
-  await deps.names.ensureSeriesLabels(data, candidates);
-  await deps.names.ensureTournaments(
-    data,
-    candidates.map((s) => s.tournament.id),
-  );
-  if (follows.some((f) => f.noQualifiers))
-    await deps.names.ensureSubstages(
-      data,
-      candidates.map((s) => s.substage.id),
-    );
-  const wanted = (s: Series) =>
-    follows.some((f) => {
-      const rosters = rostersOf.get(f.team) ?? [];
-      if (!s.participants.some((p) => rosters.includes(p.roster.id))) return false;
-      if (f.tier !== undefined && s.tier > f.tier) return false;
-      return !(f.noQualifiers && isQualifier(s, deps.names));
-    });
-  const seen = new Set<number>();
-  return candidates
-    .filter((s) => !seen.has(s.id) && seen.add(s.id) && wanted(s))
-    .sort((a, b) => Date.parse(a.start ?? '') - Date.parse(b.start ?? '') || a.id - b.id);
-}
-
-/** A qualifier: its tournament or its stage says so ("Open Qualifier", "Qualifier Playoffs"). */
-export function isQualifier(series: Series, names: NameIndex): boolean {
-  const titles = [names.tournament(series.tournament.id)?.title, names.substage(series.substage.id)?.title];
-  return titles.some((t) => t !== undefined && /qualif/i.test(t));
-}
-
-/** The series of a start-ordered listing that start before `until` (the walk stops there). */
-async function collectUntil(items: AsyncIterable<Series>, until: number): Promise<Series[]> {
-  const out: Series[] = [];
-  for await (const item of items) {
-    if (item.start !== null && Date.parse(item.start) >= until) break;
-    out.push(item);
-  }
-  return out;
 }
 
 /** A server of its own for the calendars (CALENDAR_PORT). */

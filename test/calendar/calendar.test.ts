@@ -34,6 +34,7 @@ beforeAll(async () => {
   users = await openUserStore({ kind: 'sqlite', url: `sqlite://${dbPath}`, path: dbPath }, { logger });
   const route = calendarRoute({
     users,
+    tenants: stack.tenants,
     client: stack.client,
     names: stack.names,
     clock: stack.clock,
@@ -332,5 +333,52 @@ describe('calendar feeds on the operations port (no CALENDAR_PORT)', () => {
       await ops.close();
       metrics.close();
     }
+  });
+});
+
+describe('channel calendars (/settings calendar)', () => {
+  it("hold the channel's games and tiers plus its teams, and stop when the channel is removed", async () => {
+    stack.clock.set(FROZEN_AT);
+    const game = world().catalog.games[0]!.game.id;
+    const team = teamOfRoster(world().knownRosters(changing('postponed'), T1)[0]!);
+    await stack.tenants.save('discord:g-cal', {
+      ...(await stack.tenants.get('discord:g-cal')),
+      timezone: 'Europe/Berlin',
+      channels: [
+        {
+          id: 'c-cal',
+          name: 'matches',
+          games: [game],
+          tiers: [1],
+          teams: [team],
+          kinds: ['reminders'],
+          leads: [30],
+        },
+      ],
+    });
+    const token = await users.channelCalendarToken('discord:g-cal', 'c-cal');
+    expect(await users.ownerOfToken(token)).toBeUndefined();
+    const answer = await fetchCalendar(token);
+    expect(answer.status).toBe(200);
+    const rosters = new Set(rostersOf(team));
+    const expected = world()
+      .seriesInWindow(T1)
+      .filter((s) => s.lifecycle === 'upcoming' && Date.parse(s.start!) < T1 + AHEAD_DAYS * 24 * 3600_000)
+      .filter(
+        (s) => (s.game.id === game && s.tier === 1) || s.participants.some((p) => rosters.has(p.roster.id)),
+      );
+    expect(expected.length).toBeGreaterThan(0);
+    const shown = new Set(answer.events.filter((e) => e.start > T1).map((e) => e.uid));
+    expect([...shown].sort()).toEqual(expected.map((s) => uid(s.id)).sort());
+    for (const e of answer.events.filter((e) => e.start > T1)) expect(e.alarms).toEqual(['-PT30M']);
+
+    // Renewed: the old token is gone; the channel removed: the new one is gone too.
+    const renewed = await users.channelCalendarToken('discord:g-cal', 'c-cal', true);
+    expect((await fetchCalendar(token)).status).toBe(404);
+    expect((await fetchCalendar(renewed)).status).toBe(200);
+    await stack.tenants.update('discord:g-cal', (s) => ({ ...s, channels: [] }));
+    const gone = await fetchCalendar(renewed);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toBe('not found\n');
   });
 });

@@ -195,3 +195,38 @@ describe('/me', () => {
     expect(theirs.text).not.toContain(second!);
   });
 });
+
+describe('/settings calendar', () => {
+  it("gives admins a channel's calendar URL, for set-up channels only, and renews it", async () => {
+    const admin: CommandUser = { id: 'u-admin', name: 'admin', isAdmin: true };
+    await stack.tenants.save('discord:g-settings-cal', {
+      ...(await stack.tenants.get('discord:g-settings-cal')),
+      channels: [
+        { id: 'c-news', name: 'news', games: [], tiers: [], teams: [], kinds: ['reminders'], leads: [] },
+      ],
+    });
+    const run = (args: Record<string, unknown>, user: CommandUser, calendar = true) =>
+      runtime(calendar).run({
+        platform: 'discord',
+        tenantKey: 'g-settings-cal',
+        user,
+        channel: { id: 'c-news' },
+        command: 'settings',
+        subcommand: 'calendar',
+        args,
+      });
+    const shown = await run({ channel: 'c-news' }, admin);
+    expect(shown.outcome).toBe('ok');
+    const text = replyText(shown.reply);
+    expect(text).toContain('Calendar of #news');
+    const token = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(text)?.[1];
+    expect((await users.channelOfToken(token!))?.channelId).toBe('c-news');
+    expect((await run({ channel: 'c-news' }, ANA)).outcome).not.toBe('ok');
+    const unknown = await run({ channel: 'c-other' }, admin);
+    expect(unknown.outcome).toBe('user-error');
+    expect((await run({ channel: 'c-news' }, admin, false)).message).toContain('CALENDAR_PORT');
+    const renewed = replyText((await run({ channel: 'c-news', action: 'renew' }, admin)).reply);
+    expect(renewed).toContain('The old URL no longer works.');
+    expect(await users.channelOfToken(token!)).toBeUndefined();
+  });
+});
