@@ -8,6 +8,7 @@ import { commands } from '../../commands/index.ts';
 import type { AutocompleteSource } from '../../src/bot/command.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { completeLine } from '../../src/platforms/terminal/chat.ts';
+import { completionsFor } from '../../src/platforms/terminal/complete.ts';
 import { call, type Stack, startStack } from './helpers.ts';
 
 let stack: Stack;
@@ -85,6 +86,56 @@ describe('names round-trip', () => {
         expect(result.outcome, `${stem}${candidate}: ${result.text}`).toBe('ok');
       }
     }
+  });
+
+  it('completes without erasing what was typed, named and positional, and every completion and offer is accepted verbatim', async () => {
+    const team = stack.names.team(Number(stack.runtime.autocomplete('team', 'Iron')[0]!.value))!;
+    const [first, second] = team.name.split(' ') as [string, string];
+    const tournament = stack.runtime.autocomplete('tournament', 'AC')[0]!.name;
+    const lines = [
+      `/team team:${first.slice(0, 2)}`,
+      `/team ${first.slice(0, 2)}`,
+      `/team ${first} ${second.slice(0, 1)}`,
+      `/team ${first.toLowerCase()} ${second.slice(0, 1).toLowerCase()}`,
+      `/team team:${first} ${second.slice(0, 2)}`,
+      `/team ${second}`,
+      `/team team:${second}`,
+      '/tournament AC',
+      '/tournament tournament:"AC',
+      `/standings "${tournament}" Gr`,
+      '/series game:S',
+      '/series l',
+      '/casters series:',
+      '/settings spoilers policy:',
+      `/follow team ${first.slice(0, 2)}`,
+    ];
+    let accepted = 0;
+    let offered = 0;
+    for (const line of lines) {
+      const { candidates, current, offers } = completionsFor(line, stack.runtime);
+      expect(line.endsWith(current), line).toBe(true);
+      // Readline inserts the candidates' common part: each must continue the typed text exactly.
+      for (const candidate of candidates)
+        expect(candidate.startsWith(current), `${line} -> ${candidate}`).toBe(true);
+      expect(candidates.length + offers.length, `${line} offers something`).toBeGreaterThan(0);
+      const stem = line.slice(0, line.length - current.length);
+      for (const completion of [...candidates, ...offers].filter((c) => !c.endsWith(':')).slice(0, 8)) {
+        const result = await typed(`${stem}${completion}`);
+        expect(result.outcome, `${stem}${completion}: ${result.text}`).toBe('ok');
+        expect(result.reply.content, `${stem}${completion} needs no correction`).toBeUndefined();
+        accepted++;
+      }
+      offered += offers.length;
+    }
+    expect(accepted).toBeGreaterThan(40);
+    // Some lines match inside names (not a prefix): those are offered, not inserted.
+    expect(offered).toBeGreaterThan(0);
+    expect(
+      completionsFor(`/team ${second}`, stack.runtime).candidates.some((c) => c.includes(team.name)),
+    ).toBe(false);
+    expect(completionsFor(`/team ${second}`, stack.runtime).offers.some((o) => o.includes(team.name))).toBe(
+      true,
+    );
   });
 
   it('accepts every "Did you mean" candidate, and takes a single clear typo with a note', async () => {

@@ -15,9 +15,12 @@ import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, type Reply } from '../../bot/reply.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
-import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
+import { parseCommandText } from '../../bot/text-args.ts';
 import type { Clock } from '../../service/clock.ts';
+import { completionsFor } from './complete.ts';
 import { clipLine, DEFAULT_WIDTH, renderReply } from './render.ts';
+
+export { completeLine } from './complete.ts';
 
 /** The terminal is one tenant with one channel. */
 export const TERMINAL_TENANT_KEY = 'local';
@@ -69,81 +72,6 @@ const terminalChannels: ChannelCheck = {
   },
 };
 
-const quote = (value: string) => (/[\s"']/.test(value) ? `"${value.replace(/"/g, '')}"` : value);
-
-/** The token being typed at the end of `line` (quotes respected) and the complete tokens before it. */
-function splitForCompletion(line: string): { before: string[]; current: string } {
-  const before: string[] = [];
-  let current = '';
-  let quoteChar: string | undefined;
-  for (const char of line) {
-    if (quoteChar) {
-      if (char === quoteChar) quoteChar = undefined;
-      current += char;
-    } else if (char === '"' || char === "'") {
-      quoteChar = char;
-      current += char;
-    } else if (/\s/.test(char)) {
-      if (current) before.push(current);
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  return { before, current };
-}
-
-/**
- * Completions for the line typed so far, as readline wants them: candidates for the last token,
- * and that token. Synchronous and local: the name index is already in memory.
- */
-export function completeLine(
-  line: string,
-  runtime: Pick<Runtime, 'commands' | 'autocomplete'>,
-): [string[], string] {
-  const { before, current } = splitForCompletion(line);
-  const commands: AnyCommand[] = runtime.commands;
-  const byPrefix = (candidates: string[], prefix: string) =>
-    candidates.filter((c) => c.toLowerCase().startsWith(prefix.toLowerCase()));
-
-  if (before.length === 0) {
-    const slash = current.startsWith('/') || current === '' ? '/' : '';
-    return [
-      byPrefix(
-        commands.map((c) => `${slash}${c.name}`),
-        current,
-      ),
-      current,
-    ];
-  }
-  const command = commands.find((c) => c.name === before[0]!.replace(/^\//, '').toLowerCase());
-  if (!command) return [[], current];
-  if (command.subcommands && before.length === 1) {
-    return [byPrefix(Object.keys(command.subcommands), current), current];
-  }
-  const subcommand = command.subcommands ? before[1]?.toLowerCase() : undefined;
-  const options = optionsOf(command, subcommand);
-  const colon = current.indexOf(':');
-  if (colon > 0) {
-    const name = current.slice(0, colon);
-    const def = options[name];
-    if (!def) return [[], current];
-    const partial = current.slice(colon + 1).replace(/^["']/, '');
-    let values: string[] = [];
-    if (def.choices?.length)
-      values = byPrefix(
-        def.choices.map((c) => String(c.value)),
-        partial,
-      );
-    else if (def.type === 'boolean') values = byPrefix(['true', 'false'], partial);
-    else if (def.autocomplete) values = runtime.autocomplete(def.autocomplete, partial).map((c) => c.name);
-    return [values.map((v) => `${name}:${quote(v)}`), current];
-  }
-  const used = new Set(before.map((token) => token.split(':')[0]));
-  const names = Object.keys(options).filter((name) => !used.has(name));
-  return [byPrefix(names, current).map((name) => `${name}:`), current];
-}
-
 /** Starts the chat on the given streams. */
 export function startChat(host: ChatHost, options: ChatOptions): Chat {
   const { output } = options;
@@ -158,9 +86,22 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
     terminal: interactive,
     historySize: 500,
     ...(options.history ? { history: options.history } : {}),
-    ...(interactive ? { completer: (line: string) => completeLine(line, host.runtime) } : {}),
+    ...(interactive ? { completer } : {}),
   });
   rl.setPrompt(prompt);
+
+  /**
+   * Tab: continuations of what was typed go to readline; other matches (a word inside a name, a
+   * typo) are listed above the prompt and the line is left as typed.
+   */
+  function completer(line: string): [string[], string] {
+    const { candidates, current, offers } = completionsFor(line, host.runtime);
+    if (candidates.length === 0 && offers.length > 0)
+      print(
+        `Matches for ${JSON.stringify(current)}: ${offers.slice(0, 10).join('  ')}${offers.length > 10 ? `  and ${offers.length - 10} more` : ''}`,
+      );
+    return [candidates, current];
+  }
 
   let busy = false;
   let ended = false;

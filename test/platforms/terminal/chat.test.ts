@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyCommand, defineCommand } from '../../../src/bot/command.ts';
 import { CONFIG_VARIABLES } from '../../../src/config.ts';
 import { completeLine } from '../../../src/platforms/terminal/chat.ts';
+import { completionsFor } from '../../../src/platforms/terminal/complete.ts';
 
 const BIN = join(import.meta.dirname, '../../../bin/matchday.mjs');
 
@@ -214,10 +215,51 @@ describe('completeLine', () => {
       'when:to',
     ]);
     expect(completeLine('/series live spoilers:t', runtime)).toEqual([['spoilers:true'], 'spoilers:t']);
-    expect(completeLine('/series live team:Spi', runtime)).toEqual([
-      ['team:"Team Spirit"', 'team:"Team Spi"'],
-      'team:Spi',
+    // Unquoted words after team: continue its value.
+    expect(completeLine('/series live team:Team S', runtime)).toEqual([['team:Team Spirit'], 'team:Team S']);
+    expect(completeLine('/series live team:"Team', runtime)).toEqual([
+      ['team:"Team Spirit"', 'team:"Team Team"'],
+      'team:"Team',
     ]);
+  });
+
+  it('never hands readline a candidate that does not continue what was typed: other matches are offers', () => {
+    // "Spi" is inside "Team Spirit", not its start: readline would replace "team:Spi" with "team:".
+    expect(completionsFor('/series live team:Spi', runtime)).toEqual({
+      candidates: [],
+      current: 'team:Spi',
+      offers: ['team:"Team Spirit"', 'team:"Team Spi"'],
+    });
+    // A prefix typed in another case keeps the user's letters.
+    expect(completionsFor('/series live team:team sp', runtime).candidates).toContain('team:team spirit');
+    for (const line of [
+      '/se',
+      '/series l',
+      '/series live when:TO',
+      '/series live team:te',
+      '/series live Te',
+    ]) {
+      const { candidates, current } = completionsFor(line, runtime);
+      expect(line.endsWith(current), line).toBe(true);
+      for (const c of candidates) expect(c.startsWith(current), `${line} -> ${c}`).toBe(true);
+    }
+  });
+
+  it('completes positional values, a name of several words as one value', () => {
+    expect(completionsFor('/series live Team Sp', runtime)).toMatchObject({
+      candidates: ['Team Spirit'],
+      current: 'Team Sp',
+    });
+    // After a quoted team, the next positional option is `when`: its choices.
+    expect(completionsFor('/series live "Team Spirit" to', runtime).candidates).toEqual([
+      'today',
+      'tomorrow',
+    ]);
+    // After a named value, a word may start the next option (or continue the name).
+    expect(completionsFor('/series live team:x w', runtime)).toMatchObject({
+      candidates: ['team:x when:'],
+      current: 'team:x w',
+    });
   });
 
   it('offers nothing for an unknown command or option', () => {
