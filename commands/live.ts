@@ -1,21 +1,25 @@
 /**
  * `/live`: the live scoreline of one series, or of every live series in the tenant's games and
- * tiers: series score, the current map and its score, earlier maps, and streams (primary first).
+ * tiers: series score, the current map and its score in its game's words (`src/bot/live-now.ts`:
+ * rounds, kills, goals, supply, a lobby's places), earlier maps, and streams (primary first).
  * At most 3 upstream requests cold:
  * - overview: the live series (1), their matches (1, all at once), their casters (1, all at once);
- *   no per-match summaries (no batch endpoint); nothing live: the next few upcoming instead (1);
- * - one series (named, or a team's): the series (1), then at most 2 of, in this order, the live
- *   summary of the current game (its highlights: net worth lead, structures, clock), the casters,
- *   and the matches (map names, earlier maps). The current game is the series' match ref after
- *   the maps already won (sum of the scores), its summary source the series' coverage, so the
- *   summary needs no match request. When all three are wanted, the matches are left out: the
- *   card names the game number without its map.
+ *   no per-match summary reads (no batch endpoint): a current game's line comes from the summary
+ *   the feed holds, as on the notifier's card; nothing live: the next few upcoming instead (1);
+ * - one series (named, or a team's): the series (1), then at most 2 of, in this order, the
+ *   matches (map names, earlier maps), the live summary of the current game, and the casters
+ *   (left to `/casters` when the budget runs out). The current game of a head-to-head is the
+ *   series' match ref after the maps already won (sum of the scores), so its summary needs no
+ *   match request; a lobby's is its live match, so its summary is read after the matches. The
+ *   summary source is the series' coverage (computer vision first, as the feed reads it).
  */
 import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { isLobby, liveCard } from '../src/bot/format.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
-import type { CoverageLeaf, LiveApiSummary, LiveCvSummary, Series } from '../src/protocol/types.ts';
+import { summarySource } from '../src/feed/feed.ts';
+import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
+import type { Match, Series } from '../src/protocol/types.ts';
 import {
   type FromFeed,
   fromFeed,
@@ -41,10 +45,6 @@ const LIVE_PAGE = 50;
 
 /** Upstream requests a command may make cold (issue 4: at most 3). */
 const BUDGET = 3;
-
-const HAS_DATA = new Set(['available', 'partial']);
-const hasData = (leaf: CoverageLeaf | undefined) =>
-  leaf !== undefined && (HAS_DATA.has(leaf.fact) || HAS_DATA.has(leaf.expectation));
 
 export default defineCommand({
   name: 'live',
@@ -137,7 +137,6 @@ export default defineCommand({
     ]);
     const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
     const one = series[0]!;
-    const current = detailed ? currentGame(one) : undefined;
     // What the feed holds costs nothing: the live reads keep matches, summaries and casters.
     const feed = ctx.feed;
     const heldMatches =
@@ -145,13 +144,24 @@ export default defineCommand({
         ? series.flatMap((s) => feed.liveMatches(s.id)!)
         : undefined;
     const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
+    /** The summary the feed holds of a series' current game, as the notifier's card shows it. */
+    const heldSummaryOf = (s: Series): LiveSummary | undefined => {
+      const playing = heldMatches?.find((m) => m.series.id === s.id && m.lifecycle === 'live');
+      const source = summarySource(s);
+      if (!playing || !source) return undefined;
+      const held = feed?.liveSummary(source, playing.id);
+      return held && usableSummary(held, { matchId: playing.id, order: playing.order, source }, ctx.now);
+    };
+    const current = detailed ? (currentGame(one) ?? playingGame(one, heldMatches)) : undefined;
     const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
     // What the answer wants, most telling first; the budget decides how much of it is asked for.
     // The matches come first: one series in detail shows at least what the overview shows (map
     // names, earlier maps); streams are the part left to /casters when the budget runs out.
     const wanted: ('summary' | 'casters' | 'matches')[] = [];
     if (!heldMatches) wanted.push('matches');
-    if (current && !heldSummary) wanted.push('summary');
+    // A lobby's current game is known from its matches only: its summary is read after them.
+    const lobbyDetail = detailed && current === undefined && isLobby(one) && summarySource(one) !== undefined;
+    if ((current && !heldSummary) || lobbyDetail) wanted.push('summary');
     if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
     const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - used)));
     const ids = series.map((s) => s.id);
@@ -177,22 +187,34 @@ export default defineCommand({
           : Promise.resolve(undefined),
       labelsReady,
     ]);
-    const cards = series.map((s) =>
-      liveCard(s, names, {
+    let shown = summary;
+    let shownOrder = current?.order;
+    if (!shown && lobbyDetail && asked.has('summary') && matches) {
+      const playing = playingGame(one, matches);
+      if (playing) {
+        shown = await liveSummary(ctx, playing);
+        shownOrder = playing.order;
+      }
+    }
+    const cards = series.map((s) => {
+      // The overview shows each current game's line as the live card says it (no details).
+      const overview = detailed ? undefined : heldSummaryOf(s);
+      return liveCard(s, names, {
         spoilers: tenant.settings.spoilers,
         ...(matches ? { matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null) } : {}),
-        ...(summary && s.id === one.id ? { summary, currentOrder: current!.order } : {}),
+        ...(shown && s.id === one.id ? { summary: shown, currentOrder: shownOrder! } : {}),
+        ...(overview ? { summary: overview, detail: false } : {}),
         casters: casters.filter((c) => s.casters.some((e) => e.caster.id === c.id)),
         mapName: (id) => names.mapName(id),
         now: ctx.now,
-      }),
-    );
+      });
+    });
     noteFilling(cards[0]!, held);
     if (casterIds.length > 0 && !heldCasters && !asked.has('casters'))
       cards[0]!.footer = `${cards[0]!.footer ?? ''} · Streams: /casters series:${one.id}`.replace(/^ · /, '');
     if (!detailed) {
       const last = cards[cards.length - 1]!;
-      last.footer = `${last.footer ?? ''} · Net worth, structures and clock: /live series:<id>`.replace(
+      last.footer = `${last.footer ?? ''} · The current game in detail: /live series:<id>`.replace(
         /^ · /,
         '',
       );
@@ -217,24 +239,26 @@ interface CurrentGame {
  */
 export function currentGame(series: Series): CurrentGame | undefined {
   if (series.lifecycle !== 'live' || isLobby(series)) return undefined;
-  const live = series.coverage?.data?.live;
-  const source = hasData(live?.cv) ? 'cv' : hasData(live?.api) ? 'api' : undefined;
+  const source = summarySource(series);
   if (!source) return undefined;
   const decided = series.participants.reduce((sum, p) => sum + p.score, 0);
   const ref = series.matches[decided];
   return ref ? { matchId: ref.id, order: decided + 1, source } : undefined;
 }
 
+/** A lobby's current game (its points say nothing of it): the live match among `matches`, if any. */
+function playingGame(series: Series, matches: readonly Match[] | undefined): CurrentGame | undefined {
+  const playing = matches?.find((m) => m.series.id === series.id && m.lifecycle === 'live');
+  const source = summarySource(series);
+  return playing && source ? { matchId: playing.id, order: playing.order, source } : undefined;
+}
+
 /** The summary if it is the current game's and that game has started, else undefined. */
-function usableSummary(
-  summary: LiveCvSummary | LiveApiSummary,
-  current: CurrentGame,
-  now: Date,
-): LiveCvSummary | LiveApiSummary | undefined {
-  if (summary.match.id !== current.matchId) return undefined;
+function usableSummary(summary: LiveSummary, current: CurrentGame, now: Date): LiveSummary | undefined {
+  const match = liveSummaryMatch(summary);
+  if (match.id !== current.matchId) return undefined;
   // The next game's summary exists before it starts: until then the series score says it all.
-  const start = 'seed_indexed_state' in summary ? summary.match.timeline.start : summary.timeline.start;
-  return Date.parse(start) <= now.getTime() ? summary : undefined;
+  return Date.parse(match.start) <= now.getTime() ? summary : undefined;
 }
 
 /**
@@ -245,7 +269,7 @@ function usableSummary(
 async function liveSummary(
   ctx: CommandContext<unknown>,
   current: CurrentGame,
-): Promise<LiveCvSummary | LiveApiSummary | undefined> {
+): Promise<LiveSummary | undefined> {
   const data = ctx.data;
   try {
     const summary =

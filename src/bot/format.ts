@@ -9,18 +9,11 @@
  * finished series follows the policy.
  */
 
-import type {
-  Caster,
-  LiveApiSummary,
-  LiveCvSummary,
-  Match,
-  Participant,
-  Series,
-  SeriesCasterEntry,
-  Stream,
-} from '../protocol/types.ts';
+import type { LiveSummary } from '../protocol/live-summary.ts';
+import type { Caster, Match, Participant, Series, SeriesCasterEntry, Stream } from '../protocol/types.ts';
 import type { Platform } from './command.ts';
-import type { Card, Field, Span, Text } from './reply.ts';
+import { liveNow } from './live-now.ts';
+import type { Card, Field, Span, Table, Text } from './reply.ts';
 import { COLOURS } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
@@ -357,68 +350,11 @@ export function seriesCard(
   return card;
 }
 
-/** A live summary of either source, reduced to what a scoreline shows. */
-export interface LiveHighlights {
-  /** Per side, home first: score (kills or rounds), structures destroyed or standing. */
-  home: { score: number; structures?: string };
-  away: { score: number; structures?: string };
-  /** Positive: home leads in net worth by this much; negative: away leads. */
-  netWorthLead?: number;
-  clockMs?: number;
-  phase?: string;
-}
-
-function countStructureKills(kills: Record<string, { total: number }[]>): number {
-  let total = 0;
-  for (const list of Object.values(kills)) for (const entry of list) total += entry.total;
-  return total;
-}
-
-/** Reads the highlights of a live summary (computer-vision or API source). */
-export function liveHighlights(summary: LiveCvSummary | LiveApiSummary): LiveHighlights {
-  if ('seed_indexed_state' in summary) {
-    const { home, away } = summary.seed_indexed_state.teams;
-    const lead = home.state.net_worth_lead - away.state.net_worth_lead;
-    return {
-      home: {
-        score: home.stats.score,
-        structures: `${countStructureKills(home.stats.structures.kills)} structures destroyed`,
-      },
-      away: {
-        score: away.stats.score,
-        structures: `${countStructureKills(away.stats.structures.kills)} structures destroyed`,
-      },
-      netWorthLead: lead,
-      clockMs: summary.match.timeline.clock.milliseconds,
-      phase: summary.match.timeline.phase,
-    };
-  }
-  const { home, away } = summary.teams;
-  const standing = (t: typeof home) =>
-    `${t.structures_status.towers.filter((s) => s.standing).length} towers, ${t.structures_status.barracks.filter((s) => s.standing).length} barracks standing`;
-  const worth = (t: typeof home) => t.players.reduce((sum, p) => sum + (p.gold?.net_worth ?? 0), 0);
-  const hasWorth = home.players.some((p) => p.gold !== undefined);
-  return {
-    home: { score: home.score, structures: standing(home) },
-    away: { score: away.score, structures: standing(away) },
-    ...(hasWorth ? { netWorthLead: worth(home) - worth(away) } : {}),
-    clockMs: summary.match.clock.milliseconds,
-    phase: summary.match.phase,
-  };
-}
-
-/** "12:34" from milliseconds. */
-export function formatClock(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const minutes = Math.floor(total / 60);
-  const seconds = total % 60;
-  return `${minutes}:${String(seconds).padStart(2, '0')}`;
-}
-
 /**
- * The live scoreline of a series: series score, the current map and its highlights (score or
- * kills, net worth lead, structures, clock), earlier maps' results, and streams (primary first).
- * Used by `/live` and by the notifier's edited-in-place live cards.
+ * The live scoreline of a series: series score, the current map and, from its live summary, what
+ * its game counts (`live-now.ts`: rounds, kills, goals, supply, places), earlier maps' results, and
+ * streams (primary first). Used by `/live` and by the notifier's edited-in-place live cards, so
+ * one match reads the same in both.
  */
 export function liveCard(
   series: Series,
@@ -427,7 +363,12 @@ export function liveCard(
     /** The series' matches (any order); the live one is "current". */
     matches?: readonly Match[];
     /** The live summary of the current match. */
-    summary?: LiveCvSummary | LiveApiSummary;
+    summary?: LiveSummary;
+    /**
+     * Show the summary's details (sides, economy, towers, gold, supply, a lobby's table) below the
+     * "Now" line; false keeps the card to the line (an overview of several series). Default true.
+     */
+    detail?: boolean;
     casters?: readonly Caster[];
     mapName?: MapNames;
     /**
@@ -460,6 +401,7 @@ export function liveCard(
     description.push(['Starts ', { time: new Date(series.start), style: 'relative' }]);
   }
   const fields: Field[] = [];
+  let lobbyTable: Table | undefined;
   const matches = [...(options.matches ?? [])].sort((a, b) => a.order - b.order);
   const current = matches.find((m) => m.lifecycle === 'live');
   const currentOrder = current?.order ?? (options.summary ? options.currentOrder : undefined);
@@ -468,30 +410,19 @@ export function liveCard(
     const map = current?.map ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`) : undefined;
     const value: Text = [];
     const extra: Field[] = [];
-    const h = options.summary && !lobby ? liveHighlights(options.summary) : undefined;
-    if (h) {
-      value.push(`${homeName} ${h.home.score}–${h.away.score} ${awayName}`);
-      if (h.clockMs !== undefined) value.push(` · ${formatClock(h.clockMs)}`);
-      if (h.netWorthLead !== undefined && h.netWorthLead !== 0) {
-        const leader = h.netWorthLead > 0 ? homeName : awayName;
-        extra.push({
-          name: 'Net worth',
-          value: [`${leader} +${Math.abs(h.netWorthLead).toLocaleString('en')}`],
-          inline: true,
-        });
-      }
-      if (h.home.structures && h.away.structures) {
-        extra.push({
-          name: 'Structures',
-          value: [`${homeName}: ${h.home.structures}; ${awayName}: ${h.away.structures}`],
-          inline: true,
-        });
+    if (options.summary) {
+      const now = liveNow(options.summary, (rosterId) => teamName(labels, rosterId));
+      value.push(now.line);
+      if (options.detail !== false) {
+        extra.push(...now.fields);
+        lobbyTable = now.table;
       }
     } else if (current) {
       const ph = orderedParticipants(current);
+      // Without a summary the match resource's score is all there is (a lobby's is its kills).
       if (lobby)
         value.push(
-          `leading: ${lobbyLeaders({ ...series, participants: current.participants } as Series, labels)}`,
+          `most kills: ${lobbyLeaders({ ...series, participants: current.participants } as Series, labels)}`,
         );
       else
         value.push(
@@ -523,6 +454,7 @@ export function liveCard(
     description,
   };
   if (fields.length > 0) card.fields = fields;
+  if (lobbyTable) card.table = lobbyTable;
   const buttons =
     options.casters && !seriesOver(series)
       ? streamButtons(orderCasters(options.casters, series.casters))

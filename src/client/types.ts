@@ -6,6 +6,7 @@
 
 import type { FilterField, IdSpaceName, ListResource, OrderKey } from '../protocol/fields.ts';
 import type { FilterOperator } from '../protocol/filter.ts';
+import type { LiveSummary } from '../protocol/live-summary.ts';
 import type {
   Asset,
   Broadcaster,
@@ -18,8 +19,6 @@ import type {
   Incident,
   Language,
   Lineup,
-  LiveApiSummary,
-  LiveCvSummary,
   MapLayout,
   MapPool,
   Match,
@@ -160,8 +159,10 @@ export interface EsportsClient {
   };
   matches: ResourceEndpoint<Match, 'matches'> & {
     rosters: SubList<Roster, 'rosters'>;
-    liveCv: SubGet<LiveCvSummary>;
-    liveApi: SubGet<LiveApiSummary>;
+    /** A MOBA's in the specification's computer-vision shape; other games' in their own (`live-summary.ts`). */
+    liveCv: SubGet<LiveSummary>;
+    /** A MOBA's in the specification's API shape; other games' in their own. */
+    liveApi: SubGet<LiveSummary>;
   };
   teams: ResourceEndpoint<Team, 'teams'> & { standingRosters: SubList<StandingRoster, 'standing_rosters'> };
   rosters: ResourceEndpoint<Roster, 'rosters'> & { series: SubList<Series, 'series'> };

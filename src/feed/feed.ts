@@ -21,7 +21,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
 import { POLL_INTERVAL_MS, pollBand } from '../notify/plan.ts';
-import type { Caster, LiveApiSummary, LiveCvSummary, Match, Series, Substage } from '../protocol/types.ts';
+import type { LiveSummary } from '../protocol/live-summary.ts';
+import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
 import type { Clock } from '../service/clock.ts';
 import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './query.ts';
 import type { SnapshotStore } from './store.ts';
@@ -59,7 +60,7 @@ export interface FeedOptions {
 /** A live series' matches and the live summary of its current game. */
 export interface LiveData {
   matches: Match[];
-  summary?: LiveCvSummary | LiveApiSummary;
+  summary?: LiveSummary;
   /** `cv:<match id>` or `api:<match id>`: which summary it is. */
   summaryKey?: string;
   summaryAt?: number;
@@ -172,7 +173,7 @@ export class Feed {
   }
 
   /** The live summary of a match from a source, if the feed read it. */
-  liveSummary(source: 'cv' | 'api', matchId: number): LiveCvSummary | LiveApiSummary | undefined {
+  liveSummary(source: 'cv' | 'api', matchId: number): LiveSummary | undefined {
     for (const data of this.#live.values())
       if (data.summaryKey === `${source}:${matchId}`) return data.summary;
     return undefined;
@@ -402,7 +403,7 @@ export class Feed {
     await Promise.all(
       picked.map(async ({ data, source, matchId }) => {
         try {
-          data.summary = await this.#read<LiveCvSummary | LiveApiSummary>(() =>
+          data.summary = await this.#read<LiveSummary>(() =>
             source === 'cv'
               ? this.#o.client.matches.liveCv(matchId, BACKGROUND)
               : this.#o.client.matches.liveApi(matchId, BACKGROUND),

@@ -7,7 +7,8 @@
 import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
 import type { Reply, Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
-import type { Caster, LiveApiSummary, LiveCvSummary, Match, Series } from '../protocol/types.ts';
+import type { LiveSummary } from '../protocol/live-summary.ts';
+import type { Caster, Match, Series } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
 
 interface Audience {
@@ -56,7 +57,7 @@ export function liveReply(
   audience: Audience,
   options: {
     matches?: readonly Match[];
-    summary?: LiveCvSummary | LiveApiSummary;
+    summary?: LiveSummary;
     casters?: readonly Caster[];
     /** Map names by id ("Mirage" instead of "Map 2"). */
     mapName?: MapNames;

@@ -23,18 +23,8 @@ import type { Reply } from '../bot/reply.ts';
 import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
-import type {
-  Caster,
-  Game,
-  LiveApiSummary,
-  LiveCvSummary,
-  Match,
-  Roster,
-  Series,
-  Substage,
-  Team,
-  Tournament,
-} from '../protocol/types.ts';
+import type { LiveSummary } from '../protocol/live-summary.ts';
+import type { Caster, Game, Match, Roster, Series, Substage, Team, Tournament } from '../protocol/types.ts';
 import type { Clock } from '../service/clock.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from './cards.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
@@ -136,7 +126,7 @@ interface Known {
 
 interface LiveData {
   matches?: Match[];
-  summary?: LiveApiSummary | LiveCvSummary;
+  summary?: LiveSummary;
   /** The match the summary belongs to, and when (simulated ms) it was read. */
   summaryOf?: number;
   summaryAt?: number;
@@ -1058,7 +1048,7 @@ class NotifierImpl implements Notifier {
         const useApi = api === 'available' || api === 'partial';
         this.stats.summaries++;
         try {
-          data.summary = await this.#counted<LiveApiSummary | LiveCvSummary>(() =>
+          data.summary = await this.#counted<LiveSummary>(() =>
             useApi
               ? this.#o.client.matches.liveApi(current.id, BACKGROUND)
               : this.#o.client.matches.liveCv(current.id, BACKGROUND),

@@ -516,6 +516,8 @@ export interface CvSideState<K extends string> {
 }
 
 export interface LiveCvSummary {
+  /** Not in the specification's shape: the local service adds it (see `live-summary.ts`). */
+  game_kind?: 'moba';
   timestamp: DateTime;
   latest_events_channel_index: number;
   latest_states_channel_index: number;
@@ -565,6 +567,8 @@ export interface ApiTeamState {
 }
 
 export interface LiveApiSummary {
+  /** Not in the specification's shape: the local service adds it (see `live-summary.ts`). */
+  game_kind?: 'moba';
   timestamp: DateTime;
   match: { id: number; patch: string; phase: string; clock: Millis };
   first_blood_time: Millis | null;

@@ -1,9 +1,12 @@
 /**
  * The two live summaries of a match (`service-v3.md`, "Live match summary"): the latest message of
- * the `<game>_live_cv_states` and `<game>_live_api_states` channels. Every figure is derived from
+ * the `<game>_live_cv_states` and `<game>_live_api_states` channels. A MOBA's are built here, in the
+ * specification's shapes; the other games' in `live-games.ts`. Every MOBA figure is derived from
  * the match's planned score events and the clock, so it only grows where it should (kills, levels,
  * net worth, fallen structures) and a finished match keeps its last summary.
  */
+
+import type { LiveSummary } from '../protocol/live-summary.ts';
 import type {
   ApiPlayerState,
   ApiTeamState,
@@ -15,6 +18,7 @@ import type {
   Ref,
 } from '../protocol/types.ts';
 import { ApiError } from './api-error.ts';
+import { battleRoyaleSummary, esoccerSummary, rtsSummary, shooterSummary } from './live-games.ts';
 import { hash32, Rng } from './random.ts';
 import type { MatchPlan, SeriesPlan } from './schedule.ts';
 import { iso, type World } from './world.ts';
@@ -56,8 +60,8 @@ interface Figures {
   structures: number[];
 }
 
-/** Throws the 404 of a match that never went live; otherwise the figures at t (clamped to the end). */
-function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figures {
+/** Throws the 404 of a match that never went live; otherwise the instant of its summary (clamped to the end). */
+function summaryInstant(world: World, plan: SeriesPlan, m: MatchPlan, t: number): number {
   const lifecycle = world.matchLifecycle(plan, m, t);
   const played = plan.kind === 'battle-royale' || m.winner >= 0;
   if (plan.forfeit >= 0 || !played || (plan.deletedAt !== null && plan.deletedAt <= m.start) || t < m.start) {
@@ -66,7 +70,39 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
       `Match ${m.id} has not gone live${lifecycle === 'upcoming' ? ' yet' : ''}: a live summary exists once a match has started.`,
     );
   }
-  const at = Math.min(t, m.end);
+  return Math.min(t, m.end);
+}
+
+/**
+ * What `/matches/{id}/live/{source}/summary` answers at t: a MOBA in the specification's shape of
+ * that source; any other game in its own shape (`src/protocol/live-summary.ts`), the same on both
+ * sources.
+ */
+export function liveSummary(
+  world: World,
+  plan: SeriesPlan,
+  m: MatchPlan,
+  t: number,
+  source: 'cv' | 'api',
+): LiveSummary {
+  const at = summaryInstant(world, plan, m, t);
+  switch (plan.kind) {
+    case 'moba':
+      return source === 'cv' ? liveCvSummary(world, plan, m, t) : liveApiSummary(world, plan, m, t);
+    case 'shooter':
+      return shooterSummary(world, plan, m, at);
+    case 'esoccer':
+      return esoccerSummary(world, plan, m, at);
+    case 'rts':
+      return rtsSummary(world, plan, m, at);
+    case 'battle-royale':
+      return battleRoyaleSummary(world, plan, m, at);
+  }
+}
+
+/** The MOBA figures at t (clamped to the match's end). */
+function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figures {
+  const at = summaryInstant(world, plan, m, t);
   const catalog = world.catalog;
   const assets = (category: string) =>
     (catalog.assetsBy.get(`${plan.game}:${category}`) ?? []).map((a) => a.id);

@@ -9,7 +9,7 @@ import { ID_SPACES, type ListResource } from '../protocol/fields.ts';
 import type { FilterCondition } from '../protocol/filter.ts';
 import type { Roster, Series } from '../protocol/types.ts';
 import { ApiError } from './api-error.ts';
-import { liveApiSummary, liveCvSummary } from './live.ts';
+import { liveSummary } from './live.ts';
 import { eq, readListParams, runList, setCondition } from './query.ts';
 import { KILL_MULTIPLIER, PLACEMENT_POINTS, type SeriesPlan } from './schedule.ts';
 import { querySeries, seriesCandidates } from './series-query.ts';
@@ -320,7 +320,7 @@ route(
   '/matches/{id}/live/cv/summary',
   (c) => {
     const { series, match } = matchPlan(c);
-    return liveCvSummary(c.world, series, match, c.t);
+    return liveSummary(c.world, series, match, c.t, 'cv');
   },
   'match',
 );
@@ -328,7 +328,7 @@ route(
   '/matches/{id}/live/api/summary',
   (c) => {
     const { series, match } = matchPlan(c);
-    return liveApiSummary(c.world, series, match, c.t);
+    return liveSummary(c.world, series, match, c.t, 'api');
   },
   'match',
 );

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentGame } from '../../commands/live.ts';
 import { NEXT_UP } from '../../commands/shared.ts';
+import { liveNow } from '../../src/bot/live-now.ts';
+import { replyText } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
-import type { LiveApiSummary, LiveCvSummary, Series } from '../../src/protocol/types.ts';
+import { isMobaSummary, type LiveSummary } from '../../src/protocol/live-summary.ts';
+import type { Series } from '../../src/protocol/types.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byStartThenId, matchupOf, teamNameOf, worldSeries } from './truth.ts';
 
@@ -24,8 +27,8 @@ describe('/live', () => {
     expect(live.length).toBeGreaterThan(0);
     const result = await call(stack, 'live');
     expect(result.outcome).toBe('ok');
-    // The overview leaves the per-match summaries out (budget) and says where to find them.
-    expect(result.text).not.toMatch(/Net worth: .+ \+\d/);
+    // The overview leaves the summaries' details out (budget, length) and says where to find them.
+    expect(result.text).not.toMatch(/Gold lead|Towers destroyed|Economy|Supply|Possession/);
     expect(result.reply.cards.at(-1)!.footer).toContain('/live series:');
     expect(result.upstream).toBeLessThanOrEqual(3);
     const shown = live.slice(0, 5);
@@ -90,36 +93,30 @@ describe('/live', () => {
     for (let order = 1; order < current.order; order++)
       expect(card.fields!.some((f) => f.name.startsWith(`Game ${order} · `))).toBe(true);
     // The current game's score and clock come from the live summary (read independently here),
-    // in the clear even under "hide".
+    // in the clear even under "hide", in the game's own words.
     const source = currentGame(series)!.source;
-    const summary =
+    const summary = (
       source === 'cv'
         ? await stack.truth.matches.liveCv(current.id)
-        : await stack.truth.matches.liveApi(current.id);
+        : await stack.truth.matches.liveApi(current.id)
+    ) as LiveSummary;
     const [home, away] = [...series.participants].sort((a, b) => a.seed - b.seed);
     const homeName = teamNameOf(world, home!.roster.id);
     const awayName = teamNameOf(world, away!.roster.id);
-    const scores =
-      'seed_indexed_state' in summary
-        ? [
-            (summary as LiveCvSummary).seed_indexed_state.teams.home.stats.score,
-            (summary as LiveCvSummary).seed_indexed_state.teams.away.stats.score,
-          ]
-        : [(summary as LiveApiSummary).teams.home.score, (summary as LiveApiSummary).teams.away.score];
-    expect(result.text).toMatch(
-      new RegExp(`${homeName} ${scores[0]}–${scores[1]} ${awayName} · \\d+:\\d\\d`),
-    );
-    if ('seed_indexed_state' in summary) {
-      const { home: h, away: a } = (summary as LiveCvSummary).seed_indexed_state.teams;
-      const lead = h.state.net_worth_lead - a.state.net_worth_lead;
-      const names = card.fields!.map((f) => f.name);
-      if (lead !== 0) {
-        expect(names).toContain('Net worth');
-        expect(result.text).toContain(
-          `${lead > 0 ? homeName : awayName} +${Math.abs(lead).toLocaleString('en')}`,
-        );
-      } else expect(names).not.toContain('Net worth');
-      expect(names).toContain('Structures');
+    const expected = liveNow(summary, (id) => teamNameOf(world, id));
+    expect(replyText({ cards: [{ title: '', description: [now.value] }] }).trim()).toBe(expected.line);
+    const scores = world.matchScores(plan, current, t);
+    if (plan.kind !== 'rts')
+      expect(expected.line).toContain(`${homeName} ${scores[0]}–${scores[1]} ${awayName} (`);
+    if (isMobaSummary(summary) && 'seed_indexed_state' in summary) {
+      const { home: h } = summary.seed_indexed_state.teams;
+      // Each side's net worth lead is over the other: home's is the lead itself.
+      const lead = h.state.net_worth_lead;
+      const gold = card.fields!.find((f) => f.name === 'Gold lead')!;
+      expect(replyText({ cards: [{ title: '', description: [gold.value] }] }).trim()).toBe(
+        lead === 0 ? 'even' : `${lead > 0 ? homeName : awayName} +${Math.abs(lead).toLocaleString('en')}`,
+      );
+      expect(card.fields!.map((f) => f.name)).toContain('Towers destroyed');
     }
     // Cold, the fourth read (streams) is past the budget: the footer says where they are.
     expect(card.fields!.filter((f) => f.name.startsWith('Stream: '))).toEqual([]);

@@ -15,8 +15,10 @@ import { digestReply, liveReply, reminderReply, resultReply } from '../../src/no
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
+import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../../src/protocol/types.ts';
 import { ADMIN, call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
+import { pickLive } from '../commands/live-picks.ts';
 import { byStartThenId, worldSeries } from '../commands/truth.ts';
 
 let stack: Stack;
@@ -28,6 +30,7 @@ afterAll(async () => {
 });
 
 const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
+const KINDS: GameKind[] = ['moba', 'shooter', 'esoccer', 'rts', 'battle-royale'];
 
 /** Binary attachments (rendered PNGs) are shown by size, not as thousands of numbers. */
 function jsonOf(value: unknown): string {
@@ -185,5 +188,44 @@ describe('golden replies', () => {
     };
     for (const [name, reply] of Object.entries(replies))
       for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform);
+  });
+
+  // Last: it moves the clock to a match of each kind of game.
+  it("renders each kind of game's live card and /live answer in its own words, as the reviewed snapshot", async () => {
+    const world = stack.service.world;
+    const start = stack.clock.now();
+    try {
+      for (const kind of KINDS) {
+        const p = pickLive(world, kind, start);
+        stack.clock.set(p.at);
+        const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+        const [series, matches, summary] = await Promise.all([
+          data.series.get(p.plan.id),
+          data.matches.list({ filter: [['series.id', '=', p.plan.id]], order: 'order-asc', take: 50 }),
+          data.matches.liveApi(p.match.id),
+        ]);
+        await stack.names.ensureSeriesLabels(data, [series]);
+        const card = liveReply(
+          series,
+          stack.names,
+          { spoilers: defaultSettings().spoilers },
+          {
+            matches: (matches as Match[]).filter((m) => m.deleted_at === null),
+            summary: summary as LiveSummary,
+            mapName: (id) => stack.names.mapName(id),
+            first: false,
+          },
+        );
+        for (const platform of PLATFORMS) {
+          await expectGolden(`notify-live-card-${kind}`, card, platform);
+          const tenant = await tenantWith(stack, {}, platform);
+          const result = await call(stack, 'live', { series: String(p.plan.id) }, { tenant, platform });
+          expect(result.outcome, `${kind} on ${platform}: ${result.text}`).toBe('ok');
+          await expectGolden(`live-series-${kind}`, result.reply, platform);
+        }
+      }
+    } finally {
+      stack.clock.set(start);
+    }
   });
 });

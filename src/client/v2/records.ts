@@ -180,8 +180,17 @@ export interface V2LightSummary {
   dire?: V2LightSide;
   home?: V2LightSide;
   away?: V2LightSide;
+  /** The first game shape's rounds (a shooter's); see `light-summary.ts`. */
+  rounds?: V2LightRound[];
 }
-interface V2LightSide {
+/** A round of the first game shape (`service-v2.md`, "Light summaries"). */
+export interface V2LightRound {
+  round_nr: number;
+  t_side: { roster: { id: number }; is_winner: boolean };
+  ct_side: { roster: { id: number }; is_winner: boolean };
+  win_reason: { id: number; name: string } | null;
+}
+export interface V2LightSide {
   roster: { id: number };
   score: number;
   is_winner: boolean;

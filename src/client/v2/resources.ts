@@ -27,10 +27,10 @@ import { InvalidQueryError, NotFoundError } from '../errors.ts';
 import type { QueryParams } from '../query.ts';
 import type { Peek, Send } from '../resources.ts';
 import type { CallOptions, EsportsClient, ListQuery, PaginateOptions, Where } from '../types.ts';
+import { toLiveSummary } from './light-summary.ts';
 import {
   toCaster,
   toGame,
-  toLiveApi,
   toMatch,
   toPlayer,
   toRoster,
@@ -455,8 +455,9 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       getMany: unsupported('matches by id'),
       rosters: unsupported('/matches/{id}/rosters'),
       liveApi: async (id, o) => {
-        const a = await get<V2LightSummary>(`/matches/${safeId(id)}/light_summary`, {}, o);
-        return toLiveApi(id, a.body, a.at);
+        const path = `/matches/${safeId(id)}/light_summary`;
+        const a = await get<V2LightSummary>(path, {}, o);
+        return toLiveSummary(id, a.body, a.at, path);
       },
       liveCv: unsupported('the computer-vision live summary'),
     },

@@ -2,8 +2,11 @@
  * v2 `/games`, `/games/{id}/assets`, `/matches/{id}`, `/matches/{id}/light_summary`,
  * `/substages/{id}` and `/incidents` (`service-v2.md`, "Endpoints").
  */
+import type { ShooterRound } from '../../protocol/live-summary.ts';
 import type { ApiTeamState } from '../../protocol/types.ts';
 import { liveApiSummary } from '../live.ts';
+import { shooterState } from '../live-games.ts';
+import type { MatchPlan, SeriesPlan } from '../schedule.ts';
 import { matchesQ, notFound, readPage, readWith, V2Gone } from './params.ts';
 import type { V2Context } from './series.ts';
 import { type Envelope, envelope, gameV2, matchV2, substageV2 } from './shapes.ts';
@@ -90,6 +93,7 @@ export function lightSummary(c: V2Context): unknown {
     });
     return { confirmed: true, length, ended, radiant: side(api.teams.home), dire: side(api.teams.away) };
   }
+  if (series.kind === 'shooter') return shooterLight(c, series, match, { confirmed: true, length, ended });
   const side = (i: number) => ({
     roster: { id: v3.participants[i]!.roster.id },
     is_winner: v3.participants[i]!.winner,
@@ -97,6 +101,70 @@ export function lightSummary(c: V2Context): unknown {
     player_stats: [],
   });
   return { confirmed: true, length, ended, home: side(0), away: side(1) };
+}
+
+const WIN_REASONS: Record<ShooterRound['win_reason'], { id: number; name: string }> = {
+  elimination: { id: 1, name: 'enemy_elimination' },
+  detonated: { id: 2, name: 'exploded' },
+  defused: { id: 3, name: 'defused' },
+  time: { id: 4, name: 'time_limit' },
+};
+
+/**
+ * A shooter's light summary, the first game shape: `home`/`away` with their players' kills,
+ * assists and deaths, and the rounds played (sides, winner, cash spent, win reason), from the same
+ * account of the map as the v3 summary (`live-games.ts`).
+ */
+function shooterLight(
+  c: V2Context,
+  series: SeriesPlan,
+  match: MatchPlan,
+  root: { confirmed: boolean; length: number; ended: boolean },
+): unknown {
+  const { summary, spends } = shooterState(c.world, series, match, Math.min(c.t, match.end));
+  const { home, away } = summary.teams;
+  const side = (team: typeof home, key: 'home' | 'away', round: ShooterRound) => {
+    const spent = spends[round.number - 1]?.[key === 'home' ? 0 : 1] ?? 0;
+    return {
+      roster: { id: team.roster.id },
+      is_winner: round.winner === key,
+      player_stats: team.players.map((p) => ({
+        player: { id: p.player.id },
+        cash: { spent: Math.round(spent / Math.max(1, team.players.length)) },
+      })),
+    };
+  };
+  const lightSide = (team: typeof home) => ({
+    roster: { id: team.roster.id },
+    is_winner: summary.match.phase === 'post-game' && team.score >= summary.rounds_to_win,
+    score: team.score,
+    player_stats: team.players.map((p) => ({
+      player: { id: p.player.id },
+      kills: p.kills,
+      assists: p.assists,
+      deaths: p.deaths,
+    })),
+  });
+  return {
+    ...root,
+    home: lightSide(home),
+    away: lightSide(away),
+    rounds: summary.rounds.map((round) => {
+      // The side that attacked this round: the winner's if it won on attack, else the loser's.
+      const winnerKey = round.winner;
+      const loserKey = winnerKey === 'home' ? 'away' : 'home';
+      const attackerKey = round.winner_side === 'attack' ? winnerKey : loserKey;
+      const defenderKey = attackerKey === 'home' ? 'away' : 'home';
+      return {
+        round_nr: round.number,
+        t_side: side(summary.teams[attackerKey], attackerKey, round),
+        ct_side: side(summary.teams[defenderKey], defenderKey, round),
+        bomb_events: [],
+        kills: [],
+        win_reason: { ...WIN_REASONS[round.win_reason], images: [] },
+      };
+    }),
+  };
 }
 
 export function getSubstage(c: V2Context): unknown {

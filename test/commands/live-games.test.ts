@@ -1,0 +1,178 @@
+/**
+ * Each kind of game's live card speaks its own game (issue 12, item 2): `/live series:X` and the
+ * notifier's live card for a match being played of a MOBA, a shooter, an e-soccer game, an RTS
+ * and a battle royale, rendered on the terminal, Discord and Slack. The vocabulary is the game's,
+ * never a MOBA's for another game; the figures agree with the world; and the card and `/live` say
+ * the same line for the same match, whichever summary source each read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Platform } from '../../src/bot/command.ts';
+import { type Reply, replyText } from '../../src/bot/reply.ts';
+import { defaultSettings } from '../../src/bot/settings.ts';
+import { liveReply } from '../../src/notify/cards.ts';
+import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
+import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
+import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
+import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
+import type { Match } from '../../src/protocol/types.ts';
+import { call, FROZEN_AT, type Stack, startStack, tenantWith } from './helpers.ts';
+import { type LivePick, pickLive as pickLiveIn } from './live-picks.ts';
+import { teamNameOf } from './truth.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
+const KINDS: GameKind[] = ['moba', 'shooter', 'esoccer', 'rts', 'battle-royale'];
+
+/** Words a MOBA card uses and no other game's may. */
+const MOBA_WORDS = /\b(towers?|barracks|net worth|gold|structures?)\b|\(kills\)/i;
+
+/** What each kind's detailed card must say (in any of its lines). */
+const WORDS: Record<GameKind, RegExp[]> = {
+  moba: [/\(kills\)/, /Towers destroyed/, /Gold lead/],
+  shooter: [
+    /\(rounds\)/,
+    /round \d+, (1st|2nd) half/,
+    /Sides/,
+    /\b(attack|defence)\b/,
+    /Economy/,
+    /\$[\d,]+ \(/,
+  ],
+  esoccer: [/\(goals\)/, /\d+', (1st|2nd) half/, /Shots \(on target\)/, /Possession/],
+  rts: [/Supply/, /\d+\/\d+/, /Army value/, /Workers/],
+  'battle-royale': [/\d+ of \d+ teams alive/, /zone \d/, /Place/, /Kills/],
+};
+
+/** Words that belong to one other kind only (a shooter's card never counts goals, and so on). */
+const FOREIGN: Record<GameKind, RegExp> = {
+  moba: /\((rounds|goals)\)|Supply|teams alive|Economy/,
+  shooter: /\((goals)\)|Supply|teams alive|Possession/,
+  esoccer: /\((rounds)\)|Supply|teams alive|Economy/,
+  rts: /\((rounds|goals)\)|teams alive|Economy|Possession/,
+  'battle-royale': /\((rounds|goals)\)|Supply|Economy|Possession/,
+};
+
+type Pick = LivePick;
+
+function pickLive(kind: GameKind): Pick {
+  return pickLiveIn(stack.service.world, kind, FROZEN_AT);
+}
+
+/** The reply as each platform sends it, as one searchable text (terminal lines unwrapped). */
+function renderedOn(reply: Reply, platform: Platform): string {
+  if (platform === 'terminal')
+    return renderTerminal(reply, { colour: false, timezone: 'UTC', now: stack.clock.now() }).replace(
+      /\n▌ {2,}/g,
+      ' ',
+    );
+  return JSON.stringify(platform === 'discord' ? renderDiscord(reply) : renderSlack(reply));
+}
+
+async function notifierCard(p: Pick, source: 'cv' | 'api'): Promise<Reply> {
+  const summary = (await (source === 'cv'
+    ? stack.truth.matches.liveCv(p.match.id)
+    : stack.truth.matches.liveApi(p.match.id))) as LiveSummary;
+  const matches = (await stack.truth.matches.list({
+    filter: [['series.id', '=', p.plan.id]],
+    order: 'order-asc',
+    take: 50,
+  })) as Match[];
+  const series = await stack.truth.series.get(p.plan.id);
+  return liveReply(series, stack.names, defaultSettings(), {
+    matches: matches.filter((m) => m.deleted_at === null),
+    summary,
+    mapName: (id) => stack.names.mapName(id),
+    first: false,
+  });
+}
+
+/** The "Now" field of a reply's first card: its name and its line. */
+function nowOf(reply: Reply): string {
+  const field = reply.cards[0]?.fields?.find((f) => f.name.startsWith('Now:'));
+  expect(field, replyText(reply)).toBeDefined();
+  return `${field!.name}: ${replyText({ cards: [{ title: '', description: [field!.value] }] }).trim()}`;
+}
+
+describe.each(KINDS)('a live %s series', (kind) => {
+  it("says its current game in its game's words on every platform, never a MOBA's for another game", async () => {
+    const p = pickLive(kind);
+    stack.clock.set(p.at);
+    const world = stack.service.world;
+    for (const platform of PLATFORMS) {
+      const tenant = await tenantWith(stack, {}, platform);
+      const result = await call(stack, 'live', { series: String(p.plan.id) }, { tenant, platform });
+      expect(result.outcome, result.text).toBe('ok');
+      expect(result.upstream).toBeLessThanOrEqual(3);
+      const text = renderedOn(result.reply, platform);
+      for (const word of WORDS[kind]) expect(text, `${kind} on ${platform}`).toMatch(word);
+      expect(text, `${kind} on ${platform}`).not.toMatch(FOREIGN[kind]);
+      if (kind !== 'moba') expect(text, `${kind} on ${platform}`).not.toMatch(MOBA_WORDS);
+      // The current game is named by its number and map, its figures agree with the match resource.
+      expect(nowOf(result.reply)).toMatch(new RegExp(`^Now: game ${p.match.order} · \\S`));
+    }
+    const at = p.at.getTime();
+    const scores = world.matchScores(p.plan, p.match, at);
+    const tenant = await tenantWith(stack);
+    const now = nowOf((await call(stack, 'live', { series: String(p.plan.id) }, { tenant })).reply);
+    const [home, away] = [teamNameOf(world, p.plan.rosters[0]!), teamNameOf(world, p.plan.rosters[1]!)];
+    if (kind === 'battle-royale') {
+      const alive = world.seriesPlan(p.plan.id)!.rosters.length;
+      expect(now).toMatch(new RegExp(`\\d+ of ${alive} teams alive`));
+    } else if (kind === 'rts') {
+      // Undecided until the end: no score yet, the two sides and the clock.
+      expect(scores).toEqual([0, 0]);
+      expect(now).toContain(`${home} vs ${away} · `);
+    } else {
+      expect(now).toContain(`${home} ${scores[0]}–${scores[1]} ${away} (`);
+    }
+  });
+
+  it('reads the same on the notifier card as on /live, from either summary source', async () => {
+    const p = pickLive(kind);
+    stack.clock.set(p.at);
+    const tenant = await tenantWith(stack);
+    const live = (await call(stack, 'live', { series: String(p.plan.id) }, { tenant })).reply;
+    const lines = (reply: Reply) =>
+      replyText(reply)
+        .split('\n')
+        .filter((l) => !/^(Series \d|Stream|More streams)/.test(l));
+    for (const source of ['cv', 'api'] as const) {
+      const card = await notifierCard(p, source);
+      expect(nowOf(card), source).toBe(nowOf(live));
+      // Every line of the card (figures included) is the /live answer's, word for word.
+      expect(lines(card), source).toEqual(lines(live));
+    }
+  });
+});
+
+describe('a battle-royale live card', () => {
+  it('lists every participant of the lobby with its place or "alive" and its kills', async () => {
+    const p = pickLive('battle-royale');
+    stack.clock.set(p.at);
+    const world = stack.service.world;
+    const result = await call(
+      stack,
+      'live',
+      { series: String(p.plan.id) },
+      { tenant: await tenantWith(stack) },
+    );
+    const table = result.reply.cards[0]!.table!;
+    expect(table.columns.map((c) => c.header)).toEqual(['Place', 'Team', 'Kills']);
+    const names = table.rows.map((row) =>
+      replyText({ cards: [{ title: '', description: [row[1]!] }] }).trim(),
+    );
+    expect(names.sort()).toEqual(p.plan.rosters.map((r) => teamNameOf(world, r)).sort());
+    const kills = world.matchScores(p.plan, p.match, p.at.getTime());
+    const total = table.rows.reduce((sum, row) => sum + Number(String(row[2]![0])), 0);
+    expect(total).toBe(kills.reduce((a, b) => a + b, 0));
+    const places = table.rows.map((row) => String(row[0]![0]));
+    expect(places.some((x) => x.startsWith('alive'))).toBe(true);
+    expect(places.some((x) => /^#\d+$/.test(x))).toBe(true);
+  });
+});
