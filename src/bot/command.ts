@@ -5,6 +5,7 @@
  * slash commands (Discord), parse `/matchday` text (Slack) and complete input (terminal).
  */
 import type { ScopedEsportsClient } from '../client/types.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
@@ -71,7 +72,7 @@ export type RunContext<
   ? { [K in keyof S & string]: CommandContext<ArgsOf<S[K]['options']>> & { subcommand: K } }[keyof S & string]
   : CommandContext<ArgsOf<O>>;
 
-export type Platform = 'discord' | 'slack' | 'terminal';
+export type { Platform };
 
 export interface Tenant {
   /** `<platform>:<guild or workspace id>`; the store's namespace. */

@@ -6,6 +6,7 @@
  * and the user gets an apology. `execute` never throws.
  */
 import type { EsportsClient } from '../client/types.ts';
+import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Clock } from '../service/clock.ts';
 import {
@@ -34,7 +35,7 @@ import { type UserStore, userKeyOf } from './users.ts';
 
 export interface CommandCall {
   platform: Platform;
-  /** The guild or workspace id; the runtime makes the tenant id `${platform}:${tenantKey}`. */
+  /** The guild or workspace key; the runtime makes the tenant id (`formatTenantId`). */
   tenantKey: string;
   user: CommandUser;
   channel: CommandChannel;
@@ -400,7 +401,7 @@ export class Runtime {
         reply: errorReply('Restarting', message, [], COLOURS.warning),
       };
     }
-    const tenantId = `${call.platform}:${call.tenantKey}`;
+    const tenantId = formatTenantId(call.platform, call.tenantKey);
     const context = {
       command: call.command,
       subcommand: call.subcommand,

@@ -16,6 +16,7 @@
  */
 import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
+import { isTenantId } from '../core/tenant-id.ts';
 import { UserError } from './command.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -49,12 +50,11 @@ export interface TenantStore {
   close(): Promise<void>;
 }
 
-const TENANT_ID = /^(discord|slack|terminal):[A-Za-z0-9_.-]{1,64}$/;
 /** Attempts of one update before giving up as "busy" (each lost attempt means another writer won). */
 const MAX_ATTEMPTS = 200;
 
 function checkTenantId(tenantId: string): void {
-  if (!TENANT_ID.test(tenantId)) {
+  if (!isTenantId(tenantId)) {
     throw new UserError(
       'BAD_TENANT',
       `"${tenantId.slice(0, 80)}" is not a tenant id; expected <platform>:<id>, e.g. discord:1234.`,

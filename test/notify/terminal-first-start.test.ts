@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/bot/logger.ts';
 import { openTenantStore } from '../../src/bot/tenants.ts';
+import { TERMINAL_TENANT_ID } from '../../src/core/tenant-id.ts';
 import { subscriptionsOf } from '../../src/notify/plan.ts';
-import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from '../../src/platforms/terminal/chat.ts';
+import { TERMINAL_CHANNEL } from '../../src/platforms/terminal/chat.ts';
 import { subscribeTerminal } from '../../src/platforms/terminal/first-start.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'matchday-terminal-first-'));

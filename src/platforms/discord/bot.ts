@@ -33,6 +33,7 @@ import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
+import { discordTenantId } from '../../core/tenant-id.ts';
 import { DiscordDelivery, type DiscordDeliveryOptions } from './delivery.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
@@ -79,11 +80,6 @@ const APOLOGY = notice(
     ephemeral: true,
   },
 );
-
-/** A tenant is one server: `discord:<guild id>`. */
-export function tenantIdOf(guildId: string): string {
-  return `discord:${guildId}`;
-}
 
 /** `{ subcommand, args }` from an interaction's options; channels and roles arrive as their ids. */
 export function readOptions(data: readonly CommandInteractionOption[]): {
@@ -354,7 +350,7 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
   // Removed from a server (kicked, or the server deleted): its settings and subscriptions go too.
   client.on(Events.GuildDelete, (guild: Guild) => {
     app.tenants
-      .purge(tenantIdOf(guild.id))
+      .purge(discordTenantId(guild.id))
       .then(() => {
         logger.info({ guild: guild.id }, 'left a server; its data was purged');
         app.notifier?.invalidate();
@@ -367,7 +363,7 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
   // A deleted channel can never be posted to again: drop its subscription.
   client.on(Events.ChannelDelete, (channel) => {
     if (!('guildId' in channel) || !channel.guildId) return;
-    const tenantId = tenantIdOf(channel.guildId);
+    const tenantId = discordTenantId(channel.guildId);
     (async () => {
       const tenants = await app.tenants.list();
       if (!tenants.includes(tenantId)) return;

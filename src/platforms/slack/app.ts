@@ -23,6 +23,7 @@ import { COLOURS, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
+import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
 import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
@@ -66,14 +67,6 @@ export interface SlackPlatform {
   /** The workspace the bot token belongs to (from auth.test). */
   readonly teamId?: string;
   stop(): Promise<void>;
-}
-
-/**
- * The tenant key of a workspace: the team id, prefixed with the enterprise id on Enterprise Grid.
- * The separator is a dot because the tenant store allows `[A-Za-z0-9_.-]` after the platform.
- */
-export function slackTenantKey(teamId: string, enterpriseId?: string | null): string {
-  return enterpriseId ? `${enterpriseId}.${teamId}` : teamId;
 }
 
 /** Slack's signature window (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
@@ -348,7 +341,7 @@ export function registerListeners(bolt: App, host: SlackHost): void {
 
   const purge = async (reason: string, body: { team_id?: string; enterprise_id?: string | null }) => {
     if (!body.team_id) return;
-    const tenantId = `slack:${slackTenantKey(body.team_id, body.enterprise_id)}`;
+    const tenantId = slackTenantId(body.team_id, body.enterprise_id);
     await host.tenants.purge(tenantId);
     logger.info({ tenant: tenantId, reason }, 'slack workspace purged');
   };

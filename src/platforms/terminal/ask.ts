@@ -10,7 +10,8 @@ import { createLogger } from '../../bot/logger.ts';
 import { validateArgs } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from './chat.ts';
+import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
+import { TERMINAL_CHANNEL } from './chat.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';

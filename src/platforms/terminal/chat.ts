@@ -16,15 +16,14 @@ import { COLOURS, type Reply } from '../../bot/reply.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
+import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import type { Clock } from '../../service/clock.ts';
 import { completionsFor } from './complete.ts';
 import { clipLine, DEFAULT_WIDTH, renderReply } from './render.ts';
 
 export { completeLine } from './complete.ts';
 
-/** The terminal is one tenant with one channel. */
-export const TERMINAL_TENANT_KEY = 'local';
-export const TERMINAL_TENANT_ID = `terminal:${TERMINAL_TENANT_KEY}`;
+/** The terminal is one tenant (`TERMINAL_TENANT_ID`) with one channel. */
 export const TERMINAL_CHANNEL = { id: 'terminal', name: 'terminal' };
 
 export interface ChatHost {

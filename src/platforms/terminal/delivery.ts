@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Card, Reply, Text } from '../../bot/reply.ts';
+import { TERMINAL_TENANT_ID } from '../../core/tenant-id.ts';
 import {
   type ChannelTarget,
   claimLost,
@@ -20,7 +21,7 @@ import {
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
-import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
+import { TERMINAL_CHANNEL } from './chat.ts';
 
 /**
  * Where notifications are shown: the chat's `showReply`. An update of a message comes as a one-line

@@ -9,7 +9,8 @@
 import { channelSubscriptionSchema, NOTIFICATION_KINDS } from '../../bot/settings.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import type { EsportsClient } from '../../client/types.ts';
-import { TERMINAL_CHANNEL, TERMINAL_TENANT_ID } from './chat.ts';
+import { TERMINAL_TENANT_ID } from '../../core/tenant-id.ts';
+import { TERMINAL_CHANNEL } from './chat.ts';
 
 /**
  * Subscribes the terminal chat's channel when the terminal tenant is new (`subscribed`), or moves
