@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test files that take long by nature, run by `npm run test:slow` and `npm run test:all` (which CI
  * runs) but not by the quick `npm test`. Each is here for what it does, not only for its time:
- * child processes of the real CLI (started, killed with SIGKILL, restarted), simulated days, and the
- * scale run of a benchmark. Figures: seconds of one file in a whole run on this 2-core machine.
+ * child processes of the real CLI (started, killed with SIGKILL, restarted), simulated days and
+ * afternoons, the scale run of a benchmark, exhaustive checks of the local service, and real-time
+ * waits. Figures: seconds of one file in a whole run on this 2-core machine. The quick suite runs on
+ * every core (`--maxWorkers=100%` in `npm test`); the whole run keeps vitest's default (one fewer),
+ * so the slow files' child processes have a core to themselves.
  */
 export const SLOW_TESTS = [
   // Benchmarks bounded for CI, with real processes.
@@ -17,6 +20,16 @@ export const SLOW_TESTS = [
   'test/notify/notifier.test.ts', // a simulated day with several tenants (~30 s)
   'test/notify/v2-day.test.ts', // three simulated hours on the v2 interface (~20 s)
   'test/service/simulation.test.ts', // the world on a jumped and a fast clock (~7 s)
+  'test/notify/notifier-cases.test.ts', // moved, postponed and failing series over simulated hours (~15 s)
+  'test/notify/since.test.ts', // subscriptions made mid-day over a simulated day (~8 s)
+  'test/platforms/slack/timeline.test.ts', // notifications through Slack over a simulated afternoon (~6 s)
+  'test/platforms/discord/timeline.test.ts', // the same through Discord (~6 s)
+  // Exhaustive checks of the local service and the client against it, and real-time waits.
+  'test/service/queries.test.ts', // filters and orders checked against a full scan of the window (~8 s)
+  'test/service/schedule.test.ts', // the schedule's promises over the whole window, also at bench scale (~5 s)
+  'test/service/limits.test.ts', // the service's limits, also as a child process (~3 s)
+  'test/client/service.test.ts', // 429 storms, faults and the 5/s budget waited out in real time (~9 s)
+  'test/bot/app.test.ts', // start-up against a service that answers slowly (~13 s)
   // The real `matchday` CLI as a child process (container-style starts, the terminal over stdin).
   'test/ops/headless.test.ts', // no TTY, no platform: started, probed, stopped with SIGTERM (~10 s)
   'test/ops/cli-operations.test.ts', // (~5 s)
