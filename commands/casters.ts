@@ -112,6 +112,27 @@ export default defineCommand({
   },
 });
 
+/**
+ * The series' broadcasts with their languages (the data gives each broadcast a language), official
+ * ones first: "Broadcast · Main English Streamly (official) · English".
+ */
+function broadcastLines(series: Series, names: NameIndex): Text[] {
+  return [...(series.broadcasters ?? [])]
+    .sort((a, b) => Number(b.official) - Number(a.official))
+    .slice(0, MAX_CASTERS)
+    .map((entry) => {
+      const languages = [
+        ...new Set(entry.broadcasts.map((b) => names.languageName(b.language.id)).filter(Boolean)),
+      ];
+      return [
+        'Broadcast · ',
+        { text: entry.broadcaster.name, bold: true },
+        entry.official ? ' (official)' : '',
+        languages.length > 0 ? ` · ${languages.join(', ')}` : '',
+      ].filter((span) => span !== '');
+    });
+}
+
 /** The casters card: one line per caster, primary first, then online by viewers. */
 export function castersCard(series: Series, casters: readonly Caster[], names: NameIndex): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
@@ -131,7 +152,11 @@ export function castersCard(series: Series, casters: readonly Caster[], names: N
   const card: Card = {
     title: `Casters · ${matchup(series, names)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,
-    description: [head, ...(lines.length > 0 ? lines : [['No casters announced for this series yet.']])],
+    description: [
+      head,
+      ...(lines.length > 0 ? lines : [['No casters announced for this series yet.']]),
+      ...broadcastLines(series, names),
+    ],
     footer:
       ordered.length > MAX_CASTERS
         ? `Series ${series.id} · and ${ordered.length - MAX_CASTERS} more casters`

@@ -226,6 +226,16 @@ export function streamUrl(stream: Pick<Stream, 'username' | 'platform'>): string
   return undefined;
 }
 
+/**
+ * Where to watch a caster: the platform's page for the channel when the platform is one we can
+ * link, else the URL the data has (http or https only), else nothing.
+ */
+export function watchUrl(caster: Pick<Caster, 'stream' | 'url'>): string | undefined {
+  const known = streamUrl(caster.stream);
+  if (known) return known;
+  return caster.url && /^https?:\/\/[^\s]+$/i.test(caster.url) ? caster.url : undefined;
+}
+
 /** Is the series over (finished, forfeited or cancelled)? Its casters' streams show other things now. */
 export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
   return (
@@ -244,7 +254,9 @@ export function casterLine(
 ): Text {
   const spans: Text = [{ text: caster.display_name, bold: true }];
   if (options.primary) spans.push(' (primary)');
-  spans.push(` · ${caster.stream.platform.name}`);
+  const url = watchUrl(caster);
+  // No link to give: the channel's name on its platform, so a fan can still find it.
+  spans.push(` · ${caster.stream.platform.name}${url ? '' : `: ${caster.stream.username}`}`);
   if (options.language) spans.push(` · ${options.language}`);
   spans.push(
     options.over
@@ -253,7 +265,6 @@ export function casterLine(
         ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
         : ' · offline',
   );
-  const url = streamUrl(caster.stream);
   if (url) spans.push(' · ', { link: url, label: 'watch' });
   return spans;
 }
@@ -262,7 +273,7 @@ export function casterLine(
 export function streamButtons(casters: readonly Caster[], max = 3): { label: string; url: string }[] {
   const buttons: { label: string; url: string }[] = [];
   for (const caster of casters) {
-    const url = streamUrl(caster.stream);
+    const url = watchUrl(caster);
     if (!url || !caster.stream.online) continue;
     buttons.push({ label: `${caster.display_name} on ${caster.stream.platform.name}`.slice(0, 80), url });
     if (buttons.length >= max) break;

@@ -12,6 +12,7 @@ import type { EsportsClient } from '../client/types.ts';
 import type {
   Game,
   GameMap,
+  Language,
   Organisation,
   Role,
   Roster,
@@ -32,7 +33,8 @@ export type NameSource = Exclude<AutocompleteSource, 'timezone'>;
 export type NameIndexClient = Pick<
   EsportsClient,
   'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
->;
+> &
+  Partial<Pick<EsportsClient, 'languages'>>;
 
 export interface NameIndexLogger {
   warn(obj: object, msg?: string): void;
@@ -109,6 +111,8 @@ export interface NameSnapshot {
   series: Series[];
   maps: GameMap[];
   roles: Role[];
+  /** Absent in snapshots written before languages were indexed. */
+  languages?: Language[];
 }
 
 /** Optional narrowing: prefer candidates in these games when a name is ambiguous across games. */
@@ -185,6 +189,7 @@ export class NameIndex {
   #organisations = new Map<number, Organisation>();
   #series = new Map<number, Series>();
   #maps = new Map<number, GameMap>();
+  #languages = new Map<number, Language>();
   #roles = new Map<number, Role>();
   #entries: Record<NameSource, Entry[]> = { team: [], tournament: [], game: [], substage: [], series: [] };
 
@@ -229,6 +234,7 @@ export class NameIndex {
       series: [...this.#series.values()],
       maps: [...this.#maps.values()],
       roles: [...this.#roles.values()],
+      languages: [...this.#languages.values()],
     };
   }
 
@@ -242,6 +248,7 @@ export class NameIndex {
     this.#series = new Map(snapshot.series.map((s) => [s.id, s]));
     this.#maps = new Map(snapshot.maps.map((m) => [m.id, m]));
     this.#roles = new Map(snapshot.roles.map((r) => [r.id, r]));
+    this.#languages = new Map((snapshot.languages ?? []).map((l) => [l.id, l]));
     this.#rosters = new Map();
     this.#rostersByTeam = new Map();
     for (const entry of snapshot.rosters) {
@@ -375,7 +382,7 @@ export class NameIndex {
         Date.parse(t.start) <= now + this.#substageWindowMs &&
         Date.parse(t.end) >= now - this.#substageWindowMs;
       const tournamentIds = tournaments.filter(near).map((t) => t.id);
-      const [substages, series, roles] = await Promise.all([
+      const [substages, series, roles, languages] = await Promise.all([
         tournamentIds.length === 0
           ? Promise.resolve([] as Substage[])
           : collect(
@@ -399,6 +406,12 @@ export class NameIndex {
               .catch(() => [] as Role[]),
           ),
         ).then((lists) => lists.flat()),
+        // Stream languages (a short list): named on /casters without a request.
+        this.#client.languages
+          ? this.#client.languages
+              .list({ take: 50 }, { priority: 'background' })
+              .catch(() => [] as Language[])
+          : Promise.resolve([] as Language[]),
       ]);
       this.#games = new Map(games.map((g) => [g.id, g]));
       this.#teams = new Map(teams.map((t) => [t.id, t]));
@@ -407,6 +420,7 @@ export class NameIndex {
       this.#organisations = new Map(organisations.map((o) => [o.id, o]));
       this.#maps = new Map(maps.map((m) => [m.id, m]));
       this.#roles = new Map(roles.map((r) => [r.id, r]));
+      this.#languages = new Map(languages.map((l) => [l.id, l]));
       this.#rosters = new Map();
       this.#rostersByTeam = new Map();
       for (const roster of rosters) this.#addRoster(roster);
@@ -738,6 +752,11 @@ export class NameIndex {
   }
 
   /** A map's name, for live cards (`MapNames`). */
+  /** A language's name by id (stream languages), when the index holds it. */
+  languageName(id: number): string | undefined {
+    return this.#languages.get(id)?.name;
+  }
+
   mapName(id: number): string | undefined {
     return this.#maps.get(id)?.name;
   }

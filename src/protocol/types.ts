@@ -84,6 +84,8 @@ export interface Caster {
   platform: Platform;
   stream: Stream;
   region: Region;
+  /** A watch URL, when the data has one: the v2 interface's caster `url` (v3 has none). */
+  url?: string;
 }
 
 export interface Release {

@@ -31,7 +31,8 @@ describe('/casters', () => {
     expect(result.outcome).toBe('ok');
     const card = result.reply.cards[0]!;
     expect(card.title).toBe(`Casters · ${matchupOf(world, series)}`);
-    const lines = card.description!.slice(1);
+    // Caster lines, then one line per broadcast (its language).
+    const lines = card.description!.slice(1).filter((l) => l[0] !== 'Broadcast · ');
     expect(lines).toHaveLength(series.casters.length);
     const primary = world.catalog.casterById.get(series.casters.find((c) => c.primary)!.caster.id)!;
     const firstName = lines[0]!.find((s) => typeof s === 'object' && 'text' in s) as { text: string };
@@ -68,6 +69,7 @@ describe('/casters', () => {
     const card = result.reply.cards[0]!;
     const text = card
       .description!.slice(1)
+      .filter((l) => l[0] !== 'Broadcast · ')
       .map((line) =>
         line
           .map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : 'label' in s ? s.label : ''))

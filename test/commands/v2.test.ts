@@ -37,10 +37,21 @@ describe('commands on v2', () => {
       ['casters', {}],
       ['live', {}],
     ];
+    // What each interface has that the other lacks (issue 12, item 13): v2 casters carry a watch
+    // URL (v3 names the channel instead); v3 series list broadcasts with their languages.
+    const v2Only = (text: string) => text.replace(/ · watch$/gm, '');
+    const v3Only = (text: string) =>
+      text
+        .replace(/^Broadcast · .*\n/gm, '')
+        .replace(/([A-Za-z]+): [a-z0-9_]+( · (?:online|offline|series over))/g, '$1$2');
     for (const [command, args] of cases) {
       const [a, b] = await Promise.all([call(v2, command, args), call(v3, command, args)]);
       expect(a.outcome, `${command} ${JSON.stringify(args)}`).toBe('ok');
-      expect(a.text, `${command} ${JSON.stringify(args)}`).toBe(b.text);
+      if (command === 'casters') {
+        expect(a.text).toMatch(/ · watch$/m);
+        expect(b.text).toMatch(/^Broadcast · /m);
+      }
+      expect(v2Only(a.text), `${command} ${JSON.stringify(args)}`).toBe(v3Only(b.text));
       expect(a.text.length).toBeGreaterThan(40);
     }
   });

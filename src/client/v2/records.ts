@@ -339,6 +339,7 @@ export function toCaster(c: V2Caster, gameId: number): Caster {
       platform: { id: platform.id, name: platform.name, color: platform.color, images: [] },
     },
     region: toRegion(c.country),
+    ...(c.url ? { url: c.url } : {}),
   };
 }
 

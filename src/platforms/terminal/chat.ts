@@ -9,7 +9,7 @@
  */
 import { userInfo } from 'node:os';
 import { clearLine, createInterface, cursorTo, type Interface, moveCursor } from 'node:readline';
-import type { AnyCommand, ChannelCheck, CommandUser } from '../../bot/command.ts';
+import type { ChannelCheck, CommandUser } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, type Reply } from '../../bot/reply.ts';
