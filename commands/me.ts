@@ -209,7 +209,9 @@ async function follow(
     const follows = already
       ? current.follows.map((f) => (f.team === id ? entry : f))
       : [...current.follows, entry];
-    return { ...current, follows };
+    // Following resumes DM reminders paused after closed DMs (the person says they can be reached again).
+    const { paused: _, ...rest } = current;
+    return { ...rest, follows };
   });
   return saidAndShown(
     ctx,

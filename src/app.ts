@@ -300,6 +300,7 @@ export async function openNotifier(
     ledger,
     deliveries,
     logger: app.logger,
+    users: app.users,
   });
   try {
     await notifier.start();

@@ -536,6 +536,9 @@ export class Runtime {
           description: [[storeNotice]],
         });
       if (call.user.isAdmin) await this.#deliverAdminNotices(tenantId, reply);
+      // A person's own notices (DM reminders paused) are for their eyes only: private answers only.
+      if (this.#deps.users && reply.ephemeral)
+        await this.#deliverPersonalNotices(this.#deps.users, call, reply);
       return { outcome: 'ok', reply };
     } catch (caught) {
       const error = asUserError(caught);
@@ -616,6 +619,22 @@ export class Runtime {
       token: (channelId, renew) => users.channelCalendarToken(tenantId, channelId, renew),
       url: (token) => base?.(token),
     };
+  }
+
+  /** Shows the caller's pending notices once (appended to a private answer), then removes them. */
+  async #deliverPersonalNotices(users: UserStore, call: CommandCall, reply: Reply): Promise<void> {
+    const key = userKeyOf(call.platform, call.tenantKey, call.user.id);
+    try {
+      const shown = (await users.get(key)).notices;
+      if (shown.length === 0) return;
+      reply.cards.push({ title: 'For you', colour: COLOURS.warning, description: shown.map((n) => [n]) });
+      await users.update(key, (latest) => ({
+        ...latest,
+        notices: latest.notices.filter((n) => !shown.includes(n)),
+      }));
+    } catch (error) {
+      this.#deps.logger.warn({ err: error }, 'could not deliver personal notices');
+    }
   }
 
   /** Shows pending admin notices once: appended to this reply, then removed from the settings. */

@@ -58,11 +58,21 @@ export const profileSchema = z.object({
   quiet: z.object({ from: hhmm, to: hhmm }).optional(),
   /** The secret of the personal calendar URL, and when it was issued. */
   calendar: z.object({ token: z.string().min(32), issuedAt: z.iso.datetime() }).optional(),
+  /** Set when a DM could not be delivered (DMs closed): DM reminders stop until the person follows again. */
+  paused: z.object({ reason: z.string(), at: z.iso.datetime() }).optional(),
+  /** Messages for the person, shown once in their next /me answer. */
+  notices: z.array(z.string()).max(10).default([]),
 });
 export type Profile = z.infer<typeof profileSchema>;
 
 export function defaultProfile(): Profile {
   return profileSchema.parse({ version: PROFILE_VERSION });
+}
+
+/** The platform's own id of the person behind a store key (`slack:T1.U2` -> `U2`). */
+export function personIdOf(userKey: string): string {
+  const id = userKey.slice(userKey.indexOf(':') + 1);
+  return userKey.startsWith('slack:') ? id.slice(id.indexOf('.') + 1) : id;
 }
 
 /** The store key of the person behind a command call. */

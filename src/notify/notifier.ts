@@ -22,6 +22,7 @@ import type { Logger } from '../bot/logger.ts';
 import type { Reply } from '../bot/reply.ts';
 import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
+import { personIdOf, type UserStore } from '../bot/users.ts';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Game, Match, Roster, Series, Substage, Team, Tournament } from '../protocol/types.ts';
@@ -36,6 +37,7 @@ import {
   dueDigest,
   POLL_INTERVAL_MS,
   planReminders,
+  platformOf,
   pollBand,
   type Subscription,
   subscriptionsOf,
@@ -60,6 +62,11 @@ export interface NotifierOptions {
   ledger: Ledger;
   deliveries: Partial<Record<Platform, Delivery>>;
   logger: NotifyLogger;
+  /**
+   * Personal profiles (issue 16): each person with follows gets their reminders by DM (channel
+   * `dm:<user id>`), at their own leads, through the same ledger; closed DMs pause them.
+   */
+  users?: Pick<UserStore, 'users' | 'get' | 'update'>;
   /** Real milliseconds between node-cron ticks (whole seconds). Default 10 000. */
   tickMs?: number;
   /** Simulated ms between reloads of the tenants' settings (a save here calls `invalidate()` at once; this catches other instances). Default 10 min. */
@@ -165,7 +172,8 @@ class NotifierImpl implements Notifier {
     slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },
   };
 
-  readonly #o: Required<Omit<NotifierOptions, 'deliveries'>> & Pick<NotifierOptions, 'deliveries'>;
+  readonly #o: Required<Omit<NotifierOptions, 'deliveries' | 'users'>> &
+    Pick<NotifierOptions, 'deliveries' | 'users'>;
   readonly #pacer: EditPacer;
   #task: ScheduledTask | undefined;
   #running: Promise<void> | undefined;
@@ -374,8 +382,46 @@ class NotifierImpl implements Notifier {
         this.#o.logger.warn({ tenant: id, err: error }, 'skipping a tenant whose settings cannot be read');
       }
     }
+    if (this.#o.users) subs.push(...(await this.#personalSubscriptions(this.#o.users)));
     this.#setSubscriptions(subs.filter((s) => !this.#disabled.has(targetKey(s))));
     this.#subsAt = now;
+  }
+
+  /**
+   * One DM subscription per person with follows (not paused): reminders only, of the followed
+   * teams only (no game or tier reaches it), at the person's leads.
+   */
+  async #personalSubscriptions(users: NonNullable<NotifierOptions['users']>): Promise<Subscription[]> {
+    const subs: Subscription[] = [];
+    let keys: string[] = [];
+    try {
+      keys = await users.users();
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'personal follows cannot be read; no DM reminders this round');
+    }
+    for (const key of keys) {
+      try {
+        const profile = await users.get(key);
+        if (profile.follows.length === 0 || profile.paused) continue;
+        subs.push({
+          tenantId: key,
+          platform: platformOf(key),
+          channelId: `dm:${personIdOf(key)}`,
+          games: new Set(),
+          tiers: new Set(),
+          teams: new Set(profile.follows.map((f) => f.team)),
+          kinds: new Set(['reminders']),
+          leads: [...profile.leads].sort((a, b) => b - a),
+          spoilers: 'hide',
+          timezone: profile.timezone,
+          digestTime: '09:00',
+          digestWhenEmpty: 'skip',
+        });
+      } catch (error) {
+        this.#o.logger.warn({ err: error }, 'skipping a profile that cannot be read');
+      }
+    }
+    return subs;
   }
 
   #setSubscriptions(subs: Subscription[]): void {
@@ -1522,6 +1568,22 @@ class NotifierImpl implements Notifier {
       { tenant: sub.tenantId, channel: sub.channelId, code: error.code },
       'subscription disabled',
     );
+    if (sub.channelId.startsWith('dm:') && this.#o.users) {
+      // A person's DMs: paused, and the person is told once, in their next /me answer.
+      try {
+        await this.#o.users.update(sub.tenantId, (profile) => ({
+          ...profile,
+          paused: { reason: `${error.code}: ${error.message}`, at },
+          notices: [
+            ...profile.notices,
+            'Your reminders by direct message are paused: Matchday could not message you (are your DMs from server members closed?). Open them, then /me follow a team again to resume.',
+          ].slice(-10),
+        }));
+      } catch (saveError) {
+        this.#o.logger.error({ err: saveError }, 'could not record the paused DM reminders');
+      }
+      return;
+    }
     try {
       // Applied to the latest stored settings, so an admin's change made meanwhile is kept.
       await this.#o.tenants.update(sub.tenantId, (settings: Settings) => {

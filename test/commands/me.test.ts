@@ -230,3 +230,20 @@ describe('/settings calendar', () => {
     expect(await users.channelOfToken(token!)).toBeUndefined();
   });
 });
+
+describe('paused DM reminders', () => {
+  it('are told once in the next private answer, and following again resumes them', async () => {
+    const user = { ...BO, id: 'u-paused' };
+    await users.update('discord:u-paused', (p) => ({
+      ...p,
+      paused: { reason: 'DM_CLOSED: closed', at: new Date().toISOString() },
+      notices: ['Your reminders by direct message are paused.'],
+    }));
+    const first = await me('list', {}, { user });
+    expect(first.text).toContain('Your reminders by direct message are paused.');
+    const second = await me('list', {}, { user });
+    expect(second.text).not.toContain('Your reminders by direct message are paused.');
+    await me('follow', { team: someTeam(4).name }, { user });
+    expect((await users.get('discord:u-paused')).paused).toBeUndefined();
+  });
+});

@@ -227,6 +227,10 @@ export class FakeDiscord {
   readonly guilds = new Map<string, FakeGuildSeed>();
   readonly #messages = new Map<string, FakeMessage[]>();
   readonly #nonces = new Map<string, { messageId: string; at: number }>();
+  /** DM channels the bot opened (`POST /users/@me/channels`): channel id -> user id. */
+  readonly #dmChannels = new Map<string, string>();
+  /** Users who do not accept DMs from the bot: posting to them answers 50007. */
+  readonly #closedDms = new Set<string>();
   readonly #interactions = new Map<string, InteractionState>();
   readonly #interactionsByToken = new Map<string, InteractionState>();
   readonly #rules: (FailureRule & { left: number })[] = [];
@@ -318,6 +322,18 @@ export class FakeDiscord {
     const channel = this.#findChannel(channelId)?.channel;
     if (!channel) throw new Error(`fake: no channel ${channelId}`);
     channel.denyBot = permissions;
+  }
+
+  /** The user closes (or opens again) their DMs to the bot: posting to them answers 50007. */
+  closeDms(userId: string, closed = true): void {
+    if (closed) this.#closedDms.add(userId);
+    else this.#closedDms.delete(userId);
+  }
+
+  /** The bot's direct messages to a user. */
+  directMessages(userId: string): FakeMessage[] {
+    const channel = [...this.#dmChannels].find(([, user]) => user === userId)?.[0];
+    return channel ? [...(this.#messages.get(channel) ?? [])] : [];
   }
 
   /** Channel messages (posts by the bot through REST, and interaction answers in that channel). */
@@ -968,6 +984,7 @@ export class FakeDiscord {
           return { body: this.#guildObject(guild).members[0] };
         },
       ],
+      ['POST', '/users/@me/channels', () => this.#openDm(request)],
       ['POST', '/channels/*/messages', ([channelId]) => this.#createMessage(request, channelId!)],
       ['PATCH', '/channels/*/messages/*', ([channelId, id]) => this.#editMessage(request, channelId!, id!)],
       [
@@ -1038,8 +1055,42 @@ export class FakeDiscord {
     return { body: stored };
   }
 
+  /** Opens (or returns) the DM channel with a user, as Discord does. */
+  #openDm(request: RecordedRequest): { body: unknown } {
+    if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
+    const userId = request.body?.recipient_id;
+    if (typeof userId !== 'string' || !/^\d{1,20}$/.test(userId))
+      throw invalidForm(['recipient_id: Value is not snowflake.']);
+    let id = [...this.#dmChannels].find(([, user]) => user === userId)?.[0];
+    if (!id) {
+      id = this.#snowflake();
+      this.#dmChannels.set(id, userId);
+    }
+    return { body: { id, type: 1, recipients: [{ id: userId, username: `user-${userId}` }] } };
+  }
+
+  /** A message to a DM channel: refused with 50007 when the user's DMs are closed. */
+  #createDirectMessage(request: RecordedRequest, channelId: string, userId: string): { body: unknown } {
+    if (this.#closedDms.has(userId)) throw new ApiError(403, 50007, 'Cannot send messages to this user');
+    const body = request.body ?? {};
+    const problems = messageProblems(body, { create: true });
+    if (problems.length > 0) throw invalidForm(problems);
+    if (body.enforce_nonce && body.nonce !== undefined) {
+      const seen = this.#nonces.get(`${channelId}:${body.nonce}`);
+      const existing = seen && this.#messages.get(channelId)?.find((m) => m.id === seen.messageId);
+      if (existing && Date.now() - seen.at < this.#options.nonceWindowMs)
+        return { body: publicMessage(existing) };
+    }
+    const message = this.#newMessage(channelId, undefined, body, request.files, false);
+    if (body.nonce !== undefined)
+      this.#nonces.set(`${channelId}:${body.nonce}`, { messageId: message.id, at: Date.now() });
+    return { body: publicMessage(message) };
+  }
+
   #createMessage(request: RecordedRequest, channelId: string): { body: unknown } {
     if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
+    const dmUser = this.#dmChannels.get(channelId);
+    if (dmUser) return this.#createDirectMessage(request, channelId, dmUser);
     const found = this.#findChannel(channelId);
     if (!found) throw new ApiError(404, 10003, 'Unknown Channel');
     const permissions = this.#botPermissions(channelId);

@@ -54,6 +54,7 @@ const PERMANENT: Record<number, { code: string; explanation: string }> = {
     explanation: 'Matchday may not post there (Send Messages or Embed Links is missing)',
   },
   10003: { code: 'UNKNOWN_CHANNEL', explanation: 'the channel no longer exists' },
+  50007: { code: 'DM_CLOSED', explanation: 'the person does not accept direct messages from Matchday' },
 };
 
 /** Maps a REST failure to a DeliveryError; `where` names the channel, never a token. */
@@ -156,7 +157,8 @@ export class DiscordDelivery implements Delivery {
     const { body, files } = restBody(message!, { nonce: nonceFor(key) });
     const answer = (await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
-      return this.#rest.post(Routes.channelMessages(target.channelId), { body, files });
+      const channelId = await this.#channelOf(target.channelId);
+      return this.#rest.post(Routes.channelMessages(channelId), { body, files });
     })) as { id?: unknown };
     if (typeof answer?.id !== 'string') {
       throw new DeliveryError(
@@ -171,9 +173,30 @@ export class DiscordDelivery implements Delivery {
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
     const [message] = renderReply(reply, { single: true });
     const { body, files } = restBody(message!, { edit: true });
-    await this.#send(target, () =>
-      this.#rest.patch(Routes.channelMessage(target.channelId, messageId), { body, files }),
+    await this.#send(target, async () =>
+      this.#rest.patch(Routes.channelMessage(await this.#channelOf(target.channelId), messageId), {
+        body,
+        files,
+      }),
     );
+  }
+
+  /** DM channel ids by user id (opening one again returns the same channel). */
+  readonly #dms = new Map<string, string>();
+
+  /** The channel to post in: `dm:<user id>` is the person's DM channel, opened on first use. */
+  async #channelOf(channelId: string): Promise<string> {
+    if (!channelId.startsWith('dm:')) return channelId;
+    const userId = channelId.slice(3);
+    const known = this.#dms.get(userId);
+    if (known) return known;
+    const opened = (await this.#rest.post(Routes.userChannels(), { body: { recipient_id: userId } })) as {
+      id?: unknown;
+    };
+    if (typeof opened?.id !== 'string')
+      throw new DeliveryError('transient', 'DISCORD_ERROR', 'Discord did not open a DM channel.');
+    this.#dms.set(userId, opened.id);
+    return opened.id;
   }
 
   /** Queues `call` behind earlier sends to the same channel, paced per channel and globally. */

@@ -1,0 +1,137 @@
+/**
+ * Reminders by direct message (issue 16, item 2) on Discord: the real notifier and ledger (SQLite
+ * file), the real profile store (SQLite file), and DiscordDelivery through discord.js' REST client
+ * against the loopback fake. A person's follow brings their reminder by DM at their own lead, once,
+ * also across a restart on the same ledger; closed DMs pause the person and tell them once.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REST } from 'discord.js';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openUserStore, type UserStore } from '../../src/bot/users.ts';
+import { createNotifier } from '../../src/notify/notifier.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
+import { FakeDiscord } from '../fakes/discord.ts';
+import { MemoryTenants, memoryLogger, uncachedClient } from './helpers.ts';
+
+const FROM = Date.parse('2025-06-04T00:00:00Z');
+const dir = mkdtempSync(join(tmpdir(), 'matchday-dm-'));
+const OPEN_USER = '400000000000000001';
+const CLOSED_USER = '400000000000000002';
+let service: RunningService;
+let clock: Clock;
+let fake: FakeDiscord;
+let users: UserStore;
+
+beforeAll(async () => {
+  clock = new Clock({ start: new Date(FROM), frozen: true });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+  fake = await FakeDiscord.start({ guilds: [{ id: '100000000000000009', name: 'Hub', channels: [] }] });
+  const path = join(dir, 'matchday.sqlite');
+  users = await openUserStore(
+    { kind: 'sqlite', url: `sqlite://${path}`, path },
+    { logger: pino({ level: 'silent' }) },
+  );
+});
+afterAll(async () => {
+  await users?.close();
+  await fake?.close();
+  await service?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A notifier as a fresh process has it, on the shared ledger file and profile store. */
+function notifier() {
+  const ledger = new SqliteLedger(join(dir, 'ledger.sqlite'));
+  const client = uncachedClient(service);
+  const rest = new REST({ api: fake.apiUrl, retries: 0, timeout: 2000 }).setToken(fake.token);
+  const n = createNotifier({
+    client,
+    tenants: new MemoryTenants(),
+    clock,
+    ledger,
+    deliveries: { discord: new DiscordDelivery({ rest }) },
+    logger: memoryLogger() as never,
+    users,
+  });
+  return {
+    async run() {
+      await n.tick();
+      await n.drain();
+    },
+    async close() {
+      await n.stop();
+      await ledger.close();
+      await client.close();
+    },
+  };
+}
+
+/** An upcoming series that neither moves nor is cancelled, with a known team, a few hours ahead. */
+function plannedSeries(): { plan: SeriesPlan; team: number } {
+  const from = FROM + 3 * 3600_000;
+  const plan = service.world
+    .window(from)
+    .series.filter(
+      (p) =>
+        p.start >= from &&
+        p.postponedFrom === null &&
+        p.deletedAt === null &&
+        service.world.knownRosters(p, from - 3600_000).length > 0,
+    )
+    .sort((a, b) => a.start - b.start)[0];
+  if (!plan) throw new Error('the seeded world has no such series');
+  const roster = service.world.knownRosters(plan, from - 3600_000)[0]!;
+  const team = service.world.catalog.rosters.find((r) => r.id === roster)!.team.id;
+  return { plan, team };
+}
+
+describe('reminders by direct message', () => {
+  it('reach a person once at their own lead, across a restart; closed DMs pause and tell once', async () => {
+    const { plan, team } = plannedSeries();
+    const teamName = service.world.catalog.teams.find((t) => t.id === team)!.name;
+    for (const id of [OPEN_USER, CLOSED_USER])
+      await users.update(`discord:${id}`, (p) => ({
+        ...p,
+        leads: [45],
+        follows: [{ team, noQualifiers: false }],
+      }));
+    fake.closeDms(CLOSED_USER);
+
+    // Before the lead: nothing. At the lead: one DM naming the team.
+    clock.set(new Date(plan.start - 50 * 60_000));
+    const first = notifier();
+    await first.run();
+    expect(fake.directMessages(OPEN_USER)).toHaveLength(0);
+    clock.set(new Date(plan.start - 44 * 60_000));
+    await first.run();
+    const sent = fake.directMessages(OPEN_USER);
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent[0])).toContain(teamName);
+    await first.run();
+    await first.close();
+
+    // A restart on the same ledger sends nothing again.
+    const second = notifier();
+    clock.set(new Date(plan.start - 43 * 60_000));
+    await second.run();
+    expect(fake.directMessages(OPEN_USER)).toHaveLength(1);
+    await second.close();
+
+    // Closed DMs: nothing delivered, the person paused and told once (in their next private answer).
+    expect(fake.directMessages(CLOSED_USER)).toHaveLength(0);
+    const paused = await users.get(`discord:${CLOSED_USER}`);
+    expect(paused.paused?.reason).toContain('DM_CLOSED');
+    expect(paused.notices).toHaveLength(1);
+    expect(paused.notices[0]).toContain('paused');
+    const open = await users.get(`discord:${OPEN_USER}`);
+    expect(open.paused).toBeUndefined();
+    expect(open.notices).toEqual([]);
+  });
+});
