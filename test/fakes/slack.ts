@@ -497,6 +497,16 @@ export class FakeSlack {
           },
         });
       }
+      case 'conversations.open': {
+        // A DM with one person: the same channel every time; a user unknown to the workspace or the
+        // bot itself cannot be messaged (as Slack answers).
+        const user = String(params.users ?? '');
+        if (user === this.botUserId) return error('cannot_dm_bot');
+        if (!this.users.has(user)) return error('user_not_found');
+        const id = `D${user}`;
+        if (!this.channels.has(id)) this.channels.set(id, { id, name: user });
+        return ok({ channel: { id } });
+      }
       case 'conversations.info': {
         const channel = this.channels.get(String(params.channel));
         if (!channel) return error('channel_not_found');

@@ -1,7 +1,7 @@
 /**
- * Reminders by direct message (issue 16, item 2) on Discord: the real notifier and ledger (SQLite
- * file), the real profile store (SQLite file), and DiscordDelivery through discord.js' REST client
- * against the loopback fake. A person's follow brings their reminder by DM at their own lead, once,
+ * Reminders by direct message (issue 16, item 2) on Discord and Slack: the real notifier and ledger
+ * (SQLite file), the real profile store (SQLite file), DiscordDelivery through discord.js' REST
+ * client and SlackDelivery through the Web API client, against the loopback fakes. A person's follow brings their reminder by DM at their own lead, once,
  * also across a restart on the same ledger; closed DMs pause the person and tell them once.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,10 +14,12 @@ import { openUserStore, type UserStore } from '../../src/bot/users.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
+import { createDeliveryClient, SlackDelivery } from '../../src/platforms/slack/delivery.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
 import { FakeDiscord } from '../fakes/discord.ts';
+import { FakeSlack } from '../fakes/slack.ts';
 import { MemoryTenants, memoryLogger, uncachedClient } from './helpers.ts';
 
 const FROM = Date.parse('2025-06-04T00:00:00Z');
@@ -27,12 +29,14 @@ const CLOSED_USER = '400000000000000002';
 let service: RunningService;
 let clock: Clock;
 let fake: FakeDiscord;
+let slack: FakeSlack;
 let users: UserStore;
 
 beforeAll(async () => {
   clock = new Clock({ start: new Date(FROM), frozen: true });
   service = await startService({ port: 0, seed: 11, clock, rate: 0 });
   fake = await FakeDiscord.start({ guilds: [{ id: '100000000000000009', name: 'Hub', channels: [] }] });
+  slack = await FakeSlack.start({ users: [{ id: 'U0FAN', name: 'fan' }] });
   const path = join(dir, 'matchday.sqlite');
   users = await openUserStore(
     { kind: 'sqlite', url: `sqlite://${path}`, path },
@@ -42,6 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await users?.close();
   await fake?.close();
+  await slack?.close();
   await service?.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -56,7 +61,13 @@ function notifier() {
     tenants: new MemoryTenants(),
     clock,
     ledger,
-    deliveries: { discord: new DiscordDelivery({ rest }) },
+    deliveries: {
+      discord: new DiscordDelivery({ rest }),
+      slack: new SlackDelivery({
+        client: createDeliveryClient(slack.botToken, { apiUrl: slack.apiUrl }),
+        minIntervalMs: 0,
+      }),
+    },
     logger: memoryLogger() as never,
     users,
   });
@@ -96,12 +107,10 @@ describe('reminders by direct message', () => {
   it('reach a person once at their own lead, across a restart; closed DMs pause and tell once', async () => {
     const { plan, team } = plannedSeries();
     const teamName = service.world.catalog.teams.find((t) => t.id === team)!.name;
-    for (const id of [OPEN_USER, CLOSED_USER])
-      await users.update(`discord:${id}`, (p) => ({
-        ...p,
-        leads: [45],
-        follows: [{ team, noQualifiers: false }],
-      }));
+    // Discord people, and two Slack people: one in the workspace, one Slack cannot message.
+    const keys = [`discord:${OPEN_USER}`, `discord:${CLOSED_USER}`, 'slack:T1.U0FAN', 'slack:T1.U0GONE'];
+    for (const key of keys)
+      await users.update(key, (p) => ({ ...p, leads: [45], follows: [{ team, noQualifiers: false }] }));
     fake.closeDms(CLOSED_USER);
 
     // Before the lead: nothing. At the lead: one DM naming the team.
@@ -114,6 +123,9 @@ describe('reminders by direct message', () => {
     const sent = fake.directMessages(OPEN_USER);
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent[0])).toContain(teamName);
+    const slackSent = slack.messagesIn('DU0FAN');
+    expect(slackSent).toHaveLength(1);
+    expect(JSON.stringify(slackSent[0])).toContain(teamName);
     await first.run();
     await first.close();
 
@@ -122,6 +134,7 @@ describe('reminders by direct message', () => {
     clock.set(new Date(plan.start - 43 * 60_000));
     await second.run();
     expect(fake.directMessages(OPEN_USER)).toHaveLength(1);
+    expect(slack.messagesIn('DU0FAN')).toHaveLength(1);
     await second.close();
 
     // Closed DMs: nothing delivered, the person paused and told once (in their next private answer).
@@ -130,8 +143,13 @@ describe('reminders by direct message', () => {
     expect(paused.paused?.reason).toContain('DM_CLOSED');
     expect(paused.notices).toHaveLength(1);
     expect(paused.notices[0]).toContain('paused');
-    const open = await users.get(`discord:${OPEN_USER}`);
-    expect(open.paused).toBeUndefined();
-    expect(open.notices).toEqual([]);
+    const gone = await users.get('slack:T1.U0GONE');
+    expect(gone.paused?.reason).toContain('DM_CLOSED');
+    expect(gone.notices).toHaveLength(1);
+    for (const key of [`discord:${OPEN_USER}`, 'slack:T1.U0FAN']) {
+      const open = await users.get(key);
+      expect(open.paused).toBeUndefined();
+      expect(open.notices).toEqual([]);
+    }
   });
 });

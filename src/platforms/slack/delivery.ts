@@ -64,6 +64,8 @@ const RECONCILE_DEPTH = 100;
 /** Slack error codes that retrying cannot fix, with the delivery code the notifier sees. */
 const PERMANENT: Record<string, string> = {
   not_in_channel: 'NOT_IN_CHANNEL',
+  cannot_dm_bot: 'DM_CLOSED',
+  user_not_found: 'DM_CLOSED',
   channel_not_found: 'UNKNOWN_CHANNEL',
   is_archived: 'CHANNEL_ARCHIVED',
   restricted_action: 'MISSING_PERMISSIONS',
@@ -99,6 +101,7 @@ const EXPLANATIONS: Record<string, string> = {
   CHANNEL_ARCHIVED: 'the channel is archived',
   MISSING_PERMISSIONS: 'Matchday is not allowed to post there',
   TOKEN_REVOKED: "Matchday's access to this workspace was revoked",
+  DM_CLOSED: 'Slack will not let Matchday message this person',
 };
 
 /**
@@ -213,12 +216,13 @@ export class SlackDelivery implements Delivery {
     const message = this.#render(reply);
     const answer = await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+      const channel = await this.#channelOf(target.channelId);
       if (options.reconcile) {
-        const found = await this.#findPosted(target, key);
+        const found = await this.#findPosted({ ...target, channelId: channel }, key);
         if (found !== undefined) return { ts: found };
       }
       return this.#client.chat.postMessage({
-        channel: target.channelId,
+        channel,
         text: message.text,
         blocks: message.blocks,
         unfurl_links: false,
@@ -234,6 +238,23 @@ export class SlackDelivery implements Delivery {
       );
     }
     return { messageId: answer.ts };
+  }
+
+  /** DM channel ids by user id (`conversations.open` returns the same one each time). */
+  readonly #dms = new Map<string, string>();
+
+  /** The channel to post in: `dm:<user id>` is the person's DM, opened with conversations.open. */
+  async #channelOf(channelId: string): Promise<string> {
+    if (!channelId.startsWith('dm:')) return channelId;
+    const user = channelId.slice(3);
+    const known = this.#dms.get(user);
+    if (known) return known;
+    const opened = await this.#client.conversations.open({ users: user });
+    const id = opened.channel?.id;
+    if (typeof id !== 'string')
+      throw new DeliveryError('transient', 'SLACK_ERROR', 'Slack did not open a direct message.');
+    this.#dms.set(user, id);
+    return id;
   }
 
   /** The ts of a recent message of the channel that carries `key` in its metadata, if any. */
@@ -262,9 +283,9 @@ export class SlackDelivery implements Delivery {
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
     const message = this.#render(reply);
-    await this.#send(target, () =>
+    await this.#send(target, async () =>
       this.#client.chat.update({
-        channel: target.channelId,
+        channel: await this.#channelOf(target.channelId),
         ts: messageId,
         text: message.text,
         blocks: message.blocks,
