@@ -26,8 +26,16 @@ describe('slack-manifest.yml', () => {
       scopes.push(match[1]!);
     }
     // commands: /matchday; chat:write: chat.postMessage/update; users:read: users.info;
-    // channels:read + groups:read: conversations.info for public and private channels.
-    expect(scopes.sort()).toEqual(['channels:read', 'chat:write', 'commands', 'groups:read', 'users:read']);
+    // channels:read + groups:read: conversations.info for public and private channels;
+    // im:write: conversations.open for reminders by direct message (/me follow).
+    expect(scopes.sort()).toEqual([
+      'channels:read',
+      'chat:write',
+      'commands',
+      'groups:read',
+      'im:write',
+      'users:read',
+    ]);
   });
 
   it('subscribes to the events that purge a workspace and enables interactivity and Socket Mode', () => {
