@@ -24,6 +24,7 @@ import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import { personIdOf, type UserStore } from '../bot/users.ts';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
+import { summarySource } from '../feed/feed.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Game, Match, Roster, Series, Substage, Team, Tournament } from '../protocol/types.ts';
 import type { Clock } from '../service/clock.ts';
@@ -1090,8 +1091,8 @@ class NotifierImpl implements Notifier {
     );
     await runLimited(
       reads.slice(0, this.#o.summariesPerRead).map(({ k, data, current }) => async () => {
-        const api = k.series.coverage?.data?.live?.api?.fact;
-        const useApi = api === 'available' || api === 'partial';
+        // The source `/live` and the feed read (computer vision first), so a command finds it warm.
+        const useApi = summarySource(k.series) === 'api';
         this.stats.summaries++;
         try {
           data.summary = await this.#counted<LiveSummary>(() =>
