@@ -64,7 +64,11 @@ export default defineCommand({
     if (!ctx.user.isAdmin)
       throw new UserError('ADMIN_ONLY', `Only admins of ${here} can change the followed teams.`);
     const text = textArg('team', ctx.args.team);
-    if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /follow team team:Liquid.');
+    if (!text)
+      throw new UserError(
+        'EMPTY_NAME',
+        'Name a team: /follow team team:<its name> (a name, tag or id, as /team shows it).',
+      );
     const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
     if (ctx.subcommand === 'team') {
       if (settings.follows.includes(id)) {

@@ -180,7 +180,11 @@ async function follow(
   args: { team: string; tier?: number; qualifiers?: boolean },
 ): Promise<Reply> {
   const text = textArg('team', args.team);
-  if (!text) throw new UserError('EMPTY_NAME', `Name a team, e.g. /me ${sub} team:Liquid.`);
+  if (!text)
+    throw new UserError(
+      'EMPTY_NAME',
+      `Name a team: /me ${sub} team:<its name> (a name, tag or id, as /team shows it).`,
+    );
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {
@@ -216,7 +220,10 @@ async function follow(
   return saidAndShown(
     ctx,
     saved,
-    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before, and in your calendar.`,
+    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before${
+      // The calendar is named only where this Matchday serves calendars.
+      profile.calendarUrl('probe') === undefined ? '' : ', and in your calendar (/me calendar)'
+    }.`,
   );
 }
 
@@ -266,12 +273,14 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
       value: [profile.quiet ? `${profile.quiet.from} to ${profile.quiet.to}` : 'off'],
       inline: true,
     },
-    {
+  ];
+  // Named only where this Matchday serves calendars (else /me calendar would only say it does not).
+  if (ctx.profile?.calendarUrl('probe') !== undefined)
+    fields.push({
       name: 'Calendar',
       value: [profile.calendar ? 'on: /me calendar shows its URL' : 'off: /me calendar'],
       inline: true,
-    },
-  ];
+    });
   return {
     title: said ? 'Saved' : 'Your follows',
     colour: said ? COLOURS.success : COLOURS.info,

@@ -38,7 +38,11 @@ export default defineCommand({
     const { args, tenant } = ctx;
     const { data, names } = ctx;
     const text = textArg('team', args.team);
-    if (!text) throw new UserError('EMPTY_NAME', 'Name a team, e.g. /team team:Liquid.');
+    if (!text)
+      throw new UserError(
+        'EMPTY_NAME',
+        'Name a team: /team team:<its name> (a name, tag or id). /series lists teams that play today.',
+      );
     const count = intArg('count', args.count, 1, 10, 5);
     const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
     const team = names.team(teamId) ?? (await data.teams.get(teamId));

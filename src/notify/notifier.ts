@@ -36,6 +36,7 @@ import {
   announces,
   digestSeries,
   dueDigest,
+  inQuietHours,
   POLL_INTERVAL_MS,
   planReminders,
   platformOf,
@@ -417,6 +418,7 @@ class NotifierImpl implements Notifier {
           timezone: profile.timezone,
           digestTime: '09:00',
           digestWhenEmpty: 'skip',
+          ...(profile.quiet ? { quiet: profile.quiet } : {}),
         });
       } catch (error) {
         this.#o.logger.warn({ err: error }, 'skipping a profile that cannot be read');
@@ -838,6 +840,8 @@ class NotifierImpl implements Notifier {
           );
           if (this.#done.has(key)) continue;
           pending = true;
+          // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then.
+          if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
           const movedFrom =
             known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
           out.push({

@@ -33,6 +33,22 @@ export interface Subscription {
   digestWhenEmpty: 'skip' | 'say';
   /** When the channel was subscribed (epoch ms); absent: always (see `announces`). */
   since?: number;
+  /**
+   * A person's quiet hours (`HH:MM` in `timezone`; DMs only): a reminder due then is held until they
+   * end, and dropped if by then it is stale (the series started, or a shorter lead is due instead).
+   */
+  quiet?: { from: string; to: string };
+}
+
+/** Whether `now` falls in the quiet hours [from, to) in `timezone`; a span may cross midnight. */
+export function inQuietHours(quiet: { from: string; to: string }, timezone: string, now: number): boolean {
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const from = minutes(quiet.from);
+  const to = minutes(quiet.to);
+  if (from === to) return false;
+  const local = DateTime.fromMillis(now, { zone: timezone });
+  const at = local.hour * 60 + local.minute;
+  return from < to ? at >= from && at < to : at >= from || at < to;
 }
 
 /** The platform of a tenant id (`discord:123` -> `discord`). */

@@ -88,6 +88,10 @@ describe('/me', () => {
     expect(followed.outcome).toBe('ok');
     expect(followed.reply.ephemeral).toBe(true);
     expect(followed.text).toContain(`Now following ${team.name}`);
+    // No calendar is served here, so the answer does not promise one; where one is, it names it.
+    expect(followed.text).not.toContain('calendar');
+    const withCalendar = await me('follow', { team: team.name }, { tenant: 'guild-1', calendar: true });
+    expect(withCalendar.text).toContain('and in your calendar (/me calendar)');
     expect((await users.get('discord:u-ana')).follows.map((f) => f.team)).toEqual([team.id]);
     // The same person in another server sees the same follows; the server's own follows are untouched.
     const elsewhere = await me('list', {}, { tenant: 'guild-2' });

@@ -152,4 +152,49 @@ describe('reminders by direct message', () => {
       expect(open.notices).toEqual([]);
     }
   });
+
+  it('hold a reminder in quiet hours until they end, and drop it if it is stale by then', async () => {
+    const { plan, team } = plannedSeries();
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    // Quiet until 30 minutes before the start: the 45-minute reminder waits, then goes out.
+    const HELD = '400000000000000003';
+    // Quiet until 5 minutes before: by then the 10-minute reminder is due, so the 45-minute one is stale.
+    const STALE = '400000000000000004';
+    const quietTo = { [HELD]: plan.start - 30 * 60_000, [STALE]: plan.start - 5 * 60_000 };
+    for (const [user, to] of Object.entries(quietTo))
+      await users.update(`discord:${user}`, (p) => ({
+        ...p,
+        timezone: 'UTC',
+        leads: [45, 10],
+        quiet: { from: hhmm(plan.start - 120 * 60_000), to: hhmm(to) },
+        follows: [{ team, noQualifiers: false }],
+      }));
+    // This series' DMs (the team may play another series soon after, with reminders of its own).
+    const dms = (user: string) =>
+      fake.directMessages(user).filter((m) => JSON.stringify(m).includes(`series ${plan.id}`));
+    const n = notifier();
+    const at = async (minutesBefore: number) => {
+      clock.set(new Date(plan.start - minutesBefore * 60_000));
+      await n.run();
+    };
+    await at(44);
+    expect(dms(HELD)).toHaveLength(0);
+    expect(dms(STALE)).toHaveLength(0);
+    await at(29);
+    const held = dms(HELD);
+    expect(held).toHaveLength(1);
+    expect(JSON.stringify(held[0])).toContain('Reminder 45 min before');
+    expect(dms(STALE)).toHaveLength(0);
+    await at(9);
+    await at(4);
+    // HELD: its 10-minute reminder at 9; STALE: only the 10-minute one, sent when quiet ended.
+    expect(dms(HELD).map((m) => JSON.stringify(m).match(/Reminder \d+ min before/)?.[0])).toEqual([
+      'Reminder 45 min before',
+      'Reminder 10 min before',
+    ]);
+    const stale = dms(STALE);
+    expect(stale).toHaveLength(1);
+    expect(JSON.stringify(stale[0])).toContain('Reminder 10 min before');
+    await n.close();
+  });
 });
