@@ -84,7 +84,14 @@ export const settingsSchema = z.object({
   liveUpdates: z.boolean().default(true),
   /** Teams the tenant follows: announced in every channel whatever their tier. */
   follows: z.array(z.number().int().nonnegative()).default([]),
-  channels: z.array(channelSubscriptionSchema).default([]),
+  /**
+   * One subscription per channel id: a document listing a channel twice (written around
+   * `/settings`, which refuses it) keeps the first, so the channel is not notified twice.
+   */
+  channels: z
+    .array(channelSubscriptionSchema)
+    .default([])
+    .transform((list) => list.filter((c, i) => list.findIndex((other) => other.id === c.id) === i)),
   /** Messages for the tenant's admins, shown once in the next admin command's answer. */
   adminNotices: z.array(z.string()).default([]),
 });
