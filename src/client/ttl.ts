@@ -26,7 +26,8 @@ export const DEFAULT_TTL_MS = {
   /** Rosters, lineups and standing rosters. */
   rosters: HOUR,
   organisations: HOUR,
-  casters: HOUR,
+  /** A caster embeds its stream (online state, viewers), which changes as its series go live. */
+  casters: 30 * SECOND,
   tournaments: 5 * MINUTE,
   stages: 5 * MINUTE,
   substages: 5 * MINUTE,

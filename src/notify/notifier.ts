@@ -120,6 +120,8 @@ export interface NotifierStats {
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
+/** How often the streams of series with live cards are read again (online state, viewers). */
+const STREAMS_REFRESH_MS = 5 * 60_000;
 /** Keys in a tick's first ledger batch, and the fewest in any (see `#dispatch`). */
 const FIRST_BATCH = 100;
 const MIN_BATCH = 25;
@@ -197,6 +199,8 @@ class NotifierImpl implements Notifier {
   #newlyKnown: Known[] = [];
   #scanAt = Number.NEGATIVE_INFINITY;
   #liveAt = Number.NEGATIVE_INFINITY;
+  /** When the casters of live series were last read (their streams' state). */
+  #streamsReadAt = Number.NEGATIVE_INFINITY;
   /** The live listing read whose maps and summaries were read (once per listing read). */
   #liveDataAt = Number.NEGATIVE_INFINITY;
   readonly #live = new Map<number, LiveData>();
@@ -885,6 +889,7 @@ class NotifierImpl implements Notifier {
     if (!this.#anyLiveOrResults) return;
     const wantedLive = live.filter((k) => this.#subscribersOf(k.series).some((s) => s.kinds.has('live')));
     await this.#readLive(live, wantedLive, now);
+    await this.#refreshStreams(wantedLive, now);
 
     const pendingEnded: [Known, Subscription[]][] = [];
     for (const k of ended) {
@@ -944,6 +949,24 @@ class NotifierImpl implements Notifier {
         if (finishing) out.push(finishing);
       }
     await this.#dispatch(out);
+  }
+
+  /**
+   * The casters of series with live cards, read again every few minutes (one batched read): their
+   * streams' online state and viewers change as series go live, and a card must not say "offline"
+   * from a read made before the series started.
+   */
+  async #refreshStreams(wantedLive: Known[], now: number): Promise<void> {
+    if (wantedLive.length === 0 || now - this.#streamsReadAt < STREAMS_REFRESH_MS) return;
+    this.#streamsReadAt = now;
+    const ids = new Set(wantedLive.flatMap((k) => k.series.casters.map((c) => c.caster.id)));
+    if (ids.size === 0) return;
+    try {
+      const casters = await this.#counted(() => this.#o.client.casters.getMany([...ids], BACKGROUND));
+      for (const c of casters) this.#casters.set(c.id, c);
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'streams could not be read; live cards keep their last state');
+    }
   }
 
   /**

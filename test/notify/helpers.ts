@@ -199,6 +199,6 @@ export function uncachedClient(service: { url: string; secret: string }): Esport
     baseUrl: service.url,
     secret: service.secret,
     rate: { perSecond: 100_000, burst: 100_000 },
-    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0, casters: 0 },
   });
 }
