@@ -13,7 +13,8 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const SPOILER_POLICIES = ['show', 'spoiler', 'hide'] as const;
 export type SpoilerPolicy = (typeof SPOILER_POLICIES)[number];
 
-const leadMinutes = z
+/** Reminder leads: 1 to 5 of them, each 1 minute to 24 hours before the start. */
+export const leadMinutes = z
   .array(
     z
       .number()
@@ -23,7 +24,8 @@ const leadMinutes = z
   )
   .min(1)
   .max(5);
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. 09:00');
+/** A time of day, HH:MM. */
+export const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. 09:00');
 
 /** Is `zone` an IANA time zone this runtime knows (e.g. Europe/Berlin)? */
 export function isTimeZone(zone: string): boolean {

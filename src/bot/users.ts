@@ -17,7 +17,7 @@ import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
 import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
-import { isTimeZone } from './settings.ts';
+import { hhmm, isTimeZone, leadMinutes } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
 import { openRedisDocuments } from './tenants-redis.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
@@ -26,8 +26,6 @@ export const PROFILE_VERSION = 1;
 
 /** Most teams one person follows. */
 export const MAX_PERSONAL_FOLLOWS = 25;
-
-const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'a time of day as HH:MM, e.g. 23:00');
 
 export const personalFollowSchema = z.object({
   team: z.number().int().nonnegative(),
@@ -42,17 +40,7 @@ export const profileSchema = z.object({
   version: z.literal(PROFILE_VERSION),
   follows: z.array(personalFollowSchema).max(MAX_PERSONAL_FOLLOWS).default([]),
   /** Reminder minutes before the start (DM reminders, calendar alarms). */
-  leads: z
-    .array(
-      z
-        .number()
-        .int()
-        .min(1)
-        .max(24 * 60),
-    )
-    .min(1)
-    .max(5)
-    .default([15]),
+  leads: leadMinutes.default([15]),
   timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').default('UTC'),
   /** No DM reminders between these local times (`from` may be later than `to`: over midnight). */
   quiet: z.object({ from: hhmm, to: hhmm }).optional(),
