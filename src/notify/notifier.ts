@@ -31,6 +31,7 @@ import type { Clock } from '../service/clock.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from './cards.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
 import { EditPacer } from './edit-pacer.ts';
+import { combineReminders, groupByBatch, reminderBatch } from './grouping.ts';
 import { LEDGER_RETENTION_MS, type Ledger, type LedgerEntry, LedgerError, ledgerKey } from './ledger.ts';
 import {
   announces,
@@ -848,27 +849,31 @@ class NotifierImpl implements Notifier {
           if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
           const movedFrom =
             known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
+          const reply = () => {
+            const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
+            let made = replies.get(memoKey);
+            if (!made) {
+              const casters = series.casters.flatMap((c) => {
+                const found = this.#casters.get(c.caster.id);
+                return found ? [found] : [];
+              });
+              made = reminderReply(series, this.labels, sub, {
+                lead: plan.lead,
+                casters,
+                ...(movedFrom ? { movedFrom } : {}),
+              });
+              replies.set(memoKey, made);
+            }
+            return made;
+          };
           out.push({
             kind: 'reminder',
             key,
             sub,
-            act: async (delivery, guard) => {
-              const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
-              let reply = replies.get(memoKey);
-              if (!reply) {
-                const casters = series.casters.flatMap((c) => {
-                  const found = this.#casters.get(c.caster.id);
-                  return found ? [found] : [];
-                });
-                reply = reminderReply(series, this.labels, sub, {
-                  lead: plan.lead,
-                  casters,
-                  ...(movedFrom ? { movedFrom } : {}),
-                });
-                replies.set(memoKey, reply);
-              }
-              return (await delivery.post(target(sub), reply, key, guard)).messageId;
-            },
+            // Reminders of one channel due in the same minute are posted as one message (`#dispatch`).
+            batch: reminderBatch(targetKey(sub), Date.parse(series.start) - plan.lead * 60_000),
+            reply,
+            act: async (delivery, guard) => (await delivery.post(target(sub), reply(), key, guard)).messageId,
           });
         }
         if (!pending) this.#groupsDone.add(group);
@@ -1369,16 +1374,19 @@ class NotifierImpl implements Notifier {
     // One post per key: a claim is won once per key, so a key listed twice (settings that hold one
     // channel twice give two subscriptions with the same keys) must not be posted once per listing.
     const keys = new Set<string>();
-    const ready = out.filter((o) => {
-      if (keys.has(o.key)) return false;
-      keys.add(o.key);
-      if (this.#done.has(o.key) || this.#disabled.has(targetKey(o.sub))) return false;
-      if (!this.#o.deliveries[o.sub.platform]) return false;
-      const retry = this.#retry.get(o.key);
-      if (retry && retry.notBefore > now) return false;
-      // A channel that failed for now backs off as a whole, not only the key that was tried.
-      return !((this.#channelRetry.get(targetKey(o.sub)) ?? 0) > now);
-    });
+    // Reminders of one channel and minute side by side, so a ledger batch does not split their message.
+    const ready = groupByBatch(out)
+      .flat()
+      .filter((o) => {
+        if (keys.has(o.key)) return false;
+        keys.add(o.key);
+        if (this.#done.has(o.key) || this.#disabled.has(targetKey(o.sub))) return false;
+        if (!this.#o.deliveries[o.sub.platform]) return false;
+        const retry = this.#retry.get(o.key);
+        if (retry && retry.notBefore > now) return false;
+        // A channel that failed for now backs off as a whole, not only the key that was tried.
+        return !((this.#channelRetry.get(targetKey(o.sub)) ?? 0) > now);
+      });
     const failedChannels = new Set<string>();
     const triedChannels = new Set<string>();
     let size = Math.min(FIRST_BATCH, this.#o.ledgerBatch);
@@ -1388,7 +1396,14 @@ class NotifierImpl implements Notifier {
         break;
       }
       const started = performance.now();
-      const chunk = ready.slice(i, i + size);
+      let end = Math.min(ready.length, i + size);
+      while (
+        end < ready.length &&
+        ready[end]!.batch !== undefined &&
+        ready[end]!.batch === ready[end - 1]!.batch
+      )
+        end++;
+      const chunk = ready.slice(i, end);
       i += chunk.length;
       const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
       for (const key of won.keys()) this.#hold(key);
@@ -1398,7 +1413,7 @@ class NotifierImpl implements Notifier {
         const entries = await this.#o.ledger.getMany(lost);
         for (const [key, entry] of entries) if (entry.state !== 'claimed') this.#done.add(key);
       }
-      const claimed = chunk.filter((o) => won.has(o.key));
+      const claimed = mergeBatches(chunk.filter((o) => won.has(o.key)));
       const first: Outgoing[] = [];
       const rest: Outgoing[] = [];
       for (const o of claimed) {
@@ -1411,20 +1426,25 @@ class NotifierImpl implements Notifier {
       }
       const attempt = (o: Outgoing) => async () => {
         const tk = targetKey(o.sub);
+        const all = [o.key, ...(o.also ?? [])];
         if (this.#stopping || this.#disabled.has(tk) || failedChannels.has(tk)) {
-          await this.#release(o.key);
+          for (const key of all) await this.#release(key);
           return;
         }
-        const messageId = await this.#attempt(o, now, won.get(o.key)?.retaken === true);
+        const retaken = all.some((key) => won.get(key)?.retaken === true);
+        const messageId = await this.#attempt(o, now, retaken);
         if (messageId === undefined) {
           failedChannels.add(tk);
           return;
         }
         this.#channelRetry.delete(tk);
-        this.#done.add(o.key);
-        this.#retry.delete(o.key);
-        this.stats.sent[o.kind]++;
-        await this.#markSent(o.key, messageId);
+        for (const key of all) {
+          this.#done.add(key);
+          this.#retry.delete(key);
+          this.stats.sent[o.kind]++;
+        }
+        // Every key the message stands for is marked with it (one group-committed write).
+        await Promise.all(all.map((key) => this.#markSent(key, messageId)));
       };
       await runLimited(first.map(attempt), 32);
       await runLimited(rest.map(attempt), 32);
@@ -1436,7 +1456,10 @@ class NotifierImpl implements Notifier {
   /** Sends one claimed notification; the message id, or undefined after a failure (handled here). */
   async #attempt(o: Outgoing, now: number, retaken: boolean): Promise<string | undefined> {
     const delivery = this.#o.deliveries[o.sub.platform]!;
-    const guard: PostOptions = { stillOurs: () => this.#stillHeld(o.key), reconcile: retaken };
+    // A grouped post stands for several keys: it goes out only while every one of them is still ours.
+    const all = [o.key, ...(o.also ?? [])];
+    const stillOurs = async () => (await Promise.all(all.map((key) => this.#stillHeld(key)))).every(Boolean);
+    const guard: PostOptions = { stillOurs, reconcile: retaken };
     if (retaken) this.#o.logger.info({ key: o.key }, 'claim taken over from a holder that did not finish');
     try {
       return await o.act(delivery, guard);
@@ -1444,29 +1467,39 @@ class NotifierImpl implements Notifier {
       if (error instanceof DeliveryError && error.code === 'CLAIM_LOST') {
         // Another holder has the key now: it posts (or already did); this process leaves it alone.
         // (Stopping: the claim is still ours, given back so the next holder need not wait.)
-        if (this.#stopping) await this.#release(o.key);
-        else this.#held.delete(o.key);
+        // A group that lost one key gives the others back: the next tick posts them again.
+        for (const key of all) {
+          if (this.#stopping || (all.length > 1 && this.#held.has(key))) await this.#release(key);
+          else this.#held.delete(key);
+        }
         this.#o.logger.warn({ key: o.key }, 'claim was taken over while waiting; not posted here');
         return undefined;
       }
       if (error instanceof DeliveryError && error.kind === 'permanent') {
-        this.#held.delete(o.key);
-        await this.#o.ledger.fail(o.key, error.code);
-        this.#done.add(o.key);
+        for (const key of all) {
+          this.#held.delete(key);
+          await this.#o.ledger.fail(key, error.code);
+          this.#done.add(key);
+        }
         await this.#disable(o.sub, error);
         return undefined;
       }
       this.stats.transientFailures++;
-      await this.#release(o.key, maybePosted(error));
-      const retry = this.#retry.get(o.key);
-      const attempts = (retry?.attempts ?? 0) + 1;
       const hinted = error instanceof DeliveryError ? (error.retryAfterMs ?? 0) : 0;
-      // Capped at 2 minutes: repeated 429s delay a notification, they do not push it past its lateness rule.
-      const backoff = Math.min(2 * 60_000, this.#o.retryBaseMs * 2 ** (attempts - 1));
-      const notBefore = now + Math.max(backoff, hinted);
-      this.#retry.set(o.key, { attempts, notBefore });
+      let notBefore = now;
+      for (const key of all) {
+        await this.#release(key, maybePosted(error));
+        const attempts = (this.#retry.get(key)?.attempts ?? 0) + 1;
+        // Capped at 2 minutes: repeated 429s delay a notification, they do not push it past its lateness rule.
+        const backoff = Math.min(2 * 60_000, this.#o.retryBaseMs * 2 ** (attempts - 1));
+        notBefore = Math.max(notBefore, now + Math.max(backoff, hinted));
+        this.#retry.set(key, { attempts, notBefore: now + Math.max(backoff, hinted) });
+      }
       this.#channelRetry.set(targetKey(o.sub), notBefore);
-      this.#o.logger.warn({ key: o.key, attempts, err: error }, 'notification failed for now; will retry');
+      this.#o.logger.warn(
+        { key: o.key, keys: all.length, attempts: this.#retry.get(o.key)?.attempts, err: error },
+        'notification failed for now; will retry',
+      );
       return undefined;
     }
   }
@@ -1639,6 +1672,31 @@ interface Outgoing {
   key: string;
   sub: Subscription;
   act: (delivery: Delivery, guard: PostOptions) => Promise<string>;
+  /** Reminders: the channel and minute they are due (`grouping.ts`), and the reply alone. */
+  batch?: string;
+  reply?: () => Reply;
+  /** More keys the one post stands for (grouped reminders): claimed, released, failed and marked with `key`. */
+  also?: string[];
+}
+
+/**
+ * The claimed reminders of one channel and minute as one outgoing post: its key is the first
+ * reminder's (Discord's nonce, Slack's metadata), the others ride along in `also`.
+ */
+function mergeBatches(claimed: Outgoing[]): Outgoing[] {
+  return groupByBatch(claimed).map((group) => {
+    if (group.length === 1) return group[0]!;
+    const [first] = group as [Outgoing, ...Outgoing[]];
+    const reply = combineReminders(group.map((o) => o.reply!()));
+    return {
+      kind: first.kind,
+      key: first.key,
+      sub: first.sub,
+      also: group.slice(1).map((o) => o.key),
+      act: async (delivery, guard) =>
+        (await delivery.post(target(first.sub), reply, first.key, guard)).messageId,
+    };
+  });
 }
 
 /** A failure after which the platform may have taken the post anyway (timeout, dropped connection, 5xx). */
