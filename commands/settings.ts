@@ -138,6 +138,13 @@ export default defineCommand({
       description: 'Stop posting in a channel',
       options: { channel: { type: 'channel', description: 'The channel', required: true } },
     },
+    events: {
+      description: "Discord: a channel's followed series as scheduled events",
+      options: {
+        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
+        enabled: { type: 'boolean', description: 'On or off', required: true },
+      },
+    },
     calendar: {
       description: "A notification channel's calendar URL",
       options: {
@@ -295,6 +302,43 @@ export default defineCommand({
           added = !existing;
         };
         describe = () => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
+        break;
+      }
+      case 'events': {
+        const id = channelId(ctx.args.channel);
+        const enabled = ctx.args.enabled;
+        if (typeof enabled !== 'boolean')
+          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+        if (ctx.tenant.platform !== 'discord')
+          throw new UserError(
+            'DISCORD_ONLY',
+            `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (/settings calendar).`,
+          );
+        if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
+        if (enabled && ctx.channels?.events) {
+          const check = await ctx.channels.events();
+          if (!check.ok)
+            throw new UserError(
+              'EVENTS_PERMISSION',
+              `Matchday cannot make scheduled events here: it is missing ${check.missing.join(', ')}. Give its role Manage Events in Server Settings > Roles, then try again.`,
+              check.missing,
+            );
+        }
+        change = (next) => {
+          const channel = next.channels.find((c) => c.id === id);
+          if (!channel) throw channelUnknown();
+          if (enabled) channel.events = true;
+          else delete channel.events;
+        };
+        describe = (stored) => {
+          const channel = stored.channels.find((c) => c.id === id);
+          const label = channel ? channelLabel(channel) : `channel ${id}`;
+          if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
+          const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
+          return teams === 0
+            ? `Scheduled events from ${label}: on, but it follows no team yet: add teams with /follow team or /settings channel-set teams:.`
+            : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
+        };
         break;
       }
       case 'calendar': {
@@ -561,6 +605,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
       ...(c.teams.length > 0 ? [`teams ${teamList(c.teams)}`] : []),
       c.kinds.join(', '),
       ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),
+      ...(c.events ? ['scheduled events'] : []),
     ];
     const value: Text = [parts.join('; ')];
     if (c.role) value.push('; mentions ', { role: c.role });

@@ -99,6 +99,8 @@ export interface CommandChannel {
  */
 export interface ChannelCheck {
   check(channelId: string): Promise<{ ok: true; name?: string } | { ok: false; missing: string[] }>;
+  /** Discord: may Matchday make the server's scheduled events (Manage Events)? Absent elsewhere. */
+  events?(): Promise<{ ok: true } | { ok: false; missing: string[] }>;
 }
 
 export interface CommandRuntimeServices {

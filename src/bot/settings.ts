@@ -69,6 +69,11 @@ export const channelSubscriptionSchema = z.object({
   since: z.iso.datetime().optional(),
   /** Set when a permanent delivery failure turned this subscription off. */
   disabled: z.object({ reason: z.string(), at: z.string() }).optional(),
+  /**
+   * Discord only (`/settings events`): the followed series of this channel (its teams and the
+   * server's follows) are mirrored as the server's scheduled events (`src/notify/scheduled-events.ts`).
+   */
+  events: z.boolean().optional(),
 });
 export type ChannelSubscription = z.infer<typeof channelSubscriptionSchema>;
 

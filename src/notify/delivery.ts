@@ -5,6 +5,7 @@
  */
 import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
+import type { ScheduledEventsApi } from './scheduled-events.ts';
 
 export interface ChannelTarget {
   platform: Platform;
@@ -64,4 +65,6 @@ export interface Delivery {
   post(target: ChannelTarget, reply: Reply, key: string, options?: PostOptions): Promise<Posted>;
   /** Edits a message posted earlier (live cards). Last write wins. */
   edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void>;
+  /** The server's scheduled events (Discord), mirrored from followed series when a channel asks. */
+  readonly events?: ScheduledEventsApi;
 }

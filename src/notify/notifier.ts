@@ -46,6 +46,7 @@ import {
   subscriptionsOf,
   wants,
 } from './plan.ts';
+import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
 
 /** The slice of the data client the notifier reads. */
 export type NotifyClient = Pick<
@@ -330,6 +331,7 @@ class NotifierImpl implements Notifier {
     await this.#digests(now);
     const t4 = performance.now();
     await this.#liveAndResults(now);
+    await this.#scheduledEvents(now);
     const t5 = performance.now();
     if (t5 - t0 > this.stats.slowestTick.total) {
       const ms = (a: number, b: number) => Math.round(b - a);
@@ -342,6 +344,30 @@ class NotifierImpl implements Notifier {
         live: ms(t4, t5),
       };
     }
+  }
+
+  #events: ScheduledEventsMirror | undefined;
+
+  /** Discord servers that asked for it: their followed series as scheduled events (`scheduled-events.ts`). */
+  async #scheduledEvents(now: number): Promise<void> {
+    const api = this.#o.deliveries.discord?.events;
+    if (!api) return;
+    this.#events ??= new ScheduledEventsMirror({ api, tenants: this.#o.tenants, logger: this.#o.logger });
+    await this.#events.sync({
+      now,
+      wishes: eventWishes(this.#subs),
+      series: new Map([...this.#known].map(([id, k]) => [id, k.series])),
+      teamsOf: (series) =>
+        series.participants.flatMap((p) => {
+          const team = this.#rosterTeam.get(p.roster.id);
+          return team === undefined ? [] : [team];
+        }),
+      labels: this.labels,
+      streamOf: (series) => {
+        const first = series.casters[0];
+        return first ? this.#casters.get(first.caster.id) : undefined;
+      },
+    });
   }
 
   #ledgerProblemAt = Number.NEGATIVE_INFINITY;

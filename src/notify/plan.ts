@@ -38,6 +38,8 @@ export interface Subscription {
    * end, and dropped if by then it is stale (the series started, or a shorter lead is due instead).
    */
   quiet?: { from: string; to: string };
+  /** Discord: mirror this channel's followed series as the server's scheduled events. */
+  events?: boolean;
 }
 
 /** Whether `now` falls in the quiet hours [from, to) in `timezone`; a span may cross midnight. */
@@ -86,6 +88,7 @@ export function subscriptionsOf(tenantId: string, settings: Settings): Subscript
     };
     if (channel.role !== undefined) sub.role = channel.role;
     if (channel.since !== undefined) sub.since = Date.parse(channel.since);
+    if (channel.events) sub.events = true;
     subs.push(sub);
   }
   return subs;

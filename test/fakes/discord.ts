@@ -13,6 +13,7 @@ import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { EventRefusal, FakeScheduledEvents } from './discord/scheduled-events.ts';
 import { choiceProblems, commandProblems, messageProblems } from './discord/validate.ts';
 
 /** Permission bits the fake understands (https://discord.com/developers/docs/topics/permissions). */
@@ -26,6 +27,8 @@ export const PERMISSIONS = {
   READ_MESSAGE_HISTORY: 1n << 16n,
   MENTION_EVERYONE: 1n << 17n,
   USE_APPLICATION_COMMANDS: 1n << 31n,
+  MANAGE_EVENTS: 1n << 33n,
+  CREATE_EVENTS: 1n << 44n,
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;
 
@@ -53,6 +56,8 @@ export interface FakeGuildSeed {
   name: string;
   channels: FakeChannelSeed[];
   roles?: { id: string; name: string }[];
+  /** Server-wide permissions granted to the bot's own role (e.g. MANAGE_EVENTS). */
+  botPermissions?: PermissionName[];
 }
 
 export interface FakeDiscordOptions {
@@ -65,6 +70,8 @@ export interface FakeDiscordOptions {
   interactionDeadlineMs?: number;
   /** Window in which `enforce_nonce` returns the earlier message (Discord: "a few minutes"). */
   nonceWindowMs?: number;
+  /** The fake's "now" for scheduled events (a start must be in the future). Default `Date.now`. */
+  now?: () => number;
 }
 
 export interface RecordedRequest {
@@ -238,6 +245,9 @@ export class FakeDiscord {
   /** The shard each session identified as ([id, count]); absent: one session for every guild. */
   readonly #shards = new WeakMap<WebSocket, [number, number]>();
   readonly #events = new EventEmitter();
+  /** Guild scheduled events (`test/fakes/discord/scheduled-events.ts`). */
+  readonly scheduledEvents: FakeScheduledEvents;
+  readonly #now: () => number;
   readonly #options: Required<
     Pick<FakeDiscordOptions, 'heartbeatIntervalMs' | 'interactionDeadlineMs' | 'nonceWindowMs'>
   >;
@@ -257,6 +267,8 @@ export class FakeDiscord {
       nonceWindowMs: options.nonceWindowMs ?? 5 * 60_000,
     };
     for (const guild of options.guilds ?? []) this.guilds.set(guild.id, structuredClone(guild));
+    this.#now = options.now ?? Date.now;
+    this.scheduledEvents = new FakeScheduledEvents(() => this.#snowflake(), this.botId);
     this.#events.setMaxListeners(100);
   }
 
@@ -322,6 +334,14 @@ export class FakeDiscord {
     const channel = this.#findChannel(channelId)?.channel;
     if (!channel) throw new Error(`fake: no channel ${channelId}`);
     channel.denyBot = permissions;
+  }
+
+  /** Sets the bot role's server-wide permissions and tells the gateway (GUILD_ROLE_UPDATE). */
+  grantBot(guildId: string, permissions: PermissionName[]): void {
+    const guild = this.guilds.get(guildId);
+    if (!guild) throw new Error(`fake: no guild ${guildId}`);
+    guild.botPermissions = permissions;
+    this.dispatch('GUILD_ROLE_UPDATE', { guild_id: guildId, role: this.#botRole(guild) });
   }
 
   /** The user closes (or opens again) their DMs to the bot: posting to them answers 50007. */
@@ -787,6 +807,7 @@ export class FakeDiscord {
           mentionable: false,
           flags: 0,
         },
+        this.#botRole(guild),
         ...(guild.roles ?? []).map((role, i) => ({
           id: role.id,
           name: role.name,
@@ -810,7 +831,7 @@ export class FakeDiscord {
             global_name: null,
             avatar: null,
           },
-          roles: [],
+          roles: [botRoleId(guild)],
           joined_at: new Date(0).toISOString(),
           deaf: false,
           mute: false,
@@ -826,6 +847,46 @@ export class FakeDiscord {
       guild_scheduled_events: [],
       soundboard_sounds: [],
     };
+  }
+
+  /** The bot's managed role: its server-wide grants (`botPermissions`). */
+  #botRole(guild: FakeGuildSeed): any {
+    const bits = (guild.botPermissions ?? []).reduce((all, name) => all | PERMISSIONS[name], 0n);
+    return {
+      id: botRoleId(guild),
+      name: 'Matchday',
+      permissions: bits.toString(),
+      position: 1,
+      color: 0,
+      hoist: false,
+      managed: true,
+      mentionable: false,
+      flags: 0,
+      tags: { bot_id: this.botId },
+    };
+  }
+
+  /** May the bot manage scheduled events in the guild (Manage Events, or Create Events for its own)? */
+  #canManageEvents(guildId: string): boolean {
+    const granted = this.guilds.get(guildId)?.botPermissions ?? [];
+    return (
+      granted.includes('MANAGE_EVENTS') ||
+      granted.includes('CREATE_EVENTS') ||
+      granted.includes('ADMINISTRATOR')
+    );
+  }
+
+  #events_(
+    guildId: string,
+    run: () => { status?: number; body?: unknown },
+  ): { status?: number; body?: unknown } {
+    if (!this.guilds.has(guildId)) throw new ApiError(404, 10004, 'Unknown Guild');
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof EventRefusal) throw new ApiError(error.status, error.code, error.message);
+      throw error;
+    }
   }
 
   #channelObject(guild: FakeGuildSeed, channel: FakeChannelSeed, position = 0): any {
@@ -985,6 +1046,46 @@ export class FakeDiscord {
         },
       ],
       ['POST', '/users/@me/channels', () => this.#openDm(request)],
+      [
+        'GET',
+        '/guilds/*/scheduled-events',
+        ([g]) => this.#events_(g!, () => ({ body: needAuth(this.scheduledEvents.list(g!)) })),
+      ],
+      [
+        'POST',
+        '/guilds/*/scheduled-events',
+        ([g]) =>
+          this.#events_(g!, () => ({
+            body: needAuth(
+              this.scheduledEvents.create(g!, request.body, this.#canManageEvents(g!), this.#now()),
+            ),
+          })),
+      ],
+      [
+        'GET',
+        '/guilds/*/scheduled-events/*',
+        ([g, id]) => this.#events_(g!, () => ({ body: needAuth(this.scheduledEvents.get(g!, id!)) })),
+      ],
+      [
+        'PATCH',
+        '/guilds/*/scheduled-events/*',
+        ([g, id]) =>
+          this.#events_(g!, () => ({
+            body: needAuth(
+              this.scheduledEvents.modify(g!, id!, request.body, this.#canManageEvents(g!), this.#now()),
+            ),
+          })),
+      ],
+      [
+        'DELETE',
+        '/guilds/*/scheduled-events/*',
+        ([g, id]) =>
+          this.#events_(g!, () => {
+            needAuth();
+            this.scheduledEvents.remove(g!, id!, this.#canManageEvents(g!));
+            return { status: 204 };
+          }),
+      ],
       ['POST', '/channels/*/messages', ([channelId]) => this.#createMessage(request, channelId!)],
       ['PATCH', '/channels/*/messages/*', ([channelId, id]) => this.#editMessage(request, channelId!, id!)],
       [
@@ -1391,6 +1492,11 @@ function ruleError(rule: FailureRule): ApiError {
       10008: 'Unknown Message',
     }[code] ?? 'Error';
   return new ApiError(rule.status, code, message);
+}
+
+/** The id of the bot's managed role in a guild (a snowflake of its own). */
+function botRoleId(guild: FakeGuildSeed): string {
+  return `8${guild.id.slice(1)}`;
 }
 
 function invalidForm(problems: string[]): ApiError {

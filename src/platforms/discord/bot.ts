@@ -143,6 +143,15 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
       const missing = REQUIRED.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
       return missing.length === 0 ? { ok: true, name: channel.name } : { ok: false, missing };
     },
+    async events() {
+      const guild = client.guilds.cache.get(guildId);
+      if (!guild) return { ok: false, missing: ['Matchday is not in this server (invite it first)'] };
+      const me = guild.members.me ?? (await guild.members.fetchMe().catch(() => null));
+      const can =
+        me?.permissions.has(PermissionFlagsBits.ManageEvents) ||
+        me?.permissions.has(PermissionFlagsBits.CreateEvents);
+      return can ? { ok: true } : { ok: false, missing: ['Manage Events'] };
+    },
   });
 
   async function send(

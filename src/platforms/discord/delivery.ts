@@ -25,6 +25,7 @@ import {
   type PostOptions,
 } from '../../notify/delivery.ts';
 import { nonceFor, renderReply, restBody } from './render.ts';
+import { DiscordScheduledEvents } from './scheduled-events.ts';
 
 export interface Pace {
   count: number;
@@ -132,9 +133,11 @@ export class DiscordDelivery implements Delivery {
   /** Per channel: the tail of its send queue and its window. */
   readonly #channels = new Map<string, { tail: Promise<unknown>; window: Window }>();
   #waitedMs = 0;
+  readonly events: DiscordScheduledEvents;
 
   constructor(options: DiscordDeliveryOptions) {
     this.#rest = options.rest;
+    this.events = new DiscordScheduledEvents(options.rest);
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? realSleep;
     this.#perChannel = options.perChannel ?? { count: 5, windowMs: 5000 };

@@ -230,6 +230,36 @@ describe('Matchday on Discord (end to end)', () => {
     expect(settings.channels.map((c) => [c.id, c.name])).toEqual([[CHANNELS.doomed, 'to-be-deleted']]);
   });
 
+  it('turns scheduled events on only when Matchday has Manage Events, and says which permission is missing', async () => {
+    const events = (enabled: boolean) =>
+      rig.fake.answer({
+        command: 'settings',
+        subcommand: 'events',
+        options: { channel: CHANNELS.doomed, enabled },
+        user: BOSS,
+        permissions: ADMIN,
+      });
+    const refused = await events(true);
+    expect(refused.ephemeral).toBe(true);
+    expect(JSON.stringify(refused.message!.embeds)).toMatch(/missing Manage Events/);
+    const channel = async () =>
+      (await rig.app.tenants.get(`discord:${GUILD}`)).channels.find((c) => c.id === CHANNELS.doomed);
+    expect((await channel())?.events).toBeUndefined();
+    rig.fake.grantBot(GUILD, ['MANAGE_EVENTS']);
+    await expect
+      .poll(() => rig.bot.client.guilds.cache.get(GUILD)?.members.me?.permissions.has('ManageEvents'), {
+        timeout: 3000,
+      })
+      .toBe(true);
+    const on = await events(true);
+    expect(JSON.stringify(on.message!.embeds)).toMatch(/Scheduled events from #to-be-deleted: on/);
+    expect((await channel())?.events).toBe(true);
+    const off = await events(false);
+    expect(JSON.stringify(off.message!.embeds)).toMatch(/Scheduled events from #to-be-deleted: off/);
+    expect((await channel())?.events).toBeUndefined();
+    rig.fake.grantBot(GUILD, []);
+  });
+
   it("refuses another server's channel, even one the bot can post in", async () => {
     const foreign = '200000000000000099';
     rig.fake.addGuild({
