@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { MatchdayError } from './core/errors.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -73,13 +74,15 @@ export interface Config {
 }
 
 /** A configuration problem; `variable` names the environment variable at fault. */
-export class ConfigError extends Error {
+export class ConfigError extends MatchdayError {
   override name = 'ConfigError';
   constructor(
     readonly variable: string,
     problem: string,
   ) {
     super(
+      'CONFIGURATION',
+      'configuration',
       `Configuration error: ${variable} ${problem}. See .env.example for every variable and an example value.`,
     );
   }

@@ -197,15 +197,5 @@ export function defineCommand<
 /** A command of any option shape, as the runtime and the platforms list them. */
 export type AnyCommand = CommandDef;
 
-/** An expected failure: the user sees `message`; nothing is logged as a bug. */
-export class UserError extends Error {
-  override name = 'UserError';
-  constructor(
-    readonly code: string,
-    message: string,
-    /** Suggestions to show with the message (e.g. close matches of a name). */
-    readonly suggestions: string[] = [],
-  ) {
-    super(message);
-  }
-}
+/** An expected failure: the user sees `message`; nothing is logged as a bug (src/core/errors.ts). */
+export { UserError } from '../core/errors.ts';

@@ -9,6 +9,7 @@
  */
 
 import type { EsportsClient } from '../client/types.ts';
+import { MatchdayError } from '../core/errors.ts';
 import type {
   Game,
   GameMap,
@@ -605,8 +606,9 @@ export class NameIndex {
       try {
         await this.refresh();
       } catch {
-        throw new UserError(
+        throw new MatchdayError(
           'NAMES_UNAVAILABLE',
+          'outage',
           `The list of ${NOUN[source]} names could not be loaded from the data service; try again in a minute.`,
         );
       }

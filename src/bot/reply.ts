@@ -146,3 +146,25 @@ export function notice(
     ephemeral: options.ephemeral ?? false,
   };
 }
+
+/**
+ * The card every platform shows for a refusal or a failure: the message, and "Did you mean" with at
+ * most five suggestions (a suggestion holding a comma is quoted, so the list still reads one by one).
+ */
+export function errorReply(
+  title: string,
+  message: string,
+  options: { suggestions?: readonly string[]; colour?: number } = {},
+): Reply {
+  const card: Reply['cards'][number] = {
+    title,
+    colour: options.colour ?? COLOURS.warning,
+    description: [[message]],
+  };
+  const shown = (options.suggestions ?? []).slice(0, 5);
+  if (shown.length > 0)
+    card.fields = [
+      { name: 'Did you mean', value: [shown.map((s) => (s.includes(',') ? `"${s}"` : s)).join(', ')] },
+    ];
+  return { cards: [card], ephemeral: true };
+}

@@ -1,11 +1,15 @@
 /**
  * The command runtime: every platform turns its input into a `CommandCall` and hands it here. The
  * runtime finds the command, checks admin rights, validates and coerces the arguments against the
- * command's declaration, limits each user's pace, builds the context and runs the command. Expected
- * failures (`UserError`) become a short ephemeral notice; anything else is logged with its context
- * and the user gets an apology. `execute` never throws.
+ * command's declaration, limits each user's pace, builds the context and runs the command. Errors
+ * become replies in one place (`#failed`), by their audience (src/core/errors.ts): a short notice
+ * for the user's own mistakes and outages, a configuration notice, or an apology for a bug (logged
+ * with its context). `execute` never throws.
  */
+
+import { ServiceError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
+import { MatchdayError } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Clock } from '../service/clock.ts';
@@ -26,7 +30,7 @@ import {
 import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';
-import { COLOURS, type Reply } from './reply.ts';
+import { COLOURS, errorReply, type Reply } from './reply.ts';
 import { defaultSettings } from './settings.ts';
 import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
@@ -134,17 +138,6 @@ export class SlidingWindowLimiter {
     for (const [key, hits] of this.#hits)
       if (hits.every((t) => now - t >= this.windowMs)) this.#hits.delete(key);
   }
-}
-
-function errorReply(title: string, message: string, suggestions: string[], colour: number): Reply {
-  const card: Reply['cards'][number] = { title, colour, description: [[message]] };
-  // A name holding a comma ("... (AC, tier 1)") is quoted, so the list still reads one by one.
-  const shown = suggestions.slice(0, 5);
-  if (shown.length > 0)
-    card.fields = [
-      { name: 'Did you mean', value: [shown.map((s) => (s.includes(',') ? `"${s}"` : s)).join(', ')] },
-    ];
-  return { cards: [card], ephemeral: true };
 }
 
 /** How an option is written in messages: `game:`. */
@@ -299,39 +292,14 @@ export function validateArgs(
 }
 
 /**
- * Errors from below that are about what the user asked, not bugs: unsafe search text (its message is
- * written for users) and an id the service does not know.
+ * The code a call's outcome carries (metrics, `ask`, benches). The data service's own failures fold
+ * into the two codes callers count; every other error keeps its own.
  */
-function asUserError(error: unknown): unknown {
-  if (!(error instanceof Error) || error instanceof UserError) return error;
-  if (error.name === 'UnsafeFilterTextError') return new UserError('UNSAFE_TEXT', error.message);
-  if (error.name === 'NotFoundError' || error.name === 'GoneError') {
-    return new UserError(
-      'NOT_FOUND',
-      'The esports data service has no such item (it may have been removed). Check the name or id.',
-    );
-  }
-  return error;
+function executionCode(error: MatchdayError): string {
+  if (error instanceof ServiceError && error.audience === 'outage') return 'SERVICE_UNAVAILABLE';
+  if (error instanceof ServiceError && error.audience === 'configuration') return 'SERVICE_SECRET_REFUSED';
+  return error.code;
 }
-
-/** True when the data service refused the secret (401/403): the operator's configuration is wrong. */
-function isRefusedSecret(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return error instanceof Error && (error.name === 'UnauthorizedError' || status === 401 || status === 403);
-}
-
-/** True for errors that mean "the data service did not answer", whatever the client calls them. */
-function isServiceUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const status = (error as { status?: unknown }).status;
-  if (typeof status === 'number' && (status === 429 || status >= 500)) return true;
-  return /Timeout|Abort|Unavailable|Network|Connect|RateLimit|QueueFull/i.test(
-    `${error.name} ${(error as { code?: unknown }).code ?? ''}`,
-  );
-}
-
-/** UserError codes that mean the data service failed, not that the user asked wrongly. */
-const SERVICE_FAILURE_CODES = new Set(['NAMES_UNAVAILABLE']);
 
 const SLOW = Symbol('slow');
 
@@ -398,7 +366,7 @@ export class Runtime {
         outcome: 'error',
         code: 'SHUTTING_DOWN',
         message,
-        reply: errorReply('Restarting', message, [], COLOURS.warning),
+        reply: errorReply('Restarting', message),
       };
     }
     const tenantId = formatTenantId(call.platform, call.tenantKey);
@@ -421,7 +389,7 @@ export class Runtime {
           outcome: 'rate-limited',
           code: 'RATE_LIMITED',
           message,
-          reply: errorReply('Easy there', message, [], COLOURS.warning),
+          reply: errorReply('Easy there', message),
         };
       }
 
@@ -440,7 +408,7 @@ export class Runtime {
           outcome: 'forbidden',
           code: 'ADMIN_ONLY',
           message,
-          reply: errorReply(`/${command.name}`, message, [], COLOURS.warning),
+          reply: errorReply(`/${command.name}`, message),
         };
       }
 
@@ -515,7 +483,7 @@ export class Runtime {
           outcome: 'error',
           code: 'SERVICE_SLOW',
           message,
-          reply: errorReply('Sorry', message, [], COLOURS.error),
+          reply: errorReply('Sorry', message, { colour: COLOURS.error }),
         };
       }
       const reply: Reply = { ...result, cards: [...result.cards] };
@@ -540,31 +508,48 @@ export class Runtime {
       if (this.#deps.users && reply.ephemeral)
         await this.#deliverPersonalNotices(this.#deps.users, call, reply);
       return { outcome: 'ok', reply };
-    } catch (caught) {
-      const error = asUserError(caught);
-      if (error instanceof UserError) {
-        const title = this.find(call.command) ? `/${this.find(call.command)!.name}` : 'Unknown command';
+    } catch (error) {
+      return this.#failed(error, call, context);
+    }
+  }
+
+  /**
+   * The one place an error becomes what the user reads, sorted by its audience
+   * (src/core/errors.ts): the user's own mistake, an outage, a configuration problem, or a bug.
+   */
+  #failed(error: unknown, call: CommandCall, context: Record<string, unknown>): Execution {
+    const { logger } = this.#deps;
+    const found = typeof call.command === 'string' ? this.find(call.command) : undefined;
+    if (!(error instanceof MatchdayError) || error.audience === 'bug') {
+      logger.error({ err: error, ...context }, 'command failed');
+      const message = `Something went wrong while running /${String(call.command).slice(0, 40)}. It has been logged; please try again later.`;
+      return { outcome: 'error', code: 'INTERNAL', message, reply: errorReply('Sorry', message) };
+    }
+    const code = executionCode(error);
+    switch (error.audience) {
+      case 'user': {
+        const suggestions = error instanceof UserError ? error.suggestions : [];
+        const title = found ? `/${found.name}` : 'Unknown command';
         return {
-          // Said to the user like any refusal, but it is the service failing (`ask` exits 2, not 1).
-          outcome: SERVICE_FAILURE_CODES.has(error.code) ? 'error' : 'user-error',
-          code: error.code,
-          message: error.message,
-          ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}),
-          reply: errorReply(title, error.message, error.suggestions, COLOURS.warning),
+          outcome: 'user-error',
+          code,
+          message: error.userMessage,
+          ...(suggestions.length > 0 ? { suggestions } : {}),
+          reply: errorReply(title, error.userMessage, { suggestions }),
         };
       }
-      if (error instanceof StoreError) {
-        logger.error({ err: error, ...context }, 'settings store failed during a command');
+      case 'outage': {
+        logger.warn({ err: error, ...context }, 'a dependency is unavailable during a command');
         const message = error.userMessage;
         return {
           outcome: 'error',
-          code: 'STORE_UNAVAILABLE',
+          code,
           message,
-          reply: errorReply('Sorry', message, [], COLOURS.error),
+          reply: errorReply('Sorry', message, { colour: COLOURS.error }),
         };
       }
-      if (isRefusedSecret(error)) {
-        // Not the user's fault and not a passing outage: the deployment's secret is wrong.
+      case 'configuration': {
+        // Not the user's fault and not a passing outage: the deployment is misconfigured.
         logger.error(
           { err: error, ...context },
           'the esports data service refused the service secret (ESPORTS_API_SECRET): a configuration problem',
@@ -574,29 +559,11 @@ export class Runtime {
           : "Matchday cannot read its esports data right now: a configuration problem on the bot's side, logged for whoever runs it. Please tell an admin.";
         return {
           outcome: 'error',
-          code: 'SERVICE_SECRET_REFUSED',
+          code,
           message,
-          reply: errorReply('Configuration problem', message, [], COLOURS.error),
+          reply: errorReply('Configuration problem', message, { colour: COLOURS.error }),
         };
       }
-      if (isServiceUnavailable(error)) {
-        logger.warn({ err: error, ...context }, 'data service unavailable during a command');
-        const message = 'The esports data service is not answering right now. Please try again in a minute.';
-        return {
-          outcome: 'error',
-          code: 'SERVICE_UNAVAILABLE',
-          message,
-          reply: errorReply('Sorry', message, [], COLOURS.error),
-        };
-      }
-      logger.error({ err: error, ...context }, 'command failed');
-      const message = `Something went wrong while running /${String(call.command).slice(0, 40)}. It has been logged; please try again later.`;
-      return {
-        outcome: 'error',
-        code: 'INTERNAL',
-        message,
-        reply: errorReply('Sorry', message, [], COLOURS.error),
-      };
     }
   }
 

@@ -2,6 +2,8 @@
  * What the tenant store needs of a backend (SQLite or Redis), and the one error it raises. Kept apart
  * from tenants.ts so that the backends and the store logic import it without importing each other.
  */
+import { MatchdayError } from '../core/errors.ts';
+
 /** Why the store failed, in words an operator can act on (and a user can read). */
 export type StoreFailure =
   | 'unreachable'
@@ -25,19 +27,18 @@ const FAILURE_TEXT: Record<StoreFailure, string> = {
 };
 
 /** The settings store could not be read or written; `failure` says why. */
-export class StoreError extends Error {
+export class StoreError extends MatchdayError {
   override name = 'StoreError';
-  readonly code = 'STORE_UNAVAILABLE';
   constructor(
     message: string,
     readonly failure: StoreFailure = 'failed',
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('STORE_UNAVAILABLE', 'outage', message, options);
   }
 
   /** What a person in chat is told: the cause, without paths or URLs. */
-  get userMessage(): string {
+  override get userMessage(): string {
     return `Settings are unavailable right now: ${FAILURE_TEXT[this.failure]}. Please try again shortly.`;
   }
 }

@@ -5,6 +5,8 @@
  * factory that maps a status to a class (stripe-node style).
  */
 
+import { type Audience, MatchdayError } from '../core/errors.ts';
+
 /** What every service error exposes. `status` is 0 when no HTTP answer arrived (timeout, network, queue). */
 export interface ServiceErrorInit {
   status: number;
@@ -17,10 +19,12 @@ export interface ServiceErrorInit {
 }
 
 /** A call to the service failed. The message never contains the secret. */
-export class ServiceError extends Error {
+export class ServiceError extends MatchdayError {
   override name = 'ServiceError';
   /** A stable code for callers and metrics. */
-  readonly code: string = 'SERVICE_ERROR';
+  override readonly code: string = 'SERVICE_ERROR';
+  /** Unexpected answers are bugs; the subclasses below say otherwise where it is someone else's. */
+  override readonly audience: Audience = 'bug';
   readonly status: number;
   readonly method: string;
   /** Path and query, secret redacted. */
@@ -30,14 +34,30 @@ export class ServiceError extends Error {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: ServiceErrorInit) {
-    super(`${init.method} ${init.path} failed${init.status ? ` with ${init.status}` : ''}: ${init.msg}`, {
-      cause: init.cause,
-    });
+    super(
+      'SERVICE_ERROR',
+      'bug',
+      `${init.method} ${init.path} failed${init.status ? ` with ${init.status}` : ''}: ${init.msg}`,
+      {
+        cause: init.cause,
+      },
+    );
     this.status = init.status;
     this.method = init.method;
     this.path = init.path;
     this.msg = init.msg;
     this.retryAfterMs = init.retryAfterMs;
+  }
+
+  override get userMessage(): string {
+    switch (this.audience) {
+      case 'user':
+        return 'The esports data service has no such item (it may have been removed). Check the name or id.';
+      case 'outage':
+        return 'The esports data service is not answering right now. Please try again in a minute.';
+      default:
+        return 'Matchday could not read its esports data.';
+    }
   }
 }
 
@@ -50,24 +70,28 @@ export class BadRequestError extends ServiceError {
 /** 401 / 403: the secret is missing, wrong or revoked. */
 export class UnauthorizedError extends ServiceError {
   override name = 'UnauthorizedError';
+  override readonly audience: Audience = 'configuration';
   override readonly code = 'UNAUTHORIZED';
 }
 
 /** 404: no such resource. */
 export class NotFoundError extends ServiceError {
   override name = 'NotFoundError';
+  override readonly audience: Audience = 'user';
   override readonly code = 'NOT_FOUND';
 }
 
 /** 410: the resource was deleted (soft delete). */
 export class GoneError extends ServiceError {
   override name = 'GoneError';
+  override readonly audience: Audience = 'user';
   override readonly code = 'GONE';
 }
 
 /** 429 that outlasted the retries or the caller's deadline. */
 export class RateLimitedError extends ServiceError {
   override name = 'RateLimitedError';
+  override readonly audience: Audience = 'outage';
   override readonly code: string = 'RATE_LIMITED';
 }
 
@@ -83,18 +107,21 @@ export class QueueFullError extends RateLimitedError {
 /** 5xx, or an answer the client could not read (a body that is not JSON). */
 export class UnavailableError extends ServiceError {
   override name = 'UnavailableError';
+  override readonly audience: Audience = 'outage';
   override readonly code = 'UNAVAILABLE';
 }
 
 /** The call's deadline passed (queueing, retries and the request itself included). */
 export class TimeoutError extends ServiceError {
   override name = 'TimeoutError';
+  override readonly audience: Audience = 'outage';
   override readonly code = 'TIMEOUT';
 }
 
 /** The connection failed (refused, reset, DNS): no answer at all. */
 export class NetworkError extends ServiceError {
   override name = 'NetworkError';
+  override readonly audience: Audience = 'outage';
   override readonly code = 'NETWORK';
 }
 
@@ -112,9 +139,11 @@ export class RedirectRefusedError extends ServiceError {
  * the wrong kind of value, a bad `take`. A programming error in the caller, not the user's fault
  * (user text and ids fail with the protocol's `UnsafeFilterTextError`, whose message is fit for users).
  */
-export class InvalidQueryError extends Error {
+export class InvalidQueryError extends MatchdayError {
   override name = 'InvalidQueryError';
-  readonly code = 'INVALID_QUERY';
+  constructor(message: string) {
+    super('INVALID_QUERY', 'bug', message);
+  }
 }
 
 /**

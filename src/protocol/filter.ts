@@ -11,6 +11,8 @@
  *   scalar    := one or more characters other than , { } = < > ^ ~ ! and control characters
  */
 
+import { MatchdayError } from '../core/errors.ts';
+
 export const FILTER_OPERATORS = ['<=', '>=', '!=', '~=', '=', '<', '^'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
@@ -127,8 +129,11 @@ export function formatFilter(conditions: readonly FilterCondition[]): string {
 export const MAX_SEARCH_LENGTH = 64;
 
 /** Free text from a user fails this check; the message is fit to show to that user. */
-export class UnsafeFilterTextError extends Error {
+export class UnsafeFilterTextError extends MatchdayError {
   override name = 'UnsafeFilterTextError';
+  constructor(message: string) {
+    super('UNSAFE_TEXT', 'user', message);
+  }
 }
 
 /**

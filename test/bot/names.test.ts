@@ -9,6 +9,7 @@ import {
 } from '../../src/bot/names.ts';
 import { editDistance } from '../../src/bot/text-args.ts';
 import { createClient } from '../../src/client/client.ts';
+import { MatchdayError } from '../../src/core/errors.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
 import { worldSeries } from '../commands/truth.ts';
@@ -203,8 +204,15 @@ describe('NameIndex against the local service', () => {
     const broken = createClient({ baseUrl: stack.service.url, secret: 'wrong', retry: { attempts: 1 } });
     const failing = createNameIndex({ client: broken, clock });
     await expect(failing.refresh()).rejects.toThrow();
-    const error = await userError(failing.resolve('team', team.name));
-    expect(error.code).toBe('NAMES_UNAVAILABLE');
+    // Not the user's mistake: an outage, told as one (the runtime counts it as a service failure).
+    const error = await failing.resolve('team', team.name).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(MatchdayError);
+    expect(error).not.toBeInstanceOf(UserError);
+    expect((error as MatchdayError).code).toBe('NAMES_UNAVAILABLE');
+    expect((error as MatchdayError).audience).toBe('outage');
     await broken.close();
   });
 

@@ -3,6 +3,9 @@ import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command
 import type { NameIndex } from '../../src/bot/names.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { type CommandCall, type DataClient, Runtime } from '../../src/bot/runtime.ts';
+import { TimeoutError } from '../../src/client/errors.ts';
+import { MatchdayError } from '../../src/core/errors.ts';
+import { UnsafeFilterTextError } from '../../src/protocol/filter.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { captureLogs, type LogCapture, type TempStore, tempStore } from './helpers.ts';
 
@@ -61,15 +64,17 @@ const fails = defineCommand({
     if (args.how === 'user')
       throw new UserError('NO_TEAM', 'No team is called that.', ['Team Spirit', 'Team Liquid']);
     if (args.how === 'unsafe')
-      throw Object.assign(new Error('The search text holds "{", which is not allowed.'), {
-        name: 'UnsafeFilterTextError',
-      });
+      throw new UnsafeFilterTextError('The search text holds "{", which is not allowed.');
     if (args.how === 'names')
-      throw new UserError(
+      throw new MatchdayError(
         'NAMES_UNAVAILABLE',
+        'outage',
         'The list of team names could not be loaded from the data service.',
       );
     if (args.how === 'timeout')
+      throw new TimeoutError({ status: 0, method: 'GET', path: '/series', msg: 'deadline' });
+    if (args.how === 'lookalike')
+      // Named like a service error but not one: only the class decides, so this is a bug.
       throw Object.assign(new Error('GET /series failed: deadline'), { name: 'TimeoutError', status: 0 });
     throw new Error('database exploded with secret s3cr3t-service-key');
   },
@@ -286,6 +291,14 @@ describe('Runtime', () => {
     expect(result.outcome).toBe('error');
     expect(result.code).toBe('SERVICE_UNAVAILABLE');
     expect(replyText(result.reply)).toContain('not answering');
+  });
+
+  it('sorts errors by their class, not their name: a look-alike of a service timeout is a bug', async () => {
+    const result = await runtime.run(call({ command: 'fails', args: { how: 'lookalike' } }));
+    expect(result.outcome).toBe('error');
+    expect(result.code).toBe('INTERNAL');
+    expect(replyText(result.reply)).toContain('Something went wrong');
+    expect(replyText(result.reply)).not.toContain('not answering');
   });
 
   it("counts names that could not be loaded as a service failure (ask exits 2), a wrong name as the user's", async () => {

@@ -19,7 +19,7 @@ import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { pageActionLine } from '../../bot/pages.ts';
-import { COLOURS, type Reply } from '../../bot/reply.ts';
+import { COLOURS, errorReply, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
@@ -109,13 +109,6 @@ function boltLogger(logger: Logger): BoltLogger {
     getLevel: level,
     setName: () => {},
   };
-}
-
-function errorReply(title: string, message: string, suggestions: string[] = []): Reply {
-  const card: Reply['cards'][number] = { title, colour: COLOURS.warning, description: [[message]] };
-  if (suggestions.length > 0)
-    card.fields = [{ name: 'Did you mean', value: [suggestions.slice(0, 5).join(', ')] }];
-  return { cards: [card], ephemeral: true };
 }
 
 type WebClient = App['client'];
@@ -247,17 +240,16 @@ export async function answerCommand(
     return slackifyReply(await runtime.execute(call), names);
   } catch (error) {
     if (error instanceof UserError) {
-      const reply = errorReply(
-        SLASH_COMMAND,
-        `${error.message} See ${SLASH_COMMAND} help.`,
-        error.suggestions,
-      );
+      const reply = errorReply(SLASH_COMMAND, `${error.message} See ${SLASH_COMMAND} help.`, {
+        suggestions: error.suggestions,
+      });
       return slackifyReply(reply, names);
     }
     logger.error({ err: error }, 'slack command failed');
     return errorReply(
       'Sorry',
       'Something went wrong while answering. It has been logged; please try again later.',
+      { colour: COLOURS.error },
     );
   }
 }

@@ -12,7 +12,7 @@ import { clearLine, createInterface, cursorTo, type Interface, moveCursor } from
 import type { ChannelCheck, CommandUser } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
-import { COLOURS, type Reply } from '../../bot/reply.ts';
+import { COLOURS, errorReply, type Reply } from '../../bot/reply.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
@@ -188,22 +188,10 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
       ).reply;
     } catch (error) {
       if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
-      const message =
-        error instanceof UserError ? error.message : 'Something went wrong; it has been logged.';
-      const suggestions = error instanceof UserError ? error.suggestions : [];
-      reply = {
-        cards: [
-          {
-            title: 'Not quite',
-            colour: COLOURS.warning,
-            description: [[message]],
-            ...(suggestions.length
-              ? { fields: [{ name: 'Did you mean', value: [suggestions.join(', ')] }] }
-              : {}),
-          },
-        ],
-        ephemeral: true,
-      };
+      reply =
+        error instanceof UserError
+          ? errorReply('Not quite', error.message, { suggestions: error.suggestions })
+          : errorReply('Sorry', 'Something went wrong; it has been logged.', { colour: COLOURS.error });
     }
     await showReply(reply);
   }
