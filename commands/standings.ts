@@ -6,7 +6,14 @@
  * series (1).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { guardResult, orderedParticipants, teamName } from '../src/bot/format.ts';
+import {
+  forfeitVerdict,
+  guardResult,
+  isForfeit,
+  orderedParticipants,
+  resultSpans,
+  teamName,
+} from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import { normalizeName } from '../src/bot/names.ts';
 import type { Card, Table, Text } from '../src/bot/reply.ts';
@@ -291,7 +298,9 @@ function bracketLine(series: Series, names: NameIndex, policy: SpoilerPolicy, ad
     const winner = home?.winner ? a : away?.winner ? b : undefined;
     const inner =
       finished && home && away
-        ? `${a} ${home.score}–${away.score} ${b}${winner ? `, ${winner} win` : ''}`
+        ? isForfeit(series)
+          ? `${a} vs ${b}, ${forfeitVerdict(series, names)}`
+          : `${a} ${home.score}–${away.score} ${b}${winner ? `, ${winner} win` : ''}`
         : `${a} vs ${b}`;
     const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
     return [
@@ -301,20 +310,9 @@ function bracketLine(series: Series, names: NameIndex, policy: SpoilerPolicy, ad
   }
   if (series.lifecycle === 'live' && home && away)
     return [`${a} ${home.score}–${away.score} ${b} `, { text: 'LIVE', bold: true }];
-  if ((series.lifecycle === 'over' || series.lifecycle === 'over-forfeited') && home && away) {
-    if (policy === 'show') {
-      return [
-        home.winner ? { text: a, bold: true } : a,
-        ` ${home.score}–${away.score} `,
-        away.winner ? { text: b, bold: true } : b,
-      ];
-    }
-    const winner = home.winner ? a : away.winner ? b : undefined;
-    return [
-      `${a} vs ${b} `,
-      ...guardResult([`${home.score}–${away.score}${winner ? `, ${winner} win` : ''}`], policy),
-    ];
-  }
+  // A finished series reads as everywhere else (a score, or who forfeited).
+  if ((series.lifecycle === 'over' || series.lifecycle === 'over-forfeited') && home && away)
+    return resultSpans(series, names, policy);
   const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
   return [`${a} vs ${b}`, ...when];
 }

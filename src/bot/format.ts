@@ -129,9 +129,34 @@ export function winnerName(series: Series, labels: SeriesLabels): string | undef
   return winner ? teamName(labels, winner.roster.id) : undefined;
 }
 
+/** Did a series (or match) end by forfeit: the lifecycle says so, or a participant forfeited? */
+export function isForfeit(item: Pick<Series, 'lifecycle' | 'participants'>): boolean {
+  return item.lifecycle === 'over-forfeited' || item.participants.some((p) => p.forfeit);
+}
+
+/**
+ * What a forfeit says: who forfeited and who wins, never a score (no map was played; the score the
+ * service awards the winner is not one a fan should read as maps won). "A forfeited, B win".
+ */
+export function forfeitVerdict(item: Pick<Series, 'participants'>, labels: SeriesLabels): string {
+  const winner = item.participants.find((p) => p.winner);
+  return [forfeited(item, labels), winner ? `${teamName(labels, winner.roster.id)} win` : '']
+    .filter(Boolean)
+    .join(', ');
+}
+
+/** "A forfeited" (the teams whose participant says so), or "forfeit" when the data names none. */
+function forfeited(item: Pick<Series, 'participants'>, labels: SeriesLabels): string {
+  const who = orderedParticipants(item)
+    .filter((p) => p.forfeit)
+    .map((p) => teamName(labels, p.roster.id));
+  return who.length > 0 ? `${who.join(' and ')} forfeited` : 'forfeit';
+}
+
 /**
  * A finished series' result under the policy. `show`: "**A** 2–1 B" (winner bold); `spoiler`:
- * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden".
+ * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden". A forfeit
+ * names who forfeited instead of a score: `show` "A (forfeited) vs **B**".
  */
 export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy): Text {
   if (isLobby(series)) {
@@ -142,18 +167,26 @@ export function resultSpans(series: Series, labels: SeriesLabels, policy: Spoile
   if (!home || !away) return [matchup(series, labels)];
   const homeName = teamName(labels, home.roster.id);
   const awayName = teamName(labels, away.roster.id);
-  const forfeit = series.lifecycle === 'over-forfeited' || series.participants.some((p) => p.forfeit);
   const winner = winnerName(series, labels);
+  if (isForfeit(series)) {
+    if (policy !== 'show')
+      return [`${homeName} vs ${awayName} `, ...guardResult([forfeitVerdict(series, labels)], policy)];
+    // "A (forfeited) vs **B**": who forfeited in place of a score, the winner in bold.
+    const side = (p: Participant, name: string): Text => [
+      p.winner ? { text: name, bold: true } : name,
+      ...(p.forfeit ? [' (forfeited)'] : []),
+    ];
+    const spans = [...side(home, homeName), ' vs ', ...side(away, awayName)];
+    return series.participants.some((p) => p.forfeit) ? spans : [...spans, ' (forfeit)'];
+  }
   if (policy === 'show') {
-    const spans: Text = [
+    return [
       home.winner ? { text: homeName, bold: true } : homeName,
       ` ${home.score}–${away.score} `,
       away.winner ? { text: awayName, bold: true } : awayName,
     ];
-    if (forfeit) spans.push(' (forfeit)');
-    return spans;
   }
-  const verdict = `${home.score}–${away.score}${winner ? `, ${winner} win${forfeit ? ' by forfeit' : ''}` : ''}`;
+  const verdict = `${home.score}–${away.score}${winner ? `, ${winner} win` : ''}`;
   return [`${homeName} vs ${awayName} `, ...guardResult([verdict], policy)];
 }
 
@@ -333,7 +366,13 @@ export function seriesCard(
   }
   if (series.start) {
     const start = new Date(series.start);
-    const verb = series.lifecycle === 'upcoming' || series.lifecycle === 'unknown' ? 'Starts' : 'Started';
+    // A forfeited series never started: it was due then (said only where results are shown).
+    const verb =
+      series.lifecycle === 'upcoming' || series.lifecycle === 'unknown'
+        ? 'Starts'
+        : isForfeit(series) && options.spoilers === 'show'
+          ? 'Was due'
+          : 'Started';
     description.push([
       `${verb} `,
       { time: start, style: 'full' },
@@ -442,7 +481,8 @@ export function liveCard(
     }
     if (value.length > 0) fields.push({ name: dotted(`Now: game ${currentOrder}`, map), value }, ...extra);
   }
-  const played = matches.filter((m) => isFinished(m));
+  // A forfeited series played no map: its matches (closed as forfeited) are not results to list.
+  const played = isForfeit(series) ? [] : matches.filter((m) => isFinished(m));
   for (const m of played.slice(-10)) {
     const value: Text = [];
     const mp = orderedParticipants(m);
@@ -452,7 +492,10 @@ export function liveCard(
       value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
     } else if (mp.length === 2) {
       const winner = mp.find((p) => p.winner);
-      const text = `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
+      // A map forfeited within a played series: who forfeited, not a 0–0 "won".
+      const text = isForfeit(m)
+        ? forfeitVerdict(m, labels)
+        : `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
       // Finished maps of a live series are live information; of a finished series, a result.
       value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
     }

@@ -207,7 +207,8 @@ function hasSpoiler(text: Text): boolean {
   return text.some((span) => typeof span === 'object' && 'spoiler' in span);
 }
 
-const MAX_CELL = 28;
+/** A cell's width in a table's code block: a result ("Northern Griffins 1–0 Emerald Hornets") fits. */
+const MAX_CELL = 50;
 
 /** The table as monospace lines: a header row, a rule, then the rows; one string per line. */
 function tableLines(table: Table, reveal: boolean): { lines: string[]; spoilerRows: Set<number> } {
