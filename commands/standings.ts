@@ -1,9 +1,10 @@
 /**
  * `/standings`: a tournament substage as a table (round robin: rank, team, wins, draws, losses,
- * points, score difference) or as bracket rounds (upper, lower, grand final) with results.
+ * points, score difference; battle-royale lobby: place, team, points, kills, lobbies played) or as
+ * bracket rounds (upper, lower, grand final) with results.
  * Standings are results: under `spoiler` the figures are wrapped and the rows are listed by seed,
- * under `hide` only the participants are listed. Requests: the substage (1), and for a bracket its
- * series (1).
+ * under `hide` only the participants are listed. Requests: the substage (1), and for a bracket or
+ * a lobby its series (1).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import {
@@ -25,6 +26,8 @@ import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
 const BRACKET = 2;
+/** A battle-royale lobby group: many teams per series, ranked by points (placement and kills). */
+const LOBBY = 3;
 
 const PART_TITLES: Record<BracketPart, string> = {
   UB: 'Upper bracket',
@@ -99,6 +102,24 @@ export default defineCommand({
           : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
       await names.ensureSeriesLabels(data, series);
       return { cards: [bracketCard(title, series, names, policy, footer)] };
+    }
+    if (substage.type === LOBBY) {
+      // Points are the substage's; kills and lobbies played come from its series (one request).
+      const held = fromFeed(ctx, {
+        substage: substage.id,
+        lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+        order: 'start-asc',
+        take: 50,
+      });
+      const series =
+        held && !held.filling
+          ? held.series
+          : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
+      await names.ensureRosters(data, [
+        ...substage.standings.map((s) => s.roster.id),
+        ...substage.rosters.map((r) => r.id),
+      ]);
+      return { cards: [lobbyCard(title, substage, series, names, policy, footer)] };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -238,6 +259,89 @@ export function tableCard(
   if (ranked.length === 0 && policy !== 'hide') {
     delete card.table;
     card.description = [['No results yet.']];
+  }
+  if (footer) card.footer = footer;
+  return card;
+}
+
+/** One team's line in a lobby table. */
+interface LobbyRow {
+  roster: number;
+  points: number;
+  kills: number;
+  played: number;
+}
+
+/**
+ * A battle-royale lobby group as a points table: place, team, points, kills and lobbies played
+ * (a W/D/L table says nothing about a 16-team lobby). Points are the substage's standings; kills
+ * and lobbies played are summed from its series' participants (`stats.kills`). Ranked by points,
+ * then kills. Under `spoiler` listed by name with the figures guarded; under `hide` names only.
+ */
+export function lobbyCard(
+  title: string,
+  substage: Substage,
+  series: readonly Series[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+  footer?: string,
+): Card {
+  const rows = new Map<number, LobbyRow>();
+  const row = (roster: number) => {
+    let r = rows.get(roster);
+    if (!r) rows.set(roster, (r = { roster, points: 0, kills: 0, played: 0 }));
+    return r;
+  };
+  for (const s of substage.standings) row(s.roster.id).points = s.points;
+  for (const s of series) {
+    const started = s.lifecycle === 'live' || s.lifecycle === 'over' || s.lifecycle === 'over-forfeited';
+    if (!started) continue;
+    for (const p of s.participants) {
+      const r = row(p.roster.id);
+      r.kills += p.stats?.kills ?? 0;
+      if (s.lifecycle !== 'live') r.played++;
+    }
+  }
+  const ranked = [...rows.values()].sort(
+    (a, b) => b.points - a.points || b.kills - a.kills || a.roster - b.roster,
+  );
+  const card: Card = { title, colour: COLOURS.info };
+  const anything = ranked.some((r) => r.points > 0 || r.kills > 0 || r.played > 0);
+  if (!anything) card.description = [['No lobby has been played yet.']];
+  else if (policy === 'hide') {
+    const teams = ranked.map((r) => teamName(names, r.roster)).sort((a, b) => a.localeCompare(b));
+    card.description = [
+      ['Standings are hidden by the spoiler setting (/settings spoilers). Teams:'],
+      [teams.join(', ')],
+    ];
+  } else if (policy === 'spoiler') {
+    const byName = [...ranked].sort((a, b) =>
+      teamName(names, a.roster).localeCompare(teamName(names, b.roster)),
+    );
+    card.table = {
+      columns: [{ header: 'Team' }, { header: 'Pts · kills (place)' }],
+      rows: byName.map((r) => [
+        [teamName(names, r.roster)],
+        guardResult([`${r.points} pts · ${r.kills} kills (#${ranked.indexOf(r) + 1})`], policy),
+      ]),
+    };
+  } else {
+    card.table = {
+      columns: [
+        { header: '#', align: 'right' },
+        { header: 'Team' },
+        { header: 'Pts', align: 'right' },
+        { header: 'Kills', align: 'right' },
+        { header: 'Played', align: 'right' },
+      ],
+      rows: ranked.map((r, i) => [
+        [String(i + 1)],
+        [teamName(names, r.roster)],
+        [String(r.points)],
+        [String(r.kills)],
+        [String(r.played)],
+      ]),
+    };
   }
   if (footer) card.footer = footer;
   return card;

@@ -80,6 +80,7 @@ function picks() {
   // that has results (possibly the same).
   let group: { tournament: string; stage: string } | undefined;
   let bracket: { tournament: string; stage: string } | undefined;
+  let lobby: { tournament: string; stage: string } | undefined;
   for (const tournament of world.window(t).tournaments) {
     for (const stage of tournament.stages)
       for (const sub of stage.substages) {
@@ -89,6 +90,16 @@ function picks() {
           if (substage.standings.some((s) => s.wins > 0))
             group = { tournament: title, stage: substage.title };
         }
+        // A running battle-royale tournament's lobby with points (a week ago's would share series
+        // with the live card picked below, read at an earlier instant, through the same cache).
+        if (
+          !lobby &&
+          sub.type === 3 &&
+          tournament.start <= t &&
+          t <= tournament.end &&
+          world.substageAt(sub, t).standings.some((s) => s.points > 0)
+        )
+          lobby = { tournament: title, stage: world.substageAt(sub, t).title };
         if (!bracket && sub.type === 2) {
           const plans = world.window(t).bySubstage.get(sub.id) ?? [];
           if (plans.some((p) => ['over', 'over-forfeited'].includes(world.lifecycle(p, t))))
@@ -96,7 +107,7 @@ function picks() {
         }
       }
   }
-  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket! };
+  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket!, lobby: lobby! };
 }
 
 interface Case {
@@ -128,6 +139,11 @@ function commandCases(): Case[] {
       name: 'standings-bracket',
       command: 'standings',
       args: { tournament: p.bracket.tournament, stage: p.bracket.stage },
+    },
+    {
+      name: 'standings-lobby',
+      command: 'standings',
+      args: { tournament: p.lobby.tournament, stage: p.lobby.stage },
     },
     { name: 'casters', command: 'casters', args: { series: String(p.upcoming.id) } },
     { name: 'tournament', command: 'tournament', args: { tournament: p.group.tournament } },
