@@ -1,8 +1,10 @@
 /**
  * The daily digest's cards (issue 12, items 8 and 11): one card per tournament holding a compact
  * table, `time | match | event | Bo`, that reads at 80 columns in a terminal and as one line per
- * series on Discord and Slack. A busy day shows the tournaments one message holds and says how many
- * more series there are and the `/schedule` command line that shows the whole day a page at a time.
+ * series on Discord and Slack. A busy day shows the tournaments one message holds, says how many more
+ * series there are, and names the first of them and the exact `/schedule` command (day and page) that
+ * shows it. The pages are the channel's series cut as `/schedule` cuts them, so the page is exact where
+ * the channel follows the server's games and tiers (the default).
  */
 import {
   byStart,
@@ -15,7 +17,7 @@ import {
   resultSpans,
   type SeriesLabels,
 } from '../bot/format.ts';
-import { PAGE_SIZE, pageCommand } from '../bot/pages.ts';
+import { PAGE_SIZE, pageCommand, paginate } from '../bot/pages.ts';
 import { type Card, COLOURS, type Table, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import type { Series } from '../protocol/types.ts';
@@ -47,7 +49,8 @@ const MAX_SERIES = PAGE_SIZE;
 /**
  * The digest's cards for a local date: whole tournaments in the order of their first series, as
  * many as one message holds (`MAX_CARDS` cards, `MAX_SERIES` series); a busy day says what is left
- * and the `/schedule` line that shows the whole day. An empty day is one card saying `empty`.
+ * and the `/schedule` line (day and page) that shows the first series left. An empty day is one card
+ * saying `empty`.
  */
 export function digestCards(
   series: readonly Series[],
@@ -60,10 +63,10 @@ export function digestCards(
   for (const s of [...series].sort(byStart))
     groups.set(s.tournament.id, [...(groups.get(s.tournament.id) ?? []), s]);
   const cards: Card[] = [];
-  let shown = 0;
+  const listed = new Set<number>();
   for (const [tournamentId, list] of groups) {
     const lines = list.slice(0, MAX_LINES_PER_CARD);
-    if (cards.length >= MAX_CARDS || (cards.length > 0 && shown + lines.length > MAX_SERIES)) break;
+    if (cards.length >= MAX_CARDS || (cards.length > 0 && listed.size + lines.length > MAX_SERIES)) break;
     const game = gameTag(labels, list[0]!.game.id);
     const card: Card = {
       title: `${labels.tournament(tournamentId)?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`,
@@ -72,20 +75,30 @@ export function digestCards(
     };
     if (list.length > lines.length) card.footer = `and ${list.length - lines.length} more`;
     cards.push(card);
-    shown += lines.length;
+    for (const s of lines) listed.add(s.id);
   }
   cards[0]!.title = `${options.title} · ${cards[0]!.title}`;
-  const rest = series.length - shown;
-  if (rest > 0) {
+  const rest = [...series].sort(byStart).filter((s) => !listed.has(s.id));
+  const next = rest[0];
+  if (next) {
+    // The `/schedule` page (the same pages, in start order) that holds the first series not listed:
+    // the hint promises that series, and the command shows it.
+    const pages = paginate(series);
+    const page = pages.findIndex((p) => p.some((s) => s.id === next.id)) + 1;
+    const command = pageCommand({ command: 'schedule', args: { day: options.localDate } }, page);
     const tournaments = groups.size - cards.length;
-    const command = pageCommand({ command: 'schedule', args: { day: options.localDate } }, 1).replace(
-      / page:1$/,
-      '',
-    );
+    const where = labels.tournament(next.tournament.id);
     cards[0]!.description = [
       [
-        `${shown} of ${series.length} series. ${rest} more${tournaments > 0 ? ` in ${tournaments} more tournaments` : ''}: ${command} shows the whole day, a page at a time.`,
+        `${listed.size} of ${series.length} series here. The other ${rest.length}${tournaments > 0 ? ` (${tournaments} more tournaments)` : ''} start`,
+        ...(next.start ? [' at ', { time: new Date(next.start), style: 'time' } as const] : []),
+        ' with ',
+        { text: matchup(next, labels), bold: true },
+        ...(where ? [` (${where.short_title || where.title})`] : []),
+        ':',
       ],
+      // The command on a line of its own, so no narrow screen breaks it.
+      [{ text: command, code: true }, pages.length > 1 ? ` (page ${page} of ${pages.length})` : ''],
     ];
   }
   return cards;
