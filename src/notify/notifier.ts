@@ -230,6 +230,8 @@ class NotifierImpl implements Notifier {
   readonly #cardsChecked = new Set<string>();
   readonly #disabled = new Set<string>();
   readonly #loggedDrops = new Set<string>();
+  /** Ended series (`o:<id>`) whose results this process had pending: a late drop of one is logged. */
+  readonly #endedPending = new Set<string>();
   /** Series forgotten since the last `#forgetKeys`, and when (simulated ms) it last ran. */
   readonly #forgotten = new Set<number>();
   #forgetKeysAt = Number.NEGATIVE_INFINITY;
@@ -646,7 +648,13 @@ class NotifierImpl implements Notifier {
       const subject = key.slice(from, to < 0 ? undefined : to);
       return key.startsWith('digest:') ? subject < pastDay : forgotten.has(Number(subject));
     };
-    for (const set of [this.#done, this.#groupsDone, this.#cardsChecked, this.#loggedDrops])
+    for (const set of [
+      this.#done,
+      this.#groupsDone,
+      this.#cardsChecked,
+      this.#loggedDrops,
+      this.#endedPending,
+    ])
       for (const key of set) if (stale(key)) set.delete(key);
     for (const map of [this.#cards, this.#retry])
       for (const key of map.keys()) if (stale(key)) map.delete(key);
@@ -820,6 +828,7 @@ class NotifierImpl implements Notifier {
 
   async #reminders(now: number): Promise<void> {
     const out: Outgoing[] = [];
+    const superseded: string[] = [];
     // One reply per series, lead and audience (spoilers, role), shared by every channel that gets it.
     const replies = new Map<string, Reply>();
     for (const known of this.#known.values()) {
@@ -862,13 +871,15 @@ class NotifierImpl implements Notifier {
         let pending = false;
         for (const sub of members) {
           const own = planReminders(series, sub.leads, now).find((p) => p.lead === plan.lead);
-          if (own?.action !== 'send') continue;
           const key = ledgerKey(
             'reminder',
             series.id,
             `${plan.lead}m@${Date.parse(series.start) / 60_000}`,
             sub,
           );
+          // Lateness rule 1: a shorter lead now due replaces this one (logged if it never went out).
+          if (own?.action === 'superseded' && !this.#done.has(key)) superseded.push(key);
+          if (own?.action !== 'send') continue;
           if (this.#done.has(key)) continue;
           pending = true;
           // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then.
@@ -905,7 +916,29 @@ class NotifierImpl implements Notifier {
         if (!pending) this.#groupsDone.add(group);
       }
     }
+    await this.#logDrops(superseded, 'reminder dropped: a shorter lead was due before it went out');
     await this.#dispatch(out);
+  }
+
+  /**
+   * Logs a lateness drop with the keys that never went out (asked of the ledger: another instance may
+   * have sent some), once per key.
+   */
+  async #logDrops(keys: string[], message: string): Promise<void> {
+    const fresh = keys.filter((key) => !this.#loggedDrops.has(key));
+    if (fresh.length === 0) return;
+    for (const key of fresh) this.#loggedDrops.add(key);
+    let entries: Map<string, LedgerEntry>;
+    try {
+      entries = await this.#o.ledger.getMany(fresh);
+    } catch {
+      entries = new Map();
+    }
+    const dropped = fresh.filter((key) => entries.get(key)?.state !== 'sent');
+    for (const key of fresh) if (entries.get(key)?.state === 'sent') this.#done.add(key);
+    if (dropped.length === 0) return;
+    this.stats.dropped += dropped.length;
+    this.#o.logger.info({ keys: dropped }, message);
   }
 
   // ---- live cards and results ------------------------------------------------------------------
@@ -923,23 +956,32 @@ class NotifierImpl implements Notifier {
     await this.#refreshStreams(wantedLive, now);
 
     const pendingEnded: [Known, Subscription[]][] = [];
+    const tooLate: string[] = [];
     for (const k of ended) {
       const group = `o:${k.series.id}`;
       if (this.#groupsDone.has(group)) continue;
-      const endAt = Date.parse(k.series.end ?? k.series.start ?? new Date(now).toISOString());
-      if (endAt < now - this.#o.resultsLateWindowMs) {
-        this.#groupsDone.add(group);
-        continue;
-      }
       const subs = this.#subscribersOf(k.series).filter(
         (sub) =>
           (sub.kinds.has('live') || sub.kinds.has('results')) &&
           announces(sub, k.series, 'result') &&
           !this.#done.has(ledgerKey('result', k.series.id, 'over', sub)),
       );
+      const endAt = Date.parse(k.series.end ?? k.series.start ?? new Date(now).toISOString());
+      if (endAt < now - this.#o.resultsLateWindowMs) {
+        this.#groupsDone.add(group);
+        // Lateness rule 2. Results this process had pending (held back by failures such as 429s) are
+        // logged as dropped, with their keys; series that ended during downtime are not looked up.
+        if (this.#endedPending.has(group))
+          tooLate.push(...subs.map((sub) => ledgerKey('result', k.series.id, 'over', sub)));
+        continue;
+      }
       if (subs.length === 0) this.#groupsDone.add(group);
-      else pendingEnded.push([k, subs]);
+      else {
+        pendingEnded.push([k, subs]);
+        this.#endedPending.add(group);
+      }
     }
+    await this.#logDrops(tooLate, 'result dropped: series ended more than 3 hours ago');
 
     // Card message ids from the ledger (after a restart a card keeps its message): one batched read.
     const unknownCards: string[] = [];
@@ -1063,12 +1105,16 @@ class NotifierImpl implements Notifier {
         [...won.keys()].map((key) => async () => {
           await this.#o.ledger.fail(key, 'series ended before a live card was posted');
           settled.add(key);
-          // Lateness rule 4: a card held back by failures (429s) is replaced by the result.
-          if (this.#retry.has(key))
-            this.#o.logger.info({ keys: [key] }, 'live card dropped: series ended before it could be posted');
         }),
         16,
       );
+      // Lateness rule 4: a card not posted while its series was live (held back by failures such as
+      // 429s, here or at another instance, or downtime) is replaced by the result.
+      if (won.size > 0)
+        this.#o.logger.info(
+          { keys: [...won.keys()] },
+          'live card dropped: series ended before it could be posted',
+        );
     }
     return settled;
   }

@@ -11,16 +11,30 @@
  * once), `--post-delay MS` (paced posting), `--platform nonce|history` (how the platform dedupes,
  * see `RecordingDelivery.dedupe`), `--die-after-post N` (SIGKILL itself right after its Nth post).
  * With `CRASH_LOG=<file>` the notifier's log lines are appended there (to look into a loss).
+ *
+ * For the faults bench's processes (`bench/notify-faults.ts --kills`): `--follow FILE` ticks at the
+ * instants the parent writes to FILE (one simulated clock for every instance; `end` stops it),
+ * `--rate-limited SHARE` answers that share of posts 429 (Retry-After 30-120 s: up to 60 s waited out
+ * inline at 5 real ms per second, longer ones handed back), `--seed S` seeds those 429s, `--copies N`
+ * runs N copies of the tenants, and `--prefix P` names the Redis ledger's prefix (shared by instances).
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Reply } from '../../src/bot/reply.ts';
 import { createClient } from '../../src/client/client.ts';
+import {
+  type ChannelTarget,
+  type Delivery,
+  DeliveryError,
+  type PostOptions,
+} from '../../src/notify/delivery.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { Clock } from '../../src/service/clock.ts';
 import { startService } from '../../src/service/index.ts';
-import { CHILD_SEED, CHILD_TENANTS } from './child-tenants.ts';
+import { Rng } from '../../src/service/random.ts';
+import { CHILD_SEED, childTenants } from './child-tenants.ts';
 import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
 
 const [ledgerArg, outPath, progressPath, fromArg, toArg, tickArg, ...rest] = process.argv.slice(2);
@@ -36,7 +50,7 @@ const from = existsSync(progressPath!) ? Number(readFileSync(progressPath!, 'utf
 const clock = new Clock({ start: new Date(from), frozen: true });
 const service = await startService({ port: 0, seed: CHILD_SEED, clock, rate: 0 });
 const tenants = new MemoryTenants();
-for (const [id, s] of CHILD_TENANTS) tenants.set(id, s);
+for (const [id, s] of childTenants(Number(option('--copies') ?? 1))) tenants.set(id, s);
 const delivery = new RecordingDelivery('discord', () => clock.nowMs(), outPath);
 delivery.dedupe = option('--platform') === 'history' ? 'history' : 'nonce';
 delivery.postDelayMs = Number(option('--post-delay') ?? 0);
@@ -48,13 +62,7 @@ if (dieAfter > 0) {
   };
 }
 // The platform remembers the posts it already took (Discord's nonce, Slack's history): reload them.
-if (existsSync(outPath!)) {
-  for (const line of readFileSync(outPath!, 'utf8').split('\n')) {
-    if (!line) continue;
-    const rec = JSON.parse(line) as { op: string; key: string; messageId: string };
-    if (rec.op === 'post') delivery.byKey.set(rec.key, rec.messageId);
-  }
-}
+reloadPosts();
 function fileLogger(path: string) {
   const at = (level: string) => (obj: unknown, msg?: string) =>
     appendFileSync(
@@ -63,11 +71,46 @@ function fileLogger(path: string) {
     );
   return { info: at('info'), warn: at('warn'), error: at('error'), debug: at('debug') };
 }
+/**
+ * A platform that answers a share of posts 429 (see the header). A post that reconciles reads the
+ * shared record first: the channel's history holds every instance's posts, not only this process'.
+ */
+class RateLimitedDelivery implements Delivery {
+  readonly platform = 'discord' as const;
+  readonly #rng = new Rng(option('--seed') ?? 1, 'child', option('--holder') ?? '', process.pid);
+  constructor(
+    readonly inner: typeof delivery,
+    readonly share: number,
+  ) {}
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}) {
+    while (this.#rng.next() < this.share) {
+      const seconds = 30 + Math.floor(this.#rng.next() * 91);
+      logger.debug({ seconds }, 'rate limited');
+      if (seconds > 60) throw new DeliveryError('transient', 'RATE_LIMITED', 'rate limited', seconds * 1000);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 5));
+    }
+    if (options.reconcile) reloadPosts();
+    return this.inner.post(target, reply, key, options);
+  }
+  edit(target: ChannelTarget, messageId: string, reply: Reply) {
+    return this.inner.edit(target, messageId, reply);
+  }
+}
+function reloadPosts(): void {
+  if (!existsSync(outPath!)) return;
+  for (const line of readFileSync(outPath!, 'utf8').split('\n')) {
+    if (!line) continue;
+    const rec = JSON.parse(line) as { op: string; key: string; messageId: string };
+    if (rec.op === 'post' && !delivery.byKey.has(rec.key)) delivery.byKey.set(rec.key, rec.messageId);
+  }
+}
+const share = Number(option('--rate-limited') ?? 0);
 const holder = option('--holder');
+const logger = process.env.CRASH_LOG ? fileLogger(process.env.CRASH_LOG) : memoryLogger();
 // A short lease: without an identity, the restarted process takes over a claim once it ran out.
 const ledgerOptions = { leaseMs: 200, ...(holder ? { holder } : {}) };
 const ledger: Ledger = ledgerArg!.startsWith('redis://')
-  ? new RedisLedger(ledgerArg!, { ...ledgerOptions, prefix: `child:${progressPath}:` })
+  ? new RedisLedger(ledgerArg!, { ...ledgerOptions, prefix: option('--prefix') ?? `child:${progressPath}:` })
   : new SqliteLedger(ledgerArg!, ledgerOptions);
 const notifier = createNotifier({
   client: createClient({
@@ -79,15 +122,31 @@ const notifier = createNotifier({
   tenants,
   clock,
   ledger,
-  deliveries: { discord: delivery },
-  logger: (process.env.CRASH_LOG ? fileLogger(process.env.CRASH_LOG) : memoryLogger()) as never,
+  deliveries: { discord: share > 0 ? new RateLimitedDelivery(delivery, share) : delivery },
+  logger: logger as never,
   editIntervalMs: 0,
 });
-for (let t = from; t < to; t += tick) {
-  clock.set(new Date(t));
-  await notifier.tick();
-  writeFileSync(progressPath!, String(t));
-}
+const follow = option('--follow');
+if (follow) {
+  // The parent's clock: tick at each instant it writes, until it writes `end`.
+  let last = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    const text = readFileSync(follow, 'utf8');
+    if (text === 'end') break;
+    const t = Number(text);
+    if (t > last) {
+      last = t;
+      clock.set(new Date(t));
+      await notifier.tick();
+      writeFileSync(progressPath!, String(t));
+    } else await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+} else
+  for (let t = from; t < to; t += tick) {
+    clock.set(new Date(t));
+    await notifier.tick();
+    writeFileSync(progressPath!, String(t));
+  }
 await notifier.drain();
 writeFileSync(`${progressPath}.done`, `deduped=${delivery.deduped}`);
 await notifier.stop();

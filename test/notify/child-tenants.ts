@@ -31,3 +31,11 @@ export const CHILD_TENANTS: [string, Settings][] = [
     }),
   ],
 ];
+
+/** `copies` copies of the tenants (ids `discord:10`, `discord:11`, ...; one copy: the tenants as they are). */
+export function childTenants(copies: number): [string, Settings][] {
+  if (copies <= 1) return CHILD_TENANTS;
+  return CHILD_TENANTS.flatMap(([id, s]) =>
+    Array.from({ length: copies }, (_, i): [string, Settings] => [`${id}${i}`, s]),
+  );
+}
