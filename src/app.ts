@@ -106,9 +106,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 
   try {
     // The store first: it is the part most likely to be misconfigured, and it needs no network.
-    const tenants = await openTenantStore(config.store, { logger });
+    // A Redis that came back empty is refilled from this process's mirror: said on stderr at start
+    // (later restores are logged), as a deliberate FLUSHDB would otherwise be undone silently.
+    let starting = true;
+    const onRestore = (notice: string) => {
+      if (starting) process.stderr.write(`${notice}\n`);
+    };
+    const tenants = await openTenantStore(config.store, { logger, onRestore });
     onClose(() => tenants.close());
-    const users = await openUserStore(config.store, { logger });
+    const users = await openUserStore(config.store, { logger, onRestore });
+    starting = false;
     onClose(() => users.close());
 
     let service: RunningService | undefined;

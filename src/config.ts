@@ -31,7 +31,15 @@ export interface Config {
   };
   store:
     | { kind: 'sqlite'; url: string /** File path, or `:memory:`. */; path: string }
-    | { kind: 'redis'; url: string };
+    | {
+        kind: 'redis';
+        url: string;
+        /**
+         * SETTINGS_MIRROR=off: no local mirror (`./data/settings-mirror.sqlite`), so a Redis that lost
+         * its data (or was flushed on purpose) starts empty instead of being restored. Default on.
+         */
+        mirror?: false;
+      };
   logLevel: LogLevel;
   discord?: {
     token: string;
@@ -127,6 +135,7 @@ const VARIABLES = {
       /^(sqlite:\/\/.+|rediss?:\/\/.+)$/,
       'must be sqlite://<file> (e.g. sqlite://./data/matchday.sqlite) or redis://host:port',
     ),
+  SETTINGS_MIRROR: z.enum(['on', 'off'], { error: 'must be on or off' }),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
   DISCORD_TOKEN: z.string().min(20, 'must be the bot token from the Discord developer portal'),
   DISCORD_APP_ID: z
@@ -382,7 +391,7 @@ function configFrom(env: Env): Config {
   const storeUrl = v.STORE_URL ?? DEFAULT_STORE_URL;
   const store: Config['store'] = storeUrl.startsWith('sqlite://')
     ? { kind: 'sqlite', url: storeUrl, path: storeUrl.slice('sqlite://'.length) }
-    : { kind: 'redis', url: storeUrl };
+    : { kind: 'redis', url: storeUrl, ...(v.SETTINGS_MIRROR === 'off' ? { mirror: false as const } : {}) };
 
   const secrets = [
     v.ESPORTS_API_SECRET,

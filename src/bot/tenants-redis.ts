@@ -111,8 +111,10 @@ export async function openRedisDocuments(
   let mirror: SqliteDocuments | undefined;
   /** The revision of each document in the mirror, so unchanged documents are not rewritten. */
   const mirrored = new Map<string, number>();
+  const mirrorPath = options.mirrorPath || DEFAULT_MIRROR_PATH;
+  const what = namespace === 'settings' ? 'tenants' : 'profiles';
   if (options.mirrorPath !== false) {
-    const path = options.mirrorPath ?? DEFAULT_MIRROR_PATH;
+    const path = mirrorPath;
     try {
       mirror = await openSqliteDocuments(path, path, logger, legacy ? 'tenants' : 'users');
       for (const row of await mirror.all()) mirrored.set(row.id, row.revision);
@@ -173,10 +175,19 @@ export async function openRedisDocuments(
         }
       }
       await client.set(EPOCH_KEY, new Date().toISOString(), { condition: 'NX' });
-      if (lost && restored > 0)
+      // Documented (README "Settings store", SETTINGS_MIRROR): a restore is never silent.
+      if (lost && restored > 0) {
         logger.warn(
-          { store: where, restored },
-          'settings store had lost its data; tenants restored from the mirror',
+          { store: where, restored, mirror: mirrorPath },
+          `restored ${restored} ${what} from the mirror ${mirrorPath}: Redis had lost its data (SETTINGS_MIRROR=off starts empty instead)`,
+        );
+        options.onRestore?.(
+          `Restored ${restored} ${what} from the mirror ${mirrorPath}: Redis had lost its data (set SETTINGS_MIRROR=off to start empty instead).`,
+        );
+      } else if (lost && options.mirrorPath === false)
+        logger.info(
+          { store: where },
+          `the settings store has no ${what} marker (new or emptied Redis); the mirror is off (SETTINGS_MIRROR=off), nothing restored`,
         );
     })().finally(() => {
       recovering = undefined;

@@ -202,6 +202,8 @@ export interface TenantStoreOptions {
    * `false` turns it off.
    */
   mirrorPath?: string | false;
+  /** Redis only: told (a sentence, for the operator) when the mirror was put back into an emptied Redis. */
+  onRestore?: (notice: string) => void;
 }
 
 /**
@@ -216,6 +218,9 @@ export async function openTenantStore(
   const backend =
     store.kind === 'sqlite'
       ? await openSqliteDocuments(store.path, where, options.logger)
-      : await openRedisDocuments(store.url, where, options);
+      : await openRedisDocuments(store.url, where, {
+          ...options,
+          ...(store.mirror === false ? { mirrorPath: false } : {}),
+        });
   return tenantStoreOver(backend, options.logger, where);
 }

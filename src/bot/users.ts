@@ -277,12 +277,21 @@ export function userStoreOver(backend: DocumentStore, logger: Logger, where: str
 /** Opens the profile store beside the tenant settings (same SQLite file or the same Redis). */
 export async function openUserStore(
   store: Config['store'],
-  options: { logger: Logger; timeoutMs?: number; mirrorPath?: string | false },
+  options: {
+    logger: Logger;
+    timeoutMs?: number;
+    mirrorPath?: string | false;
+    onRestore?: (notice: string) => void;
+  },
 ): Promise<UserStore> {
   const where = safeUrl(store.url);
   const backend =
     store.kind === 'sqlite'
       ? await openSqliteDocuments(store.path, where, options.logger, 'users')
-      : await openRedisDocuments(store.url, where, { ...options, namespace: 'users' });
+      : await openRedisDocuments(store.url, where, {
+          ...options,
+          ...(store.mirror === false ? { mirrorPath: false } : {}),
+          namespace: 'users',
+        });
   return userStoreOver(backend, options.logger, where);
 }
