@@ -149,7 +149,8 @@ export function notice(
 
 /**
  * The card every platform shows for a refusal or a failure: the message, and "Did you mean" with at
- * most five suggestions (a suggestion holding a comma is quoted, so the list still reads one by one).
+ * most five suggestions (one holding a comma is quoted unless it quotes its own value, so the list
+ * still reads one by one).
  */
 export function errorReply(
   title: string,
@@ -164,7 +165,10 @@ export function errorReply(
   const shown = (options.suggestions ?? []).slice(0, 5);
   if (shown.length > 0)
     card.fields = [
-      { name: 'Did you mean', value: [shown.map((s) => (s.includes(',') ? `"${s}"` : s)).join(', ')] },
+      {
+        name: 'Did you mean',
+        value: [shown.map((s) => (s.includes(',') && !s.includes('"') ? `"${s}"` : s)).join(', ')],
+      },
     ];
   return { cards: [card], ephemeral: true };
 }

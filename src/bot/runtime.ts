@@ -262,6 +262,8 @@ export function validateArgs(
   usage: string,
   options: Record<string, OptionDef>,
   raw: Record<string, unknown>,
+  /** Values to offer for a missing option that names something (a tournament, a team). */
+  examplesOf?: (source: AutocompleteSource) => string[],
 ): Record<string, string | number | boolean> {
   const declared = Object.keys(options);
   const args: Record<string, string | number | boolean> = {};
@@ -283,9 +285,15 @@ export function validateArgs(
   const missing = declared.filter((name) => options[name]!.required && !(name in args));
   if (missing.length > 0) {
     const what = missing.map((name) => `${label(name)} (${options[name]!.description})`).join(', ');
+    // One missing name with known values: offer a few as whole commands, each accepted as typed.
+    const source = missing.length === 1 ? options[missing[0]!]!.autocomplete : undefined;
+    const offers = (source && examplesOf ? examplesOf(source) : [])
+      .slice(0, 3)
+      .map((value) => `${usage} ${missing[0]}:"${value}"`);
     throw new UserError(
       'MISSING_ARGUMENT',
-      `${usage} needs ${what}. For example: ${usage} ${missing.map((m) => `${m}:...`).join(' ')}`,
+      `${usage} needs ${what}. For example: ${offers[0] ?? `${usage} ${missing.map((m) => `${m}:...`).join(' ')}`}`,
+      offers,
     );
   }
   return args;
@@ -430,7 +438,11 @@ export class Runtime {
         );
       }
       const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
-      const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {});
+      const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {}, (source) =>
+        this.autocomplete(source, '')
+          .map((choice) => choice.name)
+          .filter((name) => !name.includes('"') && !name.endsWith('…')),
+      );
 
       const tenant: Tenant = { id: tenantId, platform: call.platform, settings: defaultSettings() };
       let storeNotice: string | undefined;

@@ -176,4 +176,26 @@ describe('names round-trip', () => {
     const result = await typed(`/casters series:"${earlier}"`);
     expect(result.outcome, result.text).toBe('ok');
   });
+
+  it('offers values for a missing name as whole commands, and each is accepted as typed', async () => {
+    let checked = 0;
+    for (const command of commands) {
+      if (command.subcommands || command.adminOnly) continue;
+      const required = Object.entries(command.options ?? {}).filter(([, def]) => def.required);
+      if (required.length !== 1 || !required[0]![1].autocomplete) continue;
+      const asked = await typed(`/${command.name}`);
+      expect(asked.outcome, command.name).toBe('user-error');
+      expect(asked.code).toBe('MISSING_ARGUMENT');
+      const offers = asked.suggestions ?? [];
+      expect(offers.length, command.name).toBeGreaterThan(0);
+      expect(asked.message).toContain(`For example: ${offers[0]}`);
+      for (const offer of offers) {
+        expect(offer.startsWith(`/${command.name} ${required[0]![0]}:`), offer).toBe(true);
+        const answer = await typed(offer);
+        expect(answer.outcome, offer).toBe('ok');
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
 });
