@@ -12,6 +12,7 @@ import schedule from './schedule.ts';
 import series from './series.ts';
 import settings from './settings.ts';
 import standings from './standings.ts';
+import status from './status.ts';
 import team from './team.ts';
 import tournament from './tournament.ts';
 
@@ -26,5 +27,6 @@ export const commands: AnyCommand[] = [
   follow,
   me,
   settings,
+  status,
   help,
 ];

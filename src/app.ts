@@ -10,6 +10,7 @@ import type { AnyCommand, Platform } from './bot/command.ts';
 import { createLogger, type Logger, routeCronLogs } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
+import { StatusTracker } from './bot/status.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
@@ -233,8 +234,15 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       onClose,
       close,
     };
+    const tracker = new StatusTracker({
+      clientStats: () => client.stats(),
+      ...(feed ? { lastPollAt: () => feed.lastLiveReadAt, feedFilling: () => feed.filling } : {}),
+      notifier: () => app.notifier !== undefined,
+    });
+    onClose(() => tracker.close());
     app.runtime = new Runtime({
       commands,
+      status: () => tracker.status(),
       client,
       names,
       ...(feed ? { feed } : {}),

@@ -10,6 +10,7 @@ import type { Feed } from '../feed/feed.ts';
 import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
+import type { ProcessStatus } from './status.ts';
 import type { Profile } from './users.ts';
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'channel' | 'role';
@@ -125,6 +126,8 @@ export interface CommandRuntimeServices {
   profile?: ProfileAccess;
   /** This tenant's channel calendars (`/settings calendar`), when the process has a profile store. */
   channelCalendars?: ChannelCalendars;
+  /** What `/status` says about this process (version, feed age, upstream budget), when it runs one. */
+  status?: () => ProcessStatus;
 }
 
 /** Calendar tokens of this tenant's notification channels; never another tenant's. */

@@ -32,6 +32,7 @@ import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';
 import { COLOURS, errorReply, type Reply } from './reply.ts';
 import { defaultSettings } from './settings.ts';
+import type { ProcessStatus } from './status.ts';
 import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
 import { closest, optionsOf } from './text-args.ts';
@@ -81,6 +82,8 @@ export interface RuntimeDeps {
   onSettingsSaved?: (tenantId: string) => void;
   /** Called after every call with the command's name (`unknown` if none), its outcome and real ms (metrics). */
   onExecuted?: (command: string, outcome: Outcome, ms: number) => void;
+  /** This process's state for `/status`. */
+  status?: () => ProcessStatus;
 }
 
 /** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
@@ -471,6 +474,7 @@ export class Runtime {
         names: this.#deps.names,
         ...(this.#deps.feed ? { feed: this.#deps.feed } : {}),
         ...(call.channels ? { channels: call.channels } : {}),
+        ...(this.#deps.status ? { status: this.#deps.status } : {}),
         ...(this.#deps.users ? { profile: this.#profileOf(this.#deps.users, call) } : {}),
         ...(this.#deps.users ? { channelCalendars: this.#calendarsOf(this.#deps.users, tenantId) } : {}),
         updateSettings: async (change) => {

@@ -145,6 +145,11 @@ export class Feed {
     return Number.isFinite(this.#liveAt);
   }
 
+  /** When the live listing was last read successfully (service clock ms; by this or another process), if ever. */
+  get lastLiveReadAt(): number | undefined {
+    return Number.isFinite(this.#liveAt) ? this.#liveAt : undefined;
+  }
+
   coverage(): Coverage {
     return { live: this.ready, upcomingUntil: this.#upcomingUntil, finishedFrom: this.#finishedFrom };
   }

@@ -102,6 +102,10 @@ describe('Matchday on Discord (end to end)', () => {
     seen.add('settings');
     expect(admin.ephemeral).toBe(true);
     expect(admin.message!.embeds[0].title).toMatch(/settings/i);
+    const status = await rig.fake.answer({ command: 'status', user: BOSS, permissions: ADMIN });
+    seen.add('status');
+    expect(status.ephemeral).toBe(true);
+    expect(status.message!.embeds[0].title).toMatch(/Matchday status/);
     expect([...seen].sort()).toEqual(commands.map((c) => c.name).sort());
   });
 

@@ -1,0 +1,144 @@
+/**
+ * `/status` on Discord end to end (issue 17, item 5): the real discord.js client against the fake,
+ * the embedded service. It reflects injected faults: a channel where the fake denies Matchday a
+ * permission, a subscription paused by a delivery failure, the service down; a feed that is behind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replyText } from '../../../src/bot/reply.ts';
+import { Runtime } from '../../../src/bot/runtime.ts';
+import { defaultSettings, type Settings, settingsSchema } from '../../../src/bot/settings.ts';
+import { VERSION } from '../../../src/bot/status.ts';
+import { MEMBER_PERMISSIONS, PERMISSIONS } from '../../fakes/discord.ts';
+import { CHANNELS, GUILD, type Rig, startRig } from './rig.ts';
+
+const AT = new Date('2026-03-18T15:20:00.000Z');
+const ADMIN = MEMBER_PERMISSIONS | PERMISSIONS.MANAGE_GUILD;
+const BOSS = { id: '700000000000000002', username: 'boss' };
+const FAN = { id: '700000000000000001', username: 'fan' };
+const TENANT = `discord:${GUILD}`;
+
+let rig: Rig;
+beforeAll(async () => {
+  rig = await startRig({ at: AT });
+  const settings: Settings = settingsSchema.parse({
+    ...defaultSettings(),
+    channels: [
+      { id: CHANNELS.matches, name: 'matches' },
+      // The fake denies Matchday Send Messages here (seeded, as a server admin would).
+      { id: CHANNELS.locked, name: 'read-only' },
+      {
+        id: CHANNELS.results,
+        name: 'results',
+        disabled: { reason: 'UNKNOWN_CHANNEL: the channel was deleted', at: '2026-03-18T12:00:00.000Z' },
+      },
+    ],
+  });
+  await rig.app.tenants.save(TENANT, settings);
+}, 60_000);
+afterAll(async () => {
+  await rig?.close();
+});
+
+/** The /status answer as the admin sees it: every embed's title, fields and footer as text. */
+async function status(): Promise<{ title: string; text: string; ephemeral: boolean }> {
+  const result = await rig.fake.answer({ command: 'status', user: BOSS, permissions: ADMIN });
+  const embed = result.message!.embeds[0]!;
+  const fields = (embed.fields ?? []).map((f: { name: string; value: string }) => `${f.name}: ${f.value}`);
+  // Discord's text escapes markdown (`\\#`): read it as a person does.
+  return {
+    title: embed.title,
+    text: fields.join('\n').replaceAll('\\', ''),
+    ephemeral: result.ephemeral === true,
+  };
+}
+
+describe('/status on Discord', () => {
+  it('is for admins only', async () => {
+    const result = await rig.fake.answer({ command: 'status', user: FAN });
+    const text = JSON.stringify(result.message);
+    expect(text).not.toContain('Esports data service');
+    expect(text).toMatch(/admin|Manage Server/i);
+  });
+
+  it('names the channel missing a permission, the paused subscription and why, the version, the next series', async () => {
+    const answer = await status();
+    expect(answer.ephemeral).toBe(true);
+    expect(answer.title).toBe('Matchday status: something is wrong');
+    expect(answer.text).toContain('#read-only: missing Send Messages');
+    expect(answer.text).not.toContain('#matches: missing');
+    expect(answer.text).toContain('#matches: OK');
+    expect(answer.text).toContain('#results: paused');
+    expect(answer.text).toMatch(/#results since .*UNKNOWN_CHANNEL: the channel was deleted/);
+    expect(answer.text).toContain(`Version: Matchday ${VERSION}`);
+    expect(answer.text).toContain('Esports data service: Answering');
+    expect(answer.text).toMatch(/Next series: .+ \(series \d+\) .*live data expected|no live data expected/);
+    expect(answer.text).toMatch(/Upstream budget: \d+\.\d of \d+ requests\/s/);
+  });
+
+  it('says all good once the channel is fixed and the paused one removed', async () => {
+    await rig.app.tenants.update(TENANT, (s) => ({
+      ...s,
+      channels: s.channels.filter((c) => c.id === CHANNELS.matches),
+    }));
+    const answer = await status();
+    expect(answer.title).toBe('Matchday status: all good');
+    expect(answer.text).toContain('Paused subscriptions: None');
+    expect(answer.text).not.toContain('missing');
+  });
+
+  it('says the service is not answering when it fails', async () => {
+    const service = rig.app.service!;
+    service.faults.errorRate = 1;
+    // Other tiers: a question the client's cache cannot answer, so it goes to the failing service.
+    await rig.app.tenants.update(TENANT, (s) => ({ ...s, tiers: [3, 4] }));
+    try {
+      const answer = await status();
+      expect(answer.title).toBe('Matchday status: something is wrong');
+      expect(answer.text).toMatch(/Esports data service: Not answering/);
+      expect(answer.text).not.toContain('Esports data service: Answering');
+    } finally {
+      service.faults.errorRate = 0;
+    }
+  });
+
+  it('says a feed whose last successful poll is old is behind', async () => {
+    const now = rig.clock.nowMs();
+    const runtime = new Runtime({
+      commands: rig.app.runtime.commands,
+      client: rig.app.client,
+      names: rig.app.names,
+      tenants: rig.app.tenants,
+      clock: rig.clock,
+      logger: rig.app.logger,
+      status: () => ({
+        version: VERSION,
+        hasFeed: true,
+        feedFilling: false,
+        lastPollAt: now - 10 * 60_000,
+        upstream: {
+          seconds: 60,
+          requests: 30,
+          failed: 30,
+          rateLimited: 0,
+          perSecond: 5,
+          inUseRatio: 0.1,
+          queueLength: 0,
+        },
+        notifier: true,
+      }),
+    });
+    const reply = await runtime.execute({
+      platform: 'discord',
+      tenantKey: GUILD,
+      user: { id: BOSS.id, name: BOSS.username, isAdmin: true },
+      channel: { id: CHANNELS.general },
+      command: 'status',
+      args: {},
+    });
+    const text = replyText(reply);
+    expect(text).toContain('10 min behind: the service may be failing');
+    expect(text).toContain('30 failed');
+    expect(text).toContain('notifier running here');
+    expect(reply.cards[0]!.title).toBe('Matchday status: something is wrong');
+  });
+});
