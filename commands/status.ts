@@ -20,7 +20,7 @@ type Health = 'ok' | 'warning' | 'error';
 
 export default defineCommand({
   name: 'status',
-  description: 'Is Matchday healthy here: data service, feed, budget, channels, version (admins)',
+  description: 'Is Matchday healthy here: data service, feed, budget, channels, version',
   adminOnly: true,
   ephemeral: true,
   usesService: true,

@@ -137,6 +137,15 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     expect(mrkdwn(follow) + header(follow)).toContain(team);
     expect((await rig.app.tenants.get(TENANT)).follows.length).toBe(1);
     covered.add('follow');
+    // status counts the requests of the last minute, which the second run changes: checked by what it says.
+    const status = await rig.command('status', { user: USERS.admin.id });
+    expect(blockKitProblems(status.body)).toEqual([]);
+    expect(status.body.response_type).toBe('ephemeral');
+    expect(header(status)).toMatch(/^Matchday status/);
+    expect(mrkdwn(status)).toContain('Esports data service');
+    const refused = await rig.command('status', { user: USERS.member.id });
+    expect(mrkdwn(refused) + header(refused)).not.toContain('Esports data service');
+    covered.add('status');
     covered.add('help');
     expect([...covered].sort()).toEqual([...COMMAND_NAMES].sort());
   });
