@@ -18,11 +18,11 @@ import type { Pager } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
+  FILLING_NOTE,
   fromFeed,
   gamesFor,
   gamesLabel,
   intArg,
-  noteFilling,
   textArg,
   tiersLabel,
   visible,
@@ -203,9 +203,10 @@ export default defineCommand({
         pageHint(pager, { first, last: first + series.length - 1, total: all.length, atLeast: !exact }),
       );
     }
+    // Said above the list, not in the first card's footer: a busy day has several cards.
+    if (held?.filling) notes.push(`${FILLING_NOTE}.`);
     if (notes.length > 0)
       cards[0]!.description = [...notes.map((n) => [n]), ...(cards[0]!.description ?? [])];
-    noteFilling(cards[0]!, held);
     return pager ? { cards, pager } : { cards };
   },
 });
