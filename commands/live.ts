@@ -12,6 +12,8 @@
  *   series' match ref after the maps already won (sum of the scores), so its summary needs no
  *   match request; a lobby's is its live match, so its summary is read after the matches. The
  *   summary source is the series' coverage (computer vision first, as the feed reads it).
+ * Map names come from the name index; asked before its first load (a cold start), one more read
+ * names the shown maps rather than a made-up "Map 1".
  */
 import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { isLobby, liveCard } from '../src/bot/format.ts';
@@ -187,6 +189,13 @@ export default defineCommand({
           : Promise.resolve(undefined),
       labelsReady,
     ]);
+    // Map names: the index holds them once loaded; before that (a cold start), one read of the
+    // shown matches' maps, so the first answer names them too.
+    if (matches)
+      await names.ensureMaps(
+        data,
+        matches.flatMap((m) => (m.map ? [m.map.id] : [])),
+      );
     let shown = summary;
     let shownOrder = current?.order;
     if (!shown && lobbyDetail && asked.has('summary') && matches) {

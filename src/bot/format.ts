@@ -456,8 +456,9 @@ export function liveCard(
   const current = matches.find((m) => m.lifecycle === 'live');
   const currentOrder = current?.order ?? (options.summary ? options.currentOrder : undefined);
   if (currentOrder !== undefined) {
-    // Without the match resource the map is unknown: the field names the game number only.
-    const map = current?.map ? (options.mapName?.(current.map.id) ?? `Map ${current.order}`) : undefined;
+    // A map whose name is not known (no match resource, or its name not read yet) is left out:
+    // a made-up "Map 2" would read like a map's name.
+    const map = current?.map ? options.mapName?.(current.map.id) : undefined;
     const value: Text = [];
     const extra: Field[] = [];
     if (options.summary) {
@@ -486,7 +487,7 @@ export function liveCard(
   for (const m of played.slice(-10)) {
     const value: Text = [];
     const mp = orderedParticipants(m);
-    const label = m.map ? (options.mapName?.(m.map.id) ?? `Map ${m.order}`) : `Map ${m.order}`;
+    const label = m.map ? options.mapName?.(m.map.id) : undefined;
     if (lobby) {
       const text = `top: ${lobbyLeaders({ ...series, participants: m.participants } as Series, labels)}`;
       value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
@@ -499,7 +500,7 @@ export function liveCard(
       // Finished maps of a live series are live information; of a finished series, a result.
       value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
     }
-    fields.push({ name: `Game ${m.order} · ${label}`, value, inline: true });
+    fields.push({ name: dotted(`Game ${m.order}`, label), value, inline: true });
   }
   fields.push(...streamFields(series, options.casters, 3));
   const card: Card = {

@@ -823,6 +823,16 @@ export class NameIndex {
     this.#rebuild();
   }
 
+  /**
+   * Fetches maps the index does not hold, at most one request: a live card names its maps even
+   * when it is asked for before the index's first load (`npm start` fills it behind the banner).
+   */
+  async ensureMaps(data: Pick<NameIndexClient, 'maps'>, ids: readonly number[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.#maps.has(id));
+    if (missing.length === 0) return;
+    for (const m of await data.maps.getMany(missing)) this.#maps.set(m.id, m);
+  }
+
   /** Fetches substages the index does not hold, at most one request. */
   async ensureSubstages(data: Pick<NameIndexClient, 'substages'>, ids: readonly number[]): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.#substages.has(id));
