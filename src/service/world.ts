@@ -25,6 +25,7 @@ import type {
 import { type CasterInfo, Catalog } from './catalog.ts';
 import type { Clock } from './clock.ts';
 import { hash32, Rng } from './random.ts';
+import { shooterRoundTimes } from './rounds.ts';
 import {
   coverageFor,
   type MatchPlan,
@@ -400,6 +401,13 @@ export class World {
   matchEvents(plan: SeriesPlan, m: MatchPlan): number[][] {
     let events = this.#events.get(m.id);
     if (events) return events;
+    // A shooter's rounds come at a steady pace in a plausible order (`rounds.ts`), not at random.
+    if (plan.kind === 'shooter') {
+      events = shooterRoundTimes(this.seed, m.id, m.start, m.end, m.scores, m.winner);
+      if (this.#events.size > 20_000) this.#events.clear();
+      this.#events.set(m.id, events);
+      return events;
+    }
     const rng = new Rng(this.seed, 'events', m.id);
     const span = Math.max(1, m.end - m.start);
     const counts = plan.kind === 'battle-royale' ? m.kills! : m.scores;
