@@ -39,6 +39,33 @@ export const SLOW_TESTS = [
   'test/platforms/terminal/start-platforms.test.ts', // (~4 s)
 ];
 
+/**
+ * Test files that run once per interface of the data service (issue 11): every command test and the
+ * golden replies, each a `describe.each(APIS)` over the stack's interface (test/commands/helpers.ts).
+ * The quick project runs them on v3; the slow project runs them again on v2 (the v2 run takes about
+ * twice the v3 run's time: a v2 command makes more requests), so `npm test` stays quick and
+ * `npm run test:all` (CI) runs both. `npx vitest run test/commands` runs both too.
+ */
+export const PER_API_TESTS = [
+  'test/commands/bad-input.test.ts',
+  'test/commands/casters-tournament.test.ts',
+  'test/commands/deadline.test.ts',
+  'test/commands/format-labels.test.ts',
+  'test/commands/live-games.test.ts',
+  'test/commands/live.test.ts',
+  'test/commands/me.test.ts',
+  'test/commands/round-trip.test.ts',
+  'test/commands/schedule.test.ts',
+  'test/commands/series.test.ts',
+  'test/commands/settings-concurrency.test.ts',
+  'test/commands/settings-follow-help.test.ts',
+  'test/commands/standings.test.ts',
+  'test/commands/tbd.test.ts',
+  'test/commands/team.test.ts',
+  'test/commands/watch-links.test.ts',
+  'test/golden/golden.test.ts',
+];
+
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 30_000,
@@ -57,10 +84,16 @@ export default defineConfig({
           // Files share a worker's modules instead of importing them again each (about half the
           // CPU time of the quick suite); each file still starts its own services and stores.
           isolate: false,
+          provide: { apis: ['v3'] },
         },
       },
       {
-        test: { ...shared, name: 'slow', include: SLOW_TESTS },
+        test: {
+          ...shared,
+          name: 'slow',
+          include: [...SLOW_TESTS, ...PER_API_TESTS],
+          provide: { apis: ['v2'] },
+        },
       },
     ],
   },

@@ -226,3 +226,11 @@ export async function nothingLiveCard(
   }
   return noteFilling({ title: 'Nothing live', colour: COLOURS.info, description }, held);
 }
+
+/**
+ * A region and its country ("Europe (Portugal)"), or the country alone where the data's region is
+ * the country itself (v2 gives countries, not regions: "Brazil", never "Brazil (Brazil)").
+ */
+export function placeName(region: string, country: string, open: string, close: string): string {
+  return region === country ? country : `${region}${open}${country}${close}`;
+}

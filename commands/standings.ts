@@ -209,11 +209,14 @@ export function tableCard(
     { header: 'D', align: 'right' },
     { header: 'L', align: 'right' },
     { header: 'Pts', align: 'right' },
-    { header: 'Diff', align: 'right' },
   ];
+  // Without score differences (v2) the table has no Diff column, and ties keep the data's order.
+  const withDiff = substage.standings.every((s) => s.score_diff !== null);
+  if (withDiff) columns.push({ header: 'Diff', align: 'right' });
   const ranked = [...substage.standings].sort(
     (a, b) =>
-      b.points - a.points || b.score_diff - a.score_diff || b.wins - a.wins || a.roster.id - b.roster.id,
+      b.points - a.points ||
+      (withDiff ? b.score_diff! - a.score_diff! || b.wins - a.wins || a.roster.id - b.roster.id : 0),
   );
   const card: Card = { title, colour: COLOURS.info };
   if (policy === 'hide') {
@@ -231,12 +234,15 @@ export function tableCard(
       teamName(names, a.roster.id).localeCompare(teamName(names, b.roster.id)),
     );
     card.table = {
-      columns: [{ header: 'Team' }, { header: 'W–D–L · Pts · Diff (rank)' }],
+      columns: [
+        { header: 'Team' },
+        { header: withDiff ? 'W–D–L · Pts · Diff (rank)' : 'W–D–L · Pts (rank)' },
+      ],
       rows: seeded.map((s) => [
         [teamName(names, s.roster.id)],
         guardResult(
           [
-            `${s.wins}–${s.draws}–${s.losses} · ${s.points} pts · ${signed(s.score_diff)} (#${ranked.indexOf(s) + 1})`,
+            `${s.wins}–${s.draws}–${s.losses} · ${s.points} pts${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
           ],
           policy,
         ),
@@ -252,7 +258,7 @@ export function tableCard(
         [String(s.draws)],
         [String(s.losses)],
         [String(s.points)],
-        [signed(s.score_diff)],
+        ...(withDiff ? [[signed(s.score_diff!)]] : []),
       ]),
     };
   }

@@ -13,6 +13,7 @@ import {
   fromFeed,
   intArg,
   noteFilling,
+  placeName,
   resolveName,
   scopeOf,
   teamRosters,
@@ -45,7 +46,10 @@ export default defineCommand({
       );
     const count = intArg('count', args.count, 1, 10, 5);
     const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
-    const team = names.team(teamId) ?? (await data.teams.get(teamId));
+    // A listing may carry a team without its standing roster (v2 team listings do): then the team's
+    // own answer says it.
+    const known = names.team(teamId);
+    const team = known?.standing_roster ? known : await data.teams.get(teamId);
     const rosters = await teamRosters(ctx, teamId);
     const active = team.standing_roster?.roster.id;
     const playerIds = active !== undefined ? (names.roster(active)?.players ?? []) : [];
@@ -96,7 +100,11 @@ export default defineCommand({
     const game = names.game(team.game.id);
     const fields: Field[] = [
       { name: 'Game', value: [game?.title ?? `Game ${team.game.id}`], inline: true },
-      { name: 'Region', value: [`${team.region.name} (${team.region.country.name})`], inline: true },
+      {
+        name: 'Region',
+        value: [placeName(team.region.name, team.region.country.name, ' (', ')')],
+        inline: true,
+      },
     ];
     if (organisation) fields.push({ name: 'Organisation', value: [organisation.name], inline: true });
     if (team.also_known_as.length > 0)

@@ -9,7 +9,7 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { isNotFound, resolveName, scopeOf, textArg } from './shared.ts';
+import { isNotFound, placeName, resolveName, scopeOf, textArg } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -95,7 +95,7 @@ export function tournamentCard(
   if (tournament.location.host) {
     fields.push({
       name: 'Location',
-      value: [`${tournament.location.host.name}, ${tournament.location.host.country.name}`],
+      value: [placeName(tournament.location.host.name, tournament.location.host.country.name, ', ', '')],
       inline: true,
     });
   }

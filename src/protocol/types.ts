@@ -345,7 +345,8 @@ export interface StandingEntry {
   draws: number;
   losses: number;
   match_diff: number;
-  score_diff: number;
+  /** Null where the interface does not give it (v2 standings carry no score difference). */
+  score_diff: number | null;
 }
 
 export type Phase = 'qualifier' | 'regular' | 'final' | 'other';

@@ -41,6 +41,10 @@ import {
 
 const DAY_MS = 24 * 3600_000;
 /** Days of the window on each side of the clock. */
+
+/** A standings row as the service serves it: v3 always gives the score difference. */
+export type ServedStanding = StandingEntry & { score_diff: number };
+
 export const WINDOW_DAYS = 14;
 const ESOCCER_PERIOD_MS = 6 * 60_000;
 /** Weeks kept in memory beyond the window (detail lookups of older or later weeks). */
@@ -516,8 +520,8 @@ export class World {
   }
 
   /** A substage's standings at t, following its points rules; best first. */
-  standingsAt(sub: SubstagePlan, t: number): StandingEntry[] {
-    const rows = new Map<number, StandingEntry>();
+  standingsAt(sub: SubstagePlan, t: number): ServedStanding[] {
+    const rows = new Map<number, ServedStanding>();
     for (const roster of this.#knownSubstageRosters(sub, t)) {
       rows.set(roster, {
         roster: { id: roster },

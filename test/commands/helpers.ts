@@ -5,7 +5,9 @@
  * many upstream requests it made, read from the client's own counters.
  */
 
+import Keyv from 'keyv';
 import { pino } from 'pino';
+import { inject } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import type { AnyCommand, CommandContext, CommandUser, Platform } from '../../src/bot/command.ts';
 import { createNameIndex, type NameIndex } from '../../src/bot/names.ts';
@@ -13,6 +15,7 @@ import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { type Execution, Runtime } from '../../src/bot/runtime.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import type { TenantStore } from '../../src/bot/tenants.ts';
+import { lruStore } from '../../src/client/cache.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/service/clock.ts';
@@ -54,14 +57,37 @@ export interface Stack {
   runtime: Runtime;
   /** A second client with its own empty cache, for reading the truth independently of the commands. */
   truth: EsportsClient;
+  /**
+   * Moves the frozen clock to `at` and empties the commands' client's cache: a jumped clock makes
+   * every cached answer stale at once (the real clock never jumps), and on v2 one cached listing
+   * (the live series with their matches) answers for every live series.
+   */
+  jump(at: Date): Promise<void>;
   close(): Promise<void>;
 }
+
+/** The data service interfaces Matchday speaks (issue 11). */
+export type Api = 'v2' | 'v3';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The interfaces a per-interface test file runs on in this vitest project (vitest.config.ts). */
+    apis: Api[];
+  }
+}
+
+/**
+ * The interfaces the per-interface test files (`PER_API_TESTS` in vitest.config.ts) run on: v3 in
+ * the quick project, v2 in the slow one, so `npx vitest run test/commands` runs both. A file runs
+ * its suite once per entry (`describe.each(APIS)`), against the same expectations.
+ */
+export const APIS: readonly Api[] = inject('apis') ?? ['v3', 'v2'];
 
 export interface StackOptions {
   at?: Date;
   seed?: number;
   /** The interface the commands' client speaks (issue 11); `truth` always reads v3. Default v3. */
-  api?: 'v2' | 'v3';
+  api?: Api;
 }
 
 /** Starts the service, the client, the name index and the runtime. */
@@ -76,14 +102,16 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     v2Clients: [pair],
   });
   const rate = { perSecond: 10_000, burst: 10_000 };
+  const cache = new Keyv({ store: lruStore(2000), serialize: undefined, deserialize: undefined });
   const client =
     options.api === 'v2'
       ? createClient({
           baseUrl: service.v2.url,
           v2: { clientId: pair.id, clientSecret: pair.secret, now: () => clock.nowMs() },
           rate,
+          cache,
         })
-      : createClient({ baseUrl: service.url, secret: service.secret, rate });
+      : createClient({ baseUrl: service.url, secret: service.secret, rate, cache });
   const truth = createClient({ baseUrl: service.url, secret: service.secret, rate });
   const names = createNameIndex({ client, clock });
   await names.refresh();
@@ -105,6 +133,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     tenants,
     runtime,
     truth,
+    async jump(at) {
+      clock.set(at);
+      // The world plans the window around an instant on first use (seconds on a busy machine):
+      // planned here, so the first command after the jump does not spend its deadline on it.
+      service.world.window(at.getTime());
+      await cache.clear();
+    },
     async close() {
       await client.close();
       await truth.close();

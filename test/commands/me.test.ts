@@ -12,242 +12,244 @@ import type { CommandUser, Platform } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
-import { type Stack, startStack } from './helpers.ts';
+import { APIS, type Stack, startStack } from './helpers.ts';
 
 let stack: Stack;
 let users: UserStore;
 let dir: string;
 const runtimes = new Map<string, Runtime>();
 
-beforeAll(async () => {
-  stack = await startStack();
-  dir = mkdtempSync(join(tmpdir(), 'matchday-me-'));
-  const path = join(dir, 'matchday.sqlite');
-  users = await openUserStore(
-    { kind: 'sqlite', url: `sqlite://${path}`, path },
-    { logger: pino({ level: 'silent' }) },
-  );
-});
-afterAll(async () => {
-  await users?.close();
-  await stack?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** A runtime like the app's, with or without a calendar endpoint. */
-function runtime(calendar: boolean): Runtime {
-  const key = String(calendar);
-  let found = runtimes.get(key);
-  if (!found) {
-    found = new Runtime({
-      commands,
-      client: stack.client,
-      names: stack.names,
-      tenants: stack.tenants,
-      users,
-      ...(calendar ? { calendarUrl: (token: string) => `http://127.0.0.1:9/calendar/${token}.ics` } : {}),
-      clock: stack.clock,
-      logger: pino({ level: 'silent' }),
-      perUserLimit: { count: 1_000_000, windowMs: 1000 },
-    });
-    runtimes.set(key, found);
-  }
-  return found;
-}
-
-const ANA: CommandUser = { id: 'u-ana', name: 'ana', isAdmin: false };
-const BO: CommandUser = { id: 'u-bo', name: 'bo', isAdmin: false };
-
-async function me(
-  subcommand: string,
-  args: Record<string, unknown> = {},
-  options: { user?: CommandUser; tenant?: string; platform?: Platform; calendar?: boolean } = {},
-) {
-  const execution = await runtime(options.calendar ?? false).run({
-    platform: options.platform ?? 'discord',
-    tenantKey: options.tenant ?? 'guild-1',
-    user: options.user ?? ANA,
-    channel: { id: 'c-1' },
-    command: 'me',
-    subcommand,
-    args,
-  });
-  return { ...execution, text: replyText(execution.reply) };
-}
-
-/** A team name the index knows, and its id. */
-function someTeam(index = 0): { id: number; name: string } {
-  const team = stack.service.world.catalog.teams.filter((t) => t.active)[index]!;
-  return { id: team.id, name: team.name };
-}
-
-describe('/me', () => {
-  it('lets any member follow a team privately, stored for the person, not the server', async () => {
-    const team = someTeam(0);
-    const followed = await me('follow', { team: team.name }, { tenant: 'guild-1' });
-    expect(followed.outcome).toBe('ok');
-    expect(followed.reply.ephemeral).toBe(true);
-    expect(followed.text).toContain(`Now following ${team.name}`);
-    // No calendar is served here, so the answer does not promise one; where one is, it names it.
-    expect(followed.text).not.toContain('calendar');
-    const withCalendar = await me('follow', { team: team.name }, { tenant: 'guild-1', calendar: true });
-    expect(withCalendar.text).toContain('and in your calendar (/me calendar)');
-    expect((await users.get('discord:u-ana')).follows.map((f) => f.team)).toEqual([team.id]);
-    // The same person in another server sees the same follows; the server's own follows are untouched.
-    const elsewhere = await me('list', {}, { tenant: 'guild-2' });
-    expect(elsewhere.text).toContain(team.name);
-    expect((await stack.tenants.get('discord:guild-1')).follows).toEqual([]);
-  });
-
-  it("never shows one person's follows to another", async () => {
-    const team = someTeam(1);
-    await me('follow', { team: team.name }, { user: ANA });
-    const other = await me('list', {}, { user: BO });
-    expect(other.outcome).toBe('ok');
-    expect(other.text).not.toContain(team.name);
-    expect(other.text).toContain('You follow no teams yet');
-    expect((await users.get('discord:u-bo')).follows).toEqual([]);
-  });
-
-  it('keeps Slack people apart by workspace (Slack user ids belong to a workspace)', async () => {
-    const team = someTeam(2);
-    await me('follow', { team: team.name }, { platform: 'slack', tenant: 'T1', user: BO });
-    expect((await me('list', {}, { platform: 'slack', tenant: 'T1', user: BO })).text).toContain(team.name);
-    expect((await me('list', {}, { platform: 'slack', tenant: 'T2', user: BO })).text).not.toContain(
-      team.name,
+describe.each(APIS)('on %s', (api) => {
+  beforeAll(async () => {
+    stack = await startStack({ api });
+    dir = mkdtempSync(join(tmpdir(), 'matchday-me-'));
+    const path = join(dir, 'matchday.sqlite');
+    users = await openUserStore(
+      { kind: 'sqlite', url: `sqlite://${path}`, path },
+      { logger: pino({ level: 'silent' }) },
     );
   });
-
-  it('accepts a suggestion verbatim, as /team and /follow do', async () => {
-    const ambiguous = await me('follow', { team: 'Nova' }, { user: { ...BO, id: 'u-cy' } });
-    expect(ambiguous.outcome).toBe('user-error');
-    expect(ambiguous.suggestions?.length).toBeGreaterThan(1);
-    const pick = ambiguous.suggestions![0]!;
-    const taken = await me('follow', { team: pick }, { user: { ...BO, id: 'u-cy' } });
-    expect(taken.outcome).toBe('ok');
-    expect(taken.text).toContain(pick.replace(/ \([A-Z0-9]+\)$/, ''));
+  afterAll(async () => {
+    await users?.close();
+    await stack?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('stores tier and qualifier options, and following again updates them in place', async () => {
-    const user = { ...BO, id: 'u-dee' };
-    const team = someTeam(3);
-    await me('follow', { team: team.name, tier: '2', qualifiers: 'no' }, { user });
-    expect((await users.get('discord:u-dee')).follows).toEqual([
-      { team: team.id, tier: 2, noQualifiers: true },
-    ]);
-    const again = await me('follow', { team: team.name }, { user });
-    expect(again.text).toContain(`Updated ${team.name}`);
-    expect((await users.get('discord:u-dee')).follows).toEqual([{ team: team.id, noQualifiers: false }]);
-    const gone = await me('unfollow', { team: team.name }, { user });
-    expect(gone.text).toContain(`You no longer follow ${team.name}`);
-    const notFollowed = await me('unfollow', { team: team.name }, { user });
-    expect(notFollowed.outcome).toBe('user-error');
-    expect(notFollowed.message).toContain('You do not follow');
-  });
-
-  it('saves reminders, time zone and quiet hours, and says what was wrong with bad input', async () => {
-    const user = { ...BO, id: 'u-eve' };
-    expect((await me('reminders', { leads: '60, 15, 2h' }, { user })).text).toContain(
-      'Your reminders: 15, 60, 120 minutes before.',
-    );
-    expect((await me('timezone', { zone: 'berlin' }, { user })).text).toContain('Europe/Berlin');
-    expect((await me('quiet', { from: '23:00', to: '07:30' }, { user })).text).toContain(
-      'Quiet hours: 23:00 to 07:30 (Europe/Berlin).',
-    );
-    expect(await users.get('discord:u-eve')).toMatchObject({
-      leads: [15, 60, 120],
-      timezone: 'Europe/Berlin',
-      quiet: { from: '23:00', to: '07:30' },
-    });
-    const half = await me('quiet', { from: '23:00' }, { user });
-    expect(half.outcome).toBe('user-error');
-    expect(half.message).toContain('Give both from and to');
-    const badTime = await me('quiet', { from: '25:00', to: '07:00' }, { user });
-    expect(badTime.message).toContain('"25:00" is not a time of day; use HH:MM');
-    const badLead = await me('reminders', { leads: 'soon' }, { user });
-    expect(badLead.message).toContain('"soon" is not a lead time');
-    // Nothing bad was stored.
-    expect((await users.get('discord:u-eve')).quiet).toEqual({ from: '23:00', to: '07:30' });
-    expect((await me('quiet', {}, { user })).text).toContain('Quiet hours off.');
-    expect((await users.get('discord:u-eve')).quiet).toBeUndefined();
-  });
-
-  it('prints a private calendar URL only where calendars are served; renew revokes the old one', async () => {
-    const user = { ...BO, id: 'u-fay' };
-    const off = await me('calendar', {}, { user });
-    expect(off.outcome).toBe('user-error');
-    expect(off.message).toContain('CALENDAR_PORT');
-    expect((await users.get('discord:u-fay')).calendar).toBeUndefined();
-
-    const shown = await me('calendar', {}, { user, calendar: true });
-    const first = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(shown.text)?.[1];
-    expect(first).toBeDefined();
-    expect(shown.reply.ephemeral).toBe(true);
-    // Shown again: the same URL.
-    expect((await me('calendar', {}, { user, calendar: true })).text).toContain(first!);
-    expect((await users.ownerOfToken(first!))?.userKey).toBe('discord:u-fay');
-
-    const renewed = await me('calendar', { action: 'renew' }, { user, calendar: true });
-    const second = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(renewed.text)?.[1];
-    expect(second).toBeDefined();
-    expect(second).not.toBe(first);
-    expect(renewed.text).toContain('The old URL no longer works.');
-    expect(await users.ownerOfToken(first!)).toBeUndefined();
-    expect((await users.ownerOfToken(second!))?.userKey).toBe('discord:u-fay');
-    // Another person's calendar is their own token.
-    const theirs = await me('calendar', {}, { user: { ...BO, id: 'u-gil' }, calendar: true });
-    expect(theirs.text).not.toContain(second!);
-  });
-});
-
-describe('/settings calendar', () => {
-  it("gives admins a channel's calendar URL, for set-up channels only, and renews it", async () => {
-    const admin: CommandUser = { id: 'u-admin', name: 'admin', isAdmin: true };
-    await stack.tenants.save('discord:g-settings-cal', {
-      ...(await stack.tenants.get('discord:g-settings-cal')),
-      channels: [
-        { id: 'c-news', name: 'news', games: [], tiers: [], teams: [], kinds: ['reminders'], leads: [] },
-      ],
-    });
-    const run = (args: Record<string, unknown>, user: CommandUser, calendar = true) =>
-      runtime(calendar).run({
-        platform: 'discord',
-        tenantKey: 'g-settings-cal',
-        user,
-        channel: { id: 'c-news' },
-        command: 'settings',
-        subcommand: 'calendar',
-        args,
+  /** A runtime like the app's, with or without a calendar endpoint. */
+  function runtime(calendar: boolean): Runtime {
+    const key = String(calendar);
+    let found = runtimes.get(key);
+    if (!found) {
+      found = new Runtime({
+        commands,
+        client: stack.client,
+        names: stack.names,
+        tenants: stack.tenants,
+        users,
+        ...(calendar ? { calendarUrl: (token: string) => `http://127.0.0.1:9/calendar/${token}.ics` } : {}),
+        clock: stack.clock,
+        logger: pino({ level: 'silent' }),
+        perUserLimit: { count: 1_000_000, windowMs: 1000 },
       });
-    const shown = await run({ channel: 'c-news' }, admin);
-    expect(shown.outcome).toBe('ok');
-    const text = replyText(shown.reply);
-    expect(text).toContain('Calendar of #news');
-    const token = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(text)?.[1];
-    expect((await users.channelOfToken(token!))?.channelId).toBe('c-news');
-    expect((await run({ channel: 'c-news' }, ANA)).outcome).not.toBe('ok');
-    const unknown = await run({ channel: 'c-other' }, admin);
-    expect(unknown.outcome).toBe('user-error');
-    expect((await run({ channel: 'c-news' }, admin, false)).message).toContain('CALENDAR_PORT');
-    const renewed = replyText((await run({ channel: 'c-news', action: 'renew' }, admin)).reply);
-    expect(renewed).toContain('The old URL no longer works.');
-    expect(await users.channelOfToken(token!)).toBeUndefined();
-  });
-});
+      runtimes.set(key, found);
+    }
+    return found;
+  }
 
-describe('paused DM reminders', () => {
-  it('are told once in the next private answer, and following again resumes them', async () => {
-    const user = { ...BO, id: 'u-paused' };
-    await users.update('discord:u-paused', (p) => ({
-      ...p,
-      paused: { reason: 'DM_CLOSED: closed', at: new Date().toISOString() },
-      notices: ['Your reminders by direct message are paused.'],
-    }));
-    const first = await me('list', {}, { user });
-    expect(first.text).toContain('Your reminders by direct message are paused.');
-    const second = await me('list', {}, { user });
-    expect(second.text).not.toContain('Your reminders by direct message are paused.');
-    await me('follow', { team: someTeam(4).name }, { user });
-    expect((await users.get('discord:u-paused')).paused).toBeUndefined();
+  const ANA: CommandUser = { id: 'u-ana', name: 'ana', isAdmin: false };
+  const BO: CommandUser = { id: 'u-bo', name: 'bo', isAdmin: false };
+
+  async function me(
+    subcommand: string,
+    args: Record<string, unknown> = {},
+    options: { user?: CommandUser; tenant?: string; platform?: Platform; calendar?: boolean } = {},
+  ) {
+    const execution = await runtime(options.calendar ?? false).run({
+      platform: options.platform ?? 'discord',
+      tenantKey: options.tenant ?? 'guild-1',
+      user: options.user ?? ANA,
+      channel: { id: 'c-1' },
+      command: 'me',
+      subcommand,
+      args,
+    });
+    return { ...execution, text: replyText(execution.reply) };
+  }
+
+  /** A team name the index knows, and its id. */
+  function someTeam(index = 0): { id: number; name: string } {
+    const team = stack.service.world.catalog.teams.filter((t) => t.active)[index]!;
+    return { id: team.id, name: team.name };
+  }
+
+  describe('/me', () => {
+    it('lets any member follow a team privately, stored for the person, not the server', async () => {
+      const team = someTeam(0);
+      const followed = await me('follow', { team: team.name }, { tenant: 'guild-1' });
+      expect(followed.outcome).toBe('ok');
+      expect(followed.reply.ephemeral).toBe(true);
+      expect(followed.text).toContain(`Now following ${team.name}`);
+      // No calendar is served here, so the answer does not promise one; where one is, it names it.
+      expect(followed.text).not.toContain('calendar');
+      const withCalendar = await me('follow', { team: team.name }, { tenant: 'guild-1', calendar: true });
+      expect(withCalendar.text).toContain('and in your calendar (/me calendar)');
+      expect((await users.get('discord:u-ana')).follows.map((f) => f.team)).toEqual([team.id]);
+      // The same person in another server sees the same follows; the server's own follows are untouched.
+      const elsewhere = await me('list', {}, { tenant: 'guild-2' });
+      expect(elsewhere.text).toContain(team.name);
+      expect((await stack.tenants.get('discord:guild-1')).follows).toEqual([]);
+    });
+
+    it("never shows one person's follows to another", async () => {
+      const team = someTeam(1);
+      await me('follow', { team: team.name }, { user: ANA });
+      const other = await me('list', {}, { user: BO });
+      expect(other.outcome).toBe('ok');
+      expect(other.text).not.toContain(team.name);
+      expect(other.text).toContain('You follow no teams yet');
+      expect((await users.get('discord:u-bo')).follows).toEqual([]);
+    });
+
+    it('keeps Slack people apart by workspace (Slack user ids belong to a workspace)', async () => {
+      const team = someTeam(2);
+      await me('follow', { team: team.name }, { platform: 'slack', tenant: 'T1', user: BO });
+      expect((await me('list', {}, { platform: 'slack', tenant: 'T1', user: BO })).text).toContain(team.name);
+      expect((await me('list', {}, { platform: 'slack', tenant: 'T2', user: BO })).text).not.toContain(
+        team.name,
+      );
+    });
+
+    it('accepts a suggestion verbatim, as /team and /follow do', async () => {
+      const ambiguous = await me('follow', { team: 'Nova' }, { user: { ...BO, id: 'u-cy' } });
+      expect(ambiguous.outcome).toBe('user-error');
+      expect(ambiguous.suggestions?.length).toBeGreaterThan(1);
+      const pick = ambiguous.suggestions![0]!;
+      const taken = await me('follow', { team: pick }, { user: { ...BO, id: 'u-cy' } });
+      expect(taken.outcome).toBe('ok');
+      expect(taken.text).toContain(pick.replace(/ \([A-Z0-9]+\)$/, ''));
+    });
+
+    it('stores tier and qualifier options, and following again updates them in place', async () => {
+      const user = { ...BO, id: 'u-dee' };
+      const team = someTeam(3);
+      await me('follow', { team: team.name, tier: '2', qualifiers: 'no' }, { user });
+      expect((await users.get('discord:u-dee')).follows).toEqual([
+        { team: team.id, tier: 2, noQualifiers: true },
+      ]);
+      const again = await me('follow', { team: team.name }, { user });
+      expect(again.text).toContain(`Updated ${team.name}`);
+      expect((await users.get('discord:u-dee')).follows).toEqual([{ team: team.id, noQualifiers: false }]);
+      const gone = await me('unfollow', { team: team.name }, { user });
+      expect(gone.text).toContain(`You no longer follow ${team.name}`);
+      const notFollowed = await me('unfollow', { team: team.name }, { user });
+      expect(notFollowed.outcome).toBe('user-error');
+      expect(notFollowed.message).toContain('You do not follow');
+    });
+
+    it('saves reminders, time zone and quiet hours, and says what was wrong with bad input', async () => {
+      const user = { ...BO, id: 'u-eve' };
+      expect((await me('reminders', { leads: '60, 15, 2h' }, { user })).text).toContain(
+        'Your reminders: 15, 60, 120 minutes before.',
+      );
+      expect((await me('timezone', { zone: 'berlin' }, { user })).text).toContain('Europe/Berlin');
+      expect((await me('quiet', { from: '23:00', to: '07:30' }, { user })).text).toContain(
+        'Quiet hours: 23:00 to 07:30 (Europe/Berlin).',
+      );
+      expect(await users.get('discord:u-eve')).toMatchObject({
+        leads: [15, 60, 120],
+        timezone: 'Europe/Berlin',
+        quiet: { from: '23:00', to: '07:30' },
+      });
+      const half = await me('quiet', { from: '23:00' }, { user });
+      expect(half.outcome).toBe('user-error');
+      expect(half.message).toContain('Give both from and to');
+      const badTime = await me('quiet', { from: '25:00', to: '07:00' }, { user });
+      expect(badTime.message).toContain('"25:00" is not a time of day; use HH:MM');
+      const badLead = await me('reminders', { leads: 'soon' }, { user });
+      expect(badLead.message).toContain('"soon" is not a lead time');
+      // Nothing bad was stored.
+      expect((await users.get('discord:u-eve')).quiet).toEqual({ from: '23:00', to: '07:30' });
+      expect((await me('quiet', {}, { user })).text).toContain('Quiet hours off.');
+      expect((await users.get('discord:u-eve')).quiet).toBeUndefined();
+    });
+
+    it('prints a private calendar URL only where calendars are served; renew revokes the old one', async () => {
+      const user = { ...BO, id: 'u-fay' };
+      const off = await me('calendar', {}, { user });
+      expect(off.outcome).toBe('user-error');
+      expect(off.message).toContain('CALENDAR_PORT');
+      expect((await users.get('discord:u-fay')).calendar).toBeUndefined();
+
+      const shown = await me('calendar', {}, { user, calendar: true });
+      const first = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(shown.text)?.[1];
+      expect(first).toBeDefined();
+      expect(shown.reply.ephemeral).toBe(true);
+      // Shown again: the same URL.
+      expect((await me('calendar', {}, { user, calendar: true })).text).toContain(first!);
+      expect((await users.ownerOfToken(first!))?.userKey).toBe('discord:u-fay');
+
+      const renewed = await me('calendar', { action: 'renew' }, { user, calendar: true });
+      const second = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(renewed.text)?.[1];
+      expect(second).toBeDefined();
+      expect(second).not.toBe(first);
+      expect(renewed.text).toContain('The old URL no longer works.');
+      expect(await users.ownerOfToken(first!)).toBeUndefined();
+      expect((await users.ownerOfToken(second!))?.userKey).toBe('discord:u-fay');
+      // Another person's calendar is their own token.
+      const theirs = await me('calendar', {}, { user: { ...BO, id: 'u-gil' }, calendar: true });
+      expect(theirs.text).not.toContain(second!);
+    });
+  });
+
+  describe('/settings calendar', () => {
+    it("gives admins a channel's calendar URL, for set-up channels only, and renews it", async () => {
+      const admin: CommandUser = { id: 'u-admin', name: 'admin', isAdmin: true };
+      await stack.tenants.save('discord:g-settings-cal', {
+        ...(await stack.tenants.get('discord:g-settings-cal')),
+        channels: [
+          { id: 'c-news', name: 'news', games: [], tiers: [], teams: [], kinds: ['reminders'], leads: [] },
+        ],
+      });
+      const run = (args: Record<string, unknown>, user: CommandUser, calendar = true) =>
+        runtime(calendar).run({
+          platform: 'discord',
+          tenantKey: 'g-settings-cal',
+          user,
+          channel: { id: 'c-news' },
+          command: 'settings',
+          subcommand: 'calendar',
+          args,
+        });
+      const shown = await run({ channel: 'c-news' }, admin);
+      expect(shown.outcome).toBe('ok');
+      const text = replyText(shown.reply);
+      expect(text).toContain('Calendar of #news');
+      const token = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(text)?.[1];
+      expect((await users.channelOfToken(token!))?.channelId).toBe('c-news');
+      expect((await run({ channel: 'c-news' }, ANA)).outcome).not.toBe('ok');
+      const unknown = await run({ channel: 'c-other' }, admin);
+      expect(unknown.outcome).toBe('user-error');
+      expect((await run({ channel: 'c-news' }, admin, false)).message).toContain('CALENDAR_PORT');
+      const renewed = replyText((await run({ channel: 'c-news', action: 'renew' }, admin)).reply);
+      expect(renewed).toContain('The old URL no longer works.');
+      expect(await users.channelOfToken(token!)).toBeUndefined();
+    });
+  });
+
+  describe('paused DM reminders', () => {
+    it('are told once in the next private answer, and following again resumes them', async () => {
+      const user = { ...BO, id: 'u-paused' };
+      await users.update('discord:u-paused', (p) => ({
+        ...p,
+        paused: { reason: 'DM_CLOSED: closed', at: new Date().toISOString() },
+        notices: ['Your reminders by direct message are paused.'],
+      }));
+      const first = await me('list', {}, { user });
+      expect(first.text).toContain('Your reminders by direct message are paused.');
+      const second = await me('list', {}, { user });
+      expect(second.text).not.toContain('Your reminders by direct message are paused.');
+      await me('follow', { team: someTeam(4).name }, { user });
+      expect((await users.get('discord:u-paused')).paused).toBeUndefined();
+    });
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { casterLine, streamButtons, watchUrl } from '../../src/bot/format.ts';
 import type { Text } from '../../src/bot/reply.ts';
 import type { Caster } from '../../src/protocol/types.ts';
-import { call, type Stack, startStack } from './helpers.ts';
+import { APIS, call, type Stack, startStack } from './helpers.ts';
 import { worldSeries } from './truth.ts';
 
 function caster(platform: string, options: { url?: string; online?: boolean } = {}): Caster {
@@ -76,10 +76,10 @@ describe('watch links', () => {
   });
 });
 
-describe('/casters languages', () => {
+describe.each(APIS)('/casters languages on %s', (api) => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ api });
   });
   afterAll(async () => {
     await stack?.close();
@@ -92,6 +92,16 @@ describe('/casters languages', () => {
     )!;
     const result = await call(stack, 'casters', { series: String(series.id) });
     expect(result.outcome).toBe('ok');
+    if (api === 'v2') {
+      // v2 has no broadcasters (only casters): no broadcast lines; each caster offers the watch
+      // link the v2 data has.
+      expect(result.text).not.toContain('Broadcast · ');
+      const casters = result.text.split('\n').filter((l) => / · (online|offline)/.test(l));
+      expect(casters).toHaveLength(series.casters.length);
+      for (const line of casters) expect(line).toMatch(/ · watch$/);
+      expect(JSON.stringify(result.reply)).toMatch(/"https:\/\/[^"]+"/);
+      return;
+    }
     const lines = result.text.split('\n').filter((l) => l.startsWith('Broadcast · '));
     expect(lines).toHaveLength(series.broadcasters.length);
     const languageOf = (id: number) => world.catalog.languages.find((l) => l.id === id)!.name;

@@ -17,17 +17,12 @@ import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts'
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
 import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../../src/protocol/types.ts';
-import { ADMIN, call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
+import { ADMIN, APIS, type Api, call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 import { pickLive } from '../commands/live-picks.ts';
 import { byStartThenId, worldSeries } from '../commands/truth.ts';
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
+let api: Api;
 
 const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
 const KINDS: GameKind[] = ['moba', 'shooter', 'esoccer', 'rts', 'battle-royale'];
@@ -57,9 +52,35 @@ function rendered(reply: Reply, platform: Platform, timezone: string): { text: s
   return { text: jsonOf(renderSlack(reply)), ext: 'json' };
 }
 
+/**
+ * The replies whose v2 rendering differs from v3's because the v2 data lacks something (each
+ * difference is listed in the README, "What differs on v2"). Their v2 snapshot is a file of its own,
+ * `<name>.v2.<platform>.<ext>`, beside the v3 one, so the difference reads as a diff of the two files.
+ * Every other reply must render on v2 exactly as the v3 snapshot.
+ */
+const V2_OWN_SNAPSHOT = new Set<string>([
+  'casters', // v2 casters: the watch URL the data has, no channel name; no broadcasters (languages)
+  'live-overview', // the same stream lines, and watch buttons for the URLs
+  'live-series', // a shooter: no economy line (v2 rounds carry no bank)
+  'live-series-shooter',
+  'live-series-esoccer', // no light summary a card can read: the match score only
+  'live-series-rts',
+  'live-series-battle-royale', // no placements: most kills; maps first seen after the names' refresh
+  'notify-live-card', // as live-series / live-overview
+  'notify-live-card-shooter',
+  'notify-live-card-esoccer',
+  'notify-live-card-rts',
+  'notify-live-card-battle-royale',
+  'notify-reminder', // stream lines with the watch URL
+  'standings-group', // no score difference: no Diff column
+  'team', // no organisation, region (the country), player roles or social accounts
+  'tournament', // the country for the location; substages carry no best-of
+]);
+
 async function expectGolden(name: string, reply: Reply, platform: Platform, timezone = 'UTC') {
   const { text, ext } = rendered(reply, platform, timezone);
-  await expect(text).toMatchFileSnapshot(`./__snapshots__/${name}.${platform}.${ext}`);
+  const file = api === 'v2' && V2_OWN_SNAPSHOT.has(name) ? `${name}.v2` : name;
+  await expect(text).toMatchFileSnapshot(`./__snapshots__/${file}.${platform}.${ext}`);
 }
 
 /** Names picked from the world once, so every case reads a real team, tournament and series. */
@@ -152,96 +173,112 @@ function commandCases(): Case[] {
   ];
 }
 
-describe('golden replies', () => {
-  it('renders every command on every platform as the reviewed snapshot', async () => {
-    for (const c of commandCases()) {
-      for (const platform of PLATFORMS) {
-        const tenant = await tenantWith(stack, c.settings ?? {}, platform);
-        const result = await call(stack, c.command, c.args ?? {}, {
-          tenant,
-          platform,
-          user: ADMIN,
-          ...(c.subcommand ? { subcommand: c.subcommand } : {}),
-        });
-        // A golden reply is an answer, not an error: a failing case must not be frozen as "right".
-        expect(result.outcome, `${c.name} on ${platform}: ${result.text}`).toBe('ok');
-        await expectGolden(c.name, result.reply, platform);
-      }
-    }
+describe.each(APIS)('on %s', (version) => {
+  beforeAll(async () => {
+    api = version;
+    stack = await startStack({ api });
+  });
+  afterAll(async () => {
+    await stack?.close();
   });
 
-  it('renders every notification kind on every platform as the reviewed snapshot', async () => {
-    const p = picks();
-    const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
-    const casterIds = (s: Series) => s.casters.map((c) => c.caster.id);
-    const [upcomingCasters, liveCasters, liveMatches] = await Promise.all([
-      data.casters.getMany(casterIds(p.upcoming)) as Promise<Caster[]>,
-      data.casters.getMany(casterIds(p.liveSeries)) as Promise<Caster[]>,
-      data.matches.list({
-        filter: [['series.id', '=', p.liveSeries.id]],
-        order: 'order-asc',
-        take: 50,
-      }) as Promise<Match[]>,
-    ]);
-    const world = stack.service.world;
-    const day = worldSeries(world)
-      .filter(
-        (s) => s.tier <= 2 && s.start!.slice(0, 10) === new Date(world.now()).toISOString().slice(0, 10),
-      )
-      .sort(byStartThenId);
-    await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
-    const audience = { spoilers: defaultSettings().spoilers };
-    const replies: Record<string, Reply> = {
-      reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
-      'live-card': liveReply(p.liveSeries, stack.names, audience, {
-        matches: liveMatches.filter((m) => m.deleted_at === null),
-        casters: liveCasters,
-        mapName: (id) => stack.names.mapName(id),
-        first: true,
-      }),
-      result: resultReply(p.finished, stack.names, audience),
-      digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
-    };
-    for (const [name, reply] of Object.entries(replies))
-      for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform);
-  });
-
-  // Last: it moves the clock to a match of each kind of game.
-  it("renders each kind of game's live card and /live answer in its own words, as the reviewed snapshot", async () => {
-    const world = stack.service.world;
-    const start = stack.clock.now();
-    try {
-      for (const kind of KINDS) {
-        const p = pickLive(world, kind, start);
-        stack.clock.set(p.at);
-        const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
-        const [series, matches, summary] = await Promise.all([
-          data.series.get(p.plan.id),
-          data.matches.list({ filter: [['series.id', '=', p.plan.id]], order: 'order-asc', take: 50 }),
-          data.matches.liveApi(p.match.id),
-        ]);
-        await stack.names.ensureSeriesLabels(data, [series]);
-        const card = liveReply(
-          series,
-          stack.names,
-          { spoilers: defaultSettings().spoilers },
-          {
-            matches: (matches as Match[]).filter((m) => m.deleted_at === null),
-            summary: summary as LiveSummary,
-            mapName: (id) => stack.names.mapName(id),
-            first: false,
-          },
-        );
+  describe('golden replies', () => {
+    it('renders every command on every platform as the reviewed snapshot', async () => {
+      for (const c of commandCases()) {
         for (const platform of PLATFORMS) {
-          await expectGolden(`notify-live-card-${kind}`, card, platform);
-          const tenant = await tenantWith(stack, {}, platform);
-          const result = await call(stack, 'live', { series: String(p.plan.id) }, { tenant, platform });
-          expect(result.outcome, `${kind} on ${platform}: ${result.text}`).toBe('ok');
-          await expectGolden(`live-series-${kind}`, result.reply, platform);
+          const tenant = await tenantWith(stack, c.settings ?? {}, platform);
+          const result = await call(stack, c.command, c.args ?? {}, {
+            tenant,
+            platform,
+            user: ADMIN,
+            ...(c.subcommand ? { subcommand: c.subcommand } : {}),
+          });
+          // A golden reply is an answer, not an error: a failing case must not be frozen as "right".
+          expect(result.outcome, `${c.name} on ${platform}: ${result.text}`).toBe('ok');
+          await expectGolden(c.name, result.reply, platform);
         }
       }
-    } finally {
-      stack.clock.set(start);
-    }
+    });
+
+    it('renders every notification kind on every platform as the reviewed snapshot', async () => {
+      const p = picks();
+      const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+      const casterIds = (s: Series) => s.casters.map((c) => c.caster.id);
+      const [upcomingCasters, liveCasters, liveMatches] = await Promise.all([
+        data.casters.getMany(casterIds(p.upcoming)) as Promise<Caster[]>,
+        data.casters.getMany(casterIds(p.liveSeries)) as Promise<Caster[]>,
+        data.matches.list({
+          filter: [['series.id', '=', p.liveSeries.id]],
+          order: 'order-asc',
+          take: 50,
+        }) as Promise<Match[]>,
+      ]);
+      const world = stack.service.world;
+      const day = worldSeries(world)
+        .filter(
+          (s) => s.tier <= 2 && s.start!.slice(0, 10) === new Date(world.now()).toISOString().slice(0, 10),
+        )
+        .sort(byStartThenId);
+      await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
+      const audience = { spoilers: defaultSettings().spoilers };
+      const replies: Record<string, Reply> = {
+        reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
+        'live-card': liveReply(p.liveSeries, stack.names, audience, {
+          matches: liveMatches.filter((m) => m.deleted_at === null),
+          casters: liveCasters,
+          mapName: (id) => stack.names.mapName(id),
+          first: true,
+        }),
+        result: resultReply(p.finished, stack.names, audience),
+        digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
+      };
+      for (const [name, reply] of Object.entries(replies))
+        for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform);
+    });
+
+    // Last: it moves the clock to a match of each kind of game.
+    it("renders each kind of game's live card and /live answer in its own words, as the reviewed snapshot", async () => {
+      const world = stack.service.world;
+      const start = stack.clock.now();
+      try {
+        for (const kind of KINDS) {
+          const p = pickLive(world, kind, start);
+          await stack.jump(p.at);
+          const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+          const [series, matches, summary] = await Promise.all([
+            data.series.get(p.plan.id),
+            data.matches.list({ filter: [['series.id', '=', p.plan.id]], order: 'order-asc', take: 50 }),
+            // On v2 only a MOBA's and a shooter's light summary can be read (the others answer
+            // 404): the card then shows the match score, as the notifier's does.
+            data.matches
+              .liveApi(p.match.id)
+              .catch((e: unknown) =>
+                api === 'v2' && (e as Error).name === 'NotFoundError' ? undefined : Promise.reject(e),
+              ),
+          ]);
+          await stack.names.ensureSeriesLabels(data, [series]);
+          const card = liveReply(
+            series,
+            stack.names,
+            { spoilers: defaultSettings().spoilers },
+            {
+              matches: (matches as Match[]).filter((m) => m.deleted_at === null),
+              ...(summary ? { summary: summary as LiveSummary } : {}),
+              mapName: (id) => stack.names.mapName(id),
+              first: false,
+            },
+          );
+          for (const platform of PLATFORMS) {
+            await expectGolden(`notify-live-card-${kind}`, card, platform);
+            const tenant = await tenantWith(stack, {}, platform);
+            const result = await call(stack, 'live', { series: String(p.plan.id) }, { tenant, platform });
+            expect(result.outcome, `${kind} on ${platform}: ${result.text}`).toBe('ok');
+            await expectGolden(`live-series-${kind}`, result.reply, platform);
+          }
+        }
+      } finally {
+        await stack.jump(start);
+      }
+    });
   });
 });

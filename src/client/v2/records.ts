@@ -477,7 +477,7 @@ export function toSubstage(s: V2Substage, gameId: number): Substage {
       draws: x.draws,
       losses: x.losses,
       match_diff: 0,
-      score_diff: 0,
+      score_diff: null,
     })),
     rules: { advance: ruleOf(s.rules.advance), descend: ruleOf(s.rules.descend), points },
     defaults: { game_version: null, series_format: { best_of: 0 }, match_format: { esoccer: null } },

@@ -66,10 +66,10 @@ export function lightSummary(c: V2Context): unknown {
   if (c.t < match.start || c.world.matchLifecycle(series, match, c.t) === 'deleted') notFound();
   const v3 = c.world.matchAt(series, match, c.t);
   const ended = v3.lifecycle === 'over' || v3.lifecycle === 'over-forfeited';
-  let length = Math.round((Math.min(c.t, match.end) - match.start) / 1000);
+  let length = Math.floor((Math.min(c.t, match.end) - match.start) / 1000);
   if (series.kind === 'moba') {
     const api = liveApiSummary(c.world, series, match, c.t);
-    length = Math.round(api.match.clock.milliseconds / 1000);
+    length = Math.floor(api.match.clock.milliseconds / 1000);
     const side = (team: ApiTeamState) => ({
       roster: { id: team.roster.id },
       score: team.score,
