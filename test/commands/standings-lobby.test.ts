@@ -9,112 +9,120 @@ import { plainText } from '../../src/bot/reply.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
-import { call, type Stack, startStack, tenantWith } from './helpers.ts';
+import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { teamNameOf } from './truth.ts';
 
 let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack?.close();
-});
-
-/** A battle-royale lobby group (substage type 3) with points, and its truth from the world. */
-function findLobby() {
-  const world = stack.service.world;
-  const t = world.now();
-  for (const tournament of world.window(t).tournaments)
-    for (const stage of tournament.stages)
-      for (const sub of stage.substages) {
-        if (sub.type !== 3) continue;
-        const substage = world.substageAt(sub, t);
-        if (!substage.standings.some((s) => s.points > 0)) continue;
-        const kills = new Map<number, number>();
-        const played = new Map<number, number>();
-        for (const plan of world.window(t).bySubstage.get(sub.id) ?? []) {
-          const series = world.seriesAt(plan, t);
-          if (series.lifecycle === 'upcoming' || series.lifecycle === 'deleted') continue;
-          for (const p of series.participants) {
-            kills.set(p.roster.id, (kills.get(p.roster.id) ?? 0) + (p.stats?.kills ?? 0));
-            if (series.lifecycle !== 'live') played.set(p.roster.id, (played.get(p.roster.id) ?? 0) + 1);
-          }
-        }
-        const expected = substage.standings
-          .map((s) => ({
-            name: teamNameOf(world, s.roster.id),
-            points: s.points,
-            kills: kills.get(s.roster.id) ?? 0,
-            played: played.get(s.roster.id) ?? 0,
-            roster: s.roster.id,
-          }))
-          .sort((a, b) => b.points - a.points || b.kills - a.kills || a.roster - b.roster);
-        return { tournament: world.tournamentAt(tournament), substage, expected };
-      }
-  throw new Error('no battle-royale lobby with points');
-}
-
-const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
-
-describe('/standings of a battle-royale lobby', () => {
-  it('is a points table (place, team, points, kills, played) in the order of the points', async () => {
-    const { tournament, substage, expected } = findLobby();
-    expect(expected.length).toBeGreaterThan(2);
-    expect(expected.some((e) => e.kills > 0)).toBe(true);
-    const result = await call(stack, 'standings', { tournament: tournament.title, stage: substage.title });
-    expect(result.outcome, result.text).toBe('ok');
-    const table = result.reply.cards[0]!.table!;
-    expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'Pts', 'Kills', 'Played']);
-    expect(table.rows.map((row) => row.map((cell) => plainText(cell)))).toEqual(
-      expected.map((e, i) => [String(i + 1), e.name, String(e.points), String(e.kills), String(e.played)]),
-    );
+describe.each(APIS)('on %s', (api) => {
+  beforeAll(async () => {
+    stack = await startStack({ api });
+  });
+  afterAll(async () => {
+    await stack?.close();
   });
 
-  it('reads as a points table on every platform, never as wins, draws and losses', async () => {
-    const { tournament, substage, expected } = findLobby();
-    const leader = expected[0]!;
-    for (const platform of PLATFORMS) {
-      const tenant = await tenantWith(stack, {}, platform);
-      const result = await call(
+  /** A battle-royale lobby group (substage type 3) with points, and its truth from the world. */
+  function findLobby() {
+    const world = stack.service.world;
+    const t = world.now();
+    for (const tournament of world.window(t).tournaments)
+      for (const stage of tournament.stages)
+        for (const sub of stage.substages) {
+          if (sub.type !== 3) continue;
+          const substage = world.substageAt(sub, t);
+          if (!substage.standings.some((s) => s.points > 0)) continue;
+          const kills = new Map<number, number>();
+          const played = new Map<number, number>();
+          for (const plan of world.window(t).bySubstage.get(sub.id) ?? []) {
+            const series = world.seriesAt(plan, t);
+            if (series.lifecycle === 'upcoming' || series.lifecycle === 'deleted') continue;
+            for (const p of series.participants) {
+              kills.set(p.roster.id, (kills.get(p.roster.id) ?? 0) + (p.stats?.kills ?? 0));
+              if (series.lifecycle !== 'live') played.set(p.roster.id, (played.get(p.roster.id) ?? 0) + 1);
+            }
+          }
+          const expected = substage.standings
+            .map((s) => ({
+              name: teamNameOf(world, s.roster.id),
+              points: s.points,
+              kills: kills.get(s.roster.id) ?? 0,
+              played: played.get(s.roster.id) ?? 0,
+              roster: s.roster.id,
+            }))
+            .sort((a, b) => b.points - a.points || b.kills - a.kills || a.roster - b.roster);
+          return { tournament: world.tournamentAt(tournament), substage, expected };
+        }
+    throw new Error('no battle-royale lobby with points');
+  }
+
+  const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
+
+  describe('/standings of a battle-royale lobby', () => {
+    // Open on v2 (issue 11; README, "What differs on v2"): the local /v2 serves a lobby's standings
+    // without points (its placement points are not a v2 point system) and v2 series carry no kills,
+    // so the v2 table reads 0 throughout. The figures are checked on v3 only until that is fixed.
+    const figures = api === 'v2' ? it.skip : it;
+    figures('is a points table (place, team, points, kills, played) in the order of the points', async () => {
+      const { tournament, substage, expected } = findLobby();
+      expect(expected.length).toBeGreaterThan(2);
+      expect(expected.some((e) => e.kills > 0)).toBe(true);
+      const result = await call(stack, 'standings', { tournament: tournament.title, stage: substage.title });
+      expect(result.outcome, result.text).toBe('ok');
+      const table = result.reply.cards[0]!.table!;
+      expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'Pts', 'Kills', 'Played']);
+      expect(table.rows.map((row) => row.map((cell) => plainText(cell)))).toEqual(
+        expected.map((e, i) => [String(i + 1), e.name, String(e.points), String(e.kills), String(e.played)]),
+      );
+    });
+
+    it('reads as a points table on every platform, never as wins, draws and losses', async () => {
+      const { tournament, substage, expected } = findLobby();
+      const leader = expected[0]!;
+      for (const platform of PLATFORMS) {
+        const tenant = await tenantWith(stack, {}, platform);
+        const result = await call(
+          stack,
+          'standings',
+          { tournament: tournament.title, stage: substage.title },
+          { tenant, platform },
+        );
+        expect(result.outcome, result.text).toBe('ok');
+        const text =
+          platform === 'terminal'
+            ? renderTerminal(result.reply, { colour: false, timezone: 'UTC' })
+            : JSON.stringify(
+                platform === 'discord' ? renderDiscord(result.reply) : renderSlack(result.reply),
+              );
+        expect(text, platform).toContain('Kills');
+        expect(text, platform).toContain(leader.name);
+        expect(text, platform).not.toMatch(/\bW\b.*\bD\b.*\bL\b/);
+      }
+    });
+
+    figures('guards the figures under spoiler and lists names only under hide', async () => {
+      const { tournament, substage, expected } = findLobby();
+      const spoilerTenant = await tenantWith(stack, { spoilers: 'spoiler' });
+      const spoiler = await call(
         stack,
         'standings',
         { tournament: tournament.title, stage: substage.title },
-        { tenant, platform },
+        { tenant: spoilerTenant },
       );
-      expect(result.outcome, result.text).toBe('ok');
-      const text =
-        platform === 'terminal'
-          ? renderTerminal(result.reply, { colour: false, timezone: 'UTC' })
-          : JSON.stringify(platform === 'discord' ? renderDiscord(result.reply) : renderSlack(result.reply));
-      expect(text, platform).toContain('Kills');
-      expect(text, platform).toContain(leader.name);
-      expect(text, platform).not.toMatch(/\bW\b.*\bD\b.*\bL\b/);
-    }
-  });
-
-  it('guards the figures under spoiler and lists names only under hide', async () => {
-    const { tournament, substage, expected } = findLobby();
-    const spoilerTenant = await tenantWith(stack, { spoilers: 'spoiler' });
-    const spoiler = await call(
-      stack,
-      'standings',
-      { tournament: tournament.title, stage: substage.title },
-      { tenant: spoilerTenant },
-    );
-    expect(spoiler.outcome).toBe('ok');
-    const leader = expected[0]!;
-    expect(spoiler.text).not.toContain(`${leader.points} pts`);
-    expect(spoiler.revealed).toContain(`${leader.points} pts · ${leader.kills} kills (#1)`);
-    const hideTenant = await tenantWith(stack, { spoilers: 'hide' });
-    const hidden = await call(
-      stack,
-      'standings',
-      { tournament: tournament.title, stage: substage.title },
-      { tenant: hideTenant },
-    );
-    expect(hidden.outcome).toBe('ok');
-    expect(hidden.revealed).toContain(leader.name);
-    expect(hidden.revealed).not.toContain(String(leader.kills));
-    expect(hidden.reply.cards[0]!.table).toBeUndefined();
+      expect(spoiler.outcome).toBe('ok');
+      const leader = expected[0]!;
+      expect(spoiler.text).not.toContain(`${leader.points} pts`);
+      expect(spoiler.revealed).toContain(`${leader.points} pts · ${leader.kills} kills (#1)`);
+      const hideTenant = await tenantWith(stack, { spoilers: 'hide' });
+      const hidden = await call(
+        stack,
+        'standings',
+        { tournament: tournament.title, stage: substage.title },
+        { tenant: hideTenant },
+      );
+      expect(hidden.outcome).toBe('ok');
+      expect(hidden.revealed).toContain(leader.name);
+      expect(hidden.revealed).not.toContain(String(leader.kills));
+      expect(hidden.reply.cards[0]!.table).toBeUndefined();
+    });
   });
 });

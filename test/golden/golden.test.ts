@@ -185,6 +185,8 @@ describe.each(APIS)('on %s', (version) => {
   describe('golden replies', () => {
     it('renders every command on every platform as the reviewed snapshot', async () => {
       for (const c of commandCases()) {
+        // Open on v2 (standings-lobby.test.ts says why): not frozen as a reviewed reply.
+        if (api === 'v2' && c.name === 'standings-lobby') continue;
         for (const platform of PLATFORMS) {
           const tenant = await tenantWith(stack, c.settings ?? {}, platform);
           const result = await call(stack, c.command, c.args ?? {}, {
