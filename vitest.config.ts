@@ -21,6 +21,7 @@ export const SLOW_TESTS = [
   'test/notify/v2-day.test.ts', // three simulated hours on the v2 interface (~20 s)
   'test/service/simulation.test.ts', // the world on a jumped and a fast clock (~7 s)
   'test/notify/notifier-cases.test.ts', // moved, postponed and failing series over simulated hours (~15 s)
+  'test/notify/feed-source.test.ts', // two notifiers over two simulated hours, one over a feed (~30 s)
   'test/notify/since.test.ts', // subscriptions made mid-day over a simulated day (~8 s)
   'test/platforms/slack/timeline.test.ts', // notifications through Slack over a simulated afternoon (~6 s)
   'test/platforms/discord/timeline.test.ts', // the same through Discord (~6 s)

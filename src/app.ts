@@ -20,7 +20,7 @@ import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
 import type { Delivery } from './notify/delivery.ts';
 import type { Ledger } from './notify/ledger.ts';
-import { createNotifier, type Notifier } from './notify/notifier.ts';
+import type { Notifier } from './notify/notifier.ts';
 import { Clock } from './service/clock.ts';
 import type { RunningService } from './service/index.ts';
 
@@ -308,8 +308,12 @@ export async function openNotifier(
     const { RedisLedger } = await import('./notify/redis-ledger.ts');
     ledger = new RedisLedger(store.url, identity);
   }
+  // Loaded only by a process that notifies (`matchday ask` never loads the notifier).
+  const { createNotifier } = await import('./notify/notifier.ts');
   const notifier = createNotifier({
     client: app.client,
+    // With a feed running, the notifier reads it (one upstream reader for commands and notifications).
+    ...(app.feed ? { feed: { feed: app.feed, names: app.names } } : {}),
     tenants: app.tenants,
     clock: app.clock,
     ledger,

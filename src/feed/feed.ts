@@ -100,6 +100,8 @@ export class Feed {
   readonly #series = new Map<number, Known>();
   readonly #live = new Map<number, LiveData>();
   readonly #casters = new Map<number, Caster>();
+  /** Final matches of ended series, read when asked (`finalMatches`), with when (simulated ms). */
+  readonly #final = new Map<number, { matches: Match[]; at: number }>();
   readonly #substages = new Map<number, { substage: Substage; readAt: number }>();
   /** Substages whose standings may have changed (a series of theirs is live or just finished). */
   readonly #substagesDue = new Set<number>();
@@ -170,6 +172,64 @@ export class Feed {
   seriesById(id: number): Series | undefined {
     const s = this.#series.get(id)?.series;
     return s && s.lifecycle !== 'deleted' ? s : undefined;
+  }
+
+  /** Every series held, deleted ones included, with the instant (simulated ms) of its last read (the notifier's source). */
+  *entries(): IterableIterator<{ readonly series: Series; readonly readAt: number }> {
+    yield* this.#series.values();
+  }
+
+  /** A live series' matches and current summary (as of the last live read), if the feed read them. */
+  liveData(seriesId: number): LiveData | undefined {
+    return this.#live.get(seriesId);
+  }
+
+  /** One caster (with its streams), if the feed holds it. */
+  caster(id: number): Caster | undefined {
+    return this.#casters.get(id);
+  }
+
+  /**
+   * Re-reads these series unless read within `maxAgeMs` (one batched read): the check before a
+   * reminder goes out (a moved, postponed or deleted series gets no reminder for its old start).
+   */
+  async recheck(ids: readonly number[], maxAgeMs: number): Promise<void> {
+    const now = this.#o.clock.nowMs();
+    const stale = ids.filter((id) => {
+      const k = this.#series.get(id);
+      return k !== undefined && now - k.readAt >= maxAgeMs;
+    });
+    if (stale.length === 0) return;
+    const fresh = await this.#read(() => this.#o.client.series.getMany(stale, BACKGROUND));
+    this.#applyRereads(stale, fresh, now);
+  }
+
+  /**
+   * The final matches of series that ended (one batched read for those not read yet; kept for
+   * 12 hours): a frozen live card shows every map's result, never the last "Now".
+   */
+  async finalMatches(ids: readonly number[]): Promise<Map<number, Match[]>> {
+    const now = this.#o.clock.nowMs();
+    for (const [id, f] of this.#final) if (now - f.at > 12 * 3600_000) this.#final.delete(id);
+    const wanted = ids.filter((id) => !this.#final.has(id));
+    if (wanted.length > 0) {
+      const matches: Match[] = [];
+      await this.#read(async () => {
+        for await (const m of this.#o.client.matches.paginate(
+          { filter: [['series.id', '<=', wanted]], order: 'order-asc' },
+          { ...BACKGROUND, limit: 50 * Math.ceil(wanted.length / 10) },
+        ))
+          matches.push(m);
+      });
+      for (const id of wanted)
+        this.#final.set(id, { matches: matches.filter((m) => m.series.id === id), at: now });
+    }
+    return new Map(
+      ids.flatMap((id) => {
+        const f = this.#final.get(id);
+        return f ? [[id, f.matches] as const] : [];
+      }),
+    );
   }
 
   /** The matches of a live series (as of the last live read), if the feed read them. */
@@ -454,6 +514,11 @@ export class Feed {
       this.#o.logger?.warn({ err: error, count: stale.length }, 'series could not be re-read');
       return;
     }
+    this.#applyRereads(stale, fresh, now);
+  }
+
+  /** Takes in a batched re-read: what came back is fresh, what did not is deleted. */
+  #applyRereads(stale: readonly number[], fresh: Series[], now: number): void {
     const found = new Set(fresh.map((s) => s.id));
     for (const s of fresh) this.#remember(s, now);
     for (const id of stale) {

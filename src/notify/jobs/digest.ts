@@ -1,0 +1,60 @@
+/**
+ * Daily digests: each channel's schedule for its local day, at its digest time in its time zone
+ * (`dueDigest`: sent late only within a few hours of the slot). Channels sharing a time zone and a
+ * time share one slot computation; a day with nothing for a channel is skipped (recorded in the
+ * ledger, so a restart does not reconsider it) unless the channel asked to hear "nothing today".
+ */
+import { digestReply } from '../cards.ts';
+import { type Outgoing, target, targetKey } from '../dispatcher.ts';
+import { ledgerKey } from '../ledger.ts';
+import { digestSeries, dueDigest } from '../plan.ts';
+import type { JobContext } from './context.ts';
+
+/** Plans this tick's digests and posts them. */
+export async function runDigests(ctx: JobContext, now: number): Promise<void> {
+  const { source, subs, dispatcher } = ctx;
+  const out: Outgoing[] = [];
+  const skipped: string[] = [];
+  for (const [group, members] of subs.digestGroups) {
+    const [timezone, time] = group.split('|') as [string, string];
+    const slot = dueDigest(now, timezone, time);
+    if (!slot) continue;
+    const groupKey = `d:${group}:${slot.localDate}`;
+    if (dispatcher.groupsDone.has(groupKey)) continue;
+    const day = digestSeries(
+      [...source.known()].map((k) => k.series),
+      slot,
+    );
+    let pending = false;
+    for (const sub of members) {
+      const key = ledgerKey('digest', slot.localDate, sub.digestTime, sub);
+      if (dispatcher.done.has(key) || dispatcher.disabled.has(targetKey(sub))) continue;
+      // A channel subscribed after the slot gets its first digest the next day.
+      if (sub.since !== undefined && slot.at < sub.since) continue;
+      pending = true;
+      const mine = day.filter((s) => subs.subscriberSet(s).has(sub));
+      if (mine.length === 0 && sub.digestWhenEmpty === 'skip') {
+        skipped.push(key);
+        continue;
+      }
+      out.push({
+        kind: 'digest',
+        key,
+        sub,
+        act: async (delivery, guard) =>
+          (
+            await delivery.post(
+              target(sub),
+              digestReply(mine, source.labels, sub, slot.localDate),
+              key,
+              guard,
+            )
+          ).messageId,
+      });
+    }
+    if (!pending) dispatcher.groupsDone.add(groupKey);
+  }
+  // Nothing to say: recorded as skipped (claimed in one batch), so a restart does not reconsider it.
+  await dispatcher.skip(skipped, 'skipped: nothing scheduled');
+  await dispatcher.dispatch(out);
+}

@@ -1,0 +1,112 @@
+/**
+ * Issue 13, "the notifier is not on the feed": over a running feed (`matchday start`) the notifier
+ * reads the feed and the name index, and sends no request of its own. Two notifiers watch the same
+ * simulated afternoon of the local service, one over a feed and one reading the service itself:
+ * they post the same notifications (reminders, live cards, results) under the same ledger keys,
+ * and the cards name the teams.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNameIndex } from '../../src/bot/names.ts';
+import type { Settings } from '../../src/bot/settings.ts';
+import { createFeed } from '../../src/feed/feed.ts';
+import { createNotifier } from '../../src/notify/notifier.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
+
+const FROM = Date.parse('2025-06-04T12:00:00Z');
+const HOUR = 3600_000;
+const dir = mkdtempSync(join(tmpdir(), 'matchday-feed-source-'));
+let service: RunningService;
+let clock: Clock;
+const closers: (() => Promise<void>)[] = [];
+
+beforeAll(async () => {
+  clock = new Clock({ start: new Date(FROM), frozen: true });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  await service?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const settings: Partial<Settings> = {
+  games: [],
+  tiers: [1],
+  spoilers: 'show',
+  channels: [
+    { id: 'c1', games: [], tiers: [], teams: [], kinds: ['reminders', 'live', 'results'], leads: [30, 10] },
+  ],
+};
+
+function notifierOf(name: string, feed?: Parameters<typeof createNotifier>[0]['feed']) {
+  const tenants = new MemoryTenants();
+  tenants.set('discord:1', settings);
+  const discord = new RecordingDelivery('discord', () => clock.nowMs());
+  const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
+  const notifier = createNotifier({
+    client: uncachedClient(service),
+    ...(feed ? { feed } : {}),
+    tenants,
+    clock,
+    ledger,
+    deliveries: { discord },
+    logger: memoryLogger() as never,
+    editIntervalMs: 0,
+  });
+  closers.push(async () => {
+    await notifier.stop();
+    await ledger.close();
+  });
+  return { notifier, discord };
+}
+
+describe('the notifier over the feed', () => {
+  it('posts what the notifier reading the service posts, and reads nothing itself', async () => {
+    const client = uncachedClient(service);
+    const names = createNameIndex({ client, clock });
+    await names.refresh();
+    const feed = createFeed({ client, clock, horizonMs: 26 * HOUR, pastMs: 3 * HOUR });
+    closers.push(() => feed.stop());
+    const over = notifierOf('over-feed', { feed, names });
+    const own = notifierOf('own-reads');
+
+    for (let t = FROM; t < FROM + 2 * HOUR; t += 60_000) {
+      clock.set(new Date(t));
+      await feed.tick();
+      await over.notifier.tick();
+      await own.notifier.tick();
+    }
+    await over.notifier.drain();
+    await own.notifier.drain();
+
+    const keys = (d: RecordingDelivery) =>
+      d
+        .posts()
+        .map((p) => p.key)
+        .sort();
+    const overKeys = keys(over.discord);
+    // Something of every kind went out in two hours of tier 1 (a start every ~15 minutes).
+    for (const kind of ['reminder:', 'live:', 'result:'])
+      expect(overKeys.filter((k) => k.startsWith(kind)).length, kind).toBeGreaterThan(0);
+    expect(overKeys).toEqual(keys(own.discord));
+    // The reminders read the same, word for word (names from the name index, casters from the feed),
+    // but for the streams' state: the feed reads casters with every live read, so a stream that is
+    // online for another series says so, where the notifier's own reads kept a caster's first read.
+    const reminders = (d: RecordingDelivery) =>
+      d
+        .posts()
+        .filter((p) => p.key.startsWith('reminder:'))
+        .map((p) => `${p.key}\n${p.text.replace(/ · (online, [\d,]+ viewers|offline)/g, '')}`)
+        .sort();
+    expect(reminders(over.discord)).toEqual(reminders(own.discord));
+    // The feed did the reading: the notifier over it sent no request of its own; the other read a lot.
+    expect(over.notifier.stats.reads).toBe(0);
+    expect(own.notifier.stats.reads).toBeGreaterThan(100);
+  }, 240_000);
+});
