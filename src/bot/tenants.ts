@@ -27,7 +27,6 @@ import {
   settingsSchema,
 } from './settings.ts';
 import { classifyStoreError, type DocumentStore, type StoredDocument, StoreError } from './store-backend.ts';
-import { openRedisDocuments } from './tenants-redis.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
 
 export { StoreError, type StoreFailure } from './store-backend.ts';
@@ -218,7 +217,7 @@ export async function openTenantStore(
   const backend =
     store.kind === 'sqlite'
       ? await openSqliteDocuments(store.path, where, options.logger)
-      : await openRedisDocuments(store.url, where, {
+      : await (await import('./tenants-redis.ts')).openRedisDocuments(store.url, where, {
           ...options,
           ...(store.mirror === false ? { mirrorPath: false } : {}),
         });

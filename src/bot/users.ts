@@ -19,7 +19,6 @@ import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
-import { openRedisDocuments } from './tenants-redis.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
 
 export const PROFILE_VERSION = 1;
@@ -288,7 +287,7 @@ export async function openUserStore(
   const backend =
     store.kind === 'sqlite'
       ? await openSqliteDocuments(store.path, where, options.logger, 'users')
-      : await openRedisDocuments(store.url, where, {
+      : await (await import('./tenants-redis.ts')).openRedisDocuments(store.url, where, {
           ...options,
           ...(store.mirror === false ? { mirrorPath: false } : {}),
           namespace: 'users',

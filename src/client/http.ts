@@ -5,7 +5,32 @@
  * so the secret cannot be carried to another host; a 3xx comes back as an answer and the pipeline
  * refuses it.
  */
-import { Pool } from 'undici';
+import type { Pool } from 'undici';
+
+/**
+ * An undici Pool created at the first request: a process that never reaches the service (`matchday
+ * ask "/help"`, or a command the feed answers) does not load undici at all (about a sixth of `ask`'s
+ * start-up).
+ */
+export class LazyPool {
+  readonly #origin: string;
+  readonly #options: Pool.Options;
+  #pool: Promise<Pool> | undefined;
+
+  constructor(origin: string, options: Pool.Options) {
+    this.#origin = origin;
+    this.#options = options;
+  }
+
+  get(): Promise<Pool> {
+    this.#pool ??= import('undici').then(({ Pool }) => new Pool(this.#origin, this.#options));
+    return this.#pool;
+  }
+
+  async close(): Promise<void> {
+    if (this.#pool) await (await this.#pool).close();
+  }
+}
 
 export interface HttpAnswer {
   status: number;
@@ -34,12 +59,12 @@ export class TransportTimeoutError extends Error {
 }
 
 export class Transport {
-  readonly #pool: Pool;
+  readonly #pool: LazyPool;
   readonly #prefix: string;
   readonly #headers: Record<string, string>;
 
   constructor(baseUrl: URL, secret: string, options: TransportOptions = {}) {
-    this.#pool = new Pool(baseUrl.origin, {
+    this.#pool = new LazyPool(baseUrl.origin, {
       connections: options.connections ?? 8,
       keepAliveTimeout: options.keepAliveMs ?? 30_000,
       // undici's own defaults are 300 s; every call passes its remaining budget instead.
@@ -58,7 +83,7 @@ export class Transport {
   async get(pathAndQuery: string, signal: AbortSignal, timeoutMs: number): Promise<HttpAnswer> {
     const limit = Math.max(1, Math.ceil(timeoutMs));
     try {
-      const answer = await this.#pool.request({
+      const answer = await (await this.#pool.get()).request({
         path: this.#prefix + pathAndQuery,
         method: 'GET',
         headers: this.#headers,

@@ -10,7 +10,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createClient } from '@redis/client';
+import type { createClient } from '@redis/client';
 import sqlite3 from 'sqlite3';
 
 export interface StoredDocument {
@@ -126,31 +126,40 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
 
 /** Documents and leases in Redis, for several instances sharing one store. */
 export class RedisSnapshotStore implements SnapshotStore {
-  readonly #client: ReturnType<typeof createClient>;
+  #client: ReturnType<typeof createClient> | undefined;
   readonly #connected: Promise<unknown>;
   readonly #prefix: string;
 
   constructor(url: string, prefix = 'matchday:feed:') {
     this.#prefix = prefix;
-    this.#client = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: 5000,
-        reconnectStrategy: (retries: number) =>
-          retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
-      },
+    // The Redis client is loaded only when a Redis store is used (`matchday ask` on SQLite never pays for it).
+    this.#connected = import('@redis/client').then((redis) => {
+      const client: ReturnType<typeof createClient> = redis.createClient({
+        url,
+        disableOfflineQueue: true,
+        socket: {
+          connectTimeout: 5000,
+          reconnectStrategy: (retries: number) =>
+            retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
+        },
+      });
+      // Without a listener an unreachable server would crash the process; the failing call reports it.
+      client.on('error', () => undefined);
+      this.#client = client;
+      return client.connect();
     });
-    // Without a listener an unreachable server would crash the process; the failing call reports it.
-    this.#client.on('error', () => undefined);
-    this.#connected = this.#client.connect();
+  }
+
+  /** The connected client (after `#connected`). */
+  get #redis(): ReturnType<typeof createClient> {
+    return this.#client!;
   }
 
   async read(key: string, newerThan = Number.NEGATIVE_INFINITY): Promise<StoredDocument | undefined> {
     await this.#connected;
-    const at = await this.#client.get(`${this.#prefix}${key}:at`);
+    const at = await this.#redis.get(`${this.#prefix}${key}:at`);
     if (at === null || !(Number(at) > newerThan)) return undefined;
-    const stored = await this.#client.get(`${this.#prefix}${key}`);
+    const stored = await this.#redis.get(`${this.#prefix}${key}`);
     if (stored === null) return undefined;
     const cut = stored.indexOf('\n');
     return { at: Number(stored.slice(0, cut)), value: stored.slice(cut + 1) };
@@ -158,7 +167,7 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async write(key: string, document: StoredDocument): Promise<void> {
     await this.#connected;
-    await this.#client
+    await this.#redis
       .multi()
       .set(`${this.#prefix}${key}`, `${document.at}\n${document.value}`)
       .set(`${this.#prefix}${key}:at`, String(document.at))
@@ -167,7 +176,7 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async lease(key: string, owner: string, ms: number): Promise<boolean> {
     await this.#connected;
-    const won = await this.#client.eval(LEASE_SCRIPT, {
+    const won = await this.#redis.eval(LEASE_SCRIPT, {
       keys: [`${this.#prefix}lease:${key}`],
       arguments: [owner, String(Math.max(1, Math.round(ms)))],
     });
@@ -176,11 +185,11 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async release(key: string, owner: string): Promise<void> {
     await this.#connected;
-    await this.#client.eval(RELEASE_SCRIPT, { keys: [`${this.#prefix}lease:${key}`], arguments: [owner] });
+    await this.#redis.eval(RELEASE_SCRIPT, { keys: [`${this.#prefix}lease:${key}`], arguments: [owner] });
   }
 
   async close(): Promise<void> {
     await this.#connected.catch(() => undefined);
-    if (this.#client.isOpen) await this.#client.quit().catch(() => undefined);
+    if (this.#client?.isOpen) await this.#client.quit().catch(() => undefined);
   }
 }

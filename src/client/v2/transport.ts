@@ -12,8 +12,7 @@
  *   `{error, error_code, error_description}` becomes the `{msg}` the pipeline reads.
  */
 import type Keyv from 'keyv';
-import { Pool } from 'undici';
-import { type HttpAnswer, TransportTimeoutError } from '../http.ts';
+import { type HttpAnswer, LazyPool, TransportTimeoutError } from '../http.ts';
 import type { Logger } from '../logger.ts';
 import { TokenKeeper } from './token.ts';
 
@@ -42,14 +41,14 @@ const MINUTE_RESERVE = 2;
 
 export class V2Transport {
   readonly tokens: TokenKeeper;
-  readonly #pool: Pool;
+  readonly #pool: LazyPool;
   readonly #prefix: string;
   readonly #perMinute: number;
   /** Send times (performance.now) within the last minute. */
   readonly #sent: number[] = [];
 
   constructor(options: V2TransportOptions) {
-    this.#pool = new Pool(options.baseUrl.origin, {
+    this.#pool = new LazyPool(options.baseUrl.origin, {
       connections: options.connections ?? 8,
       keepAliveTimeout: 30_000,
       headersTimeout: 10_000,
@@ -137,7 +136,7 @@ export class V2Transport {
   ): Promise<HttpAnswer> {
     const limit = Math.max(1, Math.ceil(timeoutMs));
     try {
-      const answer = await this.#pool.request({
+      const answer = await (await this.#pool.get()).request({
         path: this.#prefix + path,
         method,
         headers: {
