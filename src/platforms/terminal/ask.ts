@@ -5,9 +5,9 @@
  * store or service down, a bug).
  */
 import { createApp } from '../../app.ts';
+import { validateArgs } from '../../bot/args.ts';
 import { UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
-import { validateArgs } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
