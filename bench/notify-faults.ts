@@ -368,8 +368,10 @@ function tally(
 ): Pick<FaultRun, 'expected' | 'delivered' | 'duplicates' | 'lost' | 'dropped_late' | 'fates'> {
   const trail = new Map<string, Line[]>();
   for (const line of [...lines].sort((x, y) => x.at - y.at)) {
-    const obj = line.obj as { key?: string; keys?: string[] } | undefined;
-    for (const k of [...(obj?.keys ?? []), ...(obj?.key ? [obj.key] : [])]) {
+    const obj = line.obj as { key?: unknown; keys?: unknown } | undefined;
+    // `keys` is a list of ledger keys in drop lines (a count in some others).
+    const keys = Array.isArray(obj?.keys) ? (obj.keys as string[]) : [];
+    for (const k of [...keys, ...(typeof obj?.key === 'string' ? [obj.key] : [])]) {
       const list = trail.get(k) ?? [];
       list.push(line);
       trail.set(k, list);

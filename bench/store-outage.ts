@@ -5,20 +5,31 @@
  * command-like reader asks the settings store every 200 ms, and the ledger claims a key every 200 ms.
  * A last run kills Redis (no persistence: every key lost) and measures the restore from the mirror.
  *
+ * Through the outages with data kept a real notifier runs on that Redis (its tenants from the Redis
+ * settings store, the Redis ledger), against the local service on a simulated clock (one simulated
+ * minute per 200 ms tick), posting to a platform that does not deduplicate: it must post nothing
+ * while Redis is down, post again soon after Redis is back (goal: within 10 s), and post no key twice.
+ *
  *   npm run bench:store-outage            10 s and 60 s outages, and a data loss
  *   npm run bench:store-outage -- --quick 10 s outage and a data loss (about 20 s)
  *
  * Figures: the slowest answer while Redis is down (a command must hear "unavailable" within 2 s),
- * how long after Redis is back the store and the ledger answer again (goal: well under 10 s), and
- * how many tenants were restored after the data loss. The last line is one JSON object.
+ * how long after Redis is back the store, the ledger and the notifier's posts resume (goal: within
+ * 10 s), the notifier's duplicates, and how many tenants were restored after the data loss. The last
+ * line is one JSON object.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../src/bot/logger.ts';
+import { channelSubscriptionSchema } from '../src/bot/settings.ts';
 import { openTenantStore, StoreError } from '../src/bot/tenants.ts';
+import { createNotifier } from '../src/notify/notifier.ts';
 import { RedisLedger } from '../src/notify/redis-ledger.ts';
+import { Clock } from '../src/service/clock.ts';
+import { startService } from '../src/service/index.ts';
 import { OwnRedis } from '../test/bot/redis-server.ts';
+import { RecordingDelivery, uncachedClient } from '../test/notify/helpers.ts';
 
 const quick = process.argv.includes('--quick');
 const OUTAGES_S = quick ? [10] : [10, 60];
@@ -33,7 +44,53 @@ const store = await openTenantStore(
   { logger, mirrorPath: join(dir, 'mirror.sqlite') },
 );
 const ledger = new RedisLedger(redis.url, { prefix: 'bench:ledger:' });
-for (let i = 0; i < TENANTS; i++) await store.update(`discord:${i}`, (s) => ({ ...s, follows: [i] }));
+// The first 20 tenants have a channel that receives every kind of notification.
+const NOTIFIED = 20;
+for (let i = 0; i < TENANTS; i++)
+  await store.update(`discord:${i}`, (s) => ({
+    ...s,
+    follows: [i],
+    tiers: [1, 2],
+    channels:
+      i < NOTIFIED
+        ? [
+            channelSubscriptionSchema.parse({
+              id: `c${i}`,
+              kinds: ['reminders', 'live', 'results', 'digest'],
+            }),
+          ]
+        : [],
+  }));
+
+// The notifier: its own ledger client (as in a real process), ticking while the bench runs.
+const clock = new Clock({ start: new Date(Date.parse('2025-06-04T06:00:00Z')), frozen: true });
+const service = await startService({ port: 0, seed: 23, clock, rate: 0 });
+const delivery = new RecordingDelivery('discord', () => clock.nowMs());
+delivery.dedupe = 'history';
+const notifierLedger = new RedisLedger(redis.url, { prefix: 'bench:notify:', leaseMs: 2000 });
+const client = uncachedClient(service);
+const notifier = createNotifier({
+  client,
+  tenants: store,
+  clock,
+  ledger: notifierLedger,
+  deliveries: { discord: delivery },
+  logger,
+  editIntervalMs: 0,
+  tenantsRefreshMs: 60_000,
+});
+/** Real instants (performance.now) of every post. */
+const postTimes: number[] = [];
+let notifying = true;
+const ticking = (async () => {
+  while (notifying) {
+    clock.set(new Date(clock.nowMs() + 60_000));
+    const before = delivery.posts().length;
+    await notifier.tick();
+    for (let n = delivery.posts().length; n > before; n--) postTimes.push(performance.now());
+    await sleep(200);
+  }
+})();
 
 interface Outage {
   outage_s: number;
@@ -46,11 +103,15 @@ interface Outage {
   ledger_resumed_after_ms: number;
   tenants_after: number;
   settings_intact: boolean;
+  /** Notifier posts while Redis was down (should be 0), and how long after Redis was back it posted again. */
+  notifier_posts_during?: number;
+  notifier_resumed_after_ms?: number;
 }
 
 let keyCounter = 0;
 async function outage(seconds: number, dataLost: boolean): Promise<Outage> {
   await redis.stop({ keepData: !dataLost });
+  const down = performance.now();
   const downUntil = Date.now() + seconds * 1000;
   let calls = 0;
   let unavailable = 0;
@@ -93,6 +154,13 @@ async function outage(seconds: number, dataLost: boolean): Promise<Outage> {
     if (performance.now() - back > 60_000) break;
     await sleep(50);
   }
+  // The notifier's first post after Redis came back (waited for up to 60 s).
+  let resumed: number | undefined;
+  while (notifying && performance.now() - back < 60_000) {
+    resumed = postTimes.find((t) => t > back);
+    if (resumed !== undefined) break;
+    await sleep(50);
+  }
   const ids = await store.list();
   const sample = await store.get('discord:42');
   return {
@@ -106,15 +174,37 @@ async function outage(seconds: number, dataLost: boolean): Promise<Outage> {
     ledger_resumed_after_ms: Math.round(ledgerBack),
     tenants_after: ids.length,
     settings_intact: ids.length === TENANTS && sample.follows.join() === '42',
+    ...(notifying
+      ? {
+          notifier_posts_during: postTimes.filter((t) => t > down && t < back).length,
+          notifier_resumed_after_ms: resumed === undefined ? -1 : Math.round(resumed - back),
+        }
+      : {}),
   };
 }
 
 const results: Outage[] = [];
-for (const seconds of OUTAGES_S) results.push(await outage(seconds, false));
+// A few ticks first, so the notifier has posted before the first outage.
+await sleep(3000);
+for (const seconds of OUTAGES_S) {
+  results.push(await outage(seconds, false));
+  await sleep(3000);
+}
+// Stopped before the data loss: a ledger that lost its keys may post again (README, "Settings store").
+notifying = false;
+await ticking;
+await notifier.stop();
+const counts = new Map<string, number>();
+for (const p of delivery.posts()) counts.set(p.key, (counts.get(p.key) ?? 0) + 1);
+const notifierPosts = delivery.posts().length;
+const duplicates = [...counts.values()].reduce((n, c) => n + c - 1, 0);
+await notifierLedger.close();
+await client.close();
+await service.close();
 results.push(await outage(2, true));
 for (const r of results) {
   process.stdout.write(
-    `${r.data_lost ? 'data lost ' : 'outage    '} ${String(r.outage_s).padStart(3)} s: ${r.store_unavailable_answers}/${r.store_calls_during} calls answered "unavailable", slowest ${r.store_slowest_answer_ms} ms; store back ${r.store_resumed_after_ms} ms, ledger back ${r.ledger_resumed_after_ms} ms after Redis; ${r.tenants_after}/${TENANTS} tenants, settings ${r.settings_intact ? 'intact' : 'NOT intact'}\n`,
+    `${r.data_lost ? 'data lost ' : 'outage    '} ${String(r.outage_s).padStart(3)} s: ${r.store_unavailable_answers}/${r.store_calls_during} calls answered "unavailable", slowest ${r.store_slowest_answer_ms} ms; store back ${r.store_resumed_after_ms} ms, ledger back ${r.ledger_resumed_after_ms} ms after Redis${r.notifier_resumed_after_ms !== undefined ? `, notifier posting again ${r.notifier_resumed_after_ms} ms after Redis (${r.notifier_posts_during} posts while down)` : ''}; ${r.tenants_after}/${TENANTS} tenants, settings ${r.settings_intact ? 'intact' : 'NOT intact'}\n`,
   );
 }
 await store.close();
@@ -128,6 +218,9 @@ process.stdout.write(
     outages: results,
     slowest_unavailable_answer_ms: Math.max(...results.map((r) => r.store_slowest_answer_ms)),
     max_resume_ms: Math.max(...results.flatMap((r) => [r.store_resumed_after_ms, r.ledger_resumed_after_ms])),
+    notifier_posts: notifierPosts,
+    notifier_duplicates: duplicates,
+    notifier_max_resume_ms: Math.max(...results.map((r) => r.notifier_resumed_after_ms ?? 0)),
     all_intact: results.every((r) => r.settings_intact),
   })}\n`,
 );
