@@ -229,5 +229,5 @@ export function querySeries<V>(
     const item = options.view(plan);
     if (list.filter.test(item)) matched.push(item);
   }
-  return sortItems(matched, list.order).slice(skip, want);
+  return sortItems(matched, list.order, want).slice(skip, want);
 }

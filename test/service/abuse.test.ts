@@ -7,7 +7,8 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/index.ts';
-import { LIMITS, wildcardMatch } from '../../src/service/query.ts';
+import { compileWildcard, LIMITS, type OrderKey, sortItems, wildcardMatch } from '../../src/service/query.ts';
+import { Rng } from '../../src/service/random.ts';
 import { get, start } from './helpers.ts';
 
 let running: RunningService[] = [];
@@ -79,6 +80,62 @@ describe('the ~= wildcard matcher', () => {
       expect(big).toBeLessThanOrEqual((pattern.length + 1) * 2000);
       expect(big / small).toBeLessThan(2.1);
     }
+  });
+});
+
+describe('the compiled matcher and the page sort the service uses', () => {
+  it('the compiled ~= matcher answers as wildcardMatch on every short pattern and text', () => {
+    const alphabet = ['a', 'B', '*', '_'];
+    const patterns: string[] = [''];
+    for (let len = 1; len <= 5; len++)
+      for (const p of patterns.filter((x) => x.length === len - 1))
+        for (const ch of alphabet) patterns.push(p + ch);
+    const texts = ['', 'a', 'b', 'ab', 'Ba', 'aab', 'abab', 'bbba', 'aaaa', 'abba', 'bab', 'ÄbA'];
+    let agreed = 0;
+    for (const p of patterns) {
+      const matches = compileWildcard(p);
+      for (const t of texts) {
+        expect(matches(t), `${p} ~ ${t}`).toBe(wildcardMatch(p, t));
+        agreed++;
+      }
+    }
+    expect(agreed).toBe(1365 * texts.length);
+    // Pieces found in order, not overlapping the anchored ends.
+    expect(compileWildcard('ab*ba')('aba')).toBe(false);
+    expect(compileWildcard('*nova*kra*')('Nova Krakens')).toBe(true);
+    expect(compileWildcard('*kra*nova*')('Nova Krakens')).toBe(false);
+  });
+
+  it('keeps only a page (skip + take) of a sort, the same items in the same order as a full sort', () => {
+    const rng = new Rng('page-sort');
+    const pick = <T>(xs: T[]) => xs[Math.floor(rng.next() * xs.length)]!;
+    const records = Array.from({ length: 400 }, (_, i) => ({
+      id: 1000 - i,
+      tier: pick([1, 2, 3, null]),
+      start: pick(['2026-01-01T10:00:00Z', '2026-01-01T12:00:00Z', '2026-01-02T10:00:00Z']),
+      tags: pick([[], ['x'], ['y', 'x']]),
+      team: { name: pick(['b', 'a', 'c']) },
+    }));
+    const orders: OrderKey[][] = [
+      [{ path: 'tier', desc: false }],
+      [
+        { path: 'start', desc: true },
+        { path: 'tier', desc: false },
+      ],
+      [
+        { path: 'tags', desc: false },
+        { path: 'team.name', desc: true },
+        { path: 'tier', desc: true },
+      ],
+    ];
+    for (const order of orders)
+      for (const limit of [0, 1, 7, 25, 49, 400]) {
+        const full = sortItems([...records], order).slice(0, limit);
+        expect(
+          sortItems([...records], order, limit).slice(0, limit),
+          `${JSON.stringify(order)} ${limit}`,
+        ).toEqual(full);
+      }
   });
 });
 
