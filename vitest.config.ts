@@ -53,6 +53,7 @@ export const PER_API_TESTS = [
   'test/commands/deadline.test.ts',
   'test/commands/forfeit.test.ts',
   'test/commands/format-labels.test.ts',
+  'test/commands/live-cold-maps.test.ts',
   'test/commands/live-games.test.ts',
   'test/commands/live.test.ts',
   'test/commands/me.test.ts',
