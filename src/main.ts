@@ -20,39 +20,17 @@ import type { Delivery } from './notify/delivery.ts';
 import { NotifierLease } from './notify/leader.ts';
 import { LedgerError } from './notify/ledger.ts';
 import { OpsMetrics, type OpsServer, startOperations } from './ops/operations.ts';
+import type { ChatPlatform } from './platforms/platform.ts';
 import { startChat } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start.ts';
 import { DEFAULT_WIDTH, renderReply, wrapLine } from './platforms/terminal/render.ts';
-
-/** A started chat platform, as the Discord and Slack starters return it. */
-interface StartedPlatform {
-  delivery?: Delivery;
-  stop?: () => Promise<void>;
-  /** The discord.js client (Discord only): shard status for /readyz and /metrics. */
-  client?: DiscordClient;
-}
 
 /** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
 export function logFileFor(config: Config): string {
   return config.store.kind === 'sqlite' && config.store.path !== ':memory:'
     ? join(dirname(config.store.path), 'matchday.log')
     : './data/matchday.log';
-}
-
-/** Loads a platform module if this build has it; `undefined` when it does not exist. */
-async function loadPlatform(path: string, name: string): Promise<Record<string, unknown> | undefined> {
-  try {
-    return (await import(path)) as Record<string, unknown>;
-  } catch (error) {
-    if (
-      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-      String((error as Error).message).includes(name)
-    ) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 /** The running Discord client, once started (its shards are reported by the operations endpoint). */
@@ -69,43 +47,30 @@ export function discordShards(): { id: number; status: number; ping: number }[] 
 }
 
 async function startPlatforms(app: App, config: Config): Promise<Partial<Record<Platform, Delivery>>> {
-  const deliveries: Partial<Record<Platform, Delivery>> = {};
-  const started = async (platform: Platform, result: StartedPlatform) => {
-    if (result.delivery) deliveries[platform] = result.delivery;
-    if (result.client) discordClient = result.client;
-    if (result.stop) app.onClose(() => result.stop!());
-  };
+  const started: Partial<Record<Platform, ChatPlatform>> = {};
+  // Each platform's module (and its library) is loaded only when that platform is configured.
   if (config.discord) {
-    const module = await loadPlatform('./platforms/discord/bot.ts', 'bot.ts');
-    const start = module?.startDiscord as
-      | ((app: App, options: object) => Promise<StartedPlatform>)
-      | undefined;
-    if (!start)
-      process.stderr.write(
-        'DISCORD_TOKEN is set, but this build has no Discord support (src/platforms/discord/bot.ts).\n',
-      );
-    else
-      await started(
-        'discord',
-        await start(app, {
-          token: config.discord.token,
-          appId: config.discord.appId,
-          apiUrl: config.discord.apiUrl,
-          // Sharding across processes: this one runs these shards of the total (discord.js `shards`).
-          ...(config.discord.shards
-            ? { client: { shards: config.discord.shards.ids, shardCount: config.discord.shards.count } }
-            : {}),
-        }),
-      );
+    const { startDiscord } = await import('./platforms/discord/bot.ts');
+    const bot = await startDiscord(app, {
+      token: config.discord.token,
+      appId: config.discord.appId,
+      apiUrl: config.discord.apiUrl,
+      // Sharding across processes: this one runs these shards of the total (discord.js `shards`).
+      ...(config.discord.shards
+        ? { client: { shards: config.discord.shards.ids, shardCount: config.discord.shards.count } }
+        : {}),
+    });
+    discordClient = bot.client;
+    started.discord = bot;
   }
   if (config.slack) {
-    const module = await loadPlatform('./platforms/slack/app.ts', 'app.ts');
-    const start = module?.startSlack as ((app: App, options: object) => Promise<StartedPlatform>) | undefined;
-    if (!start)
-      process.stderr.write(
-        'SLACK_BOT_TOKEN is set, but this build has no Slack support (src/platforms/slack/app.ts).\n',
-      );
-    else await started('slack', await start(app, { ...config.slack }));
+    const { startSlack } = await import('./platforms/slack/app.ts');
+    started.slack = await startSlack(app, { ...config.slack });
+  }
+  const deliveries: Partial<Record<Platform, Delivery>> = {};
+  for (const [platform, chat] of Object.entries(started) as [Platform, ChatPlatform][]) {
+    deliveries[platform] = chat.delivery;
+    app.onClose(() => chat.stop());
   }
   return deliveries;
 }

@@ -11,6 +11,7 @@
  * Every listener catches its own errors (an error in an async listener would be an unhandled
  * rejection), and every failure still answers the interaction.
  */
+
 import {
   type AutocompleteInteraction,
   type ButtonInteraction,
@@ -34,6 +35,7 @@ import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { discordTenantId } from '../../core/tenant-id.ts';
+import type { ChatPlatform } from '../platform.ts';
 import { DiscordDelivery, type DiscordDeliveryOptions } from './delivery.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
@@ -58,7 +60,7 @@ export interface DiscordOptions {
   readyTimeoutMs?: number;
 }
 
-export interface DiscordBot {
+export interface DiscordBot extends ChatPlatform {
   client: Client;
   delivery: DiscordDelivery;
   /** The setup check for one server's channels (view, send, embed links). */

@@ -12,6 +12,7 @@
  * `users.info`: asked afresh for every command that can change settings (/settings, /follow), cached
  * for at most 5 seconds for the others (which may still treat admins differently). Uninstalling the app or revoking its token purges the workspace.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel } from '@slack/bolt';
@@ -24,6 +25,7 @@ import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
+import type { ChatPlatform } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
 import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
@@ -57,7 +59,7 @@ export interface SlackOptions {
   delivery?: Omit<SlackDeliveryOptions, 'client'>;
 }
 
-export interface SlackPlatform {
+export interface SlackPlatform extends ChatPlatform {
   readonly bolt: App;
   /** Posts and edits notifications: give it to the notifier as `deliveries.slack`. */
   readonly delivery: SlackDelivery;
