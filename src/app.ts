@@ -15,6 +15,7 @@ import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
+import { openTokenStore } from './client/v2/token-store.ts';
 import type { Config } from './config.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
@@ -163,10 +164,20 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
                 new RedisBudget(config.store.url, plan, { logger }),
           )
         : undefined;
+    // v2: the token is shared with every process on the pair through the store (issue 11).
+    const tokenStore = v2 && v2Pair ? openTokenStore(config.store) : undefined;
+    if (tokenStore) onClose(() => tokenStore.disconnect());
     const client = createClient({
       baseUrl,
       ...(v2 && v2Pair
-        ? { v2: { clientId: v2Pair.id, clientSecret: v2Pair.secret, perMinute: 60 * (rate ?? 5) } }
+        ? {
+            v2: {
+              clientId: v2Pair.id,
+              clientSecret: v2Pair.secret,
+              perMinute: 60 * (rate ?? 5),
+              ...(tokenStore ? { tokenStore } : {}),
+            },
+          }
         : { secret }),
       logger,
       ...(sharedBudget ? { sharedBudget } : {}),

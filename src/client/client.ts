@@ -41,6 +41,11 @@ export interface ClientOptions {
     perMinute?: number;
     /** Epoch-ms clock for token lifetimes (tests jump it). Default `Date.now`. */
     now?: () => number;
+    /**
+     * Where the token is shared with every other process on the pair (`openTokenStore`: the
+     * SQLite file or Redis of `STORE_URL`). Default: the answers' cache (`cache`).
+     */
+    tokenStore?: Keyv;
   };
   /**
    * Where answers are cached. Default: keyv over an in-memory LRU of `cacheEntries` answers, without
@@ -225,7 +230,7 @@ export function createClient(options: ClientOptions): EsportsClient {
     });
   const connections = options.connections ?? DEFAULTS.connections;
   const transport = v2
-    ? new V2Transport({ baseUrl: url, ...v2, store: keyv, connections, logger })
+    ? new V2Transport({ baseUrl: url, ...v2, store: v2.tokenStore ?? keyv, connections, logger })
     : new Transport(url, secret, { connections });
   // Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view.
   const embedded = new Embedded();
