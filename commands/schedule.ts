@@ -15,6 +15,7 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
 import type { Pager } from '../src/bot/reply.ts';
+import { dayTitle } from '../src/bot/time-format.ts';
 import type { Where } from '../src/client/types.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
@@ -252,11 +253,6 @@ export function parseDay(
       `Pick a day within ${MAX_DAYS_AWAY} days of today (${today.toISODate()}).`,
     );
   }
-  const label =
-    away === 0
-      ? `Today, ${start.toFormat('ccc d LLL')}`
-      : away === 1
-        ? `Tomorrow, ${start.toFormat('ccc d LLL')}`
-        : start.toFormat('cccc d LLLL yyyy');
+  const label = dayTitle(start, today);
   return { start, end: start.plus({ days: 1 }), label };
 }

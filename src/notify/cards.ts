@@ -7,6 +7,7 @@
 import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
 import type { Reply, Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
+import { formatLocalDate } from '../bot/time-format.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
@@ -96,11 +97,12 @@ export function digestReply(
   audience: Audience,
   localDate: string,
 ): Reply {
+  const date = formatLocalDate(localDate);
   const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
-    title: `Today's series (${localDate})`,
+    title: `Today's series (${date})`,
     empty: 'Nothing scheduled today for this channel.',
     localDate,
   });
-  return { ...mention(audience, [`Daily digest for ${localDate}`]), cards };
+  return { ...mention(audience, [`Daily digest for ${date}`]), cards };
 }

@@ -65,10 +65,7 @@ describe("the digest's hint on a busy day", () => {
     const names = promised.participants.map((p) => teamNameOf(world, p.roster.id));
     const shows = (l: string) =>
       l.startsWith(new Date(promised.start!).toISOString()) && names.every((n) => l.includes(n));
-    expect(
-      lines.some(shows),
-      `page ${match![2]} shows ${promisedName}`,
-    ).toBe(true);
+    expect(lines.some(shows), `page ${match![2]} shows ${promisedName}`).toBe(true);
     // The page before it (if any) does not: the hint names the first page that does.
     if (Number(match![2]) > 1) {
       const before = await call(

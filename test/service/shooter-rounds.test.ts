@@ -23,7 +23,9 @@ function shooterMaps() {
   return world
     .window(t)
     .series.filter((p) => p.kind === 'shooter' && p.forfeit < 0)
-    .flatMap((plan) => plan.matches.filter((m) => m.winner >= 0 && m.end > m.start).map((m) => ({ plan, m })));
+    .flatMap((plan) =>
+      plan.matches.filter((m) => m.winner >= 0 && m.end > m.start).map((m) => ({ plan, m })),
+    );
 }
 
 describe("a shooter map's rounds", () => {

@@ -25,6 +25,7 @@ import {
   type Text,
   type TimeStyle,
 } from '../../bot/reply.ts';
+import { formatInstant } from '../../bot/time-format.ts';
 
 /** Slack's Block Kit limits, as named constants. */
 export const SLACK_LIMITS = {
@@ -109,14 +110,15 @@ const DATE_TOKENS: Record<TimeStyle, string> = {
   date: '{date_short_pretty}',
 };
 
-/** The fallback Slack shows where it cannot localise a date (old clients, notifications): UTC. */
+/**
+ * The fallback Slack shows where it cannot localise a date (old clients, notifications): the house
+ * style (`src/bot/time-format.ts`) in UTC, the zone named since nothing else names it there.
+ */
 export function timeFallback(time: Date, style: TimeStyle): string {
-  const iso = time.toISOString();
-  const date = iso.slice(0, 10);
-  const clock = `${iso.slice(11, 16)} UTC`;
-  if (style === 'date') return date;
-  if (style === 'time') return clock;
-  return `${date} ${clock}`;
+  if (!Number.isFinite(time.getTime())) return 'an unknown time';
+  // A relative fallback would go stale in the message: the instant itself instead.
+  const text = formatInstant(time, style === 'relative' ? 'full' : style, 'UTC');
+  return style === 'date' ? text : `${text} UTC`;
 }
 
 /** The URL normalised, when it is http(s); anything else (javascript:, slack:, junk) is refused. */
@@ -194,7 +196,9 @@ function cellText(cell: Text, reveal: boolean): string {
     .map((span): string => {
       if (typeof span === 'string') return span;
       if ('text' in span) return span.text;
-      if ('time' in span) return timeFallback(span.time, span.style);
+      // In a table the column's header names the zone once (`tableLines`).
+      if ('time' in span)
+        return formatInstant(span.time, span.style === 'relative' ? 'full' : span.style, 'UTC');
       if ('spoiler' in span) return reveal ? cellText(span.spoiler, true) : SPOILER_MASK;
       if ('link' in span) return span.label;
       return `@${span.role}`;
@@ -213,7 +217,13 @@ const MAX_CELL = 50;
 /** The table as monospace lines: a header row, a rule, then the rows; one string per line. */
 function tableLines(table: Table, reveal: boolean): { lines: string[]; spoilerRows: Set<number> } {
   const cells = table.rows.map((row) => row.map((cell) => truncatePlain(cellText(cell, reveal), MAX_CELL)));
-  const headers = table.columns.map((column) => truncatePlain(column.header, MAX_CELL));
+  const timed = (i: number) =>
+    table.rows.some((row) =>
+      (row[i] ?? []).some((span) => typeof span === 'object' && 'time' in span && span.style !== 'date'),
+    );
+  const headers = table.columns.map((column, i) =>
+    truncatePlain(timed(i) ? `${column.header} (UTC)` : column.header, MAX_CELL),
+  );
   const widths = headers.map((header, i) =>
     Math.max(header.length, ...cells.map((row) => (row[i] ?? '').length)),
   );

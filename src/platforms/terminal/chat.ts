@@ -153,6 +153,8 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
       timezone: await timezone(),
       now: host.clock.now(),
       width: columns,
+      // An answer names its zone once; notifications, many and short, do not repeat it.
+      nameZone: !header,
     });
     if (!header) return print(`${text}\n`);
     const label = colour ? `\u001b[2m${header}\u001b[0m` : header;

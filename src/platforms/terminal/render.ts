@@ -6,9 +6,9 @@
  * reveal); tables as compact aligned columns; data is stripped of control characters so a team
  * name can never move the cursor or clear the screen.
  */
-import { DateTime } from 'luxon';
 import type { Card, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
 import { type Reply, STALE_NOTICE } from '../../bot/reply.ts';
+import { formatInstant, zoneName } from '../../bot/time-format.ts';
 
 export interface TerminalRenderOptions {
   /** ANSI colour and emphasis (only on a TTY). */
@@ -19,6 +19,11 @@ export interface TerminalRenderOptions {
   now?: Date;
   /** Columns to fit: lines are wrapped at word boundaries, none wider. Default 80. */
   width?: number;
+  /**
+   * End a reply that shows clock times with the zone they are in ("Times in UTC."), once. Default
+   * true; the chat's notifications leave it out (a stream of them would repeat it every time).
+   */
+  nameZone?: boolean;
 }
 
 /** The width when the terminal does not say (not a TTY, or no size). */
@@ -133,23 +138,9 @@ function rgb(colour: number): string {
   return `38;2;${(colour >> 16) & 0xff};${(colour >> 8) & 0xff};${colour & 0xff}`;
 }
 
-/** An instant in the tenant's zone, in the style the reply asked for. */
+/** An instant in the tenant's zone, in the house style (`src/bot/time-format.ts`), without the zone. */
 export function formatTime(time: Date, timeStyle: TimeStyle, zone: string, now?: Date): string {
-  const dt = DateTime.fromJSDate(time, { zone });
-  if (!dt.isValid) return time.toISOString();
-  switch (timeStyle) {
-    case 'relative':
-      return (
-        dt.toRelative({ base: now ? DateTime.fromJSDate(now, { zone }) : DateTime.now().setZone(zone) }) ??
-        dt.toISO()!
-      );
-    case 'time':
-      return dt.toFormat('HH:mm');
-    case 'date':
-      return dt.toFormat('ccc d LLL yyyy');
-    default:
-      return dt.toFormat('ccc d LLL yyyy, HH:mm ZZZZ');
-  }
+  return formatInstant(time, timeStyle, zone, now);
 }
 
 function renderSpan(span: Span, options: TerminalRenderOptions): string {
@@ -239,5 +230,27 @@ export function renderReply(reply: Reply, options: TerminalRenderOptions): strin
   if (reply.content?.length) blocks.push(wrapLine(renderText(reply.content, options), width).join('\n'));
   for (const card of reply.cards) blocks.push(renderCard(card, options).join('\n'));
   if (reply.stale) blocks.push(wrapLine(style(options, '33', `⚠ ${STALE_NOTICE}`), width, 2).join('\n'));
+  // Clock times are shown without their zone: the reply names it once, unless it already does.
+  const zone = zoneName(options.timezone);
+  if (options.nameZone !== false && hasClockTime(reply) && !blocks.some((b) => b.includes(`(${zone})`)))
+    blocks.push(style(options, '2', `Times in ${zone}.`));
   return blocks.join('\n\n');
+}
+
+/** Does the reply show a time of day (a date and time, or a time)? Relative times and dates need no zone. */
+function hasClockTime(reply: Reply): boolean {
+  const inText = (text: Text | undefined): boolean =>
+    (text ?? []).some(
+      (span) =>
+        typeof span === 'object' &&
+        (('time' in span && (span.style === 'full' || span.style === 'time')) ||
+          ('spoiler' in span && inText(span.spoiler))),
+    );
+  if (inText(reply.content)) return true;
+  return reply.cards.some(
+    (card) =>
+      (card.description ?? []).some(inText) ||
+      (card.fields ?? []).some((f) => inText(f.value)) ||
+      (card.table?.rows ?? []).some((row) => row.some(inText)),
+  );
 }

@@ -90,7 +90,7 @@ describe('renderReply', () => {
     const [header, section, fields, context] = blocksOf(message);
     expect(header).toMatchObject({ type: 'header', text: { type: 'plain_text', text: 'Upcoming series' } });
     expect((section!.text as Json).text).toBe(
-      `Starts <!date^${at.getTime() / 1000}^{date_short_pretty} {time}|2025-06-01 18:00 UTC> *Bo3*`,
+      `Starts <!date^${at.getTime() / 1000}^{date_short_pretty} {time}|Sun 1 Jun 2025, 18:00 UTC> *Bo3*`,
     );
     expect(fields?.fields).toEqual([
       { type: 'mrkdwn', text: '*Tournament*\nMajor', verbatim: true },
@@ -118,7 +118,7 @@ describe('renderReply', () => {
       .text;
     const unix = at.getTime() / 1000;
     expect(text).toBe(
-      `<!date^${unix}^{ago}|2025-06-01 18:00 UTC> <!date^${unix}^{time}|18:00 UTC> <!date^${unix}^{date_short_pretty}|2025-06-01>`,
+      `<!date^${unix}^{ago}|Sun 1 Jun 2025, 18:00 UTC> <!date^${unix}^{time}|18:00 UTC> <!date^${unix}^{date_short_pretty}|Sun 1 Jun 2025>`,
     );
   });
 

@@ -43,7 +43,7 @@ describe('renderReply (terminal)', () => {
         '@fans series soon',
         '',
         '▌ Team Spirit vs Natus Vincere <https://example.com/s/1>',
-        '▌ Starts Sun 1 Mar 2026, 19:30 GMT+1 (in 30 minutes)',
+        '▌ Starts Sun 1 Mar 2026, 19:30 (in 30 minutes)',
         `▌ Winner: ${SPOILER_PLACEHOLDER}`,
         '▌ Bo3 · Twitch <https://twitch.tv/x>',
         '▌ Tournament  PGL Major',
@@ -57,6 +57,9 @@ describe('renderReply (terminal)', () => {
         '▌ Data: local service',
         '',
         `⚠ ${STALE_NOTICE}`,
+        '',
+        // Times carry no zone each; the reply names it once.
+        'Times in Europe/Berlin.',
       ].join('\n'),
     );
   });
@@ -85,7 +88,7 @@ describe('renderReply (terminal)', () => {
   it('formats each time style in the given zone', () => {
     expect(formatTime(start, 'time', 'Asia/Tokyo')).toBe('03:30');
     expect(formatTime(start, 'date', 'Asia/Tokyo')).toBe('Mon 2 Mar 2026');
-    expect(formatTime(start, 'full', 'UTC')).toBe('Sun 1 Mar 2026, 18:30 UTC');
+    expect(formatTime(start, 'full', 'UTC')).toBe('Sun 1 Mar 2026, 18:30');
     expect(formatTime(start, 'relative', 'UTC', new Date('2026-03-01T20:30:00Z'))).toBe('2 hours ago');
   });
 });
