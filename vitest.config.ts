@@ -66,6 +66,7 @@ export const PER_API_TESTS = [
   'test/commands/standings-lobby.test.ts',
   'test/commands/standings.test.ts',
   'test/commands/tbd.test.ts',
+  'test/commands/tournament-outcome.test.ts',
   'test/commands/team.test.ts',
   'test/commands/watch-links.test.ts',
   'test/golden/golden.test.ts',

@@ -1,14 +1,18 @@
 /**
- * `/tournament`: dates, tier, prize pool, location, stages and their substages, and participants.
- * The tournament comes from the name index when it holds it; requests: its stages (1, substages
- * embedded) and participants (1).
+ * `/tournament`: dates, tier, prize pool, location, stages and their substages, participants, and
+ * once it is over its outcome (champion and placements, prize by place; src/bot/outcome.ts). The
+ * tournament comes from the name index when it holds it; requests: its stages (1, substages
+ * embedded) and participants (1), and for a finished tournament its last playoff substage's
+ * series (1).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { teamName } from '../src/bot/format.ts';
+import { guardResult, teamName } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
+import { type Placement, placementsOf, withPrizes } from '../src/bot/outcome.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
+import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import type { Series, Stage, Substage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
 import { isNotFound, placeName, resolveName, scopeOf, textArg } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
@@ -52,10 +56,67 @@ export default defineCommand({
         ...PHASES.flatMap((phase) => (participants.phase_participants[phase] ?? []).map((p) => p.roster.id)),
       ]),
     ];
+    // The outcome, once the tournament is over: its last playoff substage decides the places.
+    let placements: Placement[] | null = null;
+    const final = finalSubstage(stages);
+    if (final && Date.parse(tournament.end) <= ctx.now.getTime()) {
+      let series: Series[];
+      try {
+        series = await data.substages.series(final.id, { order: 'start-asc', take: 50 });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        series = [];
+      }
+      placements = placementsOf(final, series);
+      if (placements) placements = withPrizes(placements, tournament);
+    }
+    for (const p of placements ?? []) rosterIds.push(...p.rosters);
     await names.ensureRosters(data, rosterIds);
-    return { cards: [tournamentCard(tournament, stages, participants, names)] };
+    const card = tournamentCard(tournament, stages, participants, names);
+    if (placements) addOutcome(card, placements, names, ctx.tenant.settings.spoilers);
+    return { cards: [card] };
   },
 });
+
+/** The substage that decides the places: the last stage's last bracket or lobby. */
+export function finalSubstage(stages: readonly Stage[]): Substage | undefined {
+  const live = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => b.order - a.order);
+  for (const stage of live) {
+    const subs = stage.substages
+      .filter((s) => s.deleted_at === null && (s.type === 2 || s.type === 3))
+      .sort((a, b) => b.order - a.order);
+    if (subs[0]) return subs[0];
+  }
+  return undefined;
+}
+
+/** Places shown on the card: the first four (shared places count once). */
+const SHOWN_PLACES = 4;
+
+/**
+ * The outcome, in the card's description under the dates (a line a place, which every platform
+ * shows as lines): "Champion: A · $125,000", then "2nd B · $62,500" and on. Results, so the
+ * spoiler policy applies: names behind a spoiler, or one line saying they are hidden.
+ */
+export function addOutcome(
+  card: Card,
+  placements: readonly Placement[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+): void {
+  if (placements.length === 0) return;
+  const lines: Text[] =
+    policy === 'hide'
+      ? [[{ text: 'The placements are hidden by the spoiler setting (/settings spoilers).', italic: true }]]
+      : placements
+          .slice(0, SHOWN_PLACES)
+          .map((p, i) => [
+            ...(i === 0 ? [{ text: 'Champion:', bold: true }, ' '] : [`${p.place} `]),
+            ...guardResult([p.rosters.map((r) => teamName(names, r)).join(', ')], policy),
+            ...(p.prize ? [` · ${p.prize}`] : []),
+          ]);
+  card.description = [...(card.description ?? []), ...lines];
+}
 
 /** The tournament card. Participants are public before results, so no spoiler policy applies. */
 export function tournamentCard(

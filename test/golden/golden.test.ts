@@ -128,7 +128,10 @@ function picks() {
         }
       }
   }
-  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket!, lobby: lobby! };
+  // A finished tier-1 tournament (its outcome: champion, places, prizes).
+  const done = world.window(t).tournaments.find((x) => x.tier === 1 && x.end < t)!;
+  const over = world.tournamentAt(done).title;
+  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket!, lobby: lobby!, over };
 }
 
 interface Case {
@@ -168,6 +171,7 @@ function commandCases(): Case[] {
     },
     { name: 'casters', command: 'casters', args: { series: String(p.upcoming.id) } },
     { name: 'tournament', command: 'tournament', args: { tournament: p.group.tournament } },
+    { name: 'tournament-over', command: 'tournament', args: { tournament: p.over } },
     { name: 'follow-list', command: 'follow', subcommand: 'list', settings: { follows: [p.team.id] } },
     { name: 'settings-show', command: 'settings', subcommand: 'show' },
   ];
