@@ -75,6 +75,7 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'standings-group', // no score difference: no Diff column
   'team', // no organisation, region (the country), player roles or social accounts
   'tournament', // the country for the location; substages carry no best-of
+  'tournament-over', // as tournament
 ]);
 
 async function expectGolden(name: string, reply: Reply, platform: Platform, timezone = 'UTC') {
