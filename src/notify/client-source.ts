@@ -105,6 +105,28 @@ export class ClientSource implements NotifySource {
   }
 
   async read(now: number, hints: ReadHints): Promise<ReadResult> {
+    await this.#scan(now);
+    await this.#readLiveListing(now);
+    await this.#reread(now, hints);
+    // Forget what is long gone.
+    for (const [id, k] of this.#known) {
+      const start = k.series.start ? Date.parse(k.series.start) : now;
+      if (k.series.lifecycle !== 'live' && k.series.lifecycle !== 'upcoming' && start < now - 12 * HOUR) {
+        this.#known.delete(id);
+        this.#live.delete(id);
+        this.#forgotten.push(id);
+      }
+    }
+    await this.#names.load([...this.#known.values()].map((k) => k.series));
+    // Handed over only after a whole read: a failed one leaves them for the next.
+    const result = { newlyKnown: this.#newlyKnown, forgotten: this.#forgotten };
+    this.#newlyKnown = [];
+    this.#forgotten = [];
+    return result;
+  }
+
+  /** The upcoming window and the recently finished series, every 30 minutes. */
+  async #scan(now: number): Promise<void> {
     const client = this.#o.client;
     // The window scan reads the whole feed (every game and tier, paged), whatever the tenants want,
     // and filters in memory: its cost does not depend on how much of the dataset the union covers.
@@ -135,8 +157,10 @@ export class ClientSource implements NotifySource {
       for (const [id, k] of this.#known)
         if (!seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = Number.NEGATIVE_INFINITY;
     }
+  }
 
-    // Live listing (the whole feed): often while anything is live or about to start, else rarely.
+  /** The live listing (the whole feed): often while anything is live or about to start, else rarely. */
+  async #readLiveListing(now: number): Promise<void> {
     let busy = false;
     for (const k of this.#known.values()) {
       const band = pollBand(k.series, now);
@@ -150,7 +174,7 @@ export class ClientSource implements NotifySource {
       this.#liveAt = now;
       const live: Series[] = [];
       this.#counted();
-      for await (const s of client.series.paginate(
+      for await (const s of this.#o.client.series.paginate(
         { filter: [['lifecycle', '=', 'live']] },
         { ...BACKGROUND, limit: this.#o.scanLimit },
       ))
@@ -161,8 +185,10 @@ export class ClientSource implements NotifySource {
       for (const [id, k] of this.#known)
         if (k.series.lifecycle === 'live' && !liveIds.has(id)) k.readAt = Number.NEGATIVE_INFINITY;
     }
+  }
 
-    // Adaptive re-reads, batched: each band at its own pace, and any reminder about to go out fresh.
+  /** Adaptive re-reads, batched: each band at its own pace, and any reminder about to go out fresh. */
+  async #reread(now: number, hints: ReadHints): Promise<void> {
     const stale: number[] = [];
     for (const [id, k] of this.#known) {
       // Every known series by its band (not only those someone tracks): the same reads for any tenants.
@@ -173,7 +199,7 @@ export class ClientSource implements NotifySource {
     }
     if (stale.length > 0) {
       this.#counted();
-      const fresh = await client.series.getMany(stale, BACKGROUND);
+      const fresh = await this.#o.client.series.getMany(stale, BACKGROUND);
       const found = new Set(fresh.map((s) => s.id));
       for (const s of fresh) this.#remember(s, now);
       for (const id of stale) {
@@ -189,22 +215,6 @@ export class ClientSource implements NotifySource {
         }
       }
     }
-
-    // Forget what is long gone.
-    for (const [id, k] of this.#known) {
-      const start = k.series.start ? Date.parse(k.series.start) : now;
-      if (k.series.lifecycle !== 'live' && k.series.lifecycle !== 'upcoming' && start < now - 12 * HOUR) {
-        this.#known.delete(id);
-        this.#live.delete(id);
-        this.#forgotten.push(id);
-      }
-    }
-    await this.#names.load([...this.#known.values()].map((k) => k.series));
-    // Handed over only after a whole read: a failed one leaves them for the next.
-    const result = { newlyKnown: this.#newlyKnown, forgotten: this.#forgotten };
-    this.#newlyKnown = [];
-    this.#forgotten = [];
-    return result;
   }
 
   /**

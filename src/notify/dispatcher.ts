@@ -97,6 +97,34 @@ export class Dispatcher {
   /** Posts what is ready of `out`: claimed, sent, marked (see the module comment). */
   async dispatch(out: Outgoing[]): Promise<void> {
     const now = this.#o.clock.nowMs();
+    const ready = this.#ready(out, now);
+    const failedChannels = new Set<string>();
+    const triedChannels = new Set<string>();
+    let size = Math.min(FIRST_BATCH, this.#o.ledgerBatch);
+    for (let i = 0; i < ready.length; ) {
+      if (this.stopping || (i > 0 && performance.now() > this.deadline)) {
+        this.#o.stats.deferred += ready.length - i;
+        break;
+      }
+      const started = performance.now();
+      let end = Math.min(ready.length, i + size);
+      // A batch of reminders (one message) is never split across two ledger batches.
+      while (
+        end < ready.length &&
+        ready[end]!.batch !== undefined &&
+        ready[end]!.batch === ready[end - 1]!.batch
+      )
+        end++;
+      const chunk = ready.slice(i, end);
+      i += chunk.length;
+      await this.#claimAndSend(chunk, now, triedChannels, failedChannels);
+      const perSecond = (chunk.length * 1000) / Math.max(1, performance.now() - started);
+      size = Math.max(MIN_BATCH, Math.min(this.#o.ledgerBatch, Math.round(perSecond)));
+    }
+  }
+
+  /** What of `out` may go now: once per key, not done, its channel neither disabled nor backing off. */
+  #ready(out: Outgoing[], now: number): Outgoing[] {
     // One post per key: a claim is won once per key, so a key listed twice (settings that hold one
     // channel twice give two subscriptions with the same keys) must not be posted once per listing.
     const keys = new Set<string>();
@@ -113,70 +141,59 @@ export class Dispatcher {
         // A channel that failed for now backs off as a whole, not only the key that was tried.
         return !((this.#channelRetry.get(targetKey(o.sub)) ?? 0) > now);
       });
-    const failedChannels = new Set<string>();
-    const triedChannels = new Set<string>();
-    let size = Math.min(FIRST_BATCH, this.#o.ledgerBatch);
-    for (let i = 0; i < ready.length; ) {
-      if (this.stopping || (i > 0 && performance.now() > this.deadline)) {
-        this.#o.stats.deferred += ready.length - i;
-        break;
-      }
-      const started = performance.now();
-      let end = Math.min(ready.length, i + size);
-      while (
-        end < ready.length &&
-        ready[end]!.batch !== undefined &&
-        ready[end]!.batch === ready[end - 1]!.batch
-      )
-        end++;
-      const chunk = ready.slice(i, end);
-      i += chunk.length;
-      const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
-      for (const key of won.keys()) this.#hold(key);
-      const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
-      if (lost.length > 0) {
-        // Lost to a sent or failed record (a restart, another process): final. A live claim: retry later.
-        const entries = await this.#o.ledger.getMany(lost);
-        for (const [key, entry] of entries) if (entry.state !== 'claimed') this.done.add(key);
-      }
-      const claimed = mergeBatches(chunk.filter((o) => won.has(o.key)));
-      const first: Outgoing[] = [];
-      const rest: Outgoing[] = [];
-      for (const o of claimed) {
-        const tk = targetKey(o.sub);
-        if (triedChannels.has(tk)) rest.push(o);
-        else {
-          triedChannels.add(tk);
-          first.push(o);
-        }
-      }
-      const attempt = (o: Outgoing) => async () => {
-        const tk = targetKey(o.sub);
-        const all = [o.key, ...(o.also ?? [])];
-        if (this.stopping || this.disabled.has(tk) || failedChannels.has(tk)) {
-          for (const key of all) await this.release(key);
-          return;
-        }
-        const retaken = all.some((key) => won.get(key)?.retaken === true);
-        const messageId = await this.#attempt(o, now, retaken);
-        if (messageId === undefined) {
-          failedChannels.add(tk);
-          return;
-        }
-        this.#channelRetry.delete(tk);
-        for (const key of all) {
-          this.done.add(key);
-          this.retry.delete(key);
-          this.#o.stats.sent[o.kind]++;
-        }
-        // Every key the message stands for is marked with it (one group-committed write).
-        await Promise.all(all.map((key) => this.#markSent(key, messageId)));
-      };
-      await runLimited(first.map(attempt), 32);
-      await runLimited(rest.map(attempt), 32);
-      const perSecond = (chunk.length * 1000) / Math.max(1, performance.now() - started);
-      size = Math.max(MIN_BATCH, Math.min(this.#o.ledgerBatch, Math.round(perSecond)));
+    return ready;
+  }
+
+  /** One ledger batch: claimed in one round trip, then posted, one post per channel first. */
+  async #claimAndSend(
+    chunk: Outgoing[],
+    now: number,
+    triedChannels: Set<string>,
+    failedChannels: Set<string>,
+  ): Promise<void> {
+    const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
+    for (const key of won.keys()) this.#hold(key);
+    const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
+    if (lost.length > 0) {
+      // Lost to a sent or failed record (a restart, another process): final. A live claim: retry later.
+      const entries = await this.#o.ledger.getMany(lost);
+      for (const [key, entry] of entries) if (entry.state !== 'claimed') this.done.add(key);
     }
+    const claimed = mergeBatches(chunk.filter((o) => won.has(o.key)));
+    const first: Outgoing[] = [];
+    const rest: Outgoing[] = [];
+    for (const o of claimed) {
+      const tk = targetKey(o.sub);
+      if (triedChannels.has(tk)) rest.push(o);
+      else {
+        triedChannels.add(tk);
+        first.push(o);
+      }
+    }
+    const attempt = (o: Outgoing) => async () => {
+      const tk = targetKey(o.sub);
+      const all = [o.key, ...(o.also ?? [])];
+      if (this.stopping || this.disabled.has(tk) || failedChannels.has(tk)) {
+        for (const key of all) await this.release(key);
+        return;
+      }
+      const retaken = all.some((key) => won.get(key)?.retaken === true);
+      const messageId = await this.#attempt(o, now, retaken);
+      if (messageId === undefined) {
+        failedChannels.add(tk);
+        return;
+      }
+      this.#channelRetry.delete(tk);
+      for (const key of all) {
+        this.done.add(key);
+        this.retry.delete(key);
+        this.#o.stats.sent[o.kind]++;
+      }
+      // Every key the message stands for is marked with it (one group-committed write).
+      await Promise.all(all.map((key) => this.#markSent(key, messageId)));
+    };
+    await runLimited(first.map(attempt), 32);
+    await runLimited(rest.map(attempt), 32);
   }
 
   /** Records keys as decided with nothing to post (claimed and failed with `reason`), so a restart does not reconsider them. */

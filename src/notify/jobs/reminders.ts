@@ -12,6 +12,7 @@ import { type Outgoing, target, targetKey } from '../dispatcher.ts';
 import { reminderBatch } from '../grouping.ts';
 import { ledgerKey } from '../ledger.ts';
 import { inQuietHours, planReminders } from '../plan.ts';
+import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
 /** The group of one reminder (series, lead, start): every subscriber has had it once it is done. */
@@ -46,92 +47,103 @@ export class Reminders {
 
   /** Plans this tick's reminders and posts them. */
   async run(now: number): Promise<void> {
-    const { source, subs, dispatcher, logger, stats } = this.#ctx;
-    const out: Outgoing[] = [];
-    const superseded: string[] = [];
-    // One reply per series, lead and audience (spoilers, role), shared by every channel that gets it.
-    const replies = new Map<string, Reply>();
-    for (const known of source.known()) {
-      const { series } = known;
-      if (series.start === null) continue;
-      // The pooled leads are cached per subscriber list: a series with nothing due costs no scan of
-      // its subscribers (most series, most ticks).
-      const leads = subs.leadsOf(series);
-      if (leads.length === 0) continue;
-      const plans = planReminders(series, leads, now, { supersede: false }).filter(
-        (p) => p.action !== 'wait' && !dispatcher.groupsDone.has(groupOf(series, p.lead)),
-      );
-      if (plans.length === 0) continue;
-      const subscribers = subs.subscribersOf(series).filter((s) => s.kinds.has('reminders'));
-      // Leads pooled from several channels are planned independently; each channel's own leads decide
-      // below which of its due reminders supersede the others.
-      for (const plan of plans) {
-        const group = groupOf(series, plan.lead);
-        const members = subscribers.filter((s) => s.leads.includes(plan.lead));
-        const at = `${plan.lead}m@${Date.parse(series.start) / 60_000}`;
-        if (plan.action === 'drop') {
-          // Never sent late: logged once, and nothing is written (a restart decides the same way).
-          dispatcher.groupsDone.add(group);
-          if (members.length > 0 && !this.#loggedDrops.has(group)) {
-            this.#loggedDrops.add(group);
-            stats.dropped += members.length;
-            logger.info(
-              {
-                series: series.id,
-                lead: plan.lead,
-                lifecycle: series.lifecycle,
-                keys: members.map((sub) => ledgerKey('reminder', series.id, at, sub)),
-              },
-              'reminder dropped: series started or removed',
-            );
-          }
-          continue;
-        }
-        // Each member's own decision for this lead (a shorter due lead of theirs supersedes it).
-        let pending = false;
-        for (const sub of members) {
-          const own = planReminders(series, sub.leads, now).find((p) => p.lead === plan.lead);
-          const key = ledgerKey('reminder', series.id, at, sub);
-          // Lateness rule 1: a shorter lead now due replaces this one (logged if it never went out).
-          if (own?.action === 'superseded' && !dispatcher.done.has(key)) superseded.push(key);
-          if (own?.action !== 'send') continue;
-          if (dispatcher.done.has(key)) continue;
-          pending = true;
-          // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then.
-          if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
-          const movedFrom =
-            known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
-          const reply = () => {
-            const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
-            let made = replies.get(memoKey);
-            if (!made) {
-              const casters = series.casters.flatMap((c) => {
-                const found = source.caster(c.caster.id);
-                return found ? [found] : [];
-              });
-              made = reminderReply(series, source.labels, sub, {
-                lead: plan.lead,
-                casters,
-                ...(movedFrom ? { movedFrom } : {}),
-              });
-              replies.set(memoKey, made);
-            }
-            return made;
-          };
-          out.push({
-            kind: 'reminder',
-            key,
-            sub,
-            // Reminders of one channel due in the same minute are posted as one message (the dispatcher).
-            batch: reminderBatch(targetKey(sub), Date.parse(series.start) - plan.lead * 60_000),
-            reply,
-            act: async (delivery, guard) => (await delivery.post(target(sub), reply(), key, guard)).messageId,
-          });
-        }
-        if (!pending) dispatcher.groupsDone.add(group);
-      }
-    }
-    await dispatcher.logDrops(superseded, 'reminder dropped: a shorter lead was due before it went out');
-    await dispatcher.dispatch(out);
+    const { source, dispatcher } = this.#ctx;
+    const tick: TickReminders = { now, out: [], superseded: [], replies: new Map() };
+    for (const known of source.known()) this.#plan(known, tick);
+    await dispatcher.logDrops(tick.superseded, 'reminder dropped: a shorter lead was due before it went out');
+    await dispatcher.dispatch(tick.out);
   }
+
+  /** One series' due reminders, per lead and channel, into `tick`. */
+  #plan(known: Known, tick: TickReminders): void {
+    const { source, subs, dispatcher, logger, stats } = this.#ctx;
+    const { now, out, superseded, replies } = tick;
+    const { series } = known;
+    if (series.start === null) return;
+    // The pooled leads are cached per subscriber list: a series with nothing due costs no scan of
+    // its subscribers (most series, most ticks).
+    const leads = subs.leadsOf(series);
+    if (leads.length === 0) return;
+    const plans = planReminders(series, leads, now, { supersede: false }).filter(
+      (p) => p.action !== 'wait' && !dispatcher.groupsDone.has(groupOf(series, p.lead)),
+    );
+    if (plans.length === 0) return;
+    const subscribers = subs.subscribersOf(series).filter((s) => s.kinds.has('reminders'));
+    // Leads pooled from several channels are planned independently; each channel's own leads decide
+    // below which of its due reminders supersede the others.
+    for (const plan of plans) {
+      const group = groupOf(series, plan.lead);
+      const members = subscribers.filter((s) => s.leads.includes(plan.lead));
+      const at = `${plan.lead}m@${Date.parse(series.start) / 60_000}`;
+      if (plan.action === 'drop') {
+        // Never sent late: logged once, and nothing is written (a restart decides the same way).
+        dispatcher.groupsDone.add(group);
+        if (members.length > 0 && !this.#loggedDrops.has(group)) {
+          this.#loggedDrops.add(group);
+          stats.dropped += members.length;
+          logger.info(
+            {
+              series: series.id,
+              lead: plan.lead,
+              lifecycle: series.lifecycle,
+              keys: members.map((sub) => ledgerKey('reminder', series.id, at, sub)),
+            },
+            'reminder dropped: series started or removed',
+          );
+        }
+        continue;
+      }
+      // Each member's own decision for this lead (a shorter due lead of theirs supersedes it).
+      let pending = false;
+      for (const sub of members) {
+        const own = planReminders(series, sub.leads, now).find((p) => p.lead === plan.lead);
+        const key = ledgerKey('reminder', series.id, at, sub);
+        // Lateness rule 1: a shorter lead now due replaces this one (logged if it never went out).
+        if (own?.action === 'superseded' && !dispatcher.done.has(key)) superseded.push(key);
+        if (own?.action !== 'send') continue;
+        if (dispatcher.done.has(key)) continue;
+        pending = true;
+        // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then.
+        if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
+        const movedFrom =
+          known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
+        const reply = () => {
+          const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
+          let made = replies.get(memoKey);
+          if (!made) {
+            const casters = series.casters.flatMap((c) => {
+              const found = source.caster(c.caster.id);
+              return found ? [found] : [];
+            });
+            made = reminderReply(series, source.labels, sub, {
+              lead: plan.lead,
+              casters,
+              ...(movedFrom ? { movedFrom } : {}),
+            });
+            replies.set(memoKey, made);
+          }
+          return made;
+        };
+        out.push({
+          kind: 'reminder',
+          key,
+          sub,
+          // Reminders of one channel due in the same minute are posted as one message (the dispatcher).
+          batch: reminderBatch(targetKey(sub), Date.parse(series.start) - plan.lead * 60_000),
+          reply,
+          act: async (delivery, guard) => (await delivery.post(target(sub), reply(), key, guard)).messageId,
+        });
+      }
+      if (!pending) dispatcher.groupsDone.add(group);
+    }
+  }
+}
+
+/** What one tick's planning gathers: the posts, the superseded keys, the replies built once. */
+interface TickReminders {
+  now: number;
+  out: Outgoing[];
+  superseded: string[];
+  /** One reply per series, lead and audience (spoilers, role), shared by every channel that gets it. */
+  replies: Map<string, Reply>;
 }
