@@ -15,7 +15,6 @@ import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
-import { openTokenStore } from './client/v2/token-store.ts';
 import type { Config } from './config.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
@@ -165,7 +164,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
           )
         : undefined;
     // v2: the token is shared with every process on the pair through the store (issue 11).
-    const tokenStore = v2 && v2Pair ? openTokenStore(config.store) : undefined;
+    // (Loaded only on v2: its Redis and SQLite keyv stores are not for a v3 `ask` to pay for.)
+    const tokenStore =
+      v2 && v2Pair ? (await import('./client/v2/token-store.ts')).openTokenStore(config.store) : undefined;
     if (tokenStore) onClose(() => tokenStore.disconnect());
     const client = createClient({
       baseUrl,
