@@ -11,6 +11,7 @@ import { type CommandContext, defineCommand, type ProfileAccess, UserError } fro
 import { resolveTimeZone } from '../src/bot/names.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
+import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { parseLeads } from './settings.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
@@ -69,10 +70,29 @@ export default defineCommand({
       },
     },
     quiet: {
-      description: 'Quiet hours for reminders (no times: off)',
+      description: 'Quiet hours for your DMs (no times: off)',
       options: {
         from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
         to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
+      },
+    },
+    dms: {
+      description: 'What reaches you by direct message (no option: shows it)',
+      options: {
+        reminders: { type: 'boolean', description: 'Reminders at your lead times' },
+        live: { type: 'boolean', description: 'A live card when a series starts, updated as it plays' },
+        results: { type: 'boolean', description: 'The result when a series ends' },
+      },
+    },
+    spoilers: {
+      description: 'How results appear in your direct messages',
+      options: {
+        policy: {
+          type: 'string',
+          description: 'show, spoiler (hidden until revealed) or hide',
+          required: true,
+          choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
+        },
       },
     },
     calendar: {
@@ -145,16 +165,49 @@ export default defineCommand({
             : 'Quiet hours off.',
         );
       }
+      case 'dms': {
+        const given = DM_KINDS.filter((k) => typeof ctx.args[k] === 'boolean');
+        if (given.length === 0) return { cards: [profileCard(ctx, await profile.get())] };
+        const saved = await profile.update((current) => ({
+          ...current,
+          dms: DM_KINDS.filter((k) => {
+            const value = ctx.args[k];
+            return typeof value === 'boolean' ? value : current.dms.includes(k);
+          }),
+        }));
+        return saidAndShown(ctx, saved, `By direct message: ${dmsLabel(saved)}.`);
+      }
+      case 'spoilers': {
+        const policy = ctx.args.policy;
+        if (!SPOILER_POLICIES.includes(policy))
+          throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
+        const saved = await profile.update((current) => ({ ...current, spoilers: policy }));
+        return saidAndShown(ctx, saved, `Results in your DMs: ${spoilersLabel(saved.spoilers)}.`);
+      }
       case 'calendar':
         return calendar(profile, ctx.args.action === 'renew');
       default:
         throw new UserError(
           'UNKNOWN_SUBCOMMAND',
-          'Use follow, unfollow, list, reminders, timezone, quiet or calendar.',
+          'Use follow, unfollow, list, reminders, timezone, quiet, dms, spoilers or calendar.',
         );
     }
   },
 });
+
+const DM_KINDS = ['reminders', 'live', 'results'] as const;
+
+/** "reminders, live cards and results", or "nothing". */
+function dmsLabel(profile: Profile): string {
+  const names = { reminders: 'reminders', live: 'live cards', results: 'results' } as const;
+  const on = DM_KINDS.filter((k) => profile.dms.includes(k)).map((k) => names[k]);
+  if (on.length === 0) return 'nothing';
+  return on.length === 1 ? on[0]! : `${on.slice(0, -1).join(', ')} and ${on.at(-1)}`;
+}
+
+function spoilersLabel(policy: SpoilerPolicy): string {
+  return policy === 'show' ? 'shown' : policy === 'spoiler' ? 'behind a spoiler' : 'withheld';
+}
 
 /** "Team (CS2)", from the name index. */
 function teamLabel(ctx: CommandContext<unknown>, id: number): string {
@@ -273,6 +326,8 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
       value: [profile.quiet ? `${profile.quiet.from} to ${profile.quiet.to}` : 'off'],
       inline: true,
     },
+    { name: 'By DM', value: [dmsLabel(profile)], inline: true },
+    { name: 'Results', value: [spoilersLabel(profile.spoilers)], inline: true },
   ];
   // Named only where this Matchday serves calendars (else /me calendar would only say it does not).
   if (ctx.profile?.calendarUrl('probe') !== undefined)

@@ -17,7 +17,7 @@ import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
 import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
-import { hhmm, isTimeZone, leadMinutes } from './settings.ts';
+import { hhmm, isTimeZone, leadMinutes, SPOILER_POLICIES } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
 
@@ -41,7 +41,15 @@ export const profileSchema = z.object({
   /** Reminder minutes before the start (DM reminders, calendar alarms). */
   leads: leadMinutes.default([15]),
   timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').default('UTC'),
-  /** No DM reminders between these local times (`from` may be later than `to`: over midnight). */
+  /**
+   * What reaches the person by DM of their teams' series: reminders at their leads, a live card when
+   * a series goes live (updated in place, frozen with the result), and the result (a post, when the
+   * live card is off). `/me dms` changes it.
+   */
+  dms: z.array(z.enum(['reminders', 'live', 'results'])).default(['reminders', 'live', 'results']),
+  /** How results appear in their DMs: in the clear, behind a spoiler, or withheld. */
+  spoilers: z.enum(SPOILER_POLICIES).default('spoiler'),
+  /** No DMs between these local times (`from` may be later than `to`: over midnight): held, then sent unless stale. */
   quiet: z.object({ from: hhmm, to: hhmm }).optional(),
   /** The secret of the personal calendar URL, and when it was issued. */
   calendar: z.object({ token: z.string().min(32), issuedAt: z.iso.datetime() }).optional(),

@@ -32,7 +32,7 @@ import { dmSubscriptions, isDm, type NotifyUsers, pauseDms } from './jobs/dm.ts'
 import { LiveCards } from './jobs/live-cards.ts';
 import { Reminders } from './jobs/reminders.ts';
 import { LEDGER_RETENTION_MS, type Ledger, LedgerError } from './ledger.ts';
-import type { Subscription } from './plan.ts';
+import { isQualifierTitle, type Subscription } from './plan.ts';
 import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
 import type { NotifySource } from './source.ts';
 import { SubscriptionIndex, tenantSubscriptions } from './subscriptions.ts';
@@ -176,7 +176,14 @@ class NotifierImpl implements Notifier {
           resultsLateWindowMs: o.resultsLateWindowMs,
           summariesPerRead: o.summariesPerRead,
         });
-    this.#subs = new SubscriptionIndex((rosterId) => this.#source.teamOfRoster(rosterId));
+    this.#subs = new SubscriptionIndex(
+      (rosterId) => this.#source.teamOfRoster(rosterId),
+      (series) =>
+        isQualifierTitle(
+          this.#source.labels.tournament(series.tournament.id)?.title,
+          this.#source.labels.substage(series.substage.id)?.title,
+        ),
+    );
     this.#dispatcher = new Dispatcher({
       ledger: o.ledger,
       deliveries: o.deliveries,

@@ -40,6 +40,16 @@ export interface Subscription {
   quiet?: { from: string; to: string };
   /** Discord: mirror this channel's followed series as the server's scheduled events. */
   events?: boolean;
+  /**
+   * A person's options per followed team (DMs; `/me follow tier: qualifiers:`): only series of
+   * that tier or a higher one, and no qualifiers. A team without an entry: every series.
+   */
+  followOptions?: ReadonlyMap<number, { tier?: number; noQualifiers: boolean }>;
+}
+
+/** A qualifier: its tournament's or its stage's title says so ("Open Qualifier", "Qualifier Playoffs"). */
+export function isQualifierTitle(...titles: (string | undefined)[]): boolean {
+  return titles.some((t) => t !== undefined && /qualif/i.test(t));
 }
 
 /** Whether `now` falls in the quiet hours [from, to) in `timezone`; a span may cross midnight. */
@@ -118,11 +128,23 @@ export function unionOf(subs: Iterable<Subscription>): Union {
 }
 
 /**
- * Does the subscription want this series? A followed team's series always; otherwise by game and
- * tier. `teamsOf` names the teams playing (from the rosters), empty while unknown.
+ * Does the subscription want this series? A followed team's series always (within a person's
+ * options for that team: tier, qualifiers); otherwise by game and tier. `teamsOf` names the teams
+ * playing (from the rosters), empty while unknown; `qualifier` says whether the series is one.
  */
-export function wants(sub: Subscription, series: Series, teamsOf: readonly number[]): boolean {
-  for (const team of teamsOf) if (sub.teams.has(team)) return true;
+export function wants(
+  sub: Subscription,
+  series: Series,
+  teamsOf: readonly number[],
+  qualifier = false,
+): boolean {
+  for (const team of teamsOf) {
+    if (!sub.teams.has(team)) continue;
+    const options = sub.followOptions?.get(team);
+    if (!options) return true;
+    if ((options.tier === undefined || series.tier <= options.tier) && !(options.noQualifiers && qualifier))
+      return true;
+  }
   if (sub.games !== null && !sub.games.has(series.game.id)) return false;
   return sub.tiers.has(series.tier);
 }

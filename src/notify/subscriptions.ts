@@ -45,8 +45,17 @@ export class SubscriptionIndex {
   #bucketLeads = new Map<string, number[]>();
   #leadMemo = new Map<string, number[]>();
 
-  constructor(teamOfRoster: (rosterId: number) => number | undefined) {
+  /** Is a series a qualifier (its tournament's or stage's title)? For a person's "no qualifiers". */
+  readonly #qualifier: (series: Series) => boolean;
+  /** Some person follows a team with options: the qualifier test is asked (else never). */
+  #anyFollowOptions = false;
+
+  constructor(
+    teamOfRoster: (rosterId: number) => number | undefined,
+    qualifier: (series: Series) => boolean = () => false,
+  ) {
     this.#teamOfRoster = teamOfRoster;
+    this.#qualifier = qualifier;
   }
 
   set(subs: Subscription[]): void {
@@ -66,6 +75,7 @@ export class SubscriptionIndex {
       for (const team of sub.teams) add(this.#byTeam, team, sub);
     }
     this.anyLiveOrResults = subs.some((s) => s.kinds.has('live') || s.kinds.has('results'));
+    this.#anyFollowOptions = subs.some((s) => s.followOptions !== undefined);
     this.#indexLeads();
     this.digestGroups = new Map();
     for (const sub of subs) {
@@ -85,8 +95,10 @@ export class SubscriptionIndex {
       const t = this.#teamOfRoster(p.roster.id);
       return t === undefined ? [] : [t];
     });
-    // Keyed by rosters and their known teams: a roster whose team becomes known recomputes the list.
-    const key = `${series.participants.map((p) => p.roster.id).join(',')}|${teams.join(',')}`;
+    // Keyed by rosters and their known teams: a roster whose team becomes known recomputes the list;
+    // and by whether it is a qualifier, when someone's follow leaves qualifiers out (titles load late).
+    const qualifier = this.#anyFollowOptions && this.#qualifier(series);
+    const key = `${series.participants.map((p) => p.roster.id).join(',')}|${teams.join(',')}${qualifier ? '|q' : ''}`;
     const cached = this.#subscribers.get(series.id);
     if (cached && cached.teams === key) return cached.subs;
     // Candidates from the index (no scan of every tenant); `wants` stays the one rule.
@@ -95,7 +107,7 @@ export class SubscriptionIndex {
       ...(this.#byGameTier.get(`*|${series.tier}`) ?? []),
     ]);
     for (const team of teams) for (const sub of this.#byTeam.get(team) ?? []) candidates.add(sub);
-    const subs = [...candidates].filter((sub) => wants(sub, series, teams));
+    const subs = [...candidates].filter((sub) => wants(sub, series, teams, qualifier));
     this.#subscribers.set(series.id, { teams: key, subs });
     return subs;
   }

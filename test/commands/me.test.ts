@@ -173,6 +173,28 @@ describe.each(APIS)('on %s', (api) => {
       expect((await users.get('discord:u-eve')).quiet).toBeUndefined();
     });
 
+    it('chooses what comes by DM and how results appear there; a bad policy is refused', async () => {
+      const user = { ...BO, id: 'u-dms' };
+      // Defaults: everything, results behind a spoiler.
+      const shown = await me('dms', {}, { user });
+      expect(shown.text).toContain('reminders, live cards and results');
+      expect(shown.text).toContain('behind a spoiler');
+      expect((await me('dms', { live: false }, { user })).text).toContain(
+        'By direct message: reminders and results.',
+      );
+      expect((await me('dms', { reminders: false, results: false }, { user })).text).toContain(
+        'By direct message: nothing.',
+      );
+      expect((await users.get('discord:u-dms')).dms).toEqual([]);
+      expect((await me('dms', { results: true }, { user })).text).toContain('By direct message: results.');
+      expect((await me('spoilers', { policy: 'show' }, { user })).text).toContain(
+        'Results in your DMs: shown.',
+      );
+      const bad = await me('spoilers', { policy: 'blur' }, { user });
+      expect(bad.outcome).toBe('user-error');
+      expect(await users.get('discord:u-dms')).toMatchObject({ dms: ['results'], spoilers: 'show' });
+    });
+
     it('prints a private calendar URL only where calendars are served; renew revokes the old one', async () => {
       const user = { ...BO, id: 'u-fay' };
       const off = await me('calendar', {}, { user });

@@ -1217,8 +1217,10 @@ export class FakeDiscord {
 
   #editMessage(request: RecordedRequest, channelId: string, messageId: string): { body: unknown } {
     if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
-    if (!this.#findChannel(channelId)) throw new ApiError(404, 10003, 'Unknown Channel');
-    const permissions = this.#botPermissions(channelId);
+    // The bot edits its own messages in a DM channel it opened as in a server's channel.
+    const dm = this.#dmChannels.has(channelId);
+    if (!dm && !this.#findChannel(channelId)) throw new ApiError(404, 10003, 'Unknown Channel');
+    const permissions = dm ? MEMBER_PERMISSIONS : this.#botPermissions(channelId);
     if (!(permissions & PERMISSIONS.VIEW_CHANNEL)) throw new ApiError(403, 50001, 'Missing Access');
     const message = this.#messages.get(channelId)?.find((m) => m.id === messageId);
     if (!message) throw new ApiError(404, 10008, 'Unknown Message');

@@ -85,7 +85,7 @@ function notifier() {
 }
 
 /** An upcoming series that neither moves nor is cancelled, with a known team, a few hours ahead. */
-function plannedSeries(): { plan: SeriesPlan; team: number } {
+function plannedSeries(extra: (p: SeriesPlan) => boolean = () => true): { plan: SeriesPlan; team: number } {
   const from = FROM + 3 * 3600_000;
   const plan = service.world
     .window(from)
@@ -94,7 +94,8 @@ function plannedSeries(): { plan: SeriesPlan; team: number } {
         p.start >= from &&
         p.postponedFrom === null &&
         p.deletedAt === null &&
-        service.world.knownRosters(p, from - 3600_000).length > 0,
+        service.world.knownRosters(p, from - 3600_000).length > 0 &&
+        extra(p),
     )
     .sort((a, b) => a.start - b.start)[0];
   if (!plan) throw new Error('the seeded world has no such series');
@@ -196,5 +197,120 @@ describe('reminders by direct message', () => {
     expect(stale).toHaveLength(1);
     expect(JSON.stringify(stale[0])).toContain('Reminder 10 min before');
     await n.close();
+  });
+
+  it("apply a follow's tier and qualifier options, as the calendar does", async () => {
+    const qualifier = plannedSeries((p) => /qualif/i.test(p.tournament.title));
+    const lowTier = plannedSeries(
+      (p) => p.tier >= 2 && !/qualif/i.test(p.substage.title + p.tournament.title),
+    );
+    // Options that leave each series out, and the same teams without options (a control).
+    const PICKY = '400000000000000005';
+    const ALL = '400000000000000006';
+    await users.update(`discord:${PICKY}`, (p) => ({
+      ...p,
+      leads: [30],
+      dms: ['reminders'],
+      follows: [
+        { team: qualifier.team, noQualifiers: true },
+        { team: lowTier.team, tier: lowTier.plan.tier - 1, noQualifiers: false },
+      ],
+    }));
+    await users.update(`discord:${ALL}`, (p) => ({
+      ...p,
+      leads: [30],
+      dms: ['reminders'],
+      follows: [
+        { team: qualifier.team, noQualifiers: false },
+        { team: lowTier.team, noQualifiers: false },
+      ],
+    }));
+    const about = (user: string, id: number) =>
+      fake.directMessages(user).filter((m) => JSON.stringify(m).includes(`series ${id}`));
+    const n = notifier();
+    for (const plan of [qualifier.plan, lowTier.plan].sort((a, b) => a.start - b.start)) {
+      clock.set(new Date(plan.start - 29 * 60_000));
+      await n.run();
+    }
+    for (const plan of [qualifier.plan, lowTier.plan]) {
+      expect(about(ALL, plan.id)).toHaveLength(1);
+      expect(about(PICKY, plan.id)).toHaveLength(0);
+    }
+    await n.close();
+    for (const user of [PICKY, ALL]) await users.update(`discord:${user}`, (p) => ({ ...p, follows: [] }));
+  });
+
+  it('bring "live now" and the result, under the person\'s spoiler policy, held in quiet hours', async () => {
+    const { plan, team } = plannedSeries((p) => p.forfeit < 0 && p.end - p.start < 4 * 3600_000);
+    const winner = service.world.catalog.teams.find(
+      (t) => t.id === service.world.catalog.rosters.find((r) => r.id === plan.rosters[plan.winner])!.team.id,
+    )!.name;
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const LIVE = '400000000000000007'; // everything, results behind a spoiler (the default)
+    const RESULTS = '400000000000000008'; // results only, shown
+    const QUIET = '400000000000000009'; // results only, quiet over the end
+    const NONE = '400000000000000010'; // reminders only
+    const follow = { follows: [{ team, noQualifiers: false }], leads: [5] };
+    await users.update(`discord:${LIVE}`, (p) => ({ ...p, ...follow }));
+    await users.update(`discord:${RESULTS}`, (p) => ({
+      ...p,
+      ...follow,
+      dms: ['results'],
+      spoilers: 'show',
+    }));
+    await users.update(`discord:${QUIET}`, (p) => ({
+      ...p,
+      ...follow,
+      dms: ['results'],
+      spoilers: 'show',
+      timezone: 'UTC',
+      quiet: { from: hhmm(plan.end - 60 * 60_000), to: hhmm(plan.end + 60 * 60_000) },
+    }));
+    await users.update(`discord:${NONE}`, (p) => ({ ...p, ...follow, dms: ['reminders'] }));
+    // The team may play other series around this one: messages are told apart by their footers
+    // ("Final · series <id>" on a frozen card, "Result · series <id>" on a result post).
+    const footer = (m: { embeds: { footer?: { text?: string } }[] }) => m.embeds[0]?.footer?.text ?? '';
+    const final = (user: string) =>
+      fake.directMessages(user).filter((m) => footer(m) === `Final · series ${plan.id}`);
+    const result = (user: string) =>
+      fake.directMessages(user).filter((m) => footer(m) === `Result · series ${plan.id}`);
+    const liveNow = (user: string) => fake.directMessages(user).filter((m) => m.content.includes('Live now'));
+    const n = notifier();
+    const at = async (ms: number) => {
+      clock.set(new Date(ms));
+      await n.run();
+    };
+    await at(plan.start + 60_000);
+    await at(plan.start + 2 * 60_000);
+    const posted = liveNow(LIVE).map((m) => m.id);
+    expect(posted.length).toBeGreaterThan(0);
+    for (const user of [RESULTS, QUIET, NONE]) expect(liveNow(user)).toEqual([]);
+
+    await at(plan.end + 60_000);
+    await at(plan.end + 2 * 60_000);
+    // The live card is frozen with the result behind a spoiler (an edit of the "Live now" message).
+    const [frozen, ...more] = final(LIVE);
+    expect(more).toEqual([]);
+    expect(posted).toContain(frozen!.id);
+    expect(frozen!.edits).toBeGreaterThan(0);
+    expect(JSON.stringify(frozen!.embeds)).toContain('||');
+    expect(result(LIVE)).toEqual([]);
+    // Results only: one post, the winner in the clear.
+    expect(result(RESULTS)).toHaveLength(1);
+    expect(JSON.stringify(result(RESULTS)[0]!.embeds)).toContain(winner);
+    expect(JSON.stringify(result(RESULTS)[0]!.embeds)).not.toContain('||');
+    // Quiet hours: held, then sent when they end (within the late window of 3 h).
+    expect(result(QUIET)).toEqual([]);
+    await at(plan.end + 61 * 60_000);
+    expect(result(QUIET)).toHaveLength(1);
+    // Reminders only: neither the live card nor the result.
+    expect(final(NONE)).toEqual([]);
+    expect(result(NONE)).toEqual([]);
+    await at(plan.end + 62 * 60_000);
+    expect(result(RESULTS)).toHaveLength(1);
+    expect(result(QUIET)).toHaveLength(1);
+    await n.close();
+    for (const user of [LIVE, RESULTS, QUIET, NONE])
+      await users.update(`discord:${user}`, (p) => ({ ...p, follows: [] }));
   });
 });

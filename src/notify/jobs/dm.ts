@@ -11,7 +11,11 @@ import type { NotifyLogger } from './context.ts';
 
 export type NotifyUsers = Pick<UserStore, 'users' | 'get' | 'update'>;
 
-/** One DM subscription per person with follows (not paused): reminders only, at the person's leads. */
+/**
+ * One DM subscription per person with follows (not paused): what they chose (`/me dms`: reminders
+ * at their leads, live cards, results) of their teams' series within each follow's tier and
+ * qualifier options, results under their spoiler policy.
+ */
 export async function dmSubscriptions(users: NotifyUsers, logger: NotifyLogger): Promise<Subscription[]> {
   const subs: Subscription[] = [];
   let keys: string[] = [];
@@ -31,9 +35,10 @@ export async function dmSubscriptions(users: NotifyUsers, logger: NotifyLogger):
         games: new Set(),
         tiers: new Set(),
         teams: new Set(profile.follows.map((f) => f.team)),
-        kinds: new Set(['reminders']),
+        followOptions: new Map(profile.follows.map((f) => [f.team, f])),
+        kinds: new Set(profile.dms),
         leads: [...profile.leads].sort((a, b) => b - a),
-        spoilers: 'hide',
+        spoilers: profile.spoilers,
         timezone: profile.timezone,
         digestTime: '09:00',
         digestWhenEmpty: 'skip',

@@ -15,7 +15,7 @@ import { liveReply } from '../cards.ts';
 import { type Delivery, DeliveryError } from '../delivery.ts';
 import { isUnknownMessage, type Outgoing, sentMessage, target, targetKey } from '../dispatcher.ts';
 import type { EditPacer } from '../edit-pacer.ts';
-import { announces, type Subscription } from '../plan.ts';
+import { announces, inQuietHours, type Subscription } from '../plan.ts';
 import type { Known, LiveData } from '../source.ts';
 import type { JobContext } from './context.ts';
 import { type CardIds, cardKeyOf, type ReplyMemo, Results } from './results.ts';
@@ -125,6 +125,8 @@ export class LiveCards {
     const card = this.#cards.get(key);
     if (!card) {
       if (dispatcher.done.has(key)) return undefined;
+      // A person's quiet hours hold the live card: posted when they end if the series still plays.
+      if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, this.#ctx.clock.nowMs())) return undefined;
       return {
         kind: 'live',
         key,

@@ -9,7 +9,7 @@ import type { Series } from '../../protocol/types.ts';
 import { liveReply, resultReply } from '../cards.ts';
 import { isUnknownMessage, type Outgoing, runLimited, sentMessage, target } from '../dispatcher.ts';
 import { ledgerKey } from '../ledger.ts';
-import { announces, type Subscription } from '../plan.ts';
+import { announces, inQuietHours, type Subscription } from '../plan.ts';
 import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
@@ -161,6 +161,8 @@ export class Results {
       dispatcher.done.add(key);
       return undefined;
     }
+    // A person's quiet hours hold the result post; sent when they end, within the late window.
+    if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, this.#ctx.clock.nowMs())) return undefined;
     return {
       kind: 'result',
       key,
