@@ -24,6 +24,8 @@ export const SLOW_TESTS = [
   'test/notify/notifier-cases.test.ts', // moved, postponed and failing series over simulated hours (~15 s)
   'test/notify/feed-source.test.ts', // two notifiers over two simulated hours, one over a feed (~30 s)
   'test/notify/since.test.ts', // subscriptions made mid-day over a simulated day (~8 s)
+  'test/notify/threads.test.ts', // a series played game by game through Discord and Slack threads (~75 s at load 20)
+  'test/notify/scheduled-events.test.ts', // scheduled events over 15 simulated hours (~25 s at load 20)
   'test/platforms/slack/timeline.test.ts', // notifications through Slack over a simulated afternoon (~6 s)
   'test/platforms/discord/timeline.test.ts', // the same through Discord (~6 s)
   // Exhaustive checks of the local service and the client against it, and real-time waits.

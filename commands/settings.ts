@@ -145,6 +145,13 @@ export default defineCommand({
         enabled: { type: 'boolean', description: 'On or off', required: true },
       },
     },
+    threads: {
+      description: "Each finished game in a thread under a channel's live card",
+      options: {
+        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
+        enabled: { type: 'boolean', description: 'On or off', required: true },
+      },
+    },
     calendar: {
       description: "A notification channel's calendar URL",
       options: {
@@ -338,6 +345,33 @@ export default defineCommand({
           return teams === 0
             ? `Scheduled events from ${label}: on, but it follows no team yet: add teams with /follow team or /settings channel-set teams:.`
             : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
+        };
+        break;
+      }
+      case 'threads': {
+        const id = channelId(ctx.args.channel);
+        const enabled = ctx.args.enabled;
+        if (typeof enabled !== 'boolean')
+          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+        if (ctx.tenant.platform === 'terminal')
+          throw new UserError('NO_THREADS', 'The terminal has no threads; this works on Discord and Slack.');
+        if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
+        change = (next) => {
+          const channel = next.channels.find((c) => c.id === id);
+          if (!channel) throw channelUnknown();
+          if (enabled) channel.threads = true;
+          else delete channel.threads;
+        };
+        describe = (stored) => {
+          const channel = stored.channels.find((c) => c.id === id);
+          const label = channel ? channelLabel(channel) : `channel ${id}`;
+          if (!enabled) return `Threads in ${label}: off.`;
+          const live = channel?.kinds.includes('live') && stored.liveUpdates;
+          return `Threads in ${label}: on; each finished game is posted in a thread under the live card${
+            live
+              ? ''
+              : ' (live cards are off for this channel: turn them on with /settings channel-set kinds: or /settings live)'
+          }.`;
         };
         break;
       }
@@ -606,6 +640,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
       c.kinds.join(', '),
       ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),
       ...(c.events ? ['scheduled events'] : []),
+      ...(c.threads ? ['threads'] : []),
     ];
     const value: Text = [parts.join('; ')];
     if (c.role) value.push('; mentions ', { role: c.role });

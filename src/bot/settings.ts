@@ -74,6 +74,11 @@ export const channelSubscriptionSchema = z.object({
    * server's follows) are mirrored as the server's scheduled events (`src/notify/scheduled-events.ts`).
    */
   events: z.boolean().optional(),
+  /**
+   * `/settings threads`: each live card gets a thread (Discord thread, Slack thread replies) where
+   * every finished game is posted as a reply, the running story under the card edited in place.
+   */
+  threads: z.boolean().optional(),
 });
 export type ChannelSubscription = z.infer<typeof channelSubscriptionSchema>;
 

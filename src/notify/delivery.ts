@@ -49,6 +49,13 @@ export interface PostOptions {
    * metadata) returns that message instead of posting again; Discord's nonce does it by itself.
    */
   reconcile?: boolean;
+  /**
+   * Post as a reply in the thread of an earlier message of the channel (its `messageId`): Discord
+   * starts a thread on that message named `name` (once) and posts in it; Slack replies with
+   * `thread_ts`. A reply's mark lost in a crash is found again on Discord (nonce); on Slack it may
+   * be posted again (thread replies are not in the channel history Slack's reconcile reads).
+   */
+  thread?: { parentId: string; name: string };
 }
 
 /** The post was not made: another holder took the claim over (never retried by this holder). */

@@ -40,6 +40,8 @@ export interface Subscription {
   quiet?: { from: string; to: string };
   /** Discord: mirror this channel's followed series as the server's scheduled events. */
   events?: boolean;
+  /** Each finished game of a live series as a reply in a thread under its live card. */
+  threads?: boolean;
   /**
    * A person's options per followed team (DMs; `/me follow tier: qualifiers:`): only series of
    * that tier or a higher one, and no qualifiers. A team without an entry: every series.
@@ -99,6 +101,7 @@ export function subscriptionsOf(tenantId: string, settings: Settings): Subscript
     if (channel.role !== undefined) sub.role = channel.role;
     if (channel.since !== undefined) sub.since = Date.parse(channel.since);
     if (channel.events) sub.events = true;
+    if (channel.threads) sub.threads = true;
     subs.push(sub);
   }
   return subs;

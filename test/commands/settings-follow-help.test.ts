@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import type { ChannelCheck, Platform } from '../../src/bot/command.ts';
+import { replyText } from '../../src/bot/reply.ts';
 import {
   APIS,
   call,
@@ -93,6 +94,72 @@ describe.each(APIS)('on %s', (api) => {
         expect(result.message).toMatch(message);
       }
       expect(await stored(tenant)).toEqual(before);
+    });
+
+    it('turns threads and scheduled events on per channel; events only on Discord, with Manage Events', async () => {
+      const allowing: ChannelCheck = { check: async (id) => ({ ok: true, name: `name-of-${id}` }) };
+      const terminal = await tenantWith(stack);
+      const noThreads = await call(
+        stack,
+        'settings',
+        { channel: 'c-x', enabled: true },
+        { tenant: terminal, subcommand: 'threads' },
+      );
+      expect(noThreads.message).toContain('The terminal has no threads');
+      const noEvents = await call(
+        stack,
+        'settings',
+        { channel: 'c-x', enabled: true },
+        { tenant: terminal, subcommand: 'events' },
+      );
+      expect(noEvents.message).toContain('Scheduled events are a Discord feature');
+
+      const guild = await tenantWith(stack, {}, 'discord');
+      const on = { platform: 'discord' as const, tenant: guild };
+      const unknown = await call(
+        stack,
+        'settings',
+        { channel: 'c-live', enabled: true },
+        { ...on, subcommand: 'threads' },
+      );
+      expect(unknown.message).toContain('That channel is not set up');
+      await call(
+        stack,
+        'settings',
+        { channel: 'c-live' },
+        { ...on, subcommand: 'channel-add', channels: allowing },
+      );
+      const threads = await call(
+        stack,
+        'settings',
+        { channel: 'c-live', enabled: true },
+        { ...on, subcommand: 'threads' },
+      );
+      expect(threads.outcome).toBe('ok');
+      expect(replyText(threads.reply)).toContain('Threads in #name-of-c-live: on');
+      const lacking: ChannelCheck = {
+        ...allowing,
+        events: async () => ({ ok: false, missing: ['Manage Events'] }),
+      };
+      const refused = await call(
+        stack,
+        'settings',
+        { channel: 'c-live', enabled: true },
+        { ...on, subcommand: 'events', channels: lacking },
+      );
+      expect(refused.message).toContain('missing Manage Events');
+      const granted: ChannelCheck = { ...allowing, events: async () => ({ ok: true }) };
+      const events = await call(
+        stack,
+        'settings',
+        { channel: 'c-live', enabled: true },
+        { ...on, subcommand: 'events', channels: granted },
+      );
+      expect(replyText(events.reply)).toContain('follows no team yet');
+      const channel = (await stack.tenants.get(`discord:${guild}`)).channels[0]!;
+      expect(channel).toMatchObject({ threads: true, events: true });
+      await call(stack, 'settings', { channel: 'c-live', enabled: false }, { ...on, subcommand: 'threads' });
+      expect((await stack.tenants.get(`discord:${guild}`)).channels[0]!.threads).toBeUndefined();
     });
 
     it('adds, changes and removes notification channels, checking permissions first', async () => {

@@ -28,6 +28,7 @@ export const PERMISSIONS = {
   MENTION_EVERYONE: 1n << 17n,
   USE_APPLICATION_COMMANDS: 1n << 31n,
   MANAGE_EVENTS: 1n << 33n,
+  CREATE_PUBLIC_THREADS: 1n << 35n,
   CREATE_EVENTS: 1n << 44n,
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;
@@ -236,6 +237,8 @@ export class FakeDiscord {
   readonly #nonces = new Map<string, { messageId: string; at: number }>();
   /** DM channels the bot opened (`POST /users/@me/channels`): channel id -> user id. */
   readonly #dmChannels = new Map<string, string>();
+  /** Threads started on a message (`POST /channels/{c}/messages/{m}/threads`): thread id -> channel id. */
+  readonly #threads = new Map<string, { channelId: string; name: string }>();
   /** Users who do not accept DMs from the bot: posting to them answers 50007. */
   readonly #closedDms = new Set<string>();
   readonly #interactions = new Map<string, InteractionState>();
@@ -1086,6 +1089,11 @@ export class FakeDiscord {
             return { status: 204 };
           }),
       ],
+      [
+        'POST',
+        '/channels/*/messages/*/threads',
+        ([channelId, messageId]) => this.#startThread(request, channelId!, messageId!),
+      ],
       ['POST', '/channels/*/messages', ([channelId]) => this.#createMessage(request, channelId!)],
       ['PATCH', '/channels/*/messages/*', ([channelId, id]) => this.#editMessage(request, channelId!, id!)],
       [
@@ -1188,8 +1196,51 @@ export class FakeDiscord {
     return { body: publicMessage(message) };
   }
 
+  /** A thread on a message: its id is the message's; a second one answers 160004, as Discord does. */
+  #startThread(request: RecordedRequest, channelId: string, messageId: string): { body: unknown } {
+    if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
+    const found = this.#findChannel(channelId);
+    if (!found) throw new ApiError(404, 10003, 'Unknown Channel');
+    if (found.channel.denyBot?.includes('CREATE_PUBLIC_THREADS'))
+      throw new ApiError(403, 50013, 'Missing Permissions');
+    if (!this.#messages.get(channelId)?.some((m) => m.id === messageId))
+      throw new ApiError(404, 10008, 'Unknown Message');
+    if (this.#threads.has(messageId))
+      throw new ApiError(400, 160004, 'A thread has already been created for this message');
+    const name = String(request.body?.name ?? '');
+    if (name.length < 1 || name.length > 100)
+      throw invalidForm(['name: Must be between 1 and 100 in length.']);
+    this.#threads.set(messageId, { channelId, name });
+    return {
+      body: {
+        id: messageId,
+        type: 11,
+        guild_id: found.guild.id,
+        parent_id: channelId,
+        name,
+        owner_id: this.botId,
+      },
+    };
+  }
+
+  /** The thread started on a message, if any: its name and its messages. */
+  thread(messageId: string): { name: string; channelId: string; messages: FakeMessage[] } | undefined {
+    const thread = this.#threads.get(messageId);
+    return thread ? { ...thread, messages: [...(this.#messages.get(messageId) ?? [])] } : undefined;
+  }
+
   #createMessage(request: RecordedRequest, channelId: string): { body: unknown } {
     if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
+    const thread = this.#threads.get(channelId);
+    if (thread) {
+      const problems = messageProblems(request.body ?? {}, { create: true });
+      if (problems.length > 0) throw invalidForm(problems);
+      if (!(this.#botPermissions(thread.channelId) & PERMISSIONS.SEND_MESSAGES))
+        throw new ApiError(403, 50013, 'Missing Permissions');
+      return {
+        body: publicMessage(this.#newMessage(channelId, undefined, request.body ?? {}, request.files, false)),
+      };
+    }
     const dmUser = this.#dmChannels.get(channelId);
     if (dmUser) return this.#createDirectMessage(request, channelId, dmUser);
     const found = this.#findChannel(channelId);

@@ -61,6 +61,8 @@ export interface ChannelMessage {
   metadata?: Json;
   /** Earlier versions, oldest first; empty while never updated. */
   history: { text: string | undefined; blocks: Json[] | undefined }[];
+  /** A reply in the thread of the channel message with this ts. */
+  thread_ts?: string;
 }
 
 /** One POST to a `response_url`. */
@@ -543,6 +545,7 @@ export class FakeSlack {
             blocks,
             history: [],
             ...(metadata ? { metadata } : {}),
+            ...(params.thread_ts !== undefined ? { thread_ts: String(params.thread_ts) } : {}),
           });
           return ok({
             channel: channel.id,

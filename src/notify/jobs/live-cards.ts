@@ -12,11 +12,13 @@
 import type { Reply } from '../../bot/reply.ts';
 import type { Series } from '../../protocol/types.ts';
 import { liveReply } from '../cards.ts';
-import { type Delivery, DeliveryError } from '../delivery.ts';
+import { type Delivery, DeliveryError, type PostOptions } from '../delivery.ts';
 import { isUnknownMessage, type Outgoing, sentMessage, target, targetKey } from '../dispatcher.ts';
 import type { EditPacer } from '../edit-pacer.ts';
+import { ledgerKey } from '../ledger.ts';
 import { announces, inQuietHours, type Subscription } from '../plan.ts';
 import type { Known, LiveData } from '../source.ts';
+import { gameReplies, threadName } from '../threads.ts';
 import type { JobContext } from './context.ts';
 import { type CardIds, cardKeyOf, type ReplyMemo, Results } from './results.ts';
 
@@ -84,6 +86,7 @@ export class LiveCards {
         if (!sub.kinds.has('live') || !announces(sub, k.series, 'live')) continue;
         const posting = this.#updateCard(k.series, sub, data, memo);
         if (posting) out.push(posting);
+        if (sub.threads) out.push(...this.#threadReplies(k.series, sub, data));
       }
     }
     for (const [k, members] of pendingEnded)
@@ -92,8 +95,27 @@ export class LiveCards {
         if (!settled.has(cardKeyOf(k.series, sub))) continue;
         const finishing = this.#results.finish(k.series, sub, memo);
         if (finishing) out.push(finishing);
+        if (sub.threads) out.push(...this.#threadReplies(k.series, sub, source.liveData(k.series.id) ?? {}));
       }
     await dispatcher.dispatch(out);
+  }
+
+  /** A channel with threads: each finished game as a reply under its live card (`threads.ts`). */
+  #threadReplies(series: Series, sub: Subscription, data: LiveData): Outgoing[] {
+    const { source, dispatcher } = this.#ctx;
+    const card = this.#cards.get(cardKeyOf(series, sub));
+    if (!card || !data.matches) return [];
+    const thread = { parentId: card.messageId, name: threadName(series, source.labels) };
+    return gameReplies(series, data.matches, source.labels, sub.spoilers, source.mapName)
+      .map(({ detail, reply }) => ({ key: ledgerKey('live', series.id, detail, sub), reply }))
+      .filter(({ key }) => !dispatcher.done.has(key))
+      .map(({ key, reply }) => ({
+        kind: 'live' as const,
+        key,
+        sub,
+        act: async (delivery: Delivery, guard: PostOptions) =>
+          (await delivery.post(target(sub), reply, key, { ...guard, thread })).messageId,
+      }));
   }
 
   async #loadCards(keys: string[]): Promise<void> {

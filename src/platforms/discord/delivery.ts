@@ -161,7 +161,8 @@ export class DiscordDelivery implements Delivery {
     const answer = (await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
       const channelId = await this.#channelOf(target.channelId);
-      return this.#rest.post(Routes.channelMessages(channelId), { body, files });
+      const into = options.thread ? await this.#threadOf(channelId, options.thread) : channelId;
+      return this.#rest.post(Routes.channelMessages(into), { body, files });
     })) as { id?: unknown };
     if (typeof answer?.id !== 'string') {
       throw new DeliveryError(
@@ -182,6 +183,29 @@ export class DiscordDelivery implements Delivery {
         files,
       }),
     );
+  }
+
+  /** Messages whose thread exists (a thread started on a message has the message's id). */
+  readonly #threads = new Set<string>();
+
+  /** The thread on a message, started on first use (Discord answers 160004 if it already exists). */
+  async #threadOf(channelId: string, thread: { parentId: string; name: string }): Promise<string> {
+    if (this.#threads.has(thread.parentId)) return thread.parentId;
+    try {
+      await this.#rest.post(Routes.threads(channelId, thread.parentId), {
+        body: { name: thread.name.slice(0, 100), auto_archive_duration: 1440 },
+      });
+    } catch (error) {
+      if (error instanceof DiscordAPIError && (error.code === 50013 || error.code === 50001))
+        throw new DeliveryError(
+          'permanent',
+          'MISSING_PERMISSIONS',
+          `Discord refused a thread for channel ${channelId}: Matchday may not start threads there (Create Public Threads or Send Messages in Threads is missing) (${error.code}).`,
+        );
+      if (!(error instanceof DiscordAPIError && error.code === 160004)) throw error;
+    }
+    this.#threads.add(thread.parentId);
+    return thread.parentId;
   }
 
   /** DM channel ids by user id (opening one again returns the same channel). */

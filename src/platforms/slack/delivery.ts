@@ -228,6 +228,7 @@ export class SlackDelivery implements Delivery {
         unfurl_links: false,
         unfurl_media: false,
         metadata: { event_type: NOTIFICATION_EVENT, event_payload: { key } },
+        ...(options.thread ? { thread_ts: options.thread.parentId } : {}),
       });
     });
     if (typeof answer.ts !== 'string') {

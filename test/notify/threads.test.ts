@@ -1,0 +1,184 @@
+/**
+ * Threads for a match (issue 16, item 5): the real notifier and ledger (SQLite file) over the local
+ * service at frozen instants; DiscordDelivery through discord.js' REST client and SlackDelivery
+ * through the Web API client, against the loopback fakes. In a channel with threads, the live card
+ * is still edited in place, and each finished game is posted once as a reply in a thread under it
+ * (a Discord thread started on the card; Slack `thread_ts`), with the score under the channel's
+ * spoiler policy; a restart posts no reply twice; a channel without threads gets none.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REST } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotifier } from '../../src/notify/notifier.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
+import { createDeliveryClient, SlackDelivery } from '../../src/platforms/slack/delivery.ts';
+import { Clock } from '../../src/service/clock.ts';
+import { type RunningService, startService } from '../../src/service/index.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
+import { FakeDiscord } from '../fakes/discord.ts';
+import { FakeSlack } from '../fakes/slack.ts';
+import { MemoryTenants, memoryLogger, uncachedClient } from './helpers.ts';
+
+const FROM = Date.parse('2025-06-04T00:00:00Z');
+const MIN = 60_000;
+const GUILD = '100000000000000031';
+const THREADED = '200000000000000031';
+const PLAIN = '200000000000000032';
+const dir = mkdtempSync(join(tmpdir(), 'matchday-threads-'));
+let service: RunningService;
+let clock: Clock;
+let fake: FakeDiscord;
+let slack: FakeSlack;
+const tenants = new MemoryTenants();
+
+beforeAll(async () => {
+  clock = new Clock({ start: new Date(FROM), frozen: true });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+  fake = await FakeDiscord.start({
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Hub',
+        channels: [
+          { id: THREADED, name: 'matches' },
+          { id: PLAIN, name: 'scores' },
+        ],
+      },
+    ],
+  });
+  slack = await FakeSlack.start({ channels: [{ id: 'C0MATCHES', name: 'matches' }] });
+});
+afterAll(async () => {
+  await fake?.close();
+  await slack?.close();
+  await service?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function notifier() {
+  const ledger = new SqliteLedger(join(dir, 'ledger.sqlite'));
+  const client = uncachedClient(service);
+  const rest = new REST({ api: fake.apiUrl, retries: 0, timeout: 2000 }).setToken(fake.token);
+  const n = createNotifier({
+    client,
+    tenants,
+    clock,
+    ledger,
+    deliveries: {
+      discord: new DiscordDelivery({ rest }),
+      slack: new SlackDelivery({
+        client: createDeliveryClient(slack.botToken, { apiUrl: slack.apiUrl }),
+        minIntervalMs: 0,
+      }),
+    },
+    logger: memoryLogger() as never,
+  });
+  return {
+    async at(ms: number) {
+      clock.set(new Date(ms));
+      await n.tick();
+      await n.drain();
+    },
+    async close() {
+      await n.stop();
+      await ledger.close();
+      await client.close();
+    },
+  };
+}
+
+/** A two-team series of three or more games, played out, whose teams are known from the start. */
+function playedSeries(): SeriesPlan {
+  const w = service.world;
+  const plan = w
+    .window(FROM)
+    .series.filter(
+      (p) =>
+        p.start > FROM + 60 * MIN &&
+        p.rosters.length === 2 &&
+        p.postponedFrom === null &&
+        p.deletedAt === null &&
+        p.forfeit < 0 &&
+        p.matches.filter((m) => m.winner >= 0).length >= 3 &&
+        w.knownRosters(p, FROM).length === 2,
+    )
+    .sort((a, b) => a.start - b.start)[0];
+  if (!plan) throw new Error('the seeded world has no such series');
+  return plan;
+}
+
+describe('threads for a match', () => {
+  it('post each finished game once in a thread under the live card, on Discord and Slack', async () => {
+    const plan = playedSeries();
+    const teams = plan.rosters.map((r) => service.world.catalog.rosters.find((x) => x.id === r)!.team.id);
+    const channel = (id: string, threads: boolean) => ({
+      id,
+      games: [],
+      tiers: [],
+      teams: [],
+      kinds: ['live' as const],
+      leads: [],
+      ...(threads ? { threads: true } : {}),
+    });
+    tenants.set(`discord:${GUILD}`, {
+      follows: teams,
+      spoilers: 'spoiler',
+      channels: [channel(THREADED, true), channel(PLAIN, false)],
+    });
+    tenants.set('slack:T1', { follows: teams, spoilers: 'show', channels: [channel('C0MATCHES', true)] });
+    const played = plan.matches.filter((m) => m.winner >= 0).sort((a, b) => a.order - b.order);
+
+    let run = notifier();
+    await run.at(plan.start + MIN);
+    await run.at(plan.start + 2 * MIN);
+    // The teams may play other series meanwhile: this one's card says "Series <id>" in its footer
+    // (its "Live now" goes with the first post only; an edit replaces the content).
+    const ours = (m: { embeds: { footer?: { text?: string } }[] }) =>
+      /series (\d+)$/i.exec(m.embeds[0]?.footer?.text ?? '')?.[1] === String(plan.id);
+    const card = fake.messages(THREADED).find((m) => ours(m))!;
+    expect(card).toBeDefined();
+    expect(fake.thread(card.id)).toBeUndefined();
+
+    // After the first game: a thread on the card with one reply; the card is still edited in place.
+    await run.at(played[0]!.end + MIN);
+    await run.at(played[0]!.end + 2 * MIN);
+    const thread = fake.thread(card.id)!;
+    expect(thread.channelId).toBe(THREADED);
+    expect(thread.name).toContain(' vs ');
+    expect(thread.messages.map((m) => m.content)).toHaveLength(1);
+    expect(thread.messages[0]!.content).toMatch(/^Game 1 · .+ over\. \|\|.+–.+\|\|$/);
+    expect(fake.messages(THREADED).filter((m) => ours(m))).toHaveLength(1);
+
+    // A restart, then the rest of the series: one reply per game, none twice.
+    await run.close();
+    run = notifier();
+    await run.at(played[1]!.end + MIN);
+    await run.at(plan.end + MIN);
+    await run.at(plan.end + 2 * MIN);
+    const replies = fake.thread(card.id)!.messages.map((m) => m.content);
+    expect(replies.map((r) => r.match(/^Game (\d+)/)![1])).toEqual(played.map((m) => String(m.order)));
+    // The card itself was frozen with the result (an edit), not re-posted.
+    expect(fake.messages(THREADED).filter((m) => ours(m))).toHaveLength(1);
+    // The channel without threads has its card and no thread.
+    const plainCard = fake.messages(PLAIN).find((m) => ours(m))!;
+    expect(plainCard).toBeDefined();
+    expect(fake.thread(plainCard.id)).toBeUndefined();
+
+    // Slack: the same replies with thread_ts = the card's ts, the score shown (policy show).
+    const messages = slack.messagesIn('C0MATCHES');
+    const slackCard = messages.find(
+      (m) => !m.thread_ts && new RegExp(`series ${plan.id}\\b`, 'i').test(JSON.stringify(m.blocks)),
+    )!;
+    expect(slackCard).toBeDefined();
+    const slackReplies = messages.filter((m) => m.thread_ts === slackCard.ts);
+    expect(slackReplies.map((m) => m.text?.match(/Game (\d+)/)?.[1])).toEqual(
+      played.map((m) => String(m.order)),
+    );
+    const winner = service.world.catalog.teams.find((t) => t.id === teams[played[0]!.winner])!.name;
+    expect(slackReplies[0]!.text).toContain(`${winner} take it`);
+    await run.close();
+  }, 120_000);
+});
