@@ -21,6 +21,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
+import { attachBracket, attachTable } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
@@ -101,7 +102,8 @@ export default defineCommand({
           ? held.series
           : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
       await names.ensureSeriesLabels(data, series);
-      return { cards: [bracketCard(title, series, names, policy, footer)] };
+      const card = bracketCard(title, series, names, policy, footer);
+      return { cards: [attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
@@ -119,7 +121,8 @@ export default defineCommand({
         ...substage.standings.map((s) => s.roster.id),
         ...substage.rosters.map((r) => r.id),
       ]);
-      return { cards: [lobbyCard(title, substage, series, names, policy, footer)] };
+      const card = lobbyCard(title, substage, series, names, policy, footer);
+      return { cards: [attachTable(card, `standings-${substage.id}.png`)] };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -137,7 +140,9 @@ export default defineCommand({
       ...substage.standings.map((s) => s.roster.id),
       ...substage.rosters.map((r) => r.id),
     ]);
-    return { cards: [tableCard(title, substage, names, policy, footer)] };
+    return {
+      cards: [attachTable(tableCard(title, substage, names, policy, footer), `standings-${substage.id}.png`)],
+    };
   },
 });
 

@@ -67,8 +67,11 @@ export interface Card {
   fields?: Field[];
   table?: Table;
   footer?: string;
-  /** A picture to attach (PNG bytes), or the URL of one. */
-  image?: { png: Uint8Array; name: string; alt: string } | { url: string; alt: string };
+  /**
+   * A picture to attach (PNG bytes), or the URL of one. `path`: where the terminal saved the PNG
+   * (set by `src/platforms/terminal/images.ts`, shown instead of the bytes).
+   */
+  image?: { png: Uint8Array; name: string; alt: string; path?: string } | { url: string; alt: string };
   buttons?: LinkButton[];
 }
 

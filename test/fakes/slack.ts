@@ -112,10 +112,24 @@ function jsonField(value: unknown): unknown {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** A file uploaded through files.getUploadURLExternal, the upload URL and files.completeUploadExternal. */
+export interface FakeUpload {
+  id: string;
+  filename: string;
+  /** The length announced to getUploadURLExternal. */
+  length: number;
+  altText?: string;
+  /** The bytes posted to the upload URL (multipart field `body`, as the Web API sends it). */
+  data?: Buffer;
+  /** Set by completeUploadExternal. */
+  channel?: string;
+  title?: string;
 }
 
 export class FakeSlack {
@@ -132,6 +146,8 @@ export class FakeSlack {
   /** Everything received, in order. */
   readonly calls: ApiCall[] = [];
   readonly messages: ChannelMessage[] = [];
+  /** Files uploaded through the files API (standings and bracket pictures). */
+  readonly uploads: FakeUpload[] = [];
   readonly responses: ResponsePost[] = [];
   /** Acks received over Socket Mode, by envelope id. */
   readonly acks = new Map<string, Json>();
@@ -391,7 +407,31 @@ export class FakeSlack {
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.baseUrl);
-    const raw = await readBody(req);
+    const bytes = await readBody(req);
+    const raw = bytes.toString('utf8');
+    if (req.method === 'POST' && url.pathname.startsWith('/upload/')) {
+      // The upload URL files.getUploadURLExternal handed out: multipart, the file in field `body`.
+      const upload = this.uploads.find(
+        (u) => u.id === decodeURIComponent(url.pathname.slice('/upload/'.length)),
+      );
+      const form = await new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': String(req.headers['content-type'] ?? '') },
+        body: bytes,
+      })
+        .formData()
+        .catch(() => undefined);
+      const file = form?.get('body') ?? form?.get('file');
+      if (!upload || !file || typeof file === 'string') {
+        res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end('bad upload');
+        return;
+      }
+      upload.data = Buffer.from(await file.arrayBuffer());
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end(`OK - ${upload.data.length}`);
+      return;
+    }
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
       this.#response(decodeURIComponent(url.pathname.slice('/response/'.length)), raw, res);
       return;
@@ -559,6 +599,36 @@ export class FakeSlack {
         message.text = text;
         message.blocks = blocks;
         return ok({ channel: channel.id, ts: message.ts, text });
+      }
+      case 'files.getUploadURLExternal': {
+        const filename = String(params.filename ?? '');
+        const length = Number(params.length);
+        if (!filename || !Number.isInteger(length) || length <= 0) return error('invalid_arguments');
+        const id = `F${String(this.uploads.length + 1).padStart(8, '0')}`;
+        this.uploads.push({
+          id,
+          filename,
+          length,
+          ...(params.alt_text !== undefined ? { altText: String(params.alt_text) } : {}),
+        });
+        return ok({ upload_url: `${this.baseUrl}/upload/${id}`, file_id: id });
+      }
+      case 'files.completeUploadExternal': {
+        const files = jsonField(params.files) as { id: string; title?: string }[] | undefined;
+        if (!Array.isArray(files) || files.length === 0) return error('invalid_arguments');
+        const channelId = params.channel_id === undefined ? undefined : String(params.channel_id);
+        const channel = channelId === undefined ? undefined : this.channels.get(channelId);
+        if (channelId !== undefined && !channel) return error('channel_not_found');
+        if (channel?.isMember === false) return error('not_in_channel');
+        const found = files.map((f) => this.uploads.find((u) => u.id === f.id));
+        // Slack refuses a file whose bytes never arrived or differ from the announced length.
+        if (found.some((u) => !u?.data || u.data.length !== u.length)) return error('file_not_found');
+        files.forEach((f, i) => {
+          const upload = found[i]!;
+          if (channelId !== undefined) upload.channel = channelId;
+          upload.title = f.title ?? upload.filename;
+        });
+        return ok({ files: found.map((u) => ({ id: u!.id, title: u!.title, name: u!.filename })) });
       }
       case 'conversations.history': {
         // Newest first, at most `limit`; metadata only with include_all_metadata (as Slack does).

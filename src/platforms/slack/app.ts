@@ -27,6 +27,7 @@ import { parseCommandText } from '../../bot/text-args.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import type { ChatPlatform } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
+import { uploadImages } from './files.ts';
 import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
 import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
 
@@ -287,6 +288,8 @@ export function registerListeners(bolt: App, host: SlackHost): void {
         'slack respond failed',
       );
     }
+    // Pictures (standings, brackets) follow the answer as files in the channel.
+    await uploadImages(client, command.channel_id, reply, logger);
   });
 
   bolt.action(new RegExp(`^${REVEAL_ACTION}`), async ({ ack, action, respond }) => {

@@ -12,6 +12,7 @@ import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
+import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
@@ -84,7 +85,7 @@ export async function run(argv: string[]): Promise<void> {
     }
     // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
     const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
-    const text = renderReply(result.reply, { colour, timezone, now: app.clock.now(), width });
+    const text = renderReply(saveImages(result.reply), { colour, timezone, now: app.clock.now(), width });
     if (result.outcome === 'ok') {
       process.stdout.write(`${text}\n`);
       process.exitCode = 0;

@@ -19,6 +19,7 @@ import { parseCommandText } from '../../bot/text-args.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import type { Clock } from '../../service/clock.ts';
 import { completionsFor } from './complete.ts';
+import { saveImages } from './images.ts';
 import { clipLine, DEFAULT_WIDTH, renderReply } from './render.ts';
 
 export { completeLine } from './complete.ts';
@@ -44,6 +45,8 @@ export interface ChatOptions {
   prompt?: string;
   /** Previous lines, most recent first (readline's order). */
   history?: string[];
+  /** Where pictures (standings, brackets) are saved; default `./data/images`. */
+  imagesDir?: string;
 }
 
 export interface Chat {
@@ -148,7 +151,7 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
 
   async function showReply(reply: Reply, header?: string, update?: { replaces: string }): Promise<void> {
     const columns = width();
-    const text = renderReply(reply, {
+    const text = renderReply(saveImages(reply, options.imagesDir), {
       colour,
       timezone: await timezone(),
       now: host.clock.now(),

@@ -212,7 +212,12 @@ function renderCard(card: Card, options: TerminalRenderOptions): string[] {
   }
   if (card.table) for (const row of renderTable(card.table, options)) push(row);
   if (card.image) {
-    const where = 'url' in card.image ? ` <${clean(card.image.url)}>` : ` (${clean(card.image.name)})`;
+    const where =
+      'url' in card.image
+        ? ` <${clean(card.image.url)}>`
+        : card.image.path
+          ? `: ${clean(card.image.path)}`
+          : ` (${clean(card.image.name)})`;
     push(style(options, '2', `[image: ${clean(card.image.alt)}]${where}`));
   }
   for (const button of card.buttons ?? [])

@@ -27,11 +27,13 @@ describe('slack-manifest.yml', () => {
     }
     // commands: /matchday; chat:write: chat.postMessage/update; users:read: users.info;
     // channels:read + groups:read: conversations.info for public and private channels;
-    // im:write: conversations.open for reminders by direct message (/me follow).
+    // im:write: conversations.open for reminders by direct message (/me follow);
+    // files:write: standings and bracket pictures (files.uploadV2).
     expect(scopes.sort()).toEqual([
       'channels:read',
       'chat:write',
       'commands',
+      'files:write',
       'groups:read',
       'im:write',
       'users:read',

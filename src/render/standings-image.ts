@@ -1,0 +1,325 @@
+/**
+ * Standings as pictures (issue 17, item 1): a group table and a double-elimination bracket (upper
+ * and lower bracket rounds, the grand final, TBD slots, the champion), drawn server-side with
+ * @napi-rs/canvas in the DejaVu Sans font that ships in `./fonts` (the same pixels on every machine,
+ * no system font needed). The inputs are what may be shown: the caller (`commands/standings.ts`)
+ * leaves hidden results out under the spoiler policy, so nothing hidden can be drawn. PNGs are
+ * cached by the state they show (a hash of the input): the same standings are drawn once.
+ */
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+
+export interface TableImage {
+  title: string;
+  columns: { header: string; align?: 'left' | 'right' }[];
+  rows: string[][];
+  /** A line under the table, e.g. why results are not shown. */
+  note?: string;
+}
+
+/** One side of a bracket series: a team, `TBD` (not known yet) or `hidden` (known, but a result). */
+export interface BracketSlot {
+  team?: string;
+  /** Not drawn unless given: absent under a spoiler policy. */
+  score?: number;
+  winner?: boolean;
+  /** The team is a result the spoiler policy hides (who advanced): drawn as "?". */
+  hidden?: boolean;
+}
+
+export interface BracketImage {
+  title: string;
+  /** In order: UB rounds, LB rounds, then the grand final. */
+  rounds: { part: 'UB' | 'LB' | 'GF'; label: string; series: { a: BracketSlot; b: BracketSlot }[] }[];
+  /** The winner of the grand final, when it is over and may be shown. */
+  champion?: string;
+  note?: string;
+}
+
+const FAMILY = 'Matchday Sans';
+const COLOURS = {
+  background: '#1e1f24',
+  panel: '#2b2d35',
+  line: '#3d404b',
+  text: '#e8e9ee',
+  muted: '#9a9db0',
+  winner: '#22c55e',
+  accent: '#5865f2',
+  gold: '#f5b82e',
+} as const;
+
+let fontsReady = false;
+function fonts(): void {
+  if (fontsReady) return;
+  for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'])
+    GlobalFonts.registerFromPath(fileURLToPath(new URL(`./fonts/${file}`, import.meta.url)), FAMILY);
+  fontsReady = true;
+}
+
+const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${FAMILY}"`;
+
+/** Cuts text to a width with an ellipsis. */
+function fit(ctx: SKRSContext2D, text: string, width: number): string {
+  if (ctx.measureText(text).width <= width) return text;
+  let cut = text;
+  while (cut.length > 1 && ctx.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+// ---- cache -------------------------------------------------------------------------------------
+
+const CACHE_SIZE = 200;
+const cache = new Map<string, Buffer>();
+let stats = { rendered: 0, cached: 0 };
+
+/** How many images were drawn and how many came from the cache (tests, the bench). */
+export function imageStats(): { rendered: number; cached: number } {
+  return { ...stats };
+}
+
+export function clearImageCache(): void {
+  cache.clear();
+  stats = { rendered: 0, cached: 0 };
+}
+
+function cached(kind: string, input: unknown, draw: () => Buffer): Buffer {
+  const key = createHash('sha256').update(kind).update(JSON.stringify(input)).digest('hex');
+  const hit = cache.get(key);
+  if (hit) {
+    stats.cached++;
+    // Most recently used last: the oldest entry is the first one dropped.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const png = draw();
+  stats.rendered++;
+  cache.set(key, png);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return png;
+}
+
+// ---- the group table -----------------------------------------------------------------------------
+
+const PAD = 16;
+const ROW = 28;
+
+/** A group table as a PNG: a header row, zebra rows, numbers right-aligned. */
+export function tablePng(input: TableImage): Buffer {
+  return cached('table', input, () => {
+    fonts();
+    const measure = createCanvas(1, 1).getContext('2d');
+    measure.font = font(14);
+    const widths = input.columns.map((c, i) =>
+      Math.min(
+        260,
+        Math.max(
+          measure.measureText(c.header).width,
+          ...input.rows.map((r) => measure.measureText(r[i] ?? '').width),
+        ) + 20,
+      ),
+    );
+    const tableWidth = widths.reduce((a, b) => a + b, 0);
+    measure.font = font(16, true);
+    const titleWidth = Math.min(900, measure.measureText(input.title).width);
+    const width = Math.ceil(Math.max(360, tableWidth, titleWidth) + 2 * PAD);
+    const height = PAD + 30 + ROW * (input.rows.length + 1) + (input.note ? 28 : 0) + PAD;
+    const canvas = createCanvas(width, height);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = COLOURS.background;
+    ctx.fillRect(0, 0, width, height);
+    ctx.fillStyle = COLOURS.text;
+    ctx.font = font(16, true);
+    ctx.textBaseline = 'middle';
+    ctx.fillText(fit(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
+    let y = PAD + 30;
+    const cell = (text: string, i: number, x: number, colour: string, bold = false) => {
+      ctx.font = font(14, bold);
+      ctx.fillStyle = colour;
+      const shown = fit(ctx, text, widths[i]! - 12);
+      if (input.columns[i]!.align === 'right') {
+        ctx.textAlign = 'right';
+        ctx.fillText(shown, x + widths[i]! - 8, y + ROW / 2);
+      } else {
+        ctx.textAlign = 'left';
+        ctx.fillText(shown, x + 8, y + ROW / 2);
+      }
+    };
+    ctx.fillStyle = COLOURS.accent;
+    ctx.fillRect(PAD, y, tableWidth, ROW);
+    let x = PAD;
+    input.columns.forEach((c, i) => {
+      cell(c.header, i, x, '#ffffff', true);
+      x += widths[i]!;
+    });
+    y += ROW;
+    input.rows.forEach((row, r) => {
+      ctx.fillStyle = r % 2 === 0 ? COLOURS.panel : COLOURS.background;
+      ctx.fillRect(PAD, y, tableWidth, ROW);
+      let cx = PAD;
+      row.forEach((text, i) => {
+        cell(text, i, cx, COLOURS.text);
+        cx += widths[i]!;
+      });
+      y += ROW;
+    });
+    if (input.note) {
+      ctx.textAlign = 'left';
+      ctx.font = font(13);
+      ctx.fillStyle = COLOURS.muted;
+      ctx.fillText(fit(ctx, input.note, width - 2 * PAD), PAD, y + 16);
+    }
+    return canvas.toBuffer('image/png');
+  });
+}
+
+// ---- the bracket ---------------------------------------------------------------------------------
+
+const BOX_W = 190;
+const SLOT_H = 22;
+const BOX_H = 2 * SLOT_H;
+const COL_GAP = 36;
+const ROW_GAP = 14;
+const HEADING = 24;
+
+/**
+ * A double-elimination bracket as a PNG: the upper bracket's rounds left to right, the lower
+ * bracket's under them, the grand final to the right, and the champion beside it once known.
+ */
+export function bracketPng(input: BracketImage): Buffer {
+  return cached('bracket', input, () => {
+    fonts();
+    const ub = input.rounds.filter((r) => r.part === 'UB');
+    const lb = input.rounds.filter((r) => r.part === 'LB');
+    const gf = input.rounds.filter((r) => r.part === 'GF');
+    const rows = (rounds: typeof ub) => Math.max(0, ...rounds.map((r) => r.series.length));
+    const sectionHeight = (rounds: typeof ub) =>
+      rounds.length === 0 ? 0 : HEADING + rows(rounds) * (BOX_H + ROW_GAP);
+    const columns = Math.max(ub.length, lb.length) + gf.length + (input.champion ? 1 : 0);
+    const width = Math.max(420, PAD * 2 + columns * (BOX_W + COL_GAP) - COL_GAP);
+    const top = PAD + 34;
+    const ubHeight = sectionHeight(ub);
+    const lbHeight = sectionHeight(lb);
+    const height = top + ubHeight + (lb.length > 0 ? lbHeight + 12 : 0) + 12 + (input.note ? 24 : 0) + PAD;
+    const canvas = createCanvas(width, Math.max(height, top + HEADING + BOX_H + 2 * PAD));
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = COLOURS.background;
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.textBaseline = 'middle';
+    ctx.font = font(16, true);
+    ctx.fillStyle = COLOURS.text;
+    ctx.fillText(fit(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
+
+    const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
+    /** Draws one section's rounds; returns each round's box centres (for connectors and the final). */
+    const section = (rounds: typeof ub, y0: number, height: number, firstCol: number) => {
+      const centres: number[][] = [];
+      rounds.forEach((round, c) => {
+        const x = colX(firstCol + c);
+        ctx.font = font(12, true);
+        ctx.fillStyle = COLOURS.muted;
+        ctx.textAlign = 'left';
+        ctx.fillText(fit(ctx, round.label, BOX_W), x, y0 + 10);
+        const area = height - HEADING;
+        const step = area / Math.max(1, round.series.length);
+        const ys: number[] = [];
+        round.series.forEach((s, i) => {
+          const cy = y0 + HEADING + step * (i + 0.5);
+          ys.push(cy);
+          drawSeries(ctx, x, cy - BOX_H / 2, s);
+        });
+        centres.push(ys);
+        // Connectors from this round to the next where it halves (two series feed one).
+        const prev = centres[c - 1];
+        if (prev && prev.length === 2 * ys.length) {
+          ctx.strokeStyle = COLOURS.line;
+          ctx.lineWidth = 2;
+          ys.forEach((cy, i) => {
+            for (const from of [prev[2 * i]!, prev[2 * i + 1]!]) {
+              const x0 = colX(firstCol + c - 1) + BOX_W;
+              const xm = x0 + COL_GAP / 2;
+              ctx.beginPath();
+              ctx.moveTo(x0, from);
+              ctx.lineTo(xm, from);
+              ctx.lineTo(xm, cy);
+              ctx.lineTo(x, cy);
+              ctx.stroke();
+            }
+          });
+        }
+      });
+      return centres;
+    };
+    const ubTop = top;
+    const lbTop = top + ubHeight + 12;
+    section(ub, ubTop, ubHeight, 0);
+    if (lb.length > 0) section(lb, lbTop, lbHeight, 0);
+    // The grand final sits right of both brackets, between them vertically.
+    const finalCol = Math.max(ub.length, lb.length);
+    const finalMid = lb.length > 0 ? (ubTop + lbTop + lbHeight) / 2 : ubTop + ubHeight / 2;
+    gf.forEach((round, i) => {
+      const x = colX(finalCol + i);
+      ctx.font = font(12, true);
+      ctx.fillStyle = COLOURS.gold;
+      ctx.textAlign = 'left';
+      ctx.fillText(fit(ctx, round.label, BOX_W), x, finalMid - BOX_H / 2 - 14);
+      for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, finalMid - BOX_H / 2, s);
+    });
+    if (input.champion) {
+      const x = colX(finalCol + gf.length);
+      ctx.fillStyle = COLOURS.gold;
+      roundRect(ctx, x, finalMid - BOX_H / 2, BOX_W, BOX_H);
+      ctx.fill();
+      ctx.fillStyle = '#1e1f24';
+      ctx.font = font(11, true);
+      ctx.textAlign = 'left';
+      ctx.fillText('CHAMPION', x + 10, finalMid - 10);
+      ctx.font = font(14, true);
+      ctx.fillText(fit(ctx, input.champion, BOX_W - 20), x + 10, finalMid + 9);
+    }
+    if (input.note) {
+      ctx.textAlign = 'left';
+      ctx.font = font(13);
+      ctx.fillStyle = COLOURS.muted;
+      ctx.fillText(fit(ctx, input.note, width - 2 * PAD), PAD, canvas.height - PAD - 8);
+    }
+    return canvas.toBuffer('image/png');
+  });
+}
+
+function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number): void {
+  ctx.beginPath();
+  ctx.roundRect(x, y, w, h, 6);
+}
+
+function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: { a: BracketSlot; b: BracketSlot }): void {
+  ctx.fillStyle = COLOURS.panel;
+  roundRect(ctx, x, y, BOX_W, BOX_H);
+  ctx.fill();
+  ctx.strokeStyle = COLOURS.line;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(x, y + SLOT_H);
+  ctx.lineTo(x + BOX_W, y + SLOT_H);
+  ctx.stroke();
+  [s.a, s.b].forEach((slot, i) => {
+    const cy = y + SLOT_H * i + SLOT_H / 2;
+    if (slot.winner) {
+      ctx.fillStyle = COLOURS.winner;
+      ctx.fillRect(x, y + SLOT_H * i + 3, 3, SLOT_H - 6);
+    }
+    const known = slot.team !== undefined && !slot.hidden;
+    ctx.font = font(13, slot.winner === true);
+    ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
+    ctx.textAlign = 'left';
+    const name = slot.hidden ? '?' : (slot.team ?? 'TBD');
+    ctx.fillText(fit(ctx, name, BOX_W - 44), x + 10, cy);
+    if (slot.score !== undefined) {
+      ctx.textAlign = 'right';
+      ctx.font = font(13, true);
+      ctx.fillStyle = slot.winner ? COLOURS.winner : COLOURS.text;
+      ctx.fillText(String(slot.score), x + BOX_W - 10, cy);
+    }
+  });
+}

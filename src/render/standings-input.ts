@@ -1,0 +1,133 @@
+/**
+ * What the standings pictures may show, from what `/standings` read: the caller's spoiler policy
+ * decides here, before anything is drawn (`standings-image.ts` draws only what it is given).
+ *
+ * - A table card: its columns and rows as text; a column holding a spoiler (a hidden result) is left
+ *   out whole, with a note saying so. A card without a table (policy `hide`) gets no picture.
+ * - A bracket: under `show`, every team, score, winner and the champion; under `spoiler` and
+ *   `hide`, the first upper-bracket round's teams only (the seeding, not a result), every later
+ *   slot as "?" (who advanced is a result, and so is whether a slot is decided), no score, no
+ *   champion.
+ */
+import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
+import type { NameIndex } from '../bot/names.ts';
+import { type Card, plainText, type Span } from '../bot/reply.ts';
+import type { SpoilerPolicy } from '../bot/settings.ts';
+import type { BracketPart, Series } from '../protocol/types.ts';
+import {
+  type BracketImage,
+  type BracketSlot,
+  bracketPng,
+  type TableImage,
+  tablePng,
+} from './standings-image.ts';
+
+const HIDDEN_NOTE = 'Results are hidden by the spoiler setting (/settings spoilers).';
+
+const hasSpoiler = (cell: readonly Span[]): boolean =>
+  cell.some((span) => typeof span === 'object' && 'spoiler' in span);
+
+/** The picture of a table card, or undefined when the card has no table (nothing to draw). */
+export function tableImageOf(card: Card): TableImage | undefined {
+  const table = card.table;
+  if (!table || table.rows.length === 0) return undefined;
+  const keep = table.columns.map((_, i) => !table.rows.some((row) => hasSpoiler(row[i] ?? [])));
+  if (!keep.some(Boolean)) return undefined;
+  return {
+    title: card.title,
+    columns: table.columns.filter((_, i) => keep[i]),
+    rows: table.rows.map((row) => row.filter((_, i) => keep[i]).map((cell) => plainText(cell))),
+    ...(keep.every(Boolean) ? {} : { note: HIDDEN_NOTE }),
+  };
+}
+
+const PART_TITLES: Record<BracketPart, string> = {
+  UB: 'Upper bracket',
+  LB: 'Lower bracket',
+  GF: 'Grand final',
+};
+
+/** The picture of a double-elimination bracket under the spoiler policy. */
+export function bracketImageOf(
+  title: string,
+  series: readonly Series[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+): BracketImage | undefined {
+  const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
+  for (const s of series) {
+    const pos = s.bracket_position;
+    if (!pos) continue;
+    const key = `${pos.part}:${pos.col}`;
+    const round = rounds.get(key) ?? { part: pos.part, col: pos.col, series: [] };
+    round.series.push(s);
+    rounds.set(key, round);
+  }
+  if (rounds.size === 0) return undefined;
+  const order: BracketPart[] = ['UB', 'LB', 'GF'];
+  const ordered = [...rounds.values()].sort(
+    (a, b) => order.indexOf(a.part) - order.indexOf(b.part) || a.col - b.col,
+  );
+  const firstCol = (part: BracketPart) =>
+    Math.min(...ordered.filter((r) => r.part === part).map((r) => r.col));
+  const show = policy === 'show';
+  let champion: string | undefined;
+  const image: BracketImage = {
+    title,
+    rounds: ordered.map((round) => {
+      const seeding = round.part === 'UB' && round.col === firstCol('UB');
+      return {
+        part: round.part,
+        label:
+          round.part === 'GF'
+            ? PART_TITLES.GF
+            : `${PART_TITLES[round.part]} · round ${round.col - firstCol(round.part) + 1}`,
+        series: round.series
+          .sort((a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0))
+          .map((s) => {
+            const [home, away] = orderedParticipants(s);
+            const slot = (p: typeof home): BracketSlot => {
+              if (!show && !seeding) return { hidden: true };
+              if (!p) return {};
+              const team = teamName(names, p.roster.id);
+              if (!show) return { team };
+              const scored = isFinished(s) || s.lifecycle === 'live';
+              return {
+                team,
+                ...(scored ? { score: p.score } : {}),
+                ...(isFinished(s) && p.winner ? { winner: true } : {}),
+              };
+            };
+            const pair = { a: slot(home), b: slot(away) };
+            if (show && round.part === 'GF' && isFinished(s)) {
+              const won = [home, away].find((p) => p?.winner);
+              if (won) champion = teamName(names, won.roster.id);
+            }
+            return pair;
+          }),
+      };
+    }),
+    ...(show ? {} : { note: HIDDEN_NOTE }),
+  };
+  if (champion) image.champion = champion;
+  return image;
+}
+
+/** The card's picture as an attachment (PNG bytes, a file name, the alt text). */
+export function attachTable(card: Card, fileName: string): Card {
+  const input = tableImageOf(card);
+  if (input) card.image = { png: tablePng(input), name: fileName, alt: `${card.title}: the table` };
+  return card;
+}
+
+export function attachBracket(
+  card: Card,
+  series: readonly Series[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+  fileName: string,
+): Card {
+  const input = bracketImageOf(card.title, series, names, policy);
+  if (input) card.image = { png: bracketPng(input), name: fileName, alt: `${card.title}: the bracket` };
+  return card;
+}

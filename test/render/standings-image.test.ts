@@ -1,0 +1,216 @@
+/**
+ * The standings pictures (issue 17, item 1): golden PNGs compared by pixel difference under a
+ * threshold (fonts ship with the repository, so the pixels are the same on every machine), the
+ * cache by state, and the spoiler policy: under `spoiler` a bracket's results are not drawn (two
+ * states of the world with different results give the same pixels; under `show` they differ).
+ * `UPDATE_GOLDEN=1 npx vitest run test/render` rewrites the golden files after a reviewed change.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type BracketImage,
+  bracketPng,
+  clearImageCache,
+  imageStats,
+  type TableImage,
+  tablePng,
+} from '../../src/render/standings-image.ts';
+import { bracketImageOf } from '../../src/render/standings-input.ts';
+import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
+
+/** Share of pixels whose colour differs by more than 24 in a channel. */
+async function pixelDifference(a: Buffer, b: Buffer): Promise<number> {
+  const [ia, ib] = await Promise.all([loadImage(a), loadImage(b)]);
+  if (ia.width !== ib.width || ia.height !== ib.height) return 1;
+  const read = (img: typeof ia) => {
+    const ctx = createCanvas(img.width, img.height).getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    return ctx.getImageData(0, 0, img.width, img.height).data;
+  };
+  const [da, db] = [read(ia), read(ib)];
+  let differing = 0;
+  for (let i = 0; i < da.length; i += 4) {
+    const delta = Math.max(
+      Math.abs(da[i]! - db[i]!),
+      Math.abs(da[i + 1]! - db[i + 1]!),
+      Math.abs(da[i + 2]! - db[i + 2]!),
+    );
+    if (delta > 24) differing++;
+  }
+  return differing / (da.length / 4);
+}
+
+/** At most 0.5 % of the pixels may differ (anti-aliasing across Skia builds). */
+const THRESHOLD = 0.005;
+
+async function expectGolden(name: string, png: Buffer): Promise<void> {
+  const file = new URL(`./golden/${name}.png`, import.meta.url);
+  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(file)) {
+    if (process.env.UPDATE_GOLDEN !== '1') throw new Error(`no golden ${name}.png: run with UPDATE_GOLDEN=1`);
+    writeFileSync(file, png);
+  }
+  expect(await pixelDifference(png, readFileSync(file))).toBeLessThan(THRESHOLD);
+}
+
+const TABLE: TableImage = {
+  title: 'AC Lisbon Masters 23-29 Nov 2026 · Group A',
+  columns: [
+    { header: '#', align: 'right' },
+    { header: 'Team' },
+    { header: 'W', align: 'right' },
+    { header: 'D', align: 'right' },
+    { header: 'L', align: 'right' },
+    { header: 'Pts', align: 'right' },
+    { header: 'Diff', align: 'right' },
+  ],
+  rows: [
+    ['1', 'Iron Pilots', '3', '0', '0', '9', '+5'],
+    ['2', 'Cobalt Herons', '2', '0', '1', '6', '+2'],
+    ['3', 'Jade Jackals', '1', '0', '2', '3', '-2'],
+    ['4', 'Solar Falcons', '0', '0', '3', '0', '-5'],
+  ],
+};
+
+const won = (team: string, score: number) => ({ team, score, winner: true });
+const lost = (team: string, score: number) => ({ team, score });
+const BRACKET: BracketImage = {
+  title: 'AC Lisbon Masters 23-29 Nov 2026 · Playoffs',
+  rounds: [
+    {
+      part: 'UB',
+      label: 'Upper bracket · round 1',
+      series: [
+        { a: won('Iron Pilots', 2), b: lost('Solar Falcons', 0) },
+        { a: lost('Cobalt Herons', 1), b: won('Jade Jackals', 2) },
+      ],
+    },
+    {
+      part: 'UB',
+      label: 'Upper bracket · round 2',
+      series: [{ a: won('Iron Pilots', 2), b: lost('Jade Jackals', 1) }],
+    },
+    {
+      part: 'LB',
+      label: 'Lower bracket · round 1',
+      series: [{ a: won('Solar Falcons', 2), b: lost('Cobalt Herons', 0) }],
+    },
+    { part: 'LB', label: 'Lower bracket · round 2', series: [{ a: { team: 'Jade Jackals' }, b: {} }] },
+    { part: 'GF', label: 'Grand final', series: [{ a: { team: 'Iron Pilots' }, b: {} }] },
+  ],
+};
+
+describe('standings pictures', () => {
+  it('draws a group table like the reviewed golden PNG', async () => {
+    await expectGolden('group-table', tablePng(TABLE));
+  });
+
+  it('draws a bracket with UB, LB, GF and TBD slots like the reviewed golden PNG', async () => {
+    await expectGolden('bracket-tbd', bracketPng(BRACKET));
+  });
+
+  it('draws the champion once the grand final is over', async () => {
+    const over: BracketImage = {
+      ...BRACKET,
+      rounds: BRACKET.rounds.map((r) =>
+        r.part === 'GF' ? { ...r, series: [{ a: won('Iron Pilots', 3), b: lost('Jade Jackals', 1) }] } : r,
+      ),
+      champion: 'Iron Pilots',
+    };
+    await expectGolden('bracket-champion', bracketPng(over));
+  });
+
+  it('tells a changed picture from the golden one (the comparison is not vacuous)', async () => {
+    const changed = {
+      ...TABLE,
+      rows: TABLE.rows.map((r, i) => (i === 0 ? [...r.slice(0, 5), '12', '+9'] : r)),
+    };
+    const golden = readFileSync(new URL('./golden/group-table.png', import.meta.url));
+    expect(await pixelDifference(tablePng(changed), golden)).toBeGreaterThan(0);
+    expect(
+      await pixelDifference(bracketPng({ ...BRACKET, champion: 'Iron Pilots' }), bracketPng(BRACKET)),
+    ).toBe(1);
+  });
+
+  it('draws a state once: the same standings come from the cache', () => {
+    clearImageCache();
+    const first = tablePng(TABLE);
+    const again = tablePng(structuredClone(TABLE));
+    expect(again).toBe(first);
+    expect(imageStats()).toEqual({ rendered: 1, cached: 1 });
+    tablePng({ ...TABLE, title: 'Another group' });
+    expect(imageStats().rendered).toBe(2);
+  });
+});
+
+describe('standings pictures from the world', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  /** A bracket whose first upper round is set and which has results, at two instants with different results. */
+  function bracketStates() {
+    const world = stack.service.world;
+    const now = world.now();
+    for (const tournament of world.window(now).tournaments)
+      for (const stage of tournament.stages)
+        for (const sub of stage.substages) {
+          if (sub.type !== 2) continue;
+          const plans = world.window(now).bySubstage.get(sub.id) ?? [];
+          const ends = plans.map((p) => p.end).sort((a, b) => a - b);
+          if (ends.length < 4 || ends[0]! > now) continue;
+          // After the first result, and after the last: the seeding is the same, the results differ.
+          const early = ends[0]! + 1;
+          const late = ends.at(-1)! + 1;
+          return {
+            title: tournament.title,
+            early: plans.map((p) => world.seriesAt(p, early)),
+            late: plans.map((p) => world.seriesAt(p, late)),
+          };
+        }
+    throw new Error('the world has no bracket with results; pick another instant');
+  }
+
+  it('leaves hidden results out under the spoiler policy, and draws them under show', async () => {
+    const { title, early, late } = bracketStates();
+    await stack.names.ensureSeriesLabels(stack.client, [...early, ...late]);
+    const png = (series: typeof early, policy: 'show' | 'spoiler') =>
+      bracketPng(bracketImageOf(title, series, stack.names, policy)!);
+    const spoilerInput = bracketImageOf(title, late, stack.names, 'spoiler')!;
+    // Nothing the policy hides is even given to the renderer: no score, no winner, no champion.
+    for (const round of spoilerInput.rounds)
+      for (const s of round.series)
+        for (const slot of [s.a, s.b]) {
+          expect(slot.score).toBeUndefined();
+          expect(slot.winner).toBeUndefined();
+        }
+    expect(spoilerInput.champion).toBeUndefined();
+    expect(bracketImageOf(title, late, stack.names, 'show')!.champion).toBeDefined();
+    // The pixels: different results, the same picture under spoiler; different pictures under show.
+    expect(await pixelDifference(png(early, 'spoiler'), png(late, 'spoiler'))).toBe(0);
+    expect(await pixelDifference(png(early, 'show'), png(late, 'show'))).toBeGreaterThan(0);
+  });
+
+  it('attaches the picture to /standings, and none when the spoiler setting hides the table', async () => {
+    const world = stack.service.world;
+    const now = world.now();
+    const tournament = world
+      .window(now)
+      .tournaments.find(
+        (t) => t.start <= now && t.end >= now && t.stages.some((s) => s.substages.some((x) => x.type === 1)),
+      );
+    expect(tournament).toBeDefined();
+    const shown = await call(stack, 'standings', { tournament: tournament!.title });
+    expect(shown.outcome).toBe('ok');
+    const image = shown.reply.cards[0]!.image;
+    expect(image && 'png' in image && Buffer.from(image.png.subarray(1, 4)).toString()).toBe('PNG');
+    const tenant = await tenantWith(stack, { spoilers: 'hide' });
+    const hidden = await call(stack, 'standings', { tournament: tournament!.title }, { tenant });
+    expect(hidden.outcome).toBe('ok');
+    expect(hidden.reply.cards[0]!.image).toBeUndefined();
+  });
+});
