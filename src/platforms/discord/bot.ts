@@ -19,6 +19,7 @@ import {
   Client,
   type ClientOptions,
   type CommandInteractionOption,
+  DefaultRestOptions,
   Events,
   GatewayIntentBits,
   type Guild,
@@ -123,6 +124,13 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
       timeout: 10_000,
       retries: 2,
       rejectOnRateLimit: (data: RateLimitData) => data.retryAfter > maxWait,
+      // A message with a file (a standings picture) is multipart: discord.js builds Node's own
+      // FormData, which its undici request cannot stream when another undici (7, the project's)
+      // handles the request ("action is not a function"); Node's own fetch sends it. Others as before.
+      makeRequest: (url: string, init: Parameters<typeof DefaultRestOptions.makeRequest>[1]) =>
+        init.body instanceof FormData
+          ? (fetch(url, init as RequestInit) as ReturnType<typeof DefaultRestOptions.makeRequest>)
+          : DefaultRestOptions.makeRequest(url, init),
       ...restOverrides,
     },
   });
