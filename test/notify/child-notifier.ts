@@ -17,6 +17,7 @@
  * `--rate-limited SHARE` answers that share of posts 429 (Retry-After 30-120 s: up to 60 s waited out
  * inline at 5 real ms per second, longer ones handed back), `--seed S` seeds those 429s, `--copies N`
  * runs N copies of the tenants, and `--prefix P` names the Redis ledger's prefix (shared by instances).
+ * `--wait-for FILE` (the crash loop's standby): start up, then wait for FILE before opening the ledger.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reply } from '../../src/bot/reply.ts';
@@ -44,10 +45,7 @@ const option = (name: string): string | undefined => {
 };
 const to = Number(toArg);
 const tick = Number(tickArg);
-// Restarted: carry on from where the killed process got to.
-const from = existsSync(progressPath!) ? Number(readFileSync(progressPath!, 'utf8')) : Number(fromArg);
-
-const clock = new Clock({ start: new Date(from), frozen: true });
+const clock = new Clock({ start: new Date(Number(fromArg)), frozen: true });
 const service = await startService({ port: 0, seed: CHILD_SEED, clock, rate: 0 });
 const tenants = new MemoryTenants();
 for (const [id, s] of childTenants(Number(option('--copies') ?? 1))) tenants.set(id, s);
@@ -61,6 +59,13 @@ if (dieAfter > 0) {
     if (++posts === dieAfter) process.kill(process.pid, 'SIGKILL');
   };
 }
+// A standby (`--wait-for FILE`): started ahead of time by the crash loop, it waits here, its imports
+// done and its service built, until FILE exists (its predecessor is dead), then goes on as a restart.
+const waitFor = option('--wait-for');
+while (waitFor && !existsSync(waitFor)) await new Promise((resolve) => setTimeout(resolve, 5));
+// Restarted: carry on from where the killed process got to.
+const from = existsSync(progressPath!) ? Number(readFileSync(progressPath!, 'utf8')) : Number(fromArg);
+clock.set(new Date(from));
 // The platform remembers the posts it already took (Discord's nonce, Slack's history): reload them.
 reloadPosts();
 function fileLogger(path: string) {

@@ -7,7 +7,7 @@
  * counted against what the world says was due.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ledger } from '../../src/notify/ledger.ts';
@@ -67,7 +67,8 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
           .filter(Boolean)
           .map((l) => JSON.parse(l) as Recorded)
       : [];
-  const start = (dieAfterPost?: number): ChildProcess =>
+  let launched = 0;
+  const start = (dieAfterPost?: number, waitFor?: string): ChildProcess =>
     spawn(
       process.execPath,
       [
@@ -87,6 +88,7 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
         '--post-delay',
         String(options.postDelayMs),
         ...(dieAfterPost ? ['--die-after-post', String(dieAfterPost)] : []),
+        ...(waitFor ? ['--wait-for', waitFor] : []),
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
@@ -96,28 +98,50 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
       else child.once('exit', (code) => resolve(code));
     });
 
+  /**
+   * Each successor is started while its predecessor still runs (a standby: imports done, service
+   * built) and goes on the moment it is told, so a kill costs no start-up time: the loop is cheap
+   * enough for a busy CI machine. Its first ledger call comes only after the predecessor died.
+   */
+  const standby = (dieAfterPost?: number) => {
+    const go = join(dir, `go-${++launched}`);
+    return { child: start(dieAfterPost, go), go };
+  };
+  const release = (s: { go: string }) => writeFileSync(s.go, '');
+  // In after-post mode every run but the last kills itself after a random post (1 to 8).
+  const dieAfter = (k: number) =>
+    options.mode === 'after-post' && k < options.kills ? 1 + Math.floor(rng.next() * 8) : undefined;
+
   let kills = 0;
+  let current = standby(dieAfter(0));
+  const processes = [current.child];
+  release(current);
   try {
     while (kills < options.kills && !existsSync(`${files.progress}.done`)) {
+      const next = standby(dieAfter(kills + 1));
+      processes.push(next.child);
       const before = records().length;
-      if (options.mode === 'after-post') {
-        const child = start(1 + Math.floor(rng.next() * 8));
-        if ((await exited(child)) === null) kills++;
-        continue;
+      const done = exited(current.child);
+      if (options.mode === 'random') {
+        // Killed at a random moment once it is posting (start-up itself is not what is tested).
+        const deadline = Date.now() + 60_000;
+        while (records().length === before && current.child.exitCode === null && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, rng.next() * 40 * options.postDelayMs));
+        current.child.kill('SIGKILL');
       }
-      const child = start();
-      const done = exited(child);
-      // Killed at a random moment once it is posting (start-up itself is not what is tested).
-      const deadline = Date.now() + 60_000;
-      while (records().length === before && child.exitCode === null && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, rng.next() * 40 * options.postDelayMs));
-      child.kill('SIGKILL');
       if ((await done) === null) kills++;
+      // It completed the span before it was killed: no successor is needed.
+      if (existsSync(`${files.progress}.done`)) {
+        next.child.kill('SIGKILL');
+        break;
+      }
+      release(next);
+      current = next;
     }
     // The last run completes the span.
     if (!existsSync(`${files.progress}.done`)) {
-      const code = await exited(start());
+      const code = await exited(current.child);
       if (code !== 0) throw new Error(`the last child notifier exited with ${code}`);
     }
 
@@ -160,6 +184,8 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
       examples: { duplicates: duplicates.slice(0, 10).map(([k]) => k), lost: lost.slice(0, 10) },
     };
   } finally {
+    for (const child of processes)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -29,7 +29,7 @@ describe('notifier: SIGKILLed again and again while posting at a platform’s pa
         ledger: { redisUrl: process.env.REDIS_URL ?? '' },
         mode: 'random',
         kills: 2,
-        hours: 1.5,
+        hours: 1,
         tickMs: 120_000,
         postDelayMs: 20,
       });
