@@ -151,8 +151,11 @@ export class Dispatcher {
     triedChannels: Set<string>,
     failedChannels: Set<string>,
   ): Promise<void> {
+    // The lease runs from the request, not from the answer (the ledger's lease began before it
+    // answered): a slow answer must not make a claim look surely held after it ran out.
+    const claimedAt = Date.now();
     const won = await this.#o.ledger.claimMany(chunk.map((o) => o.key));
-    for (const key of won.keys()) this.#hold(key);
+    for (const key of won.keys()) this.#hold(key, claimedAt);
     const lost = chunk.filter((o) => !won.has(o.key)).map((o) => o.key);
     if (lost.length > 0) {
       // Lost to a sent or failed record (a restart, another process): final. A live claim: retry later.
@@ -297,8 +300,8 @@ export class Dispatcher {
 
   // ---- claims held -------------------------------------------------------------------------------
 
-  #hold(key: string): void {
-    this.#held.set(key, Date.now() + this.#o.ledger.leaseMs);
+  #hold(key: string, since: number): void {
+    this.#held.set(key, since + this.#o.ledger.leaseMs);
     if (!this.#renewTimer) {
       // Renewed three times per lease: a holder that lives (and waits on a Retry-After) keeps its claims.
       this.#renewTimer = setInterval(() => void this.#renew(), Math.max(10, this.#o.ledger.leaseMs / 3));
@@ -332,12 +335,13 @@ export class Dispatcher {
     if (until === undefined || this.stopping) return false;
     if (until - Date.now() > this.#o.ledger.leaseMs / 3) return true;
     try {
+      const asked = Date.now();
       const still = await this.#o.ledger.renewMany([key]);
       if (!still.has(key)) {
         this.#held.delete(key);
         return false;
       }
-      this.#held.set(key, Date.now() + this.#o.ledger.leaseMs);
+      this.#held.set(key, asked + this.#o.ledger.leaseMs);
       return true;
     } catch {
       // The ledger cannot say: not posting is the safe side (the key is retried later).

@@ -128,7 +128,7 @@ describe('lateness under 429s: delayed, and dropped only by a rule, logged with 
       [key('busy', 10), key('calm', 30), key('calm', 10)].sort(),
     );
     expect(logged('reminder dropped: a shorter lead was due')).toEqual([key('busy', 30)]);
-  });
+  }, 120_000);
 
   it('a result held back past the 3-hour window is dropped and logged; a channel without failures gets it', async () => {
     const plan = findPlan((p) => p.end - p.start < 6 * 3600_000);
@@ -163,7 +163,7 @@ describe('lateness under 429s: delayed, and dropped only by a rule, logged with 
     };
     const { discord, notifier, logged } = setup('late-card', settings);
     discord.failures.set('discord:1/busy', transient());
-    await play(notifier, plan.start - MINUTE, plan.end, 2 * MINUTE);
+    await play(notifier, plan.start - MINUTE, plan.end, 5 * MINUTE);
     discord.failures.clear();
     await play(notifier, plan.end + MINUTE, plan.end + 10 * MINUTE);
 
@@ -176,5 +176,5 @@ describe('lateness under 429s: delayed, and dropped only by a rule, logged with 
     expect(posted).not.toContain(result('calm'));
     expect(posted).toContain(result('busy'));
     expect(logged('live card dropped: series ended before it could be posted')).toEqual([card('busy')]);
-  });
+  }, 120_000);
 });
