@@ -35,7 +35,7 @@ function child(pair: { id: string; secret: string }, where: string) {
   createInterface({ input: proc.stdout! }).on('line', (text) => {
     const line = JSON.parse(text) as Line;
     lines.push(line);
-    waiting.splice(0).forEach((resolve) => resolve(line));
+    for (const resolve of waiting.splice(0)) resolve(line);
   });
   const next = (phase: Line['phase']) =>
     new Promise<Line>((resolve, reject) => {
