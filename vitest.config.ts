@@ -19,7 +19,7 @@ export const SLOW_TESTS = [
   // Simulated days and hours.
   'test/notify/digest-dst.test.ts', // 24-hour days across DST changes, four zones (~35 s)
   'test/notify/notifier.test.ts', // a simulated day with several tenants (~30 s)
-  'test/notify/v2-day.test.ts', // three simulated hours on the v2 interface (~20 s)
+  'test/notify/v2-day.test.ts', // 24 simulated hours, a v3 and a v2 notifier side by side (~12 min at a load of 24)
   'test/service/simulation.test.ts', // the world on a jumped and a fast clock (~7 s)
   'test/notify/notifier-cases.test.ts', // moved, postponed and failing series over simulated hours (~15 s)
   'test/notify/feed-source.test.ts', // two notifiers over two simulated hours, one over a feed (~30 s)
