@@ -300,7 +300,10 @@ export function lobbyCard(
   const rows = new Map<number, LobbyRow>();
   const row = (roster: number) => {
     let r = rows.get(roster);
-    if (!r) rows.set(roster, (r = { roster, points: 0, kills: 0, played: 0 }));
+    if (!r) {
+      r = { roster, points: 0, kills: 0, played: 0 };
+      rows.set(roster, r);
+    }
     return r;
   };
   for (const s of substage.standings) row(s.roster.id).points = s.points;

@@ -23,7 +23,6 @@ import {
   type CommandChannel,
   type CommandContext,
   type CommandUser,
-  type OptionDef,
   type Platform,
   type Tenant,
   UserError,

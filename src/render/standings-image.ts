@@ -61,7 +61,7 @@ function fonts(): void {
 const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${FAMILY}"`;
 
 /** Cuts text to a width with an ellipsis. */
-function fit(ctx: SKRSContext2D, text: string, width: number): string {
+function fitText(ctx: SKRSContext2D, text: string, width: number): string {
   if (ctx.measureText(text).width <= width) return text;
   let cut = text;
   while (cut.length > 1 && ctx.measureText(`${cut}…`).width > width) cut = cut.slice(0, -1);
@@ -170,12 +170,12 @@ export function tablePng(input: TableImage): Buffer {
     ctx.fillStyle = COLOURS.text;
     ctx.font = font(16, true);
     ctx.textBaseline = 'middle';
-    ctx.fillText(fit(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
+    ctx.fillText(fitText(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
     let y = PAD + 30;
     const cell = (text: string, i: number, x: number, colour: string, bold = false) => {
       ctx.font = font(14, bold);
       ctx.fillStyle = colour;
-      const shown = fit(ctx, text, widths[i]! - 12);
+      const shown = fitText(ctx, text, widths[i]! - 12);
       if (input.columns[i]!.align === 'right') {
         ctx.textAlign = 'right';
         ctx.fillText(shown, x + widths[i]! - 8, y + ROW / 2);
@@ -206,7 +206,7 @@ export function tablePng(input: TableImage): Buffer {
       ctx.textAlign = 'left';
       ctx.font = font(13);
       ctx.fillStyle = COLOURS.muted;
-      ctx.fillText(fit(ctx, input.note, width - 2 * PAD), PAD, y + 16);
+      ctx.fillText(fitText(ctx, input.note, width - 2 * PAD), PAD, y + 16);
     }
     return encodePng(canvas);
   });
@@ -247,7 +247,7 @@ export function bracketPng(input: BracketImage): Buffer {
     ctx.textBaseline = 'middle';
     ctx.font = font(16, true);
     ctx.fillStyle = COLOURS.text;
-    ctx.fillText(fit(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
+    ctx.fillText(fitText(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
 
     const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
     /** Draws one section's rounds; returns each round's box centres (for connectors and the final). */
@@ -258,7 +258,7 @@ export function bracketPng(input: BracketImage): Buffer {
         ctx.font = font(12, true);
         ctx.fillStyle = COLOURS.muted;
         ctx.textAlign = 'left';
-        ctx.fillText(fit(ctx, round.label, BOX_W), x, y0 + 10);
+        ctx.fillText(fitText(ctx, round.label, BOX_W), x, y0 + 10);
         const area = height - HEADING;
         const step = area / Math.max(1, round.series.length);
         const ys: number[] = [];
@@ -301,7 +301,7 @@ export function bracketPng(input: BracketImage): Buffer {
       ctx.font = font(12, true);
       ctx.fillStyle = COLOURS.gold;
       ctx.textAlign = 'left';
-      ctx.fillText(fit(ctx, round.label, BOX_W), x, finalMid - BOX_H / 2 - 14);
+      ctx.fillText(fitText(ctx, round.label, BOX_W), x, finalMid - BOX_H / 2 - 14);
       for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, finalMid - BOX_H / 2, s);
     });
     if (input.champion) {
@@ -314,13 +314,13 @@ export function bracketPng(input: BracketImage): Buffer {
       ctx.textAlign = 'left';
       ctx.fillText('CHAMPION', x + 10, finalMid - 10);
       ctx.font = font(14, true);
-      ctx.fillText(fit(ctx, input.champion, BOX_W - 20), x + 10, finalMid + 9);
+      ctx.fillText(fitText(ctx, input.champion, BOX_W - 20), x + 10, finalMid + 9);
     }
     if (input.note) {
       ctx.textAlign = 'left';
       ctx.font = font(13);
       ctx.fillStyle = COLOURS.muted;
-      ctx.fillText(fit(ctx, input.note, width - 2 * PAD), PAD, canvas.height - PAD - 8);
+      ctx.fillText(fitText(ctx, input.note, width - 2 * PAD), PAD, canvas.height - PAD - 8);
     }
     return encodePng(canvas);
   });
@@ -352,7 +352,7 @@ function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: { a: BracketSlo
     ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
     ctx.textAlign = 'left';
     const name = slot.hidden ? '?' : (slot.team ?? 'TBD');
-    ctx.fillText(fit(ctx, name, BOX_W - 44), x + 10, cy);
+    ctx.fillText(fitText(ctx, name, BOX_W - 44), x + 10, cy);
     if (slot.score !== undefined) {
       ctx.textAlign = 'right';
       ctx.font = font(13, true);

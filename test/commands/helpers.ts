@@ -107,7 +107,13 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     options.api === 'v2'
       ? createClient({
           baseUrl: service.v2.url,
-          v2: { clientId: pair.id, clientSecret: pair.secret, now: () => clock.nowMs() },
+          // The test service is unlimited (rate: 0): so is the client's v2 per-minute budget, like `rate` on v3.
+          v2: {
+            clientId: pair.id,
+            clientSecret: pair.secret,
+            now: () => clock.nowMs(),
+            perMinute: 1_000_000,
+          },
           rate,
           cache,
         })
