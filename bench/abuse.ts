@@ -5,7 +5,7 @@
  * milliseconds per kind, then one JSON line with the extra cost of each worst case over the plain
  * request (the goal: within 50 ms).
  */
-import { Clock } from '../src/service/clock.ts';
+import { Clock } from '../src/core/clock.ts';
 import { startService } from '../src/service/index.ts';
 import { LIMITS } from '../src/service/query.ts';
 

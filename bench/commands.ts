@@ -18,7 +18,7 @@ import { defaultSettings, type Settings, settingsSchema } from '../src/bot/setti
 import type { TenantStore } from '../src/bot/tenants.ts';
 import { createClient } from '../src/client/client.ts';
 import type { EsportsClient } from '../src/client/types.ts';
-import { Clock } from '../src/service/clock.ts';
+import { Clock } from '../src/core/clock.ts';
 import { startService } from '../src/service/index.ts';
 
 const quick = process.argv.includes('--quick');

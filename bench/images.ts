@@ -9,9 +9,9 @@
 import { tableCard } from '../commands/standings.ts';
 import { createNameIndex } from '../src/bot/names.ts';
 import { createClient } from '../src/client/client.ts';
+import { Clock } from '../src/core/clock.ts';
 import { bracketPng, clearImageCache, imageStats, tablePng } from '../src/render/standings-image.ts';
 import { bracketImageOf, tableImageOf } from '../src/render/standings-input.ts';
-import { Clock } from '../src/service/clock.ts';
 import { startService } from '../src/service/index.ts';
 
 const quick = process.argv.includes('--quick');

@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Reply } from '../src/bot/reply.ts';
 import { createClient } from '../src/client/client.ts';
+import { Clock } from '../src/core/clock.ts';
 import {
   type ChannelTarget,
   claimLost,
@@ -40,7 +41,6 @@ import type { Ledger, LedgerEntry } from '../src/notify/ledger.ts';
 import { createNotifier } from '../src/notify/notifier.ts';
 import { RedisLedger } from '../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../src/notify/sqlite-ledger.ts';
-import { Clock } from '../src/service/clock.ts';
 import { startService } from '../src/service/index.ts';
 import { Rng } from '../src/service/random.ts';
 import { World } from '../src/service/world.ts';

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Pool } from 'undici';
-import { Clock } from '../src/service/clock.ts';
+import { Clock } from '../src/core/clock.ts';
 import { World } from '../src/service/world.ts';
 
 const args = process.argv.slice(2);

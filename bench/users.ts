@@ -19,8 +19,8 @@ import { Runtime } from '../src/bot/runtime.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../src/bot/settings.ts';
 import type { TenantStore } from '../src/bot/tenants.ts';
 import { createClient } from '../src/client/client.ts';
+import { Clock } from '../src/core/clock.ts';
 import { createFeed } from '../src/feed/feed.ts';
-import { Clock } from '../src/service/clock.ts';
 import { startService } from '../src/service/index.ts';
 
 const args = process.argv.slice(2);

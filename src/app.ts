@@ -16,12 +16,12 @@ import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
 import type { Config } from './config.ts';
+import { Clock } from './core/clock.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
 import type { Delivery } from './notify/delivery.ts';
 import type { Ledger } from './notify/ledger.ts';
 import type { Notifier } from './notify/notifier.ts';
-import { Clock } from './service/clock.ts';
 import type { RunningService } from './service/index.ts';
 
 /** Requests per second of the embedded service (and the client against it) unless ESPORTS_RATE says otherwise. */

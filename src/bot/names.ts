@@ -9,6 +9,7 @@
  */
 
 import type { EsportsClient } from '../client/types.ts';
+import type { Clock } from '../core/clock.ts';
 import { MatchdayError } from '../core/errors.ts';
 import type {
   Game,
@@ -22,7 +23,6 @@ import type {
   Team,
   Tournament,
 } from '../protocol/types.ts';
-import type { Clock } from '../service/clock.ts';
 import type { AutocompleteSource, Choice } from './command.ts';
 import { UserError } from './command.ts';
 import { editDistance } from './text-args.ts';

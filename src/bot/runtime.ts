@@ -9,10 +9,10 @@
 
 import { ServiceError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
+import type { Clock } from '../core/clock.ts';
 import { MatchdayError } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
-import type { Clock } from '../service/clock.ts';
 import { validateArgs } from './args.ts';
 import {
   type AnyCommand,

@@ -15,8 +15,8 @@ import type { NameIndex } from '../bot/names.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { UserStore } from '../bot/users.ts';
 import type { EsportsClient } from '../client/types.ts';
+import type { Clock } from '../core/clock.ts';
 import type { Caster, Series } from '../protocol/types.ts';
-import type { Clock } from '../service/clock.ts';
 import { calendarIcs, REFRESH_SECONDS } from './ics.ts';
 import { channelSeries, followedSeries } from './series.ts';
 

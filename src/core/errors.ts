@@ -46,8 +46,3 @@ export class UserError extends MatchdayError {
     super(code, 'user', message);
   }
 }
-
-/** How `ask` and the metrics name the end of a call for each audience. */
-export function outcomeOf(error: unknown): 'user-error' | 'error' {
-  return error instanceof MatchdayError && error.audience === 'user' ? 'user-error' : 'error';
-}

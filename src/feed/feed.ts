@@ -20,10 +20,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
+import type { Clock } from '../core/clock.ts';
 import { POLL_INTERVAL_MS, pollBand } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
-import type { Clock } from '../service/clock.ts';
 import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './query.ts';
 import type { SnapshotStore } from './store.ts';
 

@@ -7,7 +7,7 @@
 import { dirname, join } from 'node:path';
 import type { NameIndex, NameSnapshot } from '../bot/names.ts';
 import type { Config } from '../config.ts';
-import type { Clock } from '../service/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { RedisSnapshotStore, type SnapshotStore, SqliteSnapshotStore } from './store.ts';
 
 const NAMES_KEY = 'names';

@@ -18,7 +18,7 @@
  */
 import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
-import type { Clock } from '../service/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
 import { combineReminders, groupByBatch } from './grouping.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';

@@ -2,7 +2,7 @@
  * `matchday service [flags]`: serves the local esports data service until interrupted.
  * A bad flag prints what was wrong and the usage, and exits with status 2.
  */
-import { Clock } from './clock.ts';
+import { Clock } from '../core/clock.ts';
 import { DEFAULT_SECRET, type FaultOptions, type ServiceOptions, startService } from './index.ts';
 
 const USAGE = `Usage: matchday service [options]

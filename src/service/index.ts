@@ -6,16 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Clock } from '../core/clock.ts';
 import { ID_SPACES } from '../protocol/fields.ts';
 import { ApiError } from './api-error.ts';
-import { Clock } from './clock.ts';
 import { Rng } from './random.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { matchRoute, readIdSpace, resolveIds } from './routes.ts';
 import { type V2Credential, V2Interface } from './v2/index.ts';
 import { World } from './world.ts';
 
-export { Clock } from './clock.ts';
+export { Clock } from '../core/clock.ts';
 export { World } from './world.ts';
 
 export interface ServiceOptions {

@@ -6,6 +6,8 @@
  * The window of listed series covers the whole weeks overlapping [now - 14 days, now + 14 days]
  * and slides with the clock; detail lookups by id work for any week (ids encode their week).
  */
+
+import type { Clock } from '../core/clock.ts';
 import { ID_SPACES } from '../protocol/fields.ts';
 import type {
   Caster,
@@ -23,7 +25,6 @@ import type {
   TournamentParticipants,
 } from '../protocol/types.ts';
 import { type CasterInfo, Catalog } from './catalog.ts';
-import type { Clock } from './clock.ts';
 import { hash32, Rng } from './random.ts';
 import { shooterRoundTimes } from './rounds.ts';
 import {

@@ -8,7 +8,7 @@ import { replyText } from '../../src/bot/reply.ts';
 import type { CommandCall } from '../../src/bot/runtime.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { loadConfig } from '../../src/config.ts';
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import { captureLogs, type LogCapture } from './helpers.ts';
 

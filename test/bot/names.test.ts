@@ -9,8 +9,8 @@ import {
 } from '../../src/bot/names.ts';
 import { editDistance } from '../../src/bot/text-args.ts';
 import { createClient } from '../../src/client/client.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { MatchdayError } from '../../src/core/errors.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
 import { worldSeries } from '../commands/truth.ts';
 

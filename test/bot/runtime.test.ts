@@ -4,9 +4,9 @@ import type { NameIndex } from '../../src/bot/names.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { type CommandCall, type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { TimeoutError } from '../../src/client/errors.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { MatchdayError } from '../../src/core/errors.ts';
 import { UnsafeFilterTextError } from '../../src/protocol/filter.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { captureLogs, type LogCapture, type TempStore, tempStore } from './helpers.ts';
 
 /** Records what each run saw, so tests can assert on coerced arguments and context. */

@@ -15,8 +15,8 @@ import { replyText } from '../../src/bot/reply.ts';
 import { type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { channelSubscriptionSchema, defaultSettings } from '../../src/bot/settings.ts';
 import { openTenantStore, StoreError, type TenantStore } from '../../src/bot/tenants.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { captureLogs } from './helpers.ts';
 import { hasRedisServer, OwnRedis } from './redis-server.ts';
 

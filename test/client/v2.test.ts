@@ -12,7 +12,7 @@ import Keyv from 'keyv';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type EsportsClient } from '../../src/client/client.ts';
 import { UnauthorizedError } from '../../src/client/errors.ts';
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 
 const INSTANT = new Date('2026-11-18T15:00:00.000Z');

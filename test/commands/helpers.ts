@@ -18,7 +18,7 @@ import type { TenantStore } from '../../src/bot/tenants.ts';
 import { lruStore } from '../../src/client/cache.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { startService } from '../../src/service/index.ts';
 
 /** A Wednesday afternoon: series are live, finished earlier in the week, and upcoming. */

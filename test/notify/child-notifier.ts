@@ -22,6 +22,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Reply } from '../../src/bot/reply.ts';
 import { createClient } from '../../src/client/client.ts';
+import { Clock } from '../../src/core/clock.ts';
 import {
   type ChannelTarget,
   type Delivery,
@@ -32,7 +33,6 @@ import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { startService } from '../../src/service/index.ts';
 import { Rng } from '../../src/service/random.ts';
 import { CHILD_SEED, childTenants } from './child-tenants.ts';

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { createNotifier, type NotifierOptions, type NotifyClient } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import type { Series } from '../../src/protocol/types.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
 import {

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_KINDS } from '../../src/bot/settings.ts';
+import { Clock } from '../../src/core/clock.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
-import { Clock } from '../../src/service/clock.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
 

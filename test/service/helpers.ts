@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 /** Shared helpers for the service tests: a service on a free loopback port and a small GET helper. */
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import { type RunningService, type ServiceOptions, startService } from '../../src/service/index.ts';
 
 /** A Wednesday afternoon: group stages running, brackets ahead. */

@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 /** The generated schedule: coverage at every moment per tier group, causality, tournament names. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import type { RunningService } from '../../src/service/index.ts';
 import {
   REST_MS,

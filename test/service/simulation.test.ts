@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Clock } from '../../src/service/clock.ts';
+import { Clock } from '../../src/core/clock.ts';
 import type { RunningService } from '../../src/service/index.ts';
 import { allPages, get, INSTANT, ids, ok, start } from './helpers.ts';
 

@@ -5,8 +5,8 @@
  * 404/410 and the per-second and per-minute limits. Expectations come from the world (`service.world`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Clock } from '../../src/core/clock.ts';
 import { parseServiceArgs } from '../../src/service/cli.ts';
-import { Clock } from '../../src/service/clock.ts';
 import type { RunningService } from '../../src/service/index.ts';
 import { INSTANT, start } from './helpers.ts';
 

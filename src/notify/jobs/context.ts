@@ -3,7 +3,7 @@
  * one way anything is posted (`dispatcher`: claim, send, mark).
  */
 import type { Logger } from '../../bot/logger.ts';
-import type { Clock } from '../../service/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { Dispatcher } from '../dispatcher.ts';
 import type { Ledger } from '../ledger.ts';
 import type { NotifySource } from '../source.ts';

@@ -5,8 +5,8 @@
  * `{ error, error_code, error_description }`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../api-error.ts';
-import type { Clock } from '../clock.ts';
 import type { Rng } from '../random.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import type { World } from '../world.ts';

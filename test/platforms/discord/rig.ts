@@ -12,9 +12,9 @@ import { type App, createApp } from '../../../src/app.ts';
 import type { AnyCommand } from '../../../src/bot/command.ts';
 import { createLogger } from '../../../src/bot/logger.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { Clock } from '../../../src/core/clock.ts';
 import { type DiscordBot, startDiscord } from '../../../src/platforms/discord/bot.ts';
 import { registerCommands } from '../../../src/platforms/discord/register.ts';
-import { Clock } from '../../../src/service/clock.ts';
 import { FakeDiscord, type FakeGuildSeed } from '../../fakes/discord.ts';
 
 export const GUILD = '100000000000000001';

@@ -9,8 +9,8 @@
 import { commands } from '../../../commands/index.ts';
 import { type App, createApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
+import { Clock } from '../../../src/core/clock.ts';
 import { type SlackPlatform, startSlack } from '../../../src/platforms/slack/app.ts';
-import { Clock } from '../../../src/service/clock.ts';
 import { captureLogs, type LogCapture } from '../../bot/helpers.ts';
 import { FROZEN_AT } from '../../commands/helpers.ts';
 import { formBody, signedPost } from '../../fakes/slack/signed-post.ts';

@@ -4,11 +4,11 @@ import { defineCommand } from '../../../src/bot/command.ts';
 import type { NameIndex } from '../../../src/bot/names.ts';
 import { COLOURS, type Reply } from '../../../src/bot/reply.ts';
 import { type DataClient, Runtime } from '../../../src/bot/runtime.ts';
+import { Clock } from '../../../src/core/clock.ts';
 import { TERMINAL_TENANT_ID } from '../../../src/core/tenant-id.ts';
 import { DeliveryError } from '../../../src/notify/delivery.ts';
 import { type Chat, startChat } from '../../../src/platforms/terminal/chat.ts';
 import { TerminalDelivery } from '../../../src/platforms/terminal/delivery.ts';
-import { Clock } from '../../../src/service/clock.ts';
 import { captureLogs, type TempStore, tempStore } from '../../bot/helpers.ts';
 
 const card = (title: string, score: string): Reply => ({
