@@ -150,7 +150,7 @@ function budgetLine(status: ProcessStatus): { text: Text; health: Health } {
   const rate = u.requests / Math.max(1, u.seconds);
   const parts = [
     u.perSecond !== undefined && u.inUseRatio !== undefined
-      ? `${rate.toFixed(1)} of ${u.perSecond} requests/s (${Math.round(u.inUseRatio * 100)} %)`
+      ? `${rate.toFixed(1)} of ${u.perSecond} requests/s (${Math.round(u.inUseRatio * 100)}%)`
       : `${rate.toFixed(1)} requests/s`,
     `over the last ${u.seconds} s`,
   ];
