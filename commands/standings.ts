@@ -21,7 +21,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { attachBracket, attachTable } from '../src/render/standings-input.ts';
+import { attachBracket, attachTable, bracketRounds } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
@@ -91,32 +91,14 @@ export default defineCommand({
     const footer = others.length > 0 ? `Other stages: ${listWithin(others, 280)}` : undefined;
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
-      const held = fromFeed(ctx, {
-        substage: substage.id,
-        lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-        order: 'start-asc',
-        take: 50,
-      });
-      const series =
-        held && !held.filling
-          ? held.series
-          : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
+      const series = await substageSeries(ctx, substage.id);
       await names.ensureSeriesLabels(data, series);
       const card = bracketCard(title, series, names, policy, footer);
       return { cards: [attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
-      const held = fromFeed(ctx, {
-        substage: substage.id,
-        lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-        order: 'start-asc',
-        take: 50,
-      });
-      const series =
-        held && !held.filling
-          ? held.series
-          : visible(await data.substages.series(substage.id, { order: 'start-asc', take: 50 }));
+      const series = await substageSeries(ctx, substage.id);
       await names.ensureRosters(data, [
         ...substage.standings.map((s) => s.roster.id),
         ...substage.rosters.map((r) => r.id),
@@ -145,6 +127,18 @@ export default defineCommand({
     };
   },
 });
+
+/** A substage's series from the feed when it holds them all, else from the service (one request). */
+async function substageSeries(ctx: Parameters<typeof fromFeed>[0], substageId: number): Promise<Series[]> {
+  const held = fromFeed(ctx, {
+    substage: substageId,
+    lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+    order: 'start-asc',
+    take: 50,
+  });
+  if (held && !held.filling) return [...held.series];
+  return visible(await ctx.data.substages.series(substageId, { order: 'start-asc', take: 50 }));
+}
 
 /**
  * The stage a user named (an id or a title within the tournament), else the current one: the
@@ -373,15 +367,7 @@ export function bracketCard(
   policy: SpoilerPolicy,
   footer?: string,
 ): Card {
-  const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
-  for (const s of series) {
-    const pos = s.bracket_position;
-    if (!pos) continue;
-    const key = `${pos.part}:${pos.col}`;
-    const round = rounds.get(key) ?? { part: pos.part, col: pos.col, series: [] };
-    round.series.push(s);
-    rounds.set(key, round);
-  }
+  const rounds = bracketRounds(series);
   const partOrder: BracketPart[] = ['UB', 'LB', 'GF'];
   const minUbCol = Math.min(...[...rounds.values()].filter((r) => r.part === 'UB').map((r) => r.col));
   const ordered = [...rounds.values()].sort(

@@ -47,13 +47,10 @@ const PART_TITLES: Record<BracketPart, string> = {
   GF: 'Grand final',
 };
 
-/** The picture of a double-elimination bracket under the spoiler policy. */
-export function bracketImageOf(
-  title: string,
+/** A bracket's series by round (`UB:1`, `LB:2`, `GF:1`, ...); series without a position are left out. */
+export function bracketRounds(
   series: readonly Series[],
-  names: NameIndex,
-  policy: SpoilerPolicy,
-): BracketImage | undefined {
+): Map<string, { part: BracketPart; col: number; series: Series[] }> {
   const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
   for (const s of series) {
     const pos = s.bracket_position;
@@ -63,6 +60,17 @@ export function bracketImageOf(
     round.series.push(s);
     rounds.set(key, round);
   }
+  return rounds;
+}
+
+/** The picture of a double-elimination bracket under the spoiler policy. */
+export function bracketImageOf(
+  title: string,
+  series: readonly Series[],
+  names: NameIndex,
+  policy: SpoilerPolicy,
+): BracketImage | undefined {
+  const rounds = bracketRounds(series);
   if (rounds.size === 0) return undefined;
   const order: BracketPart[] = ['UB', 'LB', 'GF'];
   const ordered = [...rounds.values()].sort(
