@@ -81,8 +81,3 @@ export interface DocumentStore {
   ids(): Promise<string[]>;
   close(): Promise<void>;
 }
-
-/** Milliseconds before reconnect attempt `retries`: 100 ms doubling to 5 s, jittered; never gives up. */
-export function reconnectDelay(retries: number): number {
-  return Math.round(Math.min(5000, 100 * 2 ** Math.min(retries, 6)) * (0.5 + Math.random() / 2));
-}

@@ -15,7 +15,8 @@
  * "settings are unavailable" within about a second and a half instead of hanging.
  */
 import { createClient } from '@redis/client';
-import { type DocumentStore, reconnectDelay, StoreError } from './store-backend.ts';
+import { reconnectDelay } from '../core/redis-reconnect.ts';
+import { type DocumentStore, StoreError } from './store-backend.ts';
 import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 

@@ -6,6 +6,7 @@
  * starved by another process' polling.
  */
 import { createClient } from '@redis/client';
+import { reconnectDelay } from '../core/redis-reconnect.ts';
 import { WouldMissDeadlineError } from './rate-limiter.ts';
 import type { SharedBudget, SharedBudgetPlan } from './shared-budget.ts';
 import type { Priority } from './types.ts';
@@ -76,7 +77,7 @@ export class RedisBudget implements SharedBudget {
       disableOfflineQueue: true,
       socket: {
         connectTimeout: 5000,
-        reconnectStrategy: (retries: number) => Math.min(5000, 100 * 2 ** retries),
+        reconnectStrategy: reconnectDelay,
       },
     });
     this.#client.on('error', () => undefined);

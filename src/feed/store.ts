@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { createClient } from '@redis/client';
 import sqlite3 from 'sqlite3';
+import { reconnectDelay } from '../core/redis-reconnect.ts';
 
 export interface StoredDocument {
   /** The instant (simulated ms) the document describes: newer wins. */
@@ -134,14 +135,21 @@ export class RedisSnapshotStore implements SnapshotStore {
     this.#prefix = prefix;
     // The Redis client is loaded only when a Redis store is used (`matchday ask` on SQLite never pays for it).
     this.#connected = import('@redis/client').then((redis) => {
+      let connected = false;
       const client: ReturnType<typeof createClient> = redis.createClient({
         url,
         disableOfflineQueue: true,
         socket: {
           connectTimeout: 5000,
+          // The first connection gives up after 5 tries (a store missing at start fails clearly);
+          // once connected, forever: a client that gave up stayed closed, and the feed never read
+          // or shared through the store again after a Redis restart (issue 19).
           reconnectStrategy: (retries: number) =>
-            retries >= 5 ? new Error('Redis is unreachable.') : 100 * 2 ** retries,
+            !connected && retries >= 5 ? new Error('Redis is unreachable.') : reconnectDelay(retries),
         },
+      });
+      client.on('ready', () => {
+        connected = true;
       });
       // Without a listener an unreachable server would crash the process; the failing call reports it.
       client.on('error', () => undefined);
@@ -167,6 +175,8 @@ export class RedisSnapshotStore implements SnapshotStore {
 
   async write(key: string, document: StoredDocument): Promise<void> {
     await this.#connected;
+    // MULTI ignores `disableOfflineQueue` (it waits for the next reconnect attempt): fail at once.
+    if (!this.#redis.isReady) throw new Error('The feed store (Redis) is reconnecting.');
     await this.#redis
       .multi()
       .set(`${this.#prefix}${key}`, `${document.at}\n${document.value}`)

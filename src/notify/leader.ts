@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
+import { reconnectDelay } from '../core/redis-reconnect.ts';
 
 /**
  * KEYS[1] the lease, KEYS[2] the fencing counter; ARGV: owner, ttl ms.
@@ -67,6 +68,10 @@ export class NotifierLease {
   #stopped = false;
   #busy: Promise<void> = Promise.resolve();
   #starting: Promise<void> | undefined;
+  /** The connection came back while no attempt was scheduled: the next one goes at once. */
+  #soon = false;
+  /** Set after the first connection: a later `ready` is a reconnection. */
+  #reconnecting = false;
 
   constructor(options: LeaseOptions) {
     this.#o = {
@@ -80,10 +85,20 @@ export class NotifierLease {
       disableOfflineQueue: true,
       socket: {
         connectTimeout: 5000,
-        reconnectStrategy: (retries: number) => Math.min(5000, 100 * 2 ** retries),
+        reconnectStrategy: reconnectDelay,
       },
     });
     this.#client.on('error', () => undefined);
+    // Redis is back (after an outage): try at once instead of at the next `retryMs`, so a holder that
+    // stood down takes its lease again, and the notifier resumes, within a reconnect of Redis returning.
+    this.#client.on('ready', () => {
+      if (this.#stopped || !this.#reconnecting) return;
+      if (this.#timer === undefined) this.#soon = true;
+      else {
+        clearTimeout(this.#timer);
+        this.#schedule(0);
+      }
+    });
   }
 
   get leading(): boolean {
@@ -93,17 +108,21 @@ export class NotifierLease {
   /** Connects and makes the first attempt (so start-up knows whether this process leads). */
   async start(): Promise<void> {
     await this.#client.connect();
+    this.#reconnecting = true;
     await this.#attempt();
     this.#schedule();
     // Start-up waits for the notifier to be running (renewals go on meanwhile).
     await this.#starting;
   }
 
-  #schedule(): void {
+  #schedule(delayMs = this.#o.retryMs): void {
     if (this.#stopped) return;
+    if (this.#soon) delayMs = 0;
+    this.#soon = false;
     this.#timer = setTimeout(() => {
+      this.#timer = undefined;
       this.#busy = this.#attempt().finally(() => this.#schedule());
-    }, this.#o.retryMs);
+    }, delayMs);
   }
 
   async #attempt(): Promise<void> {

@@ -138,6 +138,9 @@ class NotifierImpl implements Notifier {
   #subsAt = Number.NEGATIVE_INFINITY;
   #prunedAt = Number.NEGATIVE_INFINITY;
   #ledgerProblemAt = Number.NEGATIVE_INFINITY;
+  /** The last reload of the subscriptions failed: the ones loaded before are in use. */
+  #subsStale = false;
+  #subsLoaded = false;
   /** Series forgotten since the last `#forgetKeys`, and when (simulated ms) it last ran. */
   readonly #forgotten = new Set<number>();
   #forgetKeysAt = Number.NEGATIVE_INFINITY;
@@ -260,7 +263,7 @@ class NotifierImpl implements Notifier {
     await this.#prune();
     const t0 = performance.now();
     this.#dispatcher.deadline = t0 + this.#o.tickBudgetMs;
-    if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#loadSubscriptions(now);
+    if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#reloadSubscriptions(now);
     if (this.#subs.all.length === 0) return;
     const t1 = performance.now();
     await this.#read(now);
@@ -340,11 +343,34 @@ class NotifierImpl implements Notifier {
     }
   }
 
+  /**
+   * Reloads the subscriptions; when the settings store cannot answer (a Redis outage), the ones
+   * loaded last are kept and the reload is tried again next tick. So posting resumes as soon as the
+   * ledger answers, without also waiting for the settings store's own reconnection (issue 19).
+   */
+  async #reloadSubscriptions(now: number): Promise<void> {
+    try {
+      await this.#loadSubscriptions(now);
+      if (this.#subsStale)
+        this.#o.logger.info({}, 'subscriptions reloaded; the settings store answers again');
+      this.#subsStale = false;
+    } catch (error) {
+      if (!this.#subsLoaded) throw error;
+      if (!this.#subsStale)
+        this.#o.logger.warn(
+          { err: error },
+          'the settings store cannot be read; notifying with the subscriptions loaded last until it answers',
+        );
+      this.#subsStale = true;
+    }
+  }
+
   async #loadSubscriptions(now: number): Promise<void> {
     const subs = await tenantSubscriptions(this.#o.tenants, this.#o.logger);
     if (this.#o.users) subs.push(...(await dmSubscriptions(this.#o.users, this.#o.logger)));
     this.#subs.set(subs.filter((s) => !this.#dispatcher.disabled.has(targetKey(s))));
     this.#subsAt = now;
+    this.#subsLoaded = true;
   }
 
   /** The source's read for this tick, then the bookkeeping it asks for (first starts, forgotten series). */

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
-import { reconnectDelay } from '../bot/store-backend.ts';
+import { reconnectDelay } from '../core/redis-reconnect.ts';
 import {
   type Claim,
   DEFAULT_LEASE_MS,
@@ -188,6 +188,10 @@ export class RedisLedger implements Ledger {
   async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
     if (sent.length === 0) return;
     await this.#connected;
+    // A pipeline ignores `disableOfflineQueue` (@redis/client 5 queues it until the next reconnect
+    // attempt): it would hold the tick for a whole reconnect delay while Redis is away.
+    if (!this.#client.isReady)
+      throw new Error('The Redis ledger is reconnecting; the marks are kept and written later.');
     const multi = this.#client.multi();
     for (const [key, messageId] of sent)
       multi.set(this.#prefix + key, `sent|${this.#now()}|${messageId}`, {

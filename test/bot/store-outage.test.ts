@@ -16,7 +16,12 @@ import { type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { channelSubscriptionSchema, defaultSettings } from '../../src/bot/settings.ts';
 import { openTenantStore, StoreError, type TenantStore } from '../../src/bot/tenants.ts';
 import { Clock } from '../../src/core/clock.ts';
+import { NotifierLease } from '../../src/notify/leader.ts';
+import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
+import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { startService } from '../../src/service/index.ts';
+import { memoryLogger, RecordingDelivery, uncachedClient } from '../notify/helpers.ts';
 import { captureLogs } from './helpers.ts';
 import { hasRedisServer, OwnRedis } from './redis-server.ts';
 
@@ -146,6 +151,98 @@ describe.skipIf(!hasRedisServer())(
       expect(await reopened.list()).toEqual(expect.arrayContaining(['slack:T1', 'slack:T7', 'discord:99']));
       await reopened.close();
       await other.close();
+    }, 60_000);
+
+    it('the notifier keeps posting with the subscriptions it loaded while the settings store is away', async () => {
+      // Its ledger is a SQLite file, so only the settings store is gone: posting need not wait for it.
+      const clock = new Clock({ start: new Date(Date.parse('2025-06-04T06:00:00Z')), frozen: true });
+      const service = await startService({ port: 0, seed: 23, clock, rate: 0 });
+      const client = uncachedClient(service);
+      const ledger = new SqliteLedger(join(dir, 'notify-ledger.sqlite'));
+      const delivery = new RecordingDelivery('discord', () => clock.nowMs());
+      const log = memoryLogger();
+      await store.update('discord:500', (s) => ({
+        ...s,
+        tiers: [1, 2],
+        channels: [channelSubscriptionSchema.parse({ id: 'c500', kinds: ['live', 'results'] })],
+      }));
+      const notifier = createNotifier({
+        client,
+        tenants: store,
+        clock,
+        ledger,
+        deliveries: { discord: delivery },
+        logger: log,
+        editIntervalMs: 0,
+        tenantsRefreshMs: 60_000,
+      });
+      const hour = () => clock.set(new Date(clock.nowMs() + 3600_000));
+      try {
+        await notifier.tick();
+        await redis.stop();
+        const before = delivery.posts().length;
+        for (let i = 0; i < 4; i++) {
+          hour();
+          await notifier.tick();
+        }
+        // Series went live and ended during the outage: their cards and results went out.
+        const during = delivery.posts().slice(before);
+        expect(during.length).toBeGreaterThan(0);
+        expect(during.every((p) => p.tenantId === 'discord:500' && p.channelId === 'c500')).toBe(true);
+        const stale = log.lines.filter((l) =>
+          l.msg?.includes('notifying with the subscriptions loaded last'),
+        );
+        expect(stale).toHaveLength(1);
+        expect(log.lines.some((l) => l.msg === 'notifier tick failed')).toBe(false);
+
+        await redis.restart();
+        await eventually(async () => {
+          hour();
+          await notifier.tick();
+          if (!log.lines.some((l) => l.msg?.includes('subscriptions reloaded'))) throw new Error('not yet');
+        });
+      } finally {
+        await notifier.stop();
+        await ledger.close();
+        await client.close();
+        await service.close();
+      }
+    }, 60_000);
+
+    it('the notifier lease is taken again as soon as Redis is back, not at its next retry', async () => {
+      const led: number[] = [];
+      // Renewals a minute apart: only the reconnection can explain a new lease within the wait below.
+      const lease = new NotifierLease({
+        url: redis.url,
+        key: 'test:outage-lease',
+        ttlMs: 120_000,
+        retryMs: 60_000,
+        logger: { info: () => undefined, warn: () => undefined },
+        lead: async (token) => {
+          led.push(token);
+        },
+        resign: async () => undefined,
+      });
+      await lease.start();
+      expect(lease.leading).toBe(true);
+      // A restart without persistence: the lease key is gone with everything else.
+      await redis.stop();
+      await redis.restart();
+      const { createClient } = await import('@redis/client');
+      const raw = createClient({ url: redis.url });
+      await raw.connect();
+      try {
+        const held = await eventually(async () => {
+          const value = await raw.get('test:outage-lease');
+          if (value === null) throw new Error('not taken yet');
+          return value;
+        }, 20_000);
+        expect(held.startsWith(`${lease.owner}|`)).toBe(true);
+        expect(lease.leading).toBe(true);
+      } finally {
+        await raw.close();
+        await lease.stop();
+      }
     }, 60_000);
   },
 );
