@@ -14,6 +14,7 @@
  *
  *   --crash                          the crash loop instead (`bench/notify-crash.ts`)
  *   --faults                         several instances under 429s and SIGKILLs (`bench/notify-faults.ts`)
+ *   --api v2                         the notifier's requests on v3 and on v2 over one window (`bench/notify-api.ts`)
  *
  * The last line is one JSON object.
  */
@@ -31,6 +32,7 @@ import { startService } from '../src/service/index.ts';
 import { Rng } from '../src/service/random.ts';
 import { MemoryTenants, memoryLogger } from '../test/notify/helpers.ts';
 import { expectedNotifications } from '../test/notify/world-expect.ts';
+import { apiBench } from './notify-api.ts';
 import { crashBench } from './notify-crash.ts';
 import { faultsBench } from './notify-faults.ts';
 
@@ -254,6 +256,10 @@ async function run(count: number, dir: string): Promise<RunResult> {
 
 if (process.argv.includes('--crash')) {
   await crashBench(process.argv);
+  process.exit(0);
+}
+if (process.argv.includes('--api')) {
+  await apiBench(process.argv);
   process.exit(0);
 }
 if (process.argv.includes('--faults')) {

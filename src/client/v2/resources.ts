@@ -47,6 +47,7 @@ import {
   type V2Team,
   type V2Tournament,
 } from './records.ts';
+import { type Found, readClusters, type SeriesHint } from './series-batch.ts';
 import type { V2Answer } from './transport.ts';
 
 type Resources = Omit<EsportsClient, 'forCaller' | 'stats' | 'close'>;
@@ -63,6 +64,8 @@ export class Embedded {
   readonly casters = new Map<number, Caster>();
   readonly maps = new Map<number, GameMap>();
   readonly substages = new Map<number, Substage>();
+  /** Where each series seen was (its tournament and start): found again in a listing (`series-batch.ts`). */
+  readonly seriesHints = new Map<number, SeriesHint>();
 
   put<T>(map: Map<number, T>, id: number, value: T): void {
     map.delete(id);
@@ -84,6 +87,9 @@ export class Embedded {
   }
 
   series(s: V2Series): void {
+    const start = s.start === null ? Number.NaN : Date.parse(s.start);
+    if (Number.isFinite(start)) this.put(this.seriesHints, s.id, { tournament: s.tournament_id, start });
+    else this.seriesHints.delete(s.id);
     for (const r of s.rosters) this.roster(r, s.game.id);
     for (const c of s.casters ?? []) this.put(this.casters, c.id, toCaster(c, s.game.id));
     for (const m of s.matches ?? [])
@@ -234,15 +240,38 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
     const a = await seriesDetail(id, options);
     return toSeries(a.body, a.at);
   };
-  /** Each id on its own (v2 has no id filter); missing and deleted ones are skipped. */
-  const seriesMany = async (wanted: readonly number[], options?: CallOptions) => {
-    const found = await Promise.all(
-      [...new Set(wanted)].map((id) =>
-        seriesGet(id, options).catch((e: unknown) => (skippable(e) ? null : Promise.reject(e))),
-      ),
+  /**
+   * Many series as v2 answers them, by id: those seen before from the listings of their tournaments
+   * around their known starts (`series-batch.ts`), the rest one `/series/{id}` each. Missing ones
+   * (404) and those read by id as deleted (410) are left out; a listing answers deleted ones with
+   * their `deleted_at`, which the callers skip.
+   */
+  const seriesRaw = async (wanted: readonly number[], options?: CallOptions): Promise<Map<number, Found>> => {
+    const unique = [...new Set(wanted.map((id) => safeId(id)))];
+    const found = await readClusters(unique, seen.seriesHints, async (params, page) => {
+      const a = await get<Envelope<V2Series>>('/series', { ...params, page: String(page) }, options);
+      for (const s of a.body.data) seen.series(s);
+      return { at: a.at, lastPage: a.body.last_page, data: a.body.data };
+    });
+    await Promise.all(
+      unique
+        .filter((id) => !found.has(id))
+        .map(async (id) => {
+          const a = await seriesDetail(id, options).catch((e: unknown) =>
+            skippable(e) ? null : Promise.reject(e),
+          );
+          if (a) found.set(id, { body: a.body, at: a.at });
+        }),
     );
-    const byId = new Map(found.flatMap((s) => (s ? [[s.id, s] as const] : [])));
-    return wanted.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    return found;
+  };
+  /** Missing and deleted ones are skipped (a deleted series answers 410). */
+  const seriesMany = async (wanted: readonly number[], options?: CallOptions) => {
+    const found = await seriesRaw(wanted, options);
+    return wanted.flatMap((id) => {
+      const f = found.get(id);
+      return f && f.body.deleted_at === null ? [toSeries(f.body, f.at)] : [];
+    });
   };
 
   // ---- matches: from the series they belong to (the live listing first: one request for all live) ----
@@ -256,15 +285,12 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       options,
     );
     for (const s of live.items) if (s.matches) out.set(s.id, s.matches.map(toMatch));
-    const rest = seriesIds.filter((id) => !out.has(id));
-    await Promise.all(
-      rest.map(async (id) => {
-        const a = await seriesDetail(id, options).catch((e: unknown) =>
-          skippable(e) ? null : Promise.reject(e),
-        );
-        if (a) out.set(id, (a.body.matches ?? []).map(toMatch));
-      }),
+    const rest = await seriesRaw(
+      seriesIds.filter((id) => !out.has(id)),
+      options,
     );
+    for (const [id, f] of rest)
+      if (f.body.deleted_at === null) out.set(id, (f.body.matches ?? []).map(toMatch));
     return seriesIds.flatMap((id) => out.get(id) ?? []);
   };
   const matchList = async (query?: ListQuery<'matches'>, options?: CallOptions): Promise<Match[]> => {
