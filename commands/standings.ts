@@ -282,6 +282,7 @@ interface LobbyRow {
  * (a W/D/L table says nothing about a 16-team lobby). Points are the substage's standings; kills
  * and lobbies played are summed from its series' participants (`stats.kills`). Ranked by points,
  * then kills. Under `spoiler` listed by name with the figures guarded; under `hide` names only.
+ * Where the series carry no statistics (v2) there is no Kills column, and the card says why.
  */
 export function lobbyCard(
   title: string,
@@ -301,11 +302,15 @@ export function lobbyCard(
     return r;
   };
   for (const s of substage.standings) row(s.roster.id).points = s.points;
+  // Kills are known only where the data gives the lobbies' statistics (the v2 interface does not):
+  // without them the table has no Kills column and says so, rather than showing 0 kills.
+  let killsKnown = false;
   for (const s of series) {
     const started = s.lifecycle === 'live' || s.lifecycle === 'over' || s.lifecycle === 'over-forfeited';
     if (!started) continue;
     for (const p of s.participants) {
       const r = row(p.roster.id);
+      if (p.stats) killsKnown = true;
       r.kills += p.stats?.kills ?? 0;
       if (s.lifecycle !== 'live') r.played++;
     }
@@ -315,6 +320,7 @@ export function lobbyCard(
   );
   const card: Card = { title, colour: COLOURS.info };
   const anything = ranked.some((r) => r.points > 0 || r.kills > 0 || r.played > 0);
+  const figures = (r: LobbyRow) => (killsKnown ? `${r.points} pts · ${r.kills} kills` : `${r.points} pts`);
   if (!anything) card.description = [['No lobby has been played yet.']];
   else if (policy === 'hide') {
     const teams = ranked.map((r) => teamName(names, r.roster)).sort((a, b) => a.localeCompare(b));
@@ -327,10 +333,10 @@ export function lobbyCard(
       teamName(names, a.roster).localeCompare(teamName(names, b.roster)),
     );
     card.table = {
-      columns: [{ header: 'Team' }, { header: 'Pts · kills (place)' }],
+      columns: [{ header: 'Team' }, { header: killsKnown ? 'Pts · kills (place)' : 'Pts (place)' }],
       rows: byName.map((r) => [
         [teamName(names, r.roster)],
-        guardResult([`${r.points} pts · ${r.kills} kills (#${ranked.indexOf(r) + 1})`], policy),
+        guardResult([`${figures(r)} (#${ranked.indexOf(r) + 1})`], policy),
       ]),
     };
   } else {
@@ -339,18 +345,20 @@ export function lobbyCard(
         { header: '#', align: 'right' },
         { header: 'Team' },
         { header: 'Pts', align: 'right' },
-        { header: 'Kills', align: 'right' },
+        ...(killsKnown ? [{ header: 'Kills', align: 'right' as const }] : []),
         { header: 'Played', align: 'right' },
       ],
       rows: ranked.map((r, i) => [
         [String(i + 1)],
         [teamName(names, r.roster)],
         [String(r.points)],
-        [String(r.kills)],
+        ...(killsKnown ? [[String(r.kills)]] : []),
         [String(r.played)],
       ]),
     };
   }
+  if (anything && policy !== 'hide' && !killsKnown)
+    card.description = [['No kill counts: the data service does not give them for these lobbies.']];
   if (footer) card.footer = footer;
   return card;
 }

@@ -67,7 +67,16 @@ export default defineCommand({
         if (!isNotFound(error)) throw error;
         series = [];
       }
-      placements = placementsOf(final, series);
+      // A lobby is placed by its standings; where the stages came without them (v2 embeds substages
+      // without standings) the substage itself is read (one request more).
+      const decided =
+        final.type === LOBBY && final.standings.length === 0
+          ? await data.substages.get(final.id).catch((error: unknown) => {
+              if (isNotFound(error)) return final;
+              throw error;
+            })
+          : final;
+      placements = placementsOf(decided, series);
       if (placements) placements = withPrizes(placements, tournament);
     }
     for (const p of placements ?? []) rosterIds.push(...p.rosters);
@@ -77,6 +86,9 @@ export default defineCommand({
     return { cards: [card] };
   },
 });
+
+/** Substage type of a battle-royale lobby group. */
+const LOBBY = 3;
 
 /** The substage that decides the places: the last stage's last bracket or lobby. */
 export function finalSubstage(stages: readonly Stage[]): Substage | undefined {

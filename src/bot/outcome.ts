@@ -76,8 +76,8 @@ export function lobbyPlacements(
 ): Placement[] | null {
   const played = series.filter((s) => s.lifecycle !== 'deleted');
   if (played.length === 0 || !played.every(over) || standings.length === 0) return null;
-  // Standings without points (the v2 interface's lobbies) do not rank anyone: no outcome rather
-  // than a made-up one.
+  // Standings without points (a service that gives a lobby none) do not rank anyone: no outcome
+  // rather than a made-up one.
   if (standings.every((entry) => entry.points === 0)) return null;
   return standings.map((entry, i) => ({ place: ordinal(i + 1), rosters: [entry.roster.id] }));
 }

@@ -285,6 +285,29 @@ describe('v2 resources (service)', () => {
     const incidents = await get('/incidents');
     expect(incidents.body.data.length).toBe(Math.min(50, service.world.incidentsAt(t).length));
   });
+
+  it("gives a battle-royale lobby's standings their points (placement points, no win/draw/loss system)", async () => {
+    // A lobby (type 3) whose series have been played: its table is ranked by points.
+    const window = service.world.window(t);
+    const lobby = window.tournaments
+      .flatMap((x) => x.stages.flatMap((stage) => stage.substages))
+      .map((sub) => service.world.substageAt(sub, t))
+      .find((sub) => sub.type === 3 && sub.standings.some((s) => s.points > 0))!;
+    expect(lobby).toBeDefined();
+    const { body } = await get(`/substages/${lobby.id}?with[]=standings`);
+    expect(body.rules.points).toEqual({ win: null, draw: null, loss: null, scope: 'series' });
+    expect(
+      body.standings.map((s: { roster_id: number; points: number | null }) => [s.roster_id, s.points]),
+    ).toEqual(lobby.standings.map((s) => [s.roster.id, s.points]));
+    // A substage without any point system still says so with null.
+    const plain = window.tournaments
+      .flatMap((x) => x.stages.flatMap((stage) => stage.substages))
+      .map((sub) => service.world.substageAt(sub, t))
+      .find((sub) => sub.type !== 3 && sub.rules.points === null && sub.standings.length > 0);
+    expect(plain).toBeDefined();
+    const other = await get(`/substages/${plain!.id}?with[]=standings`);
+    expect(other.body.standings.every((s: { points: number | null }) => s.points === null)).toBe(true);
+  });
 });
 
 describe('v2 rate limits (service)', () => {

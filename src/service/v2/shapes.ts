@@ -300,6 +300,9 @@ export function tournamentV2(
   return body;
 }
 
+/** Substage type 3: a battle-royale lobby group (many teams per series, ranked by points). */
+const LOBBY_TYPE = 3;
+
 export function substageV2(world: World, substage: Substage, t: number, withParts: ReadonlySet<string>) {
   const rules = substage.rules;
   const plan = world.substagePlan(substage.id);
@@ -332,9 +335,13 @@ export function substageV2(world: World, substage: Substage, t: number, withPart
     },
   };
   if (withParts.has('standings')) {
+    // Points wherever the table is ranked by points: a win/draw/loss system (`rules.points`), or a
+    // battle-royale lobby's placement points (the sum of its series' scores, which `scores` carries
+    // too). Null only where the substage has no point system at all.
+    const hasPoints = Boolean(rules.points) || substage.type === LOBBY_TYPE;
     body.standings = substage.standings.map((s) => ({
       roster_id: s.roster.id,
-      points: rules.points ? s.points : null,
+      points: hasPoints ? s.points : null,
       wins: s.wins,
       draws: s.draws,
       losses: s.losses,
