@@ -46,8 +46,11 @@ export function discordShards(): { id: number; status: number; ping: number }[] 
   }));
 }
 
-async function startPlatforms(app: App, config: Config): Promise<Partial<Record<Platform, Delivery>>> {
-  const started: Partial<Record<Platform, ChatPlatform>> = {};
+async function startPlatforms(
+  app: App,
+  config: Config,
+  started: Partial<Record<Platform, ChatPlatform>>,
+): Promise<Partial<Record<Platform, Delivery>>> {
   // Each platform's module (and its library) is loaded only when that platform is configured.
   if (config.discord) {
     const { startDiscord } = await import('./platforms/discord/bot.ts');
@@ -187,10 +190,18 @@ export async function run(argv: string[]): Promise<void> {
 
   let ops: OpsServer | undefined;
   let shuttingDown = false;
+  /** The chat platforms started (Discord, Slack): left first on a graceful stop. */
+  const platforms: Partial<Record<Platform, ChatPlatform>> = {};
   /**
-   * Graceful stop (SIGTERM): /readyz turns 503 and new commands get a short notice, the notifier
-   * finishes the posts under way, then everything closes in reverse order. Bounded: a stop that
-   * hangs past SHUTDOWN_LIMIT_MS exits 1 (orchestrators send SIGKILL at 10 s).
+   * Graceful stop (SIGTERM), as a replica behind others should stop:
+   * 1. /readyz turns 503, and this process leaves the chat platforms (the Discord gateway session
+   *    and the Slack socket close), so they route new commands to the other processes; the
+   *    commands already received are answered. A command that still reaches the runtime after that
+   *    (the terminal, `ask`) gets a short "restarting" notice.
+   * 2. The notifier stops: posts under way finish, and the notifier lease is released at once, so
+   *    another process takes the notifications over without waiting for the lease to expire.
+   * 3. Everything else closes in reverse order of opening.
+   * Bounded: a stop that hangs past SHUTDOWN_LIMIT_MS exits 1 (orchestrators send SIGKILL at 10 s).
    */
   const shutdown = async () => {
     if (shuttingDown) return;
@@ -201,6 +212,11 @@ export async function run(argv: string[]): Promise<void> {
     }, SHUTDOWN_LIMIT_MS);
     forced.unref();
     if (ops) ops.draining = true;
+    await Promise.all(
+      Object.entries(platforms).map(([platform, chat]) =>
+        chat.leave().catch((error: unknown) => logger.warn({ err: error, platform }, 'leaving failed')),
+      ),
+    );
     app.runtime.closing = true;
     await app.close();
     await ops?.close();
@@ -256,7 +272,7 @@ export async function run(argv: string[]): Promise<void> {
   let deliveries: Partial<Record<Platform, Delivery>> = {};
   if (platformsWanted) {
     try {
-      deliveries = await startPlatforms(app, config);
+      deliveries = await startPlatforms(app, config, platforms);
     } catch (error) {
       logger.error({ err: error }, 'a chat platform failed to start');
       process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);

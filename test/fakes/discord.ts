@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { EventRefusal, FakeScheduledEvents } from './discord/scheduled-events.ts';
 import { choiceProblems, commandProblems, messageProblems } from './discord/validate.ts';
+import { type Held, Holds } from './hold.ts';
 
 /** Permission bits the fake understands (https://discord.com/developers/docs/topics/permissions). */
 export const PERMISSIONS = {
@@ -245,6 +246,7 @@ export class FakeDiscord {
   readonly #interactionsByToken = new Map<string, InteractionState>();
   readonly #rules: (FailureRule & { left: number })[] = [];
   readonly #sockets = new Set<WebSocket>();
+  readonly #holds = new Holds();
   /** The shard each session identified as ([id, count]); absent: one session for every guild. */
   readonly #shards = new WeakMap<WebSocket, [number, number]>();
   readonly #events = new EventEmitter();
@@ -311,7 +313,21 @@ export class FakeDiscord {
   }
 
   /** Closes every gateway socket gracefully and stops the server. */
+  /**
+   * Holds the requests whose method and decoded path (after `/api/v10`) match, unanswered, until
+   * `release()` on the returned hold: a request in flight for as long as the test needs.
+   */
+  hold(method: string, path: RegExp): Held {
+    return this.#holds.add((m, p) => m === method && path.test(p));
+  }
+
+  /** Gateway sessions connected now (WebSockets open to the fake's gateway). */
+  get sessions(): number {
+    return [...this.#sockets].filter((ws) => ws.readyState === ws.OPEN).length;
+  }
+
   async close(): Promise<void> {
+    this.#holds.releaseAll();
     for (const ws of this.#sockets) ws.close(1000);
     await new Promise<void>((resolve) => setTimeout(resolve, 5));
     for (const ws of this.#sockets) ws.terminate();
@@ -930,6 +946,7 @@ export class FakeDiscord {
     let status = 200;
     let payload: unknown;
     let headers: Record<string, string> = {};
+    await this.#holds.wait(method, path);
     try {
       const parsed = await parseBody(req.headers['content-type'] ?? '', raw);
       record.body = parsed.body;

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import { type Held, Holds } from './hold.ts';
 import { blockKitProblems } from './slack/limits.ts';
 
 type Json = Record<string, unknown>;
@@ -158,6 +159,7 @@ export class FakeSlack {
   #wss: WebSocketServer;
   #sockets = new Set<WebSocket>();
   #failures = new Map<string, Failure[]>();
+  readonly #holds = new Holds();
   #responseUrls = new Map<string, number>();
   #ackWaiters = new Map<string, (payload: Json) => void>();
   #tsCounter = 0;
@@ -204,6 +206,14 @@ export class FakeSlack {
   /** What the product's SLACK_API_URL is set to. */
   get apiUrl(): string {
     return `${this.baseUrl}/api/`;
+  }
+
+  /**
+   * Holds requests unanswered until `release()` on the returned hold: Web API calls of `method`
+   * (`chat.postMessage`), or `'response'` for posts to response URLs.
+   */
+  hold(method: string): Held {
+    return this.#holds.add((kind, name) => kind === 'POST' && name === method);
   }
 
   /** Makes the next `times` calls of `method` fail as described. */
@@ -367,6 +377,7 @@ export class FakeSlack {
 
   /** Closes every socket gracefully (code 1000, so Bolt does not linger) and the server. */
   async close(): Promise<void> {
+    this.#holds.releaseAll();
     for (const ws of this.#sockets) if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'fake closing');
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
     await new Promise<void>((resolve) => {
@@ -433,11 +444,13 @@ export class FakeSlack {
       return;
     }
     if (req.method === 'POST' && url.pathname.startsWith('/response/')) {
+      await this.#holds.wait('POST', 'response');
       this.#response(decodeURIComponent(url.pathname.slice('/response/'.length)), raw, res);
       return;
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const method = decodeURIComponent(url.pathname.slice('/api/'.length));
+      await this.#holds.wait('POST', method);
       const params = parseParams(raw, req.headers['content-type']);
       const auth = req.headers.authorization;
       const token = auth?.startsWith('Bearer ')

@@ -36,7 +36,7 @@ import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { discordTenantId } from '../../core/tenant-id.ts';
-import type { ChatPlatform } from '../platform.ts';
+import { type ChatPlatform, InFlight } from '../platform.ts';
 import { DiscordDelivery, type DiscordDeliveryOptions } from './delivery.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
@@ -66,6 +66,7 @@ export interface DiscordBot extends ChatPlatform {
   delivery: DiscordDelivery;
   /** The setup check for one server's channels (view, send, embed links). */
   channelCheck(guildId: string): ChannelCheck;
+  leave(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -351,6 +352,8 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
     }
   }
 
+  // Interactions received and not yet answered: leaving the gateway lets them finish.
+  const inFlight = new InFlight();
   client.on(Events.InteractionCreate, (interaction: Interaction) => {
     const page =
       interaction.isButton() && interaction.guildId ? pageActionLine(interaction.customId) : undefined;
@@ -361,9 +364,11 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
         : interaction.isButton() && page !== undefined
           ? onPageButton(interaction, page)
           : Promise.resolve();
-    handled.catch((error) =>
-      logger.error({ err: error, interaction: interaction.id }, 'interaction handler failed'),
-    );
+    inFlight
+      .track(handled)
+      .catch((error) =>
+        logger.error({ err: error, interaction: interaction.id }, 'interaction handler failed'),
+      );
   });
 
   // Removed from a server (kicked, or the server deleted): its settings and subscriptions go too.
@@ -437,13 +442,28 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
   logger.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'connected to Discord');
 
   let stopped = false;
+  let left: Promise<void> | undefined;
+  // Leaving closes the gateway session (close code 1000: Discord ends it and sends this bot's
+  // interactions to its other sessions, the other processes); `client.destroy()` is discord.js' way
+  // to close it, and it also forgets the token, so the token goes back to the REST client at once:
+  // answers to interactions already received and notifications under way still go out.
+  const leave = () => {
+    left ??= (async () => {
+      await destroy(client);
+      if (!stopped) client.rest.setToken(options.token);
+      logger.info({ answering: inFlight.size }, 'left the Discord gateway; finishing what was received');
+      await inFlight.settled();
+    })();
+    return left;
+  };
   const stop = async () => {
     if (stopped) return;
     stopped = true;
+    if (left) await left;
     await destroy(client);
   };
   app.onClose(stop);
-  return { client, delivery, channelCheck, stop };
+  return { client, delivery, channelCheck, leave, stop };
 }
 
 /** `client.destroy()` can hang on a half-open gateway; never wait for it longer than 2 s. */

@@ -25,7 +25,7 @@ import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
-import type { ChatPlatform } from '../platform.ts';
+import { type ChatPlatform, InFlight } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { uploadImages } from './files.ts';
 import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
@@ -69,6 +69,7 @@ export interface SlackPlatform extends ChatPlatform {
   readonly port?: number;
   /** The workspace the bot token belongs to (from auth.test). */
   readonly teamId?: string;
+  leave(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -403,8 +404,11 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
 
   let bolt: App;
   let server: Server | undefined;
+  // Commands and clicks received and not yet answered: leaving Slack lets them finish.
+  const inFlight = new InFlight();
   if (mode === 'socket') {
     bolt = new App({ ...common, socketMode: true, appToken: options.appToken });
+    trackListeners(bolt, inFlight);
     registerListeners(bolt, host);
     await bolt.start();
   } else {
@@ -414,6 +418,7 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
       logger: common.logger,
     });
     bolt = new App({ ...common, receiver });
+    trackListeners(bolt, inFlight);
     registerListeners(bolt, host);
     // The guard runs on headers alone; the receiver then reads the raw body and checks the signature.
     server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -431,6 +436,33 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
   const port = server ? (server.address() as AddressInfo).port : undefined;
   logger.info({ mode, team: auth.team_id, port }, 'Matchday is running on Slack');
 
+  // Leaving closes the Socket Mode connection (Slack sends the next events to the app's other
+  // connections, the other processes) or stops the HTTP listener taking connections (the load
+  // balancer sends them elsewhere); answers go through the Web API and response URLs, which stay.
+  let left: Promise<void> | undefined;
+  const listening = server;
+  const leave = () => {
+    left ??= (async () => {
+      if (listening) {
+        const closed = new Promise<void>((resolve) => listening.close(() => resolve()));
+        listening.closeIdleConnections();
+        logger.info(
+          { answering: inFlight.size },
+          'stopped taking Slack requests; finishing what was received',
+        );
+        await inFlight.settled();
+        // Keep-alive connections that sent nothing new are closed, so `close` can finish.
+        listening.closeAllConnections();
+        await closed;
+      } else {
+        await bolt.stop();
+        logger.info({ answering: inFlight.size }, 'left the Slack socket; finishing what was received');
+        await inFlight.settled();
+      }
+    })();
+    return left;
+  };
+
   const delivery = new SlackDelivery({
     client: deliveryClient,
     commands: host.runtime.commands.map((c) => c.name),
@@ -442,16 +474,15 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
     mode,
     ...(port !== undefined ? { port } : {}),
     ...(auth.team_id ? { teamId: auth.team_id } : {}),
+    leave,
     stop: async () => {
-      if (!server) {
-        await bolt.stop();
-        return;
-      }
-      const closing = server;
-      await new Promise<void>((resolve) => {
-        closing.close(() => resolve());
-        closing.closeAllConnections();
-      });
+      await leave();
+      server?.closeAllConnections();
     },
   };
+}
+
+/** Every listener (command, click, event) runs as tracked work: `leave` waits for what was received. */
+function trackListeners(bolt: App, inFlight: InFlight): void {
+  bolt.use(({ next }) => inFlight.track(next()));
 }
