@@ -102,6 +102,13 @@ export interface Execution {
 
 /** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
 export const INTERACTIVE_DEADLINE_MS = 2000;
+/**
+ * An interactive call's budget while the process' feed is still filling (start-up): long enough to
+ * wait out the service's 1 s Retry-After and a queue of the feed's requests, within the command's
+ * whole deadline. The platforms have been told the answer is coming (Discord defers at once, Slack
+ * acks first).
+ */
+export const FILLING_DEADLINE_MS = 6000;
 /** How long one command may run in all (several requests, each with its own deadline) before the user hears why. */
 export const COMMAND_DEADLINE_MS = 10_000;
 /** Discord's autocomplete limits, the tightest of the platforms. */
@@ -292,9 +299,12 @@ export class Runtime {
         logger.warn({ err: error, ...context }, 'settings unavailable; answering with default settings');
         storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
       }
+      const feed = this.#deps.feed;
       const data = this.#deps.client.forCaller({
         priority: 'interactive',
-        deadlineMs: INTERACTIVE_DEADLINE_MS,
+        // While the feed is still filling, the shared budget is busy filling it: a command's
+        // request waits for its turn (interactive requests go first) instead of failing at 2 s.
+        deadlineMs: feed && (feed.filling || !feed.ready) ? FILLING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS,
       });
       const notes: string[] = [];
       const commandContext: CommandContext<Record<string, unknown>> = {
