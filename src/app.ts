@@ -165,9 +165,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         : undefined;
     // v2: the token is shared with every process on the pair through the store (issue 11).
     // (Loaded only on v2: its Redis and SQLite keyv stores are not for a v3 `ask` to pay for.)
-    const tokenStore =
-      v2 && v2Pair ? (await import('./client/v2/token-store.ts')).openTokenStore(config.store) : undefined;
+    const tokens = v2 && v2Pair ? await import('./client/v2/token-store.ts') : undefined;
+    const tokenStore = tokens?.openTokenStore(config.store);
     if (tokenStore) onClose(() => tokenStore.disconnect());
+    // The lock beside it: one process at a time asks for a token, the others read it from the store.
+    const tokenLock = tokens?.openTokenLock(config.store);
+    if (tokenLock) onClose(() => tokenLock.close());
     const client = createClient({
       baseUrl,
       ...(v2 && v2Pair
@@ -177,6 +180,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
               clientSecret: v2Pair.secret,
               perMinute: 60 * (rate ?? 5),
               ...(tokenStore ? { tokenStore } : {}),
+              ...(tokenLock ? { tokenLock } : {}),
             },
           }
         : { secret }),

@@ -20,6 +20,7 @@ import type { SharedBudget, SharedBudgetFactory } from './shared-budget.ts';
 import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
 import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
 import { buildV2Resources, Embedded } from './v2/resources.ts';
+import type { TokenLock } from './v2/token-store.ts';
 import { V2Transport } from './v2/transport.ts';
 
 export type { TtlFamily } from './ttl.ts';
@@ -46,6 +47,11 @@ export interface ClientOptions {
      * SQLite file or Redis of `STORE_URL`). Default: the answers' cache (`cache`).
      */
     tokenStore?: Keyv;
+    /**
+     * The short lock in that store (`openTokenLock`) that lets one process at a time ask for a
+     * token while the others wait for it in the store. Default: none (processes may ask at once).
+     */
+    tokenLock?: TokenLock;
   };
   /**
    * Where answers are cached. Default: keyv over an in-memory LRU of `cacheEntries` answers, without
@@ -230,7 +236,14 @@ export function createClient(options: ClientOptions): EsportsClient {
     });
   const connections = options.connections ?? DEFAULTS.connections;
   const transport = v2
-    ? new V2Transport({ baseUrl: url, ...v2, store: v2.tokenStore ?? keyv, connections, logger })
+    ? new V2Transport({
+        baseUrl: url,
+        ...v2,
+        store: v2.tokenStore ?? keyv,
+        ...(v2.tokenLock ? { lock: v2.tokenLock } : {}),
+        connections,
+        logger,
+      })
     : new Transport(url, secret, { connections });
   // Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view.
   const embedded = new Embedded();

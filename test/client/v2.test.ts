@@ -63,6 +63,17 @@ describe('v2 client tokens', () => {
     expect(client.stats().tokenRequests).toBe(1);
   });
 
+  it('obtains one token for two clients of one process on one pair asking at once', async () => {
+    // A fresh clock window (no token of an earlier case is due for reuse) and no shared store:
+    // only the process's one request in flight per pair keeps the second client from asking too.
+    clock.set(new Date(INSTANT.getTime() + 6 * 60 * MINUTE));
+    const before = service.v2.tokenRequests;
+    const [first, second] = [v2Client(), v2Client()];
+    await Promise.all([first.games.list(), second.games.list(), second.teams.list({ take: 1 })]);
+    expect(service.v2.tokenRequests - before).toBe(1);
+    expect((first.stats().tokenRequests ?? 0) + (second.stats().tokenRequests ?? 0)).toBe(1);
+  });
+
   it('shares one token between two processes on one credential pair through the store', async () => {
     clock.set(new Date(INSTANT.getTime() + 3 * 60 * MINUTE));
     const dir = mkdtempSync(join(tmpdir(), 'matchday-v2-'));

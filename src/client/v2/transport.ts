@@ -15,6 +15,7 @@ import type Keyv from 'keyv';
 import { type HttpAnswer, LazyPool, TransportTimeoutError } from '../http.ts';
 import type { Logger } from '../logger.ts';
 import { TokenKeeper } from './token.ts';
+import type { TokenLock } from './token-store.ts';
 
 /** A v2 answer as the pipeline caches it. */
 export interface V2Answer {
@@ -29,6 +30,8 @@ export interface V2TransportOptions {
   clientSecret: string;
   /** Where the token is shared between processes (the client's cache store). */
   store: Keyv | undefined;
+  /** The lock beside it that lets one process at a time ask for a token (`openTokenLock`). */
+  lock?: TokenLock;
   /** Requests per minute this client may send (the service allows 300). Default 300. */
   perMinute?: number;
   connections?: number;
@@ -61,6 +64,7 @@ export class V2Transport {
       clientSecret: options.clientSecret,
       serviceKey: options.baseUrl.origin + this.#prefix,
       store: options.store,
+      ...(options.lock ? { lock: options.lock } : {}),
       logger: options.logger,
       now: options.now,
       post: async (form, timeoutMs) => {
