@@ -52,8 +52,8 @@ export interface PostOptions {
   /**
    * Post as a reply in the thread of an earlier message of the channel (its `messageId`): Discord
    * starts a thread on that message named `name` (once) and posts in it; Slack replies with
-   * `thread_ts`. A reply's mark lost in a crash is found again on Discord (nonce); on Slack it may
-   * be posted again (thread replies are not in the channel history Slack's reconcile reads).
+   * `thread_ts`. A reply's mark lost in a crash is found again on Discord (nonce) and on Slack (the
+   * key in the metadata of the thread's replies, `conversations.replies`).
    */
   thread?: { parentId: string; name: string };
 }

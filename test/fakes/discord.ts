@@ -1254,9 +1254,14 @@ export class FakeDiscord {
       if (problems.length > 0) throw invalidForm(problems);
       if (!(this.#botPermissions(thread.channelId) & PERMISSIONS.SEND_MESSAGES))
         throw new ApiError(403, 50013, 'Missing Permissions');
-      return {
-        body: publicMessage(this.#newMessage(channelId, undefined, request.body ?? {}, request.files, false)),
-      };
+      // A thread is a channel: `enforce_nonce` answers a repeated post with the earlier message there too.
+      const body = request.body ?? {};
+      const earlier = this.#nonceMessage(channelId, body);
+      if (earlier) return { body: publicMessage(earlier) };
+      const message = this.#newMessage(channelId, undefined, body, request.files, false);
+      if (body.nonce !== undefined)
+        this.#nonces.set(`${channelId}:${body.nonce}`, { messageId: message.id, at: Date.now() });
+      return { body: publicMessage(message) };
     }
     const dmUser = this.#dmChannels.get(channelId);
     if (dmUser) return this.#createDirectMessage(request, channelId, dmUser);
@@ -1281,6 +1286,14 @@ export class FakeDiscord {
     if (body.nonce !== undefined)
       this.#nonces.set(`${channelId}:${body.nonce}`, { messageId: message.id, at: Date.now() });
     return { body: publicMessage(message) };
+  }
+
+  /** The message an `enforce_nonce` post repeats (same channel and nonce, within the window), if any. */
+  #nonceMessage(channelId: string, body: any): FakeMessage | undefined {
+    if (!body.enforce_nonce || body.nonce === undefined) return undefined;
+    const seen = this.#nonces.get(`${channelId}:${body.nonce}`);
+    if (!seen || Date.now() - seen.at >= this.#options.nonceWindowMs) return undefined;
+    return this.#messages.get(channelId)?.find((m) => m.id === seen.messageId);
   }
 
   #editMessage(request: RecordedRequest, channelId: string, messageId: string): { body: unknown } {

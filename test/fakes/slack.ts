@@ -650,8 +650,9 @@ export class FakeSlack {
         if (channel.isMember === false) return error('not_in_channel');
         const limit = Math.min(1000, Number(params.limit ?? 100) || 100);
         const withMetadata = String(params.include_all_metadata) === 'true';
+        // Like Slack, a channel's history holds top-level messages, not the replies in their threads.
         const messages = this.messages
-          .filter((m) => m.channel === channel.id)
+          .filter((m) => m.channel === channel.id && (m.thread_ts === undefined || m.thread_ts === m.ts))
           .slice(-limit)
           .reverse()
           .map((m) => ({
@@ -662,6 +663,33 @@ export class FakeSlack {
             ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
           }));
         return ok({ messages, has_more: false });
+      }
+      case 'conversations.replies': {
+        // The thread of `ts`: its parent first, then the replies oldest first, at most `limit` per
+        // page (`cursor` is the index of the next one); metadata only with include_all_metadata.
+        const channel = this.channels.get(String(params.channel));
+        if (!channel) return error('channel_not_found');
+        if (channel.isMember === false) return error('not_in_channel');
+        const ts = String(params.ts);
+        const parent = this.messages.find((m) => m.channel === channel.id && m.ts === ts);
+        if (!parent) return error('thread_not_found');
+        const limit = Math.min(1000, Number(params.limit ?? 100) || 100);
+        const from = Number(params.cursor ?? 0) || 0;
+        const withMetadata = String(params.include_all_metadata) === 'true';
+        const thread = [
+          parent,
+          ...this.messages.filter((m) => m.channel === channel.id && m.thread_ts === ts),
+        ];
+        const page = thread.slice(from, from + limit).map((m) => ({
+          type: 'message',
+          ts: m.ts,
+          ...(m.thread_ts !== undefined || m === parent ? { thread_ts: ts } : {}),
+          text: m.text,
+          bot_id: this.botId,
+          ...(withMetadata && m.metadata ? { metadata: m.metadata } : {}),
+        }));
+        const next = from + limit < thread.length ? String(from + limit) : '';
+        return ok({ messages: page, has_more: next !== '', response_metadata: { next_cursor: next } });
       }
       default:
         return error('unknown_method');

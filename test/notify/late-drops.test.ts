@@ -177,4 +177,34 @@ describe('lateness under 429s: delayed, and dropped only by a rule, logged with 
     expect(posted).toContain(result('busy'));
     expect(logged('live card dropped: series ended before it could be posted')).toEqual([card('busy')]);
   }, 120_000);
+
+  it('a digest held back past 3 hours after its slot is dropped and logged; a channel without failures gets it', async () => {
+    // A day with a series of the channels' game and tier, starting after the 00:05 UTC slot.
+    const plan = findPlan((p) => new Date(p.start).getUTCHours() >= 1);
+    const day = new Date(plan.start).toISOString().slice(0, 10);
+    const slot = Date.parse(`${day}T00:05:00Z`);
+    const settings: Partial<Settings> = {
+      games: [plan.game],
+      tiers: [plan.tier],
+      timezone: 'UTC',
+      digestTime: '00:05',
+      channels: [channel('busy', ['digest']), channel('calm', ['digest'])],
+    };
+    const { discord, notifier, ledger, logged } = setup('late-digest', settings);
+    discord.failures.set('discord:1/busy', transient());
+    await play(notifier, slot - MINUTE, slot + 3 * 3600_000 + 5 * MINUTE, 5 * MINUTE);
+
+    const key = (id: string) => keyOf(settings, id, (sub) => ledgerKey('digest', day, sub.digestTime, sub));
+    const posted = discord.posts().map((p) => p.key);
+    expect(posted).toContain(key('calm'));
+    expect(posted).not.toContain(key('busy'));
+    expect((await ledger.get(key('calm')))?.state).toBe('sent');
+    // Dropped by the rule, logged once with its key; the calm channel's digest is not called dropped.
+    expect(logged('digest dropped: its slot passed more than 3 hours ago')).toEqual([key('busy')]);
+    // Failures cleared later: it stays dropped, not sent late.
+    discord.failures.clear();
+    await play(notifier, slot + 3 * 3600_000 + 5 * MINUTE, slot + 3 * 3600_000 + 15 * MINUTE, 5 * MINUTE);
+    expect(discord.posts().map((p) => p.key)).not.toContain(key('busy'));
+    expect(logged('digest dropped')).toEqual([key('busy')]);
+  }, 120_000);
 });

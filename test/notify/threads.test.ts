@@ -4,7 +4,9 @@
  * through the Web API client, against the loopback fakes. In a channel with threads, the live card
  * is still edited in place, and each finished game is posted once as a reply in a thread under it
  * (a Discord thread started on the card; Slack `thread_ts`), with the score under the channel's
- * spoiler policy; a restart posts no reply twice; a channel without threads gets none.
+ * spoiler policy; a restart posts no reply twice; a channel without threads gets none. A process
+ * that dies between a reply's post and its mark leaves the reply to be found again, not re-posted:
+ * on Discord by its nonce, on Slack by the ledger key in the metadata of the thread's replies.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { join } from 'node:path';
 import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
+import { type LedgerOptions, ledgerKey } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
@@ -58,8 +61,21 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function notifier() {
-  const ledger = new SqliteLedger(join(dir, 'ledger.sqlite'));
+/** A process that is killed right after a thread reply goes out: the reply's mark is never written. */
+class DiesBeforeReplyMark extends SqliteLedger {
+  override async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
+    if (sent.some(([key]) => /:game\d+:/.test(key))) throw new Error('killed before the mark was written');
+    return super.markSentMany(sent);
+  }
+}
+
+function notifier(
+  options: { file?: string; ledgerOptions?: LedgerOptions; diesBeforeReplyMark?: boolean } = {},
+) {
+  const path = join(dir, options.file ?? 'ledger.sqlite');
+  const ledger = options.diesBeforeReplyMark
+    ? new DiesBeforeReplyMark(path, options.ledgerOptions)
+    : new SqliteLedger(path, options.ledgerOptions);
   const client = uncachedClient(service);
   const rest = new REST({ api: fake.apiUrl, retries: 0, timeout: 2000 }).setToken(fake.token);
   const n = createNotifier({
@@ -84,6 +100,11 @@ function notifier() {
     },
     async close() {
       await n.stop();
+      await ledger.close();
+      await client.close();
+    },
+    /** SIGKILL-like: no clean stop (claims are not given back, marks not retried), the files closed. */
+    async kill() {
       await ledger.close();
       await client.close();
     },
@@ -180,5 +201,85 @@ describe('threads for a match', () => {
     const winner = service.world.catalog.teams.find((t) => t.id === teams[played[0]!.winner])!.name;
     expect(slackReplies[0]!.text).toContain(`${winner} take it`);
     await run.close();
+  }, 120_000);
+
+  it('a reply whose mark was lost in a crash is found again, not posted twice (Discord and Slack)', async () => {
+    const plan = playedSeries();
+    const teams = plan.rosters.map((r) => service.world.catalog.rosters.find((x) => x.id === r)!.team.id);
+    const channel = (id: string) => ({
+      id,
+      games: [],
+      tiers: [],
+      teams: [],
+      kinds: ['live' as const],
+      leads: [],
+      threads: true,
+    });
+    // Other tenants and channels than the first test, so their posts cannot be confused.
+    const guild = '100000000000000041';
+    const discordChannel = '200000000000000041';
+    await fake.close();
+    await slack.close();
+    fake = await FakeDiscord.start({
+      guilds: [{ id: guild, name: 'Crash', channels: [{ id: discordChannel, name: 'matches' }] }],
+    });
+    slack = await FakeSlack.start({ channels: [{ id: 'C0CRASH', name: 'crash' }] });
+    for (const id of await tenants.list()) await tenants.purge(id);
+    tenants.set(`discord:${guild}`, {
+      follows: teams,
+      spoilers: 'show',
+      channels: [channel(discordChannel)],
+    });
+    tenants.set('slack:T1', { follows: teams, spoilers: 'show', channels: [channel('C0CRASH')] });
+    const played = plan.matches.filter((m) => m.winner >= 0).sort((a, b) => a.order - b.order);
+    // The restarted process has the same instance identity: it takes the dead one's claims at once.
+    const same = { file: 'crash-ledger.sqlite', ledgerOptions: { holder: 'threads-crash' } };
+
+    const first = notifier({ ...same, diesBeforeReplyMark: true });
+    await first.at(plan.start + MIN);
+    // Game 1's reply goes out on both platforms; the process dies before its mark is written.
+    await first.at(played[0]!.end + MIN);
+    const slackCard = slack
+      .messagesIn('C0CRASH')
+      .find((m) => !m.thread_ts && new RegExp(`series ${plan.id}\\b`, 'i').test(JSON.stringify(m.blocks)))!;
+    expect(slackCard).toBeDefined();
+    const slackReplies = () =>
+      slack
+        .messagesIn('C0CRASH')
+        .filter((m) => m.thread_ts === slackCard.ts)
+        .map((m) => m.text?.match(/Game (\d+)/)?.[1]);
+    expect(slackReplies()).toEqual(['1']);
+    const card = fake
+      .messages(discordChannel)
+      .find((m) => /series (\d+)$/i.exec(m.embeds[0]?.footer?.text ?? '')?.[1] === String(plan.id))!;
+    const discordReplies = () =>
+      fake.thread(card.id)!.messages.map((m) => m.content.match(/^Game (\d+)/)?.[1]);
+    expect(discordReplies()).toEqual(['1']);
+    await first.kill();
+
+    // The restart finds game 1's reply in the thread (its key in the reply's metadata) and marks it.
+    const second = notifier(same);
+    await second.at(played[0]!.end + 2 * MIN);
+    expect(slackReplies()).toEqual(['1']);
+    expect(discordReplies()).toEqual(['1']);
+    // Both keys are now marked sent with the message found, not a new one.
+    const ledger = new SqliteLedger(join(dir, same.file));
+    const replyKey = (platform: 'discord' | 'slack', tenantId: string, channelId: string) =>
+      ledgerKey('live', plan.id, 'game1', { platform, tenantId, channelId });
+    const slackMark = await ledger.get(replyKey('slack', 'slack:T1', 'C0CRASH'));
+    const discordMark = await ledger.get(replyKey('discord', `discord:${guild}`, discordChannel));
+    await ledger.close();
+    expect(slackMark).toMatchObject({
+      state: 'sent',
+      messageId: slack.messagesIn('C0CRASH').find((m) => m.thread_ts === slackCard.ts)!.ts,
+    });
+    expect(discordMark).toMatchObject({ state: 'sent', messageId: fake.thread(card.id)!.messages[0]!.id });
+    // The rest of the series: one reply per game, none twice.
+    await second.at(plan.end + MIN);
+    await second.at(plan.end + 2 * MIN);
+    const all = played.map((m) => String(m.order));
+    expect(slackReplies()).toEqual(all);
+    expect(discordReplies()).toEqual(all);
+    await second.close();
   }, 120_000);
 });

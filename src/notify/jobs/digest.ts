@@ -3,16 +3,19 @@
  * (`dueDigest`: sent late only within a few hours of the slot). Channels sharing a time zone and a
  * time share one slot computation; a day with nothing for a channel is skipped (recorded in the
  * ledger, so a restart does not reconsider it) unless the channel asked to hear "nothing today".
+ * A digest held back by failures until its late window closes is dropped and logged with its key.
  */
 import { digestReply } from '../cards.ts';
 import { type Outgoing, target, targetKey } from '../dispatcher.ts';
 import { ledgerKey } from '../ledger.ts';
-import { digestSeries, dueDigest } from '../plan.ts';
+import { DIGEST_LATE_WINDOW_MS, digestSeries, dueDigest } from '../plan.ts';
 import type { JobContext } from './context.ts';
 
 /** Plans this tick's digests and posts them. */
 export async function runDigests(ctx: JobContext, now: number): Promise<void> {
   const { source, subs, dispatcher } = ctx;
+  // Held back (429s, backoff) until 3 hours after their slot: dropped by that rule, each logged.
+  await dispatcher.dropStale(now, 'digest dropped: its slot passed more than 3 hours ago');
   const out: Outgoing[] = [];
   const skipped: string[] = [];
   for (const [group, members] of subs.digestGroups) {
@@ -37,6 +40,7 @@ export async function runDigests(ctx: JobContext, now: number): Promise<void> {
         skipped.push(key);
         continue;
       }
+      dispatcher.dueUntil(key, slot.at + DIGEST_LATE_WINDOW_MS);
       out.push({
         kind: 'digest',
         key,

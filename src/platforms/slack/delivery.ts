@@ -12,7 +12,9 @@
  *   in its message metadata (`event_type: matchday_notification`). When the ledger says a key was
  *   claimed before by a holder that did not finish (`reconcile`), the channel's recent history
  *   (`conversations.history` with metadata, needs `channels:history`/`groups:history`) is searched
- *   for that key first, and a message found there is returned instead of posting again.
+ *   for that key first, and a message found there is returned instead of posting again. A thread
+ *   reply (live card updates) is not in the channel's history: its thread's replies
+ *   (`conversations.replies` with metadata) are searched instead.
  * - Errors that retrying cannot fix (`not_in_channel`, `channel_not_found`, `is_archived`, revoked
  *   tokens, missing scopes) are permanent `DeliveryError`s: the notifier disables the subscription and
  *   tells the workspace's admins once.
@@ -218,7 +220,10 @@ export class SlackDelivery implements Delivery {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
       const channel = await this.#channelOf(target.channelId);
       if (options.reconcile) {
-        const found = await this.#findPosted({ ...target, channelId: channel }, key);
+        // A thread reply is not in the channel's history: it is looked for among the thread's replies.
+        const found = options.thread
+          ? await this.#findReply(channel, options.thread.parentId, key)
+          : await this.#findPosted({ ...target, channelId: channel }, key);
         if (found !== undefined) return { ts: found };
       }
       return this.#client.chat.postMessage({
@@ -278,6 +283,43 @@ export class SlackDelivery implements Delivery {
         .metadata;
       if (metadata?.event_type === NOTIFICATION_EVENT && metadata.event_payload?.key === key && m.ts)
         return m.ts;
+    }
+    return undefined;
+  }
+
+  /**
+   * The ts of a reply in the thread of `parentTs` that carries `key` in its metadata, if any
+   * (`conversations.replies` with metadata, oldest first, followed over at most a few pages).
+   */
+  async #findReply(channel: string, parentTs: string, key: string): Promise<string | undefined> {
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      let replies: Awaited<ReturnType<WebClient['conversations']['replies']>>;
+      try {
+        replies = await this.#client.conversations.replies({
+          channel,
+          ts: parentTs,
+          limit: RECONCILE_DEPTH,
+          include_all_metadata: true,
+          ...(cursor ? { cursor } : {}),
+        });
+      } catch (error) {
+        // As for the history: a rate limit is waited out, a thread that cannot be read posts again.
+        if (isRateLimited(error)) throw error;
+        return undefined;
+      }
+      const found = replies.messages?.find((m) => {
+        const metadata = (m as { metadata?: { event_type?: string; event_payload?: { key?: unknown } } })
+          .metadata;
+        return (
+          m.ts !== parentTs &&
+          metadata?.event_type === NOTIFICATION_EVENT &&
+          metadata.event_payload?.key === key
+        );
+      });
+      if (found?.ts) return found.ts;
+      cursor = replies.response_metadata?.next_cursor || undefined;
+      if (!cursor) return undefined;
     }
     return undefined;
   }
