@@ -19,8 +19,15 @@ import { resolveName, scopeOf, textArg } from './shared.ts';
 const team = {
   type: 'string',
   description: 'Team name, abbreviation or alias',
-  required: true,
   autocomplete: 'team',
+  max: 100,
+} as const;
+
+/** Instead of a team: an organisation, whose teams (one per game) are followed together. */
+const organisation = {
+  type: 'string',
+  description: 'Or an organisation: all its teams, across its games',
+  autocomplete: 'organisation',
   max: 100,
 } as const;
 
@@ -32,9 +39,10 @@ export default defineCommand({
   ephemeral: true,
   subcommands: {
     follow: {
-      description: 'Follow a team yourself',
+      description: 'Follow a team, or an organisation across its games, yourself',
       options: {
         team,
+        organisation,
         tier: {
           type: 'integer',
           description: 'Only series of this tier or higher (1 is the top)',
@@ -44,7 +52,10 @@ export default defineCommand({
         qualifiers: { type: 'boolean', description: 'Include qualifiers (default true)' },
       },
     },
-    unfollow: { description: 'Stop following a team yourself', options: { team } },
+    unfollow: {
+      description: 'Stop following a team, or an organisation across its games, yourself',
+      options: { team, organisation },
+    },
     list: { description: 'What you follow, your reminders and your calendar' },
     reminders: {
       description: 'Your reminder lead times',
@@ -230,13 +241,20 @@ async function follow(
   ctx: CommandContext<unknown>,
   profile: ProfileAccess,
   sub: 'follow' | 'unfollow',
-  args: { team: string; tier?: number; qualifiers?: boolean },
+  args: { team?: string; organisation?: string; tier?: number; qualifiers?: boolean },
 ): Promise<Reply> {
   const text = textArg('team', args.team);
+  const orgText = textArg('organisation', args.organisation);
+  if (text && orgText)
+    throw new UserError(
+      'TEAM_OR_ORGANISATION',
+      `Give a team or an organisation, not both: /me ${sub} team:<name>, or /me ${sub} organisation:<name>.`,
+    );
+  if (orgText) return followOrganisation(ctx, profile, sub, orgText, args);
   if (!text)
     throw new UserError(
       'EMPTY_NAME',
-      `Name a team: /me ${sub} team:<its name> (a name, tag or id, as /team shows it).`,
+      `Name a team: /me ${sub} team:<its name> (a name, tag or id, as /team shows it), or an organisation: /me ${sub} organisation:<its name>.`,
     );
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
@@ -277,6 +295,62 @@ async function follow(
       // The calendar is named only where this Matchday serves calendars.
       profile.calendarUrl('probe') === undefined ? '' : ', and in your calendar (/me calendar)'
     }.`,
+  );
+}
+
+/**
+ * An organisation's teams, followed (or unfollowed) together with the same options: the teams it
+ * has now, as the data names them (`/organisations/{id}`, one request); its inactive teams are left
+ * out (they play no series). A team the organisation adds later is not followed by itself: following
+ * the organisation again adds it.
+ */
+async function followOrganisation(
+  ctx: CommandContext<unknown>,
+  profile: ProfileAccess,
+  sub: 'follow' | 'unfollow',
+  text: string,
+  args: { tier?: number; qualifiers?: boolean },
+): Promise<Reply> {
+  const id = await resolveName(ctx, 'organisation', text, scopeOf(ctx));
+  const org = await ctx.data.organisations.get(id);
+  // Its active teams as the name index holds them (the index reads active teams on every interface).
+  const teams = org.teams.map((t) => ctx.names.team(t.id)).flatMap((t) => (t?.active ? [t.id] : []));
+  if (teams.length === 0) throw new UserError('NO_TEAMS', `${org.name} has no active teams to follow.`);
+  const names = teams.map((t) => teamLabel(ctx, t)).join(', ');
+  if (sub === 'unfollow') {
+    const saved = await profile.update((current) => {
+      if (!current.follows.some((f) => teams.includes(f.team)))
+        throw new UserError('NOT_FOLLOWING', `You follow none of ${org.name}'s teams (${names}).`);
+      return { ...current, follows: current.follows.filter((f) => !teams.includes(f.team)) };
+    });
+    return saidAndShown(ctx, saved, `You no longer follow ${org.name}: ${names}.`);
+  }
+  const tier = typeof args.tier === 'number' ? args.tier : undefined;
+  const entry = (t: number): PersonalFollow => ({
+    team: t,
+    ...(tier !== undefined ? { tier } : {}),
+    noQualifiers: args.qualifiers === false,
+  });
+  const saved = await profile.update((current) => {
+    const added = teams.filter((t) => !current.follows.some((f) => f.team === t));
+    if (current.follows.length + added.length > MAX_PERSONAL_FOLLOWS)
+      throw new UserError(
+        'TOO_MANY_FOLLOWS',
+        `${org.name} has ${added.length} teams you do not follow yet, and you follow ${current.follows.length} of the ${MAX_PERSONAL_FOLLOWS} one person can; /me unfollow some first.`,
+      );
+    // Teams already followed take the new options in place; the others are added in the data's order.
+    const follows = [
+      ...current.follows.map((f) => (teams.includes(f.team) ? entry(f.team) : f)),
+      ...added.map(entry),
+    ];
+    const { paused: _, ...rest } = current;
+    return { ...rest, follows };
+  });
+  const options = followLabel(ctx, entry(teams[0]!)).split(' · ').slice(1);
+  return saidAndShown(
+    ctx,
+    saved,
+    `Now following ${org.name}, just for you: ${names}${options.length ? ` (${options.join(', ')})` : ''}; reminders at ${saved.leads.join(', ')} minutes before.`,
   );
 }
 

@@ -16,7 +16,14 @@ import type { Profile } from './users.ts';
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'channel' | 'role';
 
 /** Names the autocomplete index resolves: the same index powers fuzzy name resolution in commands. */
-export type AutocompleteSource = 'team' | 'tournament' | 'game' | 'substage' | 'series' | 'timezone';
+export type AutocompleteSource =
+  | 'team'
+  | 'organisation'
+  | 'tournament'
+  | 'game'
+  | 'substage'
+  | 'series'
+  | 'timezone';
 
 export interface Choice<V extends string | number = string | number> {
   name: string;

@@ -123,6 +123,7 @@ export interface ResolveScope {
 
 const NOUN: Record<NameSource, string> = {
   team: 'team',
+  organisation: 'organisation',
   tournament: 'tournament',
   game: 'game',
   substage: 'stage',
@@ -192,7 +193,14 @@ export class NameIndex {
   #maps = new Map<number, GameMap>();
   #languages = new Map<number, Language>();
   #roles = new Map<number, Role>();
-  #entries: Record<NameSource, Entry[]> = { team: [], tournament: [], game: [], substage: [], series: [] };
+  #entries: Record<NameSource, Entry[]> = {
+    team: [],
+    organisation: [],
+    tournament: [],
+    game: [],
+    substage: [],
+    series: [],
+  };
 
   #loaded = false;
   #refreshing: Promise<void> | undefined;
@@ -509,6 +517,13 @@ export class NameIndex {
       keys: key(t.name, t.abbreviation, ...t.also_known_as, this.#teamLabel(t)),
       game: t.game.id,
       weight: t.active ? 1 : 0,
+    }));
+    this.#entries.organisation = [...this.#organisations.values()].map((o) => ({
+      id: o.id,
+      name: o.name,
+      label: clip(o.name),
+      keys: key(o.name),
+      weight: 0,
     }));
     this.#entries.tournament = [...this.#tournaments.values()].map((t) => {
       const running = Date.parse(t.start) <= now && now <= Date.parse(t.end);

@@ -146,6 +146,54 @@ describe.each(APIS)('on %s', (api) => {
       expect(notFollowed.message).toContain('You do not follow');
     });
 
+    it("follows an organisation's active teams across its games, and unfollows them together", async () => {
+      const user = { ...BO, id: 'u-org' };
+      const world = stack.service.world;
+      // An organisation with active teams in two games or more, from the world.
+      const org = world.catalog.organisations.find(
+        (o) =>
+          new Set(
+            o.teams
+              .map((t) => world.catalog.teamById.get(t.id)!)
+              .filter((t) => t.active)
+              .map((t) => t.game.id),
+          ).size >= 2,
+      )!;
+      const active = org.teams.map((t) => world.catalog.teamById.get(t.id)!).filter((t) => t.active);
+      const inactive = org.teams.map((t) => world.catalog.teamById.get(t.id)!).filter((t) => !t.active);
+      const other = someTeam(5);
+      expect(active.some((t) => t.id === other.id)).toBe(false);
+      await me('follow', { team: other.name }, { user });
+
+      const followed = await me('follow', { organisation: org.name, tier: '2' }, { user });
+      expect(followed.outcome, followed.text).toBe('ok');
+      expect(followed.text).toContain(`Now following ${org.name}, just for you:`);
+      for (const t of active) expect(followed.text).toContain(t.name);
+      for (const t of inactive) expect(followed.text).not.toContain(t.name);
+      expect((await users.get('discord:u-org')).follows).toEqual([
+        { team: other.id, noQualifiers: false },
+        ...active.map((t) => ({ team: t.id, tier: 2, noQualifiers: false })),
+      ]);
+
+      const gone = await me('unfollow', { organisation: org.name }, { user });
+      expect(gone.text).toContain(`You no longer follow ${org.name}`);
+      expect((await users.get('discord:u-org')).follows).toEqual([{ team: other.id, noQualifiers: false }]);
+      const again = await me('unfollow', { organisation: org.name }, { user });
+      expect(again.outcome).toBe('user-error');
+      expect(again.message).toContain(`You follow none of ${org.name}'s teams`);
+
+      // A team and an organisation at once, or neither, is refused with what to give instead.
+      const both = await me('follow', { team: other.name, organisation: org.name }, { user });
+      expect(both.outcome).toBe('user-error');
+      expect(both.message).toContain('Give a team or an organisation, not both');
+      const neither = await me('follow', {}, { user });
+      expect(neither.outcome).toBe('user-error');
+      expect(neither.message).toContain('organisation:<its name>');
+      const unknown = await me('follow', { organisation: 'Zzyzx Qqqq' }, { user });
+      expect(unknown.outcome).toBe('user-error');
+      expect(unknown.message).toMatch(/organisation/);
+    });
+
     it('saves reminders, time zone and quiet hours, and says what was wrong with bad input', async () => {
       const user = { ...BO, id: 'u-eve' };
       expect((await me('reminders', { leads: '60, 15, 2h' }, { user })).text).toContain(

@@ -31,8 +31,11 @@ describe.each(APIS)('on %s', (api) => {
     );
   }
 
-  /** The command line that takes a value of `source`, per source. */
-  const USE: Record<Exclude<AutocompleteSource, 'timezone'>, (value: string) => string> = {
+  /**
+   * The command line that takes a value of `source`, per source. (Organisations are taken only by
+   * `/me`, which needs a person's store: `me.test.ts` follows them; below, their completions resolve.)
+   */
+  const USE: Record<Exclude<AutocompleteSource, 'timezone' | 'organisation'>, (value: string) => string> = {
     game: (v) => `/series game:"${v}"`,
     team: (v) => `/team team:"${v}"`,
     tournament: (v) => `/tournament tournament:"${v}"`,
@@ -75,6 +78,18 @@ describe.each(APIS)('on %s', (api) => {
         }
       }
       expect(checked).toBeGreaterThan(100);
+    });
+
+    it('resolves every organisation the index offers to the one offered, verbatim and without a note', async () => {
+      const offered = stack.runtime.autocomplete('organisation', '');
+      expect(offered.length).toBeGreaterThan(10);
+      for (const choice of offered) {
+        const notes: string[] = [];
+        expect(await stack.names.resolve('organisation', choice.name, undefined, notes)).toBe(
+          Number(choice.value),
+        );
+        expect(notes).toEqual([]);
+      }
     });
 
     it('accepts every value the terminal completes with Tab, typed back unchanged', async () => {

@@ -416,6 +416,20 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       });
     };
 
+  const organisationGet = async (id: number, options?: CallOptions) => {
+    const a = await get<{ id: number; name: string; teams: V2Team[] }>(
+      `/organisations/${safeId(id)}`,
+      {},
+      options,
+    );
+    return {
+      id: a.body.id,
+      name: a.body.name,
+      region: toRegionUnknown(),
+      teams: a.body.teams.map((t) => ({ id: t.id })),
+    };
+  };
+
   const readMapsFromSeries = async (options?: CallOptions) => {
     await Promise.all([
       seriesList({ filter: [['lifecycle', '=', 'live']] }, options),
@@ -624,8 +638,9 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       paginate(q, o) {
         return paginate((w, c) => this.list({ ...q, ...w }, c), o);
       },
-      get: unsupported('/organisations/{id} as a v3 record'),
-      getMany: unsupported('organisations by id'),
+      // The organisation with its teams (v2 gives neither its region nor a team's organisation).
+      get: organisationGet,
+      getMany: many(new Map(), organisationGet),
     },
     lineups: {
       ...unsupportedAll('/lineups'),
