@@ -103,12 +103,12 @@ export interface Execution {
 /** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
 export const INTERACTIVE_DEADLINE_MS = 2000;
 /**
- * An interactive call's budget while the process' feed is still filling (start-up): long enough to
+ * An interactive call's budget while the process is warming up (start-up): long enough to
  * wait out the service's 1 s Retry-After and a queue of the feed's requests, within the command's
  * whole deadline. The platforms have been told the answer is coming (Discord defers at once, Slack
  * acks first).
  */
-export const FILLING_DEADLINE_MS = 6000;
+export const WARMING_DEADLINE_MS = 6000;
 /** How long one command may run in all (several requests, each with its own deadline) before the user hears why. */
 export const COMMAND_DEADLINE_MS = 10_000;
 /** Discord's autocomplete limits, the tightest of the platforms. */
@@ -300,11 +300,14 @@ export class Runtime {
         storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
       }
       const feed = this.#deps.feed;
+      // Just after start (the feed has not read the live listing, or the name index is still
+      // loading), the shared budget is busy warming up and every command needs the service: its
+      // request waits for its turn (interactive requests go first) instead of failing at 2 s. Once
+      // warm, the 2 s budget sheds what an overloaded budget cannot serve in time.
+      const warming = feed !== undefined && (!feed.ready || !this.#deps.names.loaded);
       const data = this.#deps.client.forCaller({
         priority: 'interactive',
-        // While the feed is still filling, the shared budget is busy filling it: a command's
-        // request waits for its turn (interactive requests go first) instead of failing at 2 s.
-        deadlineMs: feed && (feed.filling || !feed.ready) ? FILLING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS,
+        deadlineMs: warming ? WARMING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS,
       });
       const notes: string[] = [];
       const commandContext: CommandContext<Record<string, unknown>> = {

@@ -1,9 +1,10 @@
 /**
- * A command sent while the feed is still filling (issue 13: "a user must never see a 429"): the
- * feed spends the shared budget filling the window, so a command's own request may wait its turn
- * or meet the service's 1 s Retry-After. While the feed fills, a command's request is allowed to
- * wait (FILLING_DEADLINE_MS) and the user gets the answer; once the process has no filling feed,
- * the usual 2 s budget of an interactive request applies again.
+ * A command sent while the process warms up (issue 13: "a user must never see a 429"): the feed
+ * and the name index spend the shared budget on their first reads, and the feed cannot answer yet,
+ * so a command's own request may wait its turn or meet the service's 1 s Retry-After. While the
+ * feed has not read the live listing (or the name index is loading), a command's request may wait
+ * (WARMING_DEADLINE_MS) and the user gets the answer; a process without a warming feed keeps the
+ * usual 2 s budget of an interactive request, which sheds what an overloaded budget cannot serve.
  *
  * The wait is made by the local service's latency fault (every answer 2.5 s late): the answer can
  * never come within 2 s, and comes well within 6 s.
@@ -11,7 +12,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import { FILLING_DEADLINE_MS, INTERACTIVE_DEADLINE_MS, Runtime } from '../../src/bot/runtime.ts';
+import { WARMING_DEADLINE_MS, INTERACTIVE_DEADLINE_MS, Runtime } from '../../src/bot/runtime.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { createFeed } from '../../src/feed/feed.ts';
@@ -38,7 +39,7 @@ function runtimeWith(withFeed: boolean): { runtime: Runtime; client: EsportsClie
   clients.push(client);
   // A feed that has read nothing yet: the first moments after start.
   const feed = withFeed ? createFeed({ client, clock: stack.clock }) : undefined;
-  if (feed) expect(feed.filling).toBe(true);
+  if (feed) expect(feed.ready).toBe(false);
   const runtime = new Runtime({
     commands,
     client,
@@ -63,10 +64,10 @@ async function recent(runtime: Runtime, tenantKey: string) {
   });
 }
 
-describe('a command while the feed is still filling', () => {
-  it('waits for the slow or busy service and answers, where a process without a filling feed gives up at 2 s', async () => {
+describe('a command while the process warms up', () => {
+  it('waits for the slow or busy service and answers, where a process without a warming feed gives up at 2 s', async () => {
     expect(LATENCY_MS).toBeGreaterThan(INTERACTIVE_DEADLINE_MS);
-    expect(LATENCY_MS).toBeLessThan(FILLING_DEADLINE_MS);
+    expect(LATENCY_MS).toBeLessThan(WARMING_DEADLINE_MS);
     const key = await tenantWith(stack);
     const filling = runtimeWith(true);
     const plain = runtimeWith(false);
