@@ -12,7 +12,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import { WARMING_DEADLINE_MS, INTERACTIVE_DEADLINE_MS, Runtime } from '../../src/bot/runtime.ts';
+import { INTERACTIVE_DEADLINE_MS, Runtime, WARMING_DEADLINE_MS } from '../../src/bot/runtime.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { createFeed } from '../../src/feed/feed.ts';
