@@ -7,11 +7,12 @@
 
 import { createRequire } from 'node:module';
 import type Cron from 'node-cron';
-import { pino } from 'pino';
+import type * as Pino from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config.ts';
+import { pino } from '../core/packages.ts';
 
-export type Logger = pino.Logger;
+export type Logger = Pino.Logger;
 
 export interface LoggerOptions {
   level?: LogLevel;

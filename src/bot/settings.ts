@@ -3,7 +3,7 @@
  * document per tenant, validated by this schema, with a version number and a migration path.
  */
 import type * as Zod from 'zod';
-import { z } from '../core/zod.ts';
+import { z } from '../core/packages.ts';
 
 export const SETTINGS_VERSION = 1;
 
