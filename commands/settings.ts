@@ -356,6 +356,15 @@ export default defineCommand({
         if (ctx.tenant.platform === 'terminal')
           throw new UserError('NO_THREADS', 'The terminal has no threads; this works on Discord and Slack.');
         if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
+        if (enabled && ctx.channels?.threads) {
+          const check = await ctx.channels.threads(id);
+          if (!check.ok)
+            throw new UserError(
+              'THREADS_PERMISSION',
+              `Matchday cannot use threads in that channel: it is missing ${check.missing.join(' and ')}. Give Matchday’s role those permissions in the channel (Edit Channel > Permissions) or in Server Settings > Roles, then turn threads on again.`,
+              check.missing,
+            );
+        }
         change = (next) => {
           const channel = next.channels.find((c) => c.id === id);
           if (!channel) throw channelUnknown();

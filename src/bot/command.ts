@@ -109,6 +109,8 @@ export interface ChannelCheck {
   check(channelId: string): Promise<{ ok: true; name?: string } | { ok: false; missing: string[] }>;
   /** Discord: may Matchday make the server's scheduled events (Manage Events)? Absent elsewhere. */
   events?(): Promise<{ ok: true } | { ok: false; missing: string[] }>;
+  /** Discord: may Matchday start threads in a channel and post in them? Absent elsewhere. */
+  threads?(channelId: string): Promise<{ ok: true } | { ok: false; missing: string[] }>;
 }
 
 export interface CommandRuntimeServices {

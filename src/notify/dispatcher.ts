@@ -50,7 +50,12 @@ export interface DispatcherOptions {
   ledgerBatch: number;
   /** A channel failed for good (raised once per channel): its subscription is turned off. */
   onDisabled: (sub: Subscription, error: DeliveryError) => Promise<void>;
+  /** A channel's threads were refused (raised once per channel): its threads are turned off, nothing else. */
+  onThreadsDenied: (sub: Subscription, error: DeliveryError) => Promise<void>;
 }
+
+/** The code of a thread refused for want of permissions (`DeliveryError`): threads off, the channel on. */
+export const THREAD_PERMISSIONS = 'THREAD_PERMISSIONS';
 
 /** Keys in a tick's first ledger batch, and the fewest in any (see `dispatch`). */
 const FIRST_BATCH = 100;
@@ -73,6 +78,8 @@ export class Dispatcher {
   readonly #o: DispatcherOptions;
   /** Keys whose lateness drop was logged (`logDrops`). */
   readonly #loggedDrops = new Set<string>();
+  /** Channels whose refused threads are being turned off (`onThreadsDenied` under way). */
+  readonly #threadsOff = new Set<string>();
   /** Keys due with a last moment (digests: 3 hours after their slot), for `dropStale`. */
   readonly #staleAt = new Map<string, number>();
   /** Channels backing off after a transient failure: until when (simulated ms). */
@@ -212,6 +219,19 @@ export class Dispatcher {
     for (const key of keys) this.done.add(key);
   }
 
+  /** Turns a channel's threads off after the platform refused one: once per channel, through `onThreadsDenied`. */
+  async #threadsDenied(sub: Subscription, error: DeliveryError): Promise<void> {
+    const tk = targetKey(sub);
+    if (this.#threadsOff.has(tk)) return;
+    this.#threadsOff.add(tk);
+    try {
+      await this.#o.onThreadsDenied(sub, error);
+    } finally {
+      // Threads turned on again later (permissions fixed) and refused again are turned off again.
+      this.#threadsOff.delete(tk);
+    }
+  }
+
   /** Turns a channel off after a permanent failure: once per channel, through `onDisabled`. */
   async disable(sub: Subscription, error: DeliveryError): Promise<void> {
     const tk = targetKey(sub);
@@ -299,7 +319,9 @@ export class Dispatcher {
           await this.#o.ledger.fail(key, error.code);
           this.done.add(key);
         }
-        await this.disable(o.sub, error);
+        // A thread refused turns off the channel's threads only; its notifications go on.
+        if (error.code === THREAD_PERMISSIONS) await this.#threadsDenied(o.sub, error);
+        else await this.disable(o.sub, error);
         return undefined;
       }
       this.#o.stats.transientFailures++;

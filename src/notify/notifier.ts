@@ -196,6 +196,7 @@ class NotifierImpl implements Notifier {
       retryBaseMs: o.retryBaseMs,
       ledgerBatch: o.ledgerBatch,
       onDisabled: (sub, error) => this.#disabled(sub, error),
+      onThreadsDenied: (sub, error) => this.#threadsDenied(sub, error),
     });
     this.#ctx = {
       clock: o.clock,
@@ -408,6 +409,37 @@ class NotifierImpl implements Notifier {
     this.#reminders.forget(stale);
     this.#liveCards.forget(stale);
     forgotten.clear();
+  }
+
+  /**
+   * Raised by the dispatcher when the platform refused a channel's thread (permissions lost): only
+   * the channel's threads are turned off, in memory at once and in the stored settings, with one
+   * notice for the admins; the live cards and every other notification go on.
+   */
+  async #threadsDenied(sub: Subscription, error: DeliveryError): Promise<void> {
+    const tk = targetKey(sub);
+    for (const s of this.#subs.all) if (targetKey(s) === tk) s.threads = false;
+    this.#o.logger.warn(
+      { tenant: sub.tenantId, channel: sub.channelId, code: error.code },
+      'threads turned off for a channel: the platform refused them',
+    );
+    try {
+      await this.#o.tenants.update(sub.tenantId, (settings: Settings) => {
+        const channel = settings.channels.find((c) => c.id === sub.channelId);
+        if (!channel?.threads) return settings;
+        delete channel.threads;
+        settings.adminNotices.push(
+          `Threads in channel ${channel.name ?? channel.id} were turned off: Discord refused them (Matchday needs Create Public Threads and Send Messages in Threads there). ` +
+            'Live cards and the other notifications go on. Grant those permissions to Matchday’s role in the channel, then turn threads on again with /settings threads.',
+        );
+        return settings;
+      });
+    } catch (saveError) {
+      this.#o.logger.error(
+        { tenant: sub.tenantId, err: saveError },
+        'could not record the threads turned off',
+      );
+    }
   }
 
   /**

@@ -30,14 +30,17 @@ export const PERMISSIONS = {
   USE_APPLICATION_COMMANDS: 1n << 31n,
   MANAGE_EVENTS: 1n << 33n,
   CREATE_PUBLIC_THREADS: 1n << 35n,
+  SEND_MESSAGES_IN_THREADS: 1n << 38n,
   CREATE_EVENTS: 1n << 44n,
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;
 
-/** What members without special roles may do: view, send, embed, attach, read history, use commands. */
+/** What members without special roles may do: view, send, embed, attach, read history, use commands, threads. */
 export const MEMBER_PERMISSIONS =
   PERMISSIONS.VIEW_CHANNEL |
   PERMISSIONS.SEND_MESSAGES |
+  PERMISSIONS.CREATE_PUBLIC_THREADS |
+  PERMISSIONS.SEND_MESSAGES_IN_THREADS |
   PERMISSIONS.EMBED_LINKS |
   PERMISSIONS.ATTACH_FILES |
   PERMISSIONS.READ_MESSAGE_HISTORY |
@@ -346,6 +349,14 @@ export class FakeDiscord {
   /** Removes every failure script. */
   clearFailures(): void {
     this.#rules.length = 0;
+  }
+
+  /** Denies (or with `[]`, restores) the bot's permissions in a channel, and tells the gateway (CHANNEL_UPDATE). */
+  denyBotAndTell(channelId: string, permissions: PermissionName[]): void {
+    this.denyBot(channelId, permissions);
+    const found = this.#findChannel(channelId)!;
+    const position = found.guild.channels.indexOf(found.channel);
+    this.dispatch('CHANNEL_UPDATE', this.#channelObject(found.guild, found.channel, position));
   }
 
   /** Denies (or with `[]`, restores) the bot's permissions in a channel, without telling the gateway. */
@@ -1218,7 +1229,7 @@ export class FakeDiscord {
     if (!request.authorized) throw new ApiError(401, 0, '401: Unauthorized');
     const found = this.#findChannel(channelId);
     if (!found) throw new ApiError(404, 10003, 'Unknown Channel');
-    if (found.channel.denyBot?.includes('CREATE_PUBLIC_THREADS'))
+    if (!(this.#botPermissions(channelId) & PERMISSIONS.CREATE_PUBLIC_THREADS))
       throw new ApiError(403, 50013, 'Missing Permissions');
     if (!this.#messages.get(channelId)?.some((m) => m.id === messageId))
       throw new ApiError(404, 10008, 'Unknown Message');
@@ -1252,7 +1263,8 @@ export class FakeDiscord {
     if (thread) {
       const problems = messageProblems(request.body ?? {}, { create: true });
       if (problems.length > 0) throw invalidForm(problems);
-      if (!(this.#botPermissions(thread.channelId) & PERMISSIONS.SEND_MESSAGES))
+      // In a thread, Discord asks for Send Messages in Threads (not Send Messages).
+      if (!(this.#botPermissions(thread.channelId) & PERMISSIONS.SEND_MESSAGES_IN_THREADS))
         throw new ApiError(403, 50013, 'Missing Permissions');
       // A thread is a channel: `enforce_nonce` answers a repeated post with the earlier message there too.
       const body = request.body ?? {};

@@ -18,8 +18,12 @@
  * inline at 5 real ms per second, longer ones handed back), `--seed S` seeds those 429s, `--copies N`
  * runs N copies of the tenants, and `--prefix P` names the Redis ledger's prefix (shared by instances).
  * `--wait-for FILE` (the crash loop's standby): start up, then wait for FILE before opening the ledger.
+ * `--dm-discord URL --dm-discord-token T --dm-slack URL --dm-slack-token T`: DMs to the people of
+ * `dmProfiles` through the real deliveries, against the parent's fakes (`DmRouter` below).
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { REST } from 'discord.js';
+import type { Platform } from '../../src/bot/command.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
@@ -29,13 +33,16 @@ import {
   DeliveryError,
   type PostOptions,
 } from '../../src/notify/delivery.ts';
+import type { NotifyUsers } from '../../src/notify/jobs/dm.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
+import { createDeliveryClient, SlackDelivery } from '../../src/platforms/slack/delivery.ts';
 import { startService } from '../../src/service/index.ts';
 import { Rng } from '../../src/service/random.ts';
-import { CHILD_SEED, childTenants } from './child-tenants.ts';
+import { CHILD_SEED, childTenants, dmProfiles, memoryUsers } from './child-tenants.ts';
 import { MemoryTenants, memoryLogger, RecordingDelivery } from './helpers.ts';
 
 const [ledgerArg, outPath, progressPath, fromArg, toArg, tickArg, ...rest] = process.argv.slice(2);
@@ -53,12 +60,12 @@ const delivery = new RecordingDelivery('discord', () => clock.nowMs(), outPath);
 delivery.dedupe = option('--platform') === 'history' ? 'history' : 'nonce';
 delivery.postDelayMs = Number(option('--post-delay') ?? 0);
 const dieAfter = Number(option('--die-after-post') ?? 0);
-if (dieAfter > 0) {
-  let posts = 0;
-  delivery.afterPost = () => {
-    if (++posts === dieAfter) process.kill(process.pid, 'SIGKILL');
-  };
-}
+let posts = 0;
+/** Right after a post the platform accepted (a channel's or a DM), before its mark. */
+const afterPost = () => {
+  if (dieAfter > 0 && ++posts === dieAfter) process.kill(process.pid, 'SIGKILL');
+};
+delivery.afterPost = afterPost;
 // A standby (`--wait-for FILE`): started ahead of time by the crash loop, it waits here, its imports
 // done and its service built, until FILE exists (its predecessor is dead), then goes on as a restart.
 const waitFor = option('--wait-for');
@@ -117,6 +124,45 @@ const ledgerOptions = { leaseMs: 200, ...(holder ? { holder } : {}) };
 const ledger: Ledger = ledgerArg!.startsWith('redis://')
   ? new RedisLedger(ledgerArg!, { ...ledgerOptions, prefix: option('--prefix') ?? `child:${progressPath}:` })
   : new SqliteLedger(ledgerArg!, ledgerOptions);
+/**
+ * DMs (`--dm-discord URL --dm-discord-token T --dm-slack URL --dm-slack-token T`): the people of
+ * `dmProfiles` get theirs through the real Discord and Slack deliveries, against the fakes the parent
+ * runs (they outlive every kill, and count what arrived); channel posts stay recorded as above.
+ */
+class DmRouter implements Delivery {
+  constructor(
+    readonly platform: Platform,
+    readonly dms: Delivery,
+    readonly channels?: Delivery,
+  ) {}
+  #for(target: ChannelTarget): Delivery {
+    return target.channelId.startsWith('dm:') || !this.channels ? this.dms : this.channels;
+  }
+  async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}) {
+    const into = this.#for(target);
+    const posted = await into.post(target, reply, key, options);
+    if (into === this.dms) afterPost();
+    return posted;
+  }
+  edit(target: ChannelTarget, messageId: string, reply: Reply) {
+    return this.#for(target).edit(target, messageId, reply);
+  }
+}
+const deliveries: Partial<Record<Platform, Delivery>> = {
+  discord: share > 0 ? new RateLimitedDelivery(delivery, share) : delivery,
+};
+let users: NotifyUsers | undefined;
+const dmDiscord = option('--dm-discord');
+const dmSlack = option('--dm-slack');
+if (dmDiscord && dmSlack) {
+  users = memoryUsers(dmProfiles(service.world, Number(fromArg)));
+  const rest = new REST({ api: dmDiscord, retries: 0, timeout: 5000 }).setToken(
+    option('--dm-discord-token')!,
+  );
+  deliveries.discord = new DmRouter('discord', new DiscordDelivery({ rest }), deliveries.discord);
+  const slack = createDeliveryClient(option('--dm-slack-token')!, { apiUrl: dmSlack });
+  deliveries.slack = new DmRouter('slack', new SlackDelivery({ client: slack, minIntervalMs: 0 }));
+}
 const notifier = createNotifier({
   client: createClient({
     baseUrl: service.url,
@@ -127,9 +173,10 @@ const notifier = createNotifier({
   tenants,
   clock,
   ledger,
-  deliveries: { discord: share > 0 ? new RateLimitedDelivery(delivery, share) : delivery },
+  deliveries,
   logger: logger as never,
   editIntervalMs: 0,
+  ...(users ? { users } : {}),
 });
 const follow = option('--follow');
 if (follow) {

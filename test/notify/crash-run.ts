@@ -11,14 +11,25 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Clock } from '../../src/core/clock.ts';
+import { dmSubscriptions } from '../../src/notify/jobs/dm.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
+import { nonceFor } from '../../src/platforms/discord/render.ts';
 import { Rng } from '../../src/service/random.ts';
 import { World } from '../../src/service/world.ts';
-import { CHILD_SEED, CHILD_TENANTS } from './child-tenants.ts';
+import { FakeDiscord } from '../fakes/discord.ts';
+import { FakeSlack } from '../fakes/slack.ts';
+import {
+  CHILD_SEED,
+  childTenants,
+  DM_DISCORD_USER,
+  DM_SLACK_USER,
+  dmProfiles,
+  memoryUsers,
+} from './child-tenants.ts';
 import type { Recorded } from './helpers.ts';
-import { expectedNotifications } from './world-expect.ts';
+import { expectedFor, expectedNotifications } from './world-expect.ts';
 
 export interface CrashOptions {
   /** A SQLite ledger in a temporary folder, or the Redis at this URL. */
@@ -32,6 +43,20 @@ export interface CrashOptions {
   /** Real ms per post (a platform's pacing). */
   postDelayMs: number;
   seed?: number;
+  /** Copies of the channel tenants (`childTenants`): more posts, so every kill finds one. Default 1. */
+  copies?: number;
+  /**
+   * Also DMs to two people with personal follows (`dmProfiles`): through the real Discord and
+   * Slack deliveries against loopback fakes run here, so what arrived is counted by the platforms.
+   */
+  dms?: boolean;
+}
+
+export interface DmCount {
+  expected: number;
+  posts: number;
+  duplicates: number;
+  lost: number;
 }
 
 export interface CrashResult {
@@ -47,6 +72,8 @@ export interface CrashResult {
   afterLastTick: string[];
   /** Keys of duplicates and losses (at most 10 each), to look into. */
   examples: { duplicates: string[]; lost: string[] };
+  /** The DMs alone (with `dms`): already counted in the totals above. */
+  dms?: DmCount;
 }
 
 const FROM = Date.parse('2025-06-04T06:00:00Z');
@@ -67,6 +94,13 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
           .filter(Boolean)
           .map((l) => JSON.parse(l) as Recorded)
       : [];
+  const fakes = options.dms
+    ? {
+        discord: await FakeDiscord.start({ guilds: [] }),
+        slack: await FakeSlack.start({ users: [{ id: DM_SLACK_USER, name: 'fan' }] }),
+      }
+    : undefined;
+  const copies = options.copies ?? 1;
   let launched = 0;
   const start = (dieAfterPost?: number, waitFor?: string): ChildProcess =>
     spawn(
@@ -88,6 +122,19 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
         '--post-delay',
         String(options.postDelayMs),
         ...(dieAfterPost ? ['--die-after-post', String(dieAfterPost)] : []),
+        ...(copies > 1 ? ['--copies', String(copies)] : []),
+        ...(fakes
+          ? [
+              '--dm-discord',
+              fakes.discord.apiUrl,
+              '--dm-discord-token',
+              fakes.discord.token,
+              '--dm-slack',
+              fakes.slack.apiUrl,
+              '--dm-slack-token',
+              fakes.slack.botToken,
+            ]
+          : []),
         ...(waitFor ? ['--wait-for', waitFor] : []),
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
@@ -151,12 +198,23 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
     // expectations end with the last tick, as in the other runs (`lastTick + 1`). Such keys are
     // listed, and a post of one would count as unexpected.
     const lastTick = FROM + Math.floor((to - 1 - FROM) / options.tickMs) * options.tickMs;
-    const expected = expectedNotifications(world, CHILD_TENANTS, FROM, lastTick + 1);
+    const tenants = childTenants(copies);
+    const dmSubs = fakes
+      ? await dmSubscriptions(memoryUsers(dmProfiles(world, FROM)), { warn: () => undefined } as never)
+      : [];
+    const dmExpected = expectedFor(world, dmSubs, FROM, lastTick + 1);
+    const expected = [...expectedNotifications(world, tenants, FROM, lastTick + 1), ...dmExpected];
     const expectedKeys = new Set(expected.map((e) => e.key));
-    const afterLastTick = expectedNotifications(world, CHILD_TENANTS, FROM, to)
+    const afterLastTick = [
+      ...expectedNotifications(world, tenants, FROM, to),
+      ...expectedFor(world, dmSubs, FROM, to),
+    ]
       .map((e) => e.key)
       .filter((key) => !expectedKeys.has(key));
-    const posts = records().filter((r) => r.op === 'post');
+    // Channel posts as the child recorded them; DMs as the platforms' fakes received them.
+    const posts: { key: string }[] = records().filter((r) => r.op === 'post');
+    const dmPosts = fakes ? receivedDms(fakes, [...expectedKeys, ...afterLastTick]) : [];
+    posts.push(...dmPosts);
     const counts = new Map<string, number>();
     for (const p of posts) counts.set(p.key, (counts.get(p.key) ?? 0) + 1);
     const duplicates = [...counts].filter(([, n]) => n > 1);
@@ -171,6 +229,8 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
       if (e.kind === 'result' ? states.get(e.key)?.state !== 'sent' : !counts.has(e.key)) lost.push(e.key);
     }
     await ledger.close();
+    const dmKeys = new Set(dmExpected.map((e) => e.key));
+    const dmCounts = [...counts].filter(([key]) => key.includes(':dm:'));
     return {
       ledger: options.ledger === 'sqlite' ? 'sqlite' : 'redis',
       mode: options.mode,
@@ -182,10 +242,38 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
       unexpected: [...counts.keys()].filter((k) => !expectedKeys.has(k)).length,
       afterLastTick,
       examples: { duplicates: duplicates.slice(0, 10).map(([k]) => k), lost: lost.slice(0, 10) },
+      ...(fakes
+        ? {
+            dms: {
+              expected: dmExpected.length,
+              posts: dmPosts.length,
+              duplicates: dmCounts.reduce((sum, [, n]) => sum + n - 1, 0),
+              lost: lost.filter((key) => dmKeys.has(key)).length,
+            },
+          }
+        : {}),
     };
   } finally {
     for (const child of processes)
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await fakes?.discord.close();
+    await fakes?.slack.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every DM the fakes received, by ledger key: Slack's from the key in the message metadata,
+ * Discord's from the nonce (`nonceFor` of a key of `keys`; an unknown nonce counts as itself).
+ */
+function receivedDms(fakes: { discord: FakeDiscord; slack: FakeSlack }, keys: string[]): { key: string }[] {
+  const byNonce = new Map(keys.map((key) => [nonceFor(key), key]));
+  const discord = fakes.discord
+    .directMessages(DM_DISCORD_USER)
+    .map((m) => ({ key: byNonce.get(m.nonce ?? '') ?? `dm:unknown-nonce:${m.nonce}` }));
+  const slack = fakes.slack.messagesIn(`D${DM_SLACK_USER}`).map((m) => {
+    const payload = (m.metadata as { event_payload?: { key?: string } } | undefined)?.event_payload;
+    return { key: payload?.key ?? 'dm:no-metadata' };
+  });
+  return [...discord, ...slack];
 }

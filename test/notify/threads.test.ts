@@ -203,6 +203,63 @@ describe('threads for a match', () => {
     await run.close();
   }, 120_000);
 
+  it('threads refused later (permissions lost) turn off only the threads, with one admin notice', async () => {
+    const plan = playedSeries();
+    const teams = plan.rosters.map((r) => service.world.catalog.rosters.find((x) => x.id === r)!.team.id);
+    const guild = '100000000000000051';
+    const id = '200000000000000051';
+    await fake.close();
+    fake = await FakeDiscord.start({
+      guilds: [{ id: guild, name: 'Perms', channels: [{ id, name: 'matches' }] }],
+    });
+    for (const t of await tenants.list()) await tenants.purge(t);
+    tenants.set(`discord:${guild}`, {
+      follows: teams,
+      spoilers: 'show',
+      channels: [
+        {
+          id,
+          name: 'matches',
+          games: [],
+          tiers: [],
+          teams: [],
+          kinds: ['live', 'results'],
+          leads: [],
+          threads: true,
+        },
+      ],
+    });
+    const played = plan.matches.filter((m) => m.winner >= 0).sort((a, b) => a.order - b.order);
+    const ours = (m: { embeds: { footer?: { text?: string } }[] }) =>
+      /series (\d+)$/i.exec(m.embeds[0]?.footer?.text ?? '')?.[1] === String(plan.id);
+
+    const run = notifier({ file: 'perms-ledger.sqlite' });
+    await run.at(plan.start + MIN);
+    const card = fake.messages(id).find((m) => ours(m))!;
+    expect(card).toBeDefined();
+    // An admin takes Create Public Threads away after threads were turned on.
+    fake.denyBot(id, ['CREATE_PUBLIC_THREADS']);
+    await run.at(played[0]!.end + MIN);
+    await run.at(played[1]!.end + MIN);
+    await run.at(plan.end + MIN);
+    await run.close();
+
+    const settings = await tenants.get(`discord:${guild}`);
+    const channel = settings.channels.find((c) => c.id === id)!;
+    // Threads off; the channel's notifications on; one notice naming what is missing and the fix.
+    expect(channel.threads).toBeUndefined();
+    expect(channel.disabled).toBeUndefined();
+    expect(settings.adminNotices).toHaveLength(1);
+    expect(settings.adminNotices[0]).toContain('Threads in channel matches were turned off');
+    expect(settings.adminNotices[0]).toContain('Create Public Threads and Send Messages in Threads');
+    expect(settings.adminNotices[0]).toContain('/settings threads');
+    // No thread, and the live card went on: edited after the refusal, frozen with the result.
+    expect(fake.thread(card.id)).toBeUndefined();
+    const after = fake.messages(id).find((m) => m.id === card.id)!;
+    expect(after.edits).toBeGreaterThan(0);
+    expect(fake.messages(id).filter((m) => ours(m))).toHaveLength(1);
+  }, 120_000);
+
   it('a reply whose mark was lost in a crash is found again, not posted twice (Discord and Slack)', async () => {
     const plan = playedSeries();
     const teams = plan.rosters.map((r) => service.world.catalog.rosters.find((x) => x.id === r)!.team.id);

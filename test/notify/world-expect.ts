@@ -76,71 +76,81 @@ export function expectedNotifications(
   to: number,
   options: { horizonMs?: number } = {},
 ): Expected[] {
+  const subs = tenants.flatMap(([tenantId, settings]) => subscriptionsOf(tenantId, settings));
+  return expectedFor(world, subs, from, to, options);
+}
+
+/** The same for any subscriptions: channels', or people's DMs (`dmSubscriptions`). */
+export function expectedFor(
+  world: World,
+  subs: Subscription[],
+  from: number,
+  to: number,
+  options: { horizonMs?: number } = {},
+): Expected[] {
   const horizon = options.horizonMs ?? 26 * 3600_000;
   const plans = plansAround(world, from - 24 * 3600_000, to + horizon);
   const index = new PlanIndex(world, plans);
   const out: Expected[] = [];
-  for (const [tenantId, settings] of tenants) {
-    for (const sub of subscriptionsOf(tenantId, settings)) {
-      const mine = index.wantedBy(sub);
-      for (const p of mine) {
-        if (sub.kinds.has('reminders') && p.postponedFrom === null) {
-          // On time: each lead whose time falls in the span. At the first tick: the shortest lead already due.
-          const dueAtStart = sub.leads.filter((lead) => p.start - lead * 60_000 <= from && from < p.start);
-          const shortest = dueAtStart.length > 0 ? Math.min(...dueAtStart) : undefined;
-          for (const lead of sub.leads) {
-            const at = p.start - lead * 60_000;
-            const onTime = at > from && at < to;
-            const first = lead === shortest;
-            if ((onTime || first) && !deletedBy(p, Math.max(at, from))) {
-              out.push({
-                key: ledgerKey('reminder', p.id, `${lead}m@${p.start / 60_000}`, sub),
-                kind: 'reminder',
-                at: Math.max(at, from),
-              });
-            }
+  for (const sub of subs) {
+    const mine = index.wantedBy(sub);
+    for (const p of mine) {
+      if (sub.kinds.has('reminders') && p.postponedFrom === null) {
+        // On time: each lead whose time falls in the span. At the first tick: the shortest lead already due.
+        const dueAtStart = sub.leads.filter((lead) => p.start - lead * 60_000 <= from && from < p.start);
+        const shortest = dueAtStart.length > 0 ? Math.min(...dueAtStart) : undefined;
+        for (const lead of sub.leads) {
+          const at = p.start - lead * 60_000;
+          const onTime = at > from && at < to;
+          const first = lead === shortest;
+          if ((onTime || first) && !deletedBy(p, Math.max(at, from))) {
+            out.push({
+              key: ledgerKey('reminder', p.id, `${lead}m@${p.start / 60_000}`, sub),
+              kind: 'reminder',
+              at: Math.max(at, from),
+            });
           }
-        }
-        const played = p.forfeit < 0 && !deletedBy(p, p.start);
-        if (sub.kinds.has('live') && played && p.start < to && p.end > from) {
-          out.push({ key: ledgerKey('live', p.id, 'card', sub), kind: 'live', at: Math.max(p.start, from) });
-        }
-        const endsInSpan = p.end >= from && p.end < to && !deletedBy(p, p.start);
-        const hasCard = sub.kinds.has('live') && played && p.start < to && p.end > from;
-        // Ended shortly before the run began (downtime): a result post, within the 3-hour late window.
-        const endedBefore = p.end >= from - 3 * 3600_000 && p.end < from && !deletedBy(p, p.start);
-        if (
-          (endsInSpan && (sub.kinds.has('results') || hasCard)) ||
-          (endedBefore && sub.kinds.has('results'))
-        ) {
-          out.push({ key: ledgerKey('result', p.id, 'over', sub), kind: 'result', at: p.end });
         }
       }
-      if (sub.kinds.has('digest')) {
-        let day = DateTime.fromMillis(from - 27 * 3600_000, { zone: sub.timezone }).startOf('day');
-        while (day.toMillis() < to) {
-          const [h, m] = sub.digestTime.split(':').map(Number) as [number, number];
-          const slot = day.set({ hour: h, minute: m }).toMillis();
-          const dayEnd = day.plus({ days: 1 }).startOf('day').toMillis();
-          const sendAt = Math.max(slot, from);
-          if (slot < to && sendAt < slot + 3 * 3600_000) {
-            const count = mine.filter(
-              (p) =>
-                startSeenAt(p, sendAt) >= day.toMillis() &&
-                startSeenAt(p, sendAt) < dayEnd &&
-                !deletedBy(p, sendAt) &&
-                (p.forfeit >= 0 ? p.start > sendAt : p.end > sendAt),
-            ).length;
-            if (count > 0 || sub.digestWhenEmpty === 'say') {
-              out.push({
-                key: ledgerKey('digest', day.toISODate()!, sub.digestTime, sub),
-                kind: 'digest',
-                at: sendAt,
-              });
-            }
+      const played = p.forfeit < 0 && !deletedBy(p, p.start);
+      if (sub.kinds.has('live') && played && p.start < to && p.end > from) {
+        out.push({ key: ledgerKey('live', p.id, 'card', sub), kind: 'live', at: Math.max(p.start, from) });
+      }
+      const endsInSpan = p.end >= from && p.end < to && !deletedBy(p, p.start);
+      const hasCard = sub.kinds.has('live') && played && p.start < to && p.end > from;
+      // Ended shortly before the run began (downtime): a result post, within the 3-hour late window.
+      const endedBefore = p.end >= from - 3 * 3600_000 && p.end < from && !deletedBy(p, p.start);
+      if (
+        (endsInSpan && (sub.kinds.has('results') || hasCard)) ||
+        (endedBefore && sub.kinds.has('results'))
+      ) {
+        out.push({ key: ledgerKey('result', p.id, 'over', sub), kind: 'result', at: p.end });
+      }
+    }
+    if (sub.kinds.has('digest')) {
+      let day = DateTime.fromMillis(from - 27 * 3600_000, { zone: sub.timezone }).startOf('day');
+      while (day.toMillis() < to) {
+        const [h, m] = sub.digestTime.split(':').map(Number) as [number, number];
+        const slot = day.set({ hour: h, minute: m }).toMillis();
+        const dayEnd = day.plus({ days: 1 }).startOf('day').toMillis();
+        const sendAt = Math.max(slot, from);
+        if (slot < to && sendAt < slot + 3 * 3600_000) {
+          const count = mine.filter(
+            (p) =>
+              startSeenAt(p, sendAt) >= day.toMillis() &&
+              startSeenAt(p, sendAt) < dayEnd &&
+              !deletedBy(p, sendAt) &&
+              (p.forfeit >= 0 ? p.start > sendAt : p.end > sendAt),
+          ).length;
+          if (count > 0 || sub.digestWhenEmpty === 'say') {
+            out.push({
+              key: ledgerKey('digest', day.toISODate()!, sub.digestTime, sub),
+              kind: 'digest',
+              at: sendAt,
+            });
           }
-          day = day.plus({ days: 1 }).startOf('day');
         }
+        day = day.plus({ days: 1 }).startOf('day');
       }
     }
   }

@@ -76,6 +76,12 @@ const REQUIRED = [
   [PermissionFlagsBits.EmbedLinks, 'Embed Links'],
 ] as const;
 
+/** What threads for a match need in the channel (`/settings threads`). */
+const THREADS = [
+  [PermissionFlagsBits.CreatePublicThreads, 'Create Public Threads'],
+  [PermissionFlagsBits.SendMessagesInThreads, 'Send Messages in Threads'],
+] as const;
+
 const APOLOGY = notice(
   'Sorry',
   'Something went wrong while answering. It has been logged; please try again.',
@@ -153,6 +159,17 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
       const permissions = me ? channel.permissionsFor(me) : null;
       const missing = REQUIRED.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
       return missing.length === 0 ? { ok: true, name: channel.name } : { ok: false, missing };
+    },
+    async threads(channelId) {
+      const guild = client.guilds.cache.get(guildId);
+      if (!guild) return { ok: false, missing: ['Matchday is not in this server (invite it first)'] };
+      const channel =
+        guild.channels.cache.get(channelId) ?? (await guild.channels.fetch(channelId).catch(() => null));
+      if (!channel || channel.guildId !== guildId) return { ok: false, missing: ['View Channel'] };
+      const me = guild.members.me ?? (await guild.members.fetchMe().catch(() => null));
+      const permissions = me ? channel.permissionsFor(me) : null;
+      const missing = THREADS.filter(([bit]) => !permissions?.has(bit)).map(([, name]) => name);
+      return missing.length === 0 ? { ok: true } : { ok: false, missing };
     },
     async events() {
       const guild = client.guilds.cache.get(guildId);

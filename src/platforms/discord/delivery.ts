@@ -161,8 +161,14 @@ export class DiscordDelivery implements Delivery {
     const answer = (await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
       const channelId = await this.#channelOf(target.channelId);
-      const into = options.thread ? await this.#threadOf(channelId, options.thread) : channelId;
-      return this.#rest.post(Routes.channelMessages(into), { body, files });
+      if (!options.thread) return this.#rest.post(Routes.channelMessages(channelId), { body, files });
+      const thread = await this.#threadOf(channelId, options.thread);
+      try {
+        return await this.#rest.post(Routes.channelMessages(thread), { body, files });
+      } catch (error) {
+        if (isPermissionError(error)) throw threadsRefused(channelId, error.code);
+        throw error;
+      }
     })) as { id?: unknown };
     if (typeof answer?.id !== 'string') {
       throw new DeliveryError(
@@ -196,12 +202,7 @@ export class DiscordDelivery implements Delivery {
         body: { name: thread.name.slice(0, 100), auto_archive_duration: 1440 },
       });
     } catch (error) {
-      if (error instanceof DiscordAPIError && (error.code === 50013 || error.code === 50001))
-        throw new DeliveryError(
-          'permanent',
-          'MISSING_PERMISSIONS',
-          `Discord refused a thread for channel ${channelId}: Matchday may not start threads there (Create Public Threads or Send Messages in Threads is missing) (${error.code}).`,
-        );
+      if (isPermissionError(error)) throw threadsRefused(channelId, error.code);
       if (!(error instanceof DiscordAPIError && error.code === 160004)) throw error;
     }
     this.#threads.add(thread.parentId);
@@ -253,4 +254,21 @@ export class DiscordDelivery implements Delivery {
     channel.tail = result.catch(() => undefined);
     return result;
   }
+}
+
+/** Discord refused for want of a permission (50013) or of access (50001). */
+function isPermissionError(error: unknown): error is DiscordAPIError {
+  return error instanceof DiscordAPIError && (error.code === 50013 || error.code === 50001);
+}
+
+/**
+ * A thread refused (starting it, or posting in it): `THREAD_PERMISSIONS`, permanent for the
+ * channel's threads only; the notifier turns its threads off, not its notifications.
+ */
+function threadsRefused(channelId: string, code: number | string): DeliveryError {
+  return new DeliveryError(
+    'permanent',
+    'THREAD_PERMISSIONS',
+    `Discord refused a thread in channel ${channelId}: Matchday needs Create Public Threads and Send Messages in Threads there (${code}).`,
+  );
 }

@@ -264,6 +264,46 @@ describe('Matchday on Discord (end to end)', () => {
     rig.fake.grantBot(GUILD, []);
   });
 
+  it('turns threads on only when Matchday may start threads and post in them, and says what is missing', async () => {
+    const threads = (enabled: boolean) =>
+      rig.fake.answer({
+        command: 'settings',
+        subcommand: 'threads',
+        options: { channel: CHANNELS.doomed, enabled },
+        user: BOSS,
+        permissions: ADMIN,
+      });
+    const channel = async () =>
+      (await rig.app.tenants.get(`discord:${GUILD}`)).channels.find((c) => c.id === CHANNELS.doomed);
+    const botMay = (flag: 'SendMessagesInThreads' | 'CreatePublicThreads') => {
+      const guild = rig.bot.client.guilds.cache.get(GUILD)!;
+      return guild.channels.cache.get(CHANNELS.doomed)?.permissionsFor(guild.members.me!)?.has(flag);
+    };
+    rig.fake.denyBotAndTell(CHANNELS.doomed, ['SEND_MESSAGES_IN_THREADS']);
+    await expect.poll(() => botMay('SendMessagesInThreads'), { timeout: 3000 }).toBe(false);
+    const refused = await threads(true);
+    expect(refused.ephemeral).toBe(true);
+    const said = JSON.stringify(refused.message!.embeds);
+    expect(said).toMatch(/cannot use threads in that channel: it is missing Send Messages in Threads\./);
+    expect(said).toMatch(/Edit Channel > Permissions/);
+    expect(said).not.toMatch(/Create Public Threads/);
+    expect((await channel())?.threads).toBeUndefined();
+
+    rig.fake.denyBotAndTell(CHANNELS.doomed, []);
+    await expect.poll(() => botMay('SendMessagesInThreads'), { timeout: 3000 }).toBe(true);
+    expect(botMay('CreatePublicThreads')).toBe(true);
+    const on = await threads(true);
+    expect(JSON.stringify(on.message!.embeds)).toMatch(/Threads in #to-be-deleted: on/);
+    expect((await channel())?.threads).toBe(true);
+    // Turning them off needs no permission check.
+    rig.fake.denyBotAndTell(CHANNELS.doomed, ['CREATE_PUBLIC_THREADS', 'SEND_MESSAGES_IN_THREADS']);
+    await expect.poll(() => botMay('CreatePublicThreads'), { timeout: 3000 }).toBe(false);
+    const off = await threads(false);
+    expect(JSON.stringify(off.message!.embeds)).toMatch(/Threads in #to-be-deleted: off/);
+    expect((await channel())?.threads).toBeUndefined();
+    rig.fake.denyBotAndTell(CHANNELS.doomed, []);
+  });
+
   it("refuses another server's channel, even one the bot can post in", async () => {
     const foreign = '200000000000000099';
     rig.fake.addGuild({
