@@ -275,6 +275,54 @@ describe.each(APIS)('on %s', (api) => {
       expect(notFollowing.code).toBe('NOT_FOLLOWING');
       expect(followed.upstream + listed.upstream + removed.upstream).toBe(0);
     });
+
+    it("follows an organisation's active teams at once and removes them together; admins only", async () => {
+      const world = stack.service.world;
+      const activeOf = (o: (typeof world.catalog.organisations)[number]) =>
+        o.teams.map((t) => world.catalog.teamById.get(t.id)!).filter((t) => t.active);
+      const org = world.catalog.organisations.find((o) => activeOf(o).length >= 2)!;
+      const teams = activeOf(org);
+      const tenant = await tenantWith(stack);
+      const denied = await call(
+        stack,
+        'follow',
+        { organisation: org.name },
+        { tenant, subcommand: 'organisation', user: MEMBER },
+      );
+      expect(denied.code).toBe('ADMIN_ONLY');
+      const followed = await call(
+        stack,
+        'follow',
+        { organisation: org.name },
+        { tenant, subcommand: 'organisation' },
+      );
+      expect(followed.outcome, followed.text).toBe('ok');
+      expect(followed.text).toContain(`Now following ${org.name}:`);
+      for (const t of teams) expect(followed.text).toContain(t.name);
+      expect((await stored(tenant)).follows).toEqual(teams.map((t) => t.id));
+      const listed = await call(stack, 'follow', {}, { tenant, subcommand: 'list', user: MEMBER });
+      for (const t of teams) expect(listed.text).toContain(t.name);
+      const both = await call(
+        stack,
+        'follow',
+        { team: teams[0]!.name, organisation: org.name },
+        { tenant, subcommand: 'remove' },
+      );
+      expect(both.code).toBe('TEAM_OR_ORGANISATION');
+      const removed = await call(
+        stack,
+        'follow',
+        { organisation: org.name },
+        { tenant, subcommand: 'remove' },
+      );
+      expect(removed.text).toContain(`No longer following ${org.name}`);
+      expect((await stored(tenant)).follows).toEqual([]);
+      const again = await call(stack, 'follow', { organisation: org.name }, { tenant, subcommand: 'remove' });
+      expect(again.code).toBe('NOT_FOLLOWING');
+      const neither = await call(stack, 'follow', {}, { tenant, subcommand: 'remove' });
+      expect(neither.code).toBe('EMPTY_NAME');
+      expect(neither.text).toContain('/follow remove organisation:<its name>');
+    });
   });
 
   describe('/help', () => {
