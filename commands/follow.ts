@@ -32,7 +32,7 @@ const organisationOption = {
 
 export default defineCommand({
   name: 'follow',
-  description: 'Follow or unfollow a team or an organisation, or list the followed teams',
+  description: 'Follow or unfollow a team, or list the followed teams',
   usesSettings: true,
   subcommands: {
     team: { description: 'Follow a team (admins)', options: teamOption },
