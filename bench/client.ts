@@ -211,6 +211,10 @@ async function main() {
     retries: stats.retries,
     failed_commands: [...failures.values()].reduce((a, b) => a + b, 0),
     failures: Object.fromEntries(failures),
+    // Failed commands as a share of all commands (issue 13's goal: at most 1 %).
+    failed_ratio: Number(
+      ([...failures.values()].reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)).toFixed(4),
+    ),
     limiter_wait_ms: stats.limiterWaitMs,
     ...(API === 'v2' ? { api: 'v2', token_requests: stats.tokenRequests ?? 0 } : {}),
   };

@@ -51,8 +51,8 @@ export interface CommandCall {
   channels?: ChannelCheck;
 }
 
-/** The data client: each call gets its own view (`forCaller`), which says whether it served stale data. */
-export type DataClient = Pick<EsportsClient, 'forCaller'>;
+/** The data client: each call gets its own view (`forCaller`), which says whether it served stale data; `stats` tells how many requests wait for the budget. */
+export type DataClient = Pick<EsportsClient, 'forCaller'> & Partial<Pick<EsportsClient, 'stats'>>;
 
 export interface RateLimit {
   count: number;
@@ -109,6 +109,8 @@ export const INTERACTIVE_DEADLINE_MS = 2000;
  * acks first).
  */
 export const WARMING_DEADLINE_MS = 6000;
+/** Requests waiting for the budget in this process above which a warming command no longer waits longer. */
+const WARMING_QUEUE_LIMIT = 8;
 /** How long one command may run in all (several requests, each with its own deadline) before the user hears why. */
 export const COMMAND_DEADLINE_MS = 10_000;
 /** Discord's autocomplete limits, the tightest of the platforms. */
@@ -304,7 +306,12 @@ export class Runtime {
       // loading), the shared budget is busy warming up and every command needs the service: its
       // request waits for its turn (interactive requests go first) instead of failing at 2 s. Once
       // warm, the 2 s budget sheds what an overloaded budget cannot serve in time.
-      const warming = feed !== undefined && (!feed.ready || !this.#deps.names.loaded);
+      // Only while the queue is short: under a crowd, waiting commands would starve the warm-up
+      // itself (the name index and the feed read at background priority) and it would never end.
+      const warming =
+        feed !== undefined &&
+        (!feed.ready || !this.#deps.names.loaded) &&
+        (this.#deps.client.stats?.().queueLength ?? 0) < WARMING_QUEUE_LIMIT;
       const data = this.#deps.client.forCaller({
         priority: 'interactive',
         deadlineMs: warming ? WARMING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS,
