@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type * as Zod from 'zod';
 import { MatchdayError } from './core/errors.ts';
-import { z } from './core/packages.ts';
+import { z } from './core/zod.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -7,12 +7,11 @@
 
 import { createRequire } from 'node:module';
 import type Cron from 'node-cron';
-import type * as Pino from 'pino';
+import { pino } from 'pino';
 import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config.ts';
-import { pino } from '../core/packages.ts';
 
-export type Logger = Pino.Logger;
+export type Logger = pino.Logger;
 
 export interface LoggerOptions {
   level?: LogLevel;

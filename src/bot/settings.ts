@@ -3,7 +3,7 @@
  * document per tenant, validated by this schema, with a version number and a migration path.
  */
 import type * as Zod from 'zod';
-import { z } from '../core/packages.ts';
+import { z } from '../core/zod.ts';
 
 export const SETTINGS_VERSION = 1;
 

@@ -8,8 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type * as Sqlite3 from 'sqlite3';
-import { sqlite3 } from '../core/packages.ts';
+import sqlite3 from 'sqlite3';
 import type { Logger } from './logger.ts';
 import { classifyStoreError, type DocumentStore, type StoredDocument, StoreError } from './store-backend.ts';
 
@@ -23,28 +22,28 @@ export interface SqliteDocuments extends DocumentStore {
   all(): Promise<(StoredDocument & { id: string })[]>;
 }
 
-function open(path: string): Promise<Sqlite3.Database> {
+function open(path: string): Promise<sqlite3.Database> {
   return new Promise((resolve, reject) => {
     const db = new sqlite3.Database(path, (error) => (error ? reject(error) : resolve(db)));
   });
 }
 
-function run(db: Sqlite3.Database, sql: string, params: unknown[] = []): Promise<number> {
+function run(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<number> {
   return new Promise((resolve, reject) => {
-    db.run(sql, params, function (this: Sqlite3.RunResult, error: Error | null) {
+    db.run(sql, params, function (this: sqlite3.RunResult, error: Error | null) {
       if (error) reject(error);
       else resolve(this.changes);
     });
   });
 }
 
-function all<T>(db: Sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
+function all<T>(db: sqlite3.Database, sql: string, params: unknown[] = []): Promise<T[]> {
   return new Promise((resolve, reject) => {
     db.all(sql, params, (error: Error | null, rows: T[]) => (error ? reject(error) : resolve(rows)));
   });
 }
 
-function exec(db: Sqlite3.Database, sql: string): Promise<void> {
+function exec(db: sqlite3.Database, sql: string): Promise<void> {
   return new Promise((resolve, reject) => db.exec(sql, (error) => (error ? reject(error) : resolve())));
 }
 
@@ -96,7 +95,7 @@ export async function openSqliteDocuments(
       throw openFailure(path, where, error);
     }
   }
-  let db: Sqlite3.Database;
+  let db: sqlite3.Database;
   try {
     db = await open(path);
   } catch (error) {
@@ -175,7 +174,7 @@ export async function openSqliteDocuments(
 }
 
 /** Moves settings from keyv's table (earlier builds) into `tenants`, in one transaction. */
-async function importLegacy(db: Sqlite3.Database, logger: Logger): Promise<void> {
+async function importLegacy(db: sqlite3.Database, logger: Logger): Promise<void> {
   const legacy = await all(db, "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'keyv'");
   if (legacy.length === 0) return;
   const pattern = `${LEGACY_PREFIX}%${LEGACY_SUFFIX}`;

@@ -15,7 +15,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type * as Zod from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
-import { z } from '../core/packages.ts';
+import { z } from '../core/zod.ts';
 import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes, SPOILER_POLICIES } from './settings.ts';

@@ -11,8 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { createClient } from '@redis/client';
-import type * as Sqlite3 from 'sqlite3';
-import { sqlite3 } from '../core/packages.ts';
+import sqlite3 from 'sqlite3';
 import { reconnectDelay } from '../core/redis-reconnect.ts';
 
 export interface StoredDocument {
@@ -39,7 +38,7 @@ const LEASE_SQL = `INSERT INTO leases (key, owner, until) VALUES (?, ?, ?)
 
 /** Documents and leases in one SQLite file (WAL: readers never wait for the writer). */
 export class SqliteSnapshotStore implements SnapshotStore {
-  readonly #db: Sqlite3.Database;
+  readonly #db: sqlite3.Database;
   readonly #ready: Promise<void>;
 
   constructor(path: string) {

@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type * as Sqlite3 from 'sqlite3';
-import { sqlite3 } from '../core/packages.ts';
+import sqlite3 from 'sqlite3';
 import {
   type Claim,
   DEFAULT_LEASE_MS,
@@ -62,7 +61,7 @@ function entryOf(row: Row): LedgerEntry {
 }
 
 export class SqliteLedger implements Ledger {
-  readonly #db: Sqlite3.Database;
+  readonly #db: sqlite3.Database;
   readonly #ready: Promise<void>;
   readonly leaseMs: number;
   readonly #now: () => number;
@@ -90,7 +89,7 @@ export class SqliteLedger implements Ledger {
     } catch (error) {
       folderError = error;
     }
-    let db!: Sqlite3.Database;
+    let db!: sqlite3.Database;
     const opened = new Promise<void>((resolve, reject) => {
       db = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve()));
     });
@@ -374,7 +373,7 @@ export class SqliteLedger implements Ledger {
 
   #run(sql: string, params: unknown[]): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.#db.run(sql, params, function (this: Sqlite3.RunResult, err: Error | null) {
+      this.#db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(err);
         else resolve(this.changes);
       });

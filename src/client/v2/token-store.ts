@@ -15,8 +15,7 @@ import KeyvRedis from '@keyv/redis';
 import KeyvSqlite from '@keyv/sqlite';
 import { createClient } from '@redis/client';
 import Keyv from 'keyv';
-import type * as Sqlite3 from 'sqlite3';
-import { sqlite3 } from '../../core/packages.ts';
+import sqlite3 from 'sqlite3';
 import { reconnectDelay } from '../../core/redis-reconnect.ts';
 
 export type TokenStoreConfig = { kind: 'sqlite'; path: string } | { kind: 'redis'; url: string };
@@ -51,7 +50,7 @@ const TAKE_SQL = `INSERT INTO v2_token_locks (name, owner, expires_at) VALUES (?
 /** The lock as a row of `v2_token_locks`: taken when this statement inserted or took over an expired row. */
 export class SqliteTokenLock implements TokenLock {
   readonly #owner = randomUUID();
-  readonly #db: Promise<Sqlite3.Database>;
+  readonly #db: Promise<sqlite3.Database>;
 
   constructor(path: string) {
     this.#db = new Promise((resolve, reject) => {
@@ -83,7 +82,7 @@ export class SqliteTokenLock implements TokenLock {
   async #run(sql: string, params: unknown[]): Promise<number> {
     const db = await this.#db;
     return new Promise((resolve, reject) => {
-      db.run(sql, params, function (this: Sqlite3.RunResult, err: Error | null) {
+      db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
         if (err) reject(err);
         else resolve(this.changes);
       });
