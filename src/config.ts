@@ -6,9 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import type * as Zod from 'zod';
+import { z } from 'zod';
 import { MatchdayError } from './core/errors.ts';
-import { z } from './core/zod.ts';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -185,7 +184,7 @@ const VARIABLES = {
 } as const;
 
 type VariableName = keyof typeof VARIABLES;
-type Values = { [K in VariableName]?: Zod.output<(typeof VARIABLES)[K]> };
+type Values = { [K in VariableName]?: z.output<(typeof VARIABLES)[K]> };
 
 /** Every variable Matchday reads, in the order `.env.example` lists them. */
 export const CONFIG_VARIABLES = Object.keys(VARIABLES) as VariableName[];

@@ -2,8 +2,7 @@
  * A tenant's settings: one Discord guild or Slack workspace (or the terminal). Stored as one JSON
  * document per tenant, validated by this schema, with a version number and a migration path.
  */
-import type * as Zod from 'zod';
-import { z } from '../core/zod.ts';
+import { z } from 'zod';
 
 export const SETTINGS_VERSION = 1;
 
@@ -81,7 +80,7 @@ export const channelSubscriptionSchema = z.object({
    */
   threads: z.boolean().optional(),
 });
-export type ChannelSubscription = Zod.infer<typeof channelSubscriptionSchema>;
+export type ChannelSubscription = z.infer<typeof channelSubscriptionSchema>;
 
 export const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
@@ -108,7 +107,7 @@ export const settingsSchema = z.object({
   /** Messages for the tenant's admins, shown once in the next admin command's answer. */
   adminNotices: z.array(z.string()).default([]),
 });
-export type Settings = Zod.infer<typeof settingsSchema>;
+export type Settings = z.infer<typeof settingsSchema>;
 
 export function defaultSettings(): Settings {
   return settingsSchema.parse({ version: SETTINGS_VERSION });

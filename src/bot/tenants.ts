@@ -14,7 +14,7 @@
  * Store failures surface as `StoreError` saying why (unreachable, damaged, read-only, full, busy),
  * so an operator knows what to fix; they never crash the process.
  */
-import type * as Zod from 'zod';
+import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
 import { isTenantId } from '../core/tenant-id.ts';
 import { UserError } from './command.ts';
@@ -62,7 +62,7 @@ function checkTenantId(tenantId: string): void {
 }
 
 /** Says which field is wrong and what would be right, from a zod error. */
-function describeIssues(error: Zod.ZodError): string {
+function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.join('.') || 'settings'}: ${issue.message}`)

@@ -12,10 +12,9 @@
  * (renewed, revoked) is unknown, whatever index document is left behind.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type * as Zod from 'zod';
+import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
-import { z } from '../core/zod.ts';
 import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes, SPOILER_POLICIES } from './settings.ts';
@@ -34,7 +33,7 @@ export const personalFollowSchema = z.object({
   /** Leave out qualifiers (series whose tournament or stage is a qualifier). */
   noQualifiers: z.boolean().default(false),
 });
-export type PersonalFollow = Zod.infer<typeof personalFollowSchema>;
+export type PersonalFollow = z.infer<typeof personalFollowSchema>;
 
 export const profileSchema = z.object({
   version: z.literal(PROFILE_VERSION),
@@ -59,7 +58,7 @@ export const profileSchema = z.object({
   /** Messages for the person, shown once in their next /me answer. */
   notices: z.array(z.string()).max(10).default([]),
 });
-export type Profile = Zod.infer<typeof profileSchema>;
+export type Profile = z.infer<typeof profileSchema>;
 
 export function defaultProfile(): Profile {
   return profileSchema.parse({ version: PROFILE_VERSION });
