@@ -6,6 +6,7 @@
  */
 import { defineCommand } from '../src/bot/command.ts';
 import {
+  broadcastLines,
   casterLine,
   gameTag,
   matchup,
@@ -112,27 +113,6 @@ export default defineCommand({
   },
 });
 
-/**
- * The series' broadcasts with their languages (the data gives each broadcast a language), official
- * ones first: "Broadcast · Main English Streamly (official) · English".
- */
-function broadcastLines(series: Series, names: NameIndex): Text[] {
-  return [...(series.broadcasters ?? [])]
-    .sort((a, b) => Number(b.official) - Number(a.official))
-    .slice(0, MAX_CASTERS)
-    .map((entry) => {
-      const languages = [
-        ...new Set(entry.broadcasts.map((b) => names.languageName(b.language.id)).filter(Boolean)),
-      ];
-      return [
-        'Broadcast · ',
-        { text: entry.broadcaster.name, bold: true },
-        entry.official ? ' (official)' : '',
-        languages.length > 0 ? ` · ${languages.join(', ')}` : '',
-      ].filter((span) => span !== '');
-    });
-}
-
 /** The casters card: one line per caster, primary first, then online by viewers. */
 export function castersCard(series: Series, casters: readonly Caster[], names: NameIndex): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
@@ -155,7 +135,7 @@ export function castersCard(series: Series, casters: readonly Caster[], names: N
     description: [
       head,
       ...(lines.length > 0 ? lines : [['No casters announced for this series yet.']]),
-      ...broadcastLines(series, names),
+      ...broadcastLines(series, (id) => names.languageName(id), MAX_CASTERS),
     ],
     footer:
       ordered.length > MAX_CASTERS

@@ -8,6 +8,7 @@ import follow from './follow.ts';
 import help from './help.ts';
 import live from './live.ts';
 import me from './me.ts';
+import player from './player.ts';
 import schedule from './schedule.ts';
 import series from './series.ts';
 import settings from './settings.ts';
@@ -21,6 +22,7 @@ export const commands: AnyCommand[] = [
   live,
   schedule,
   team,
+  player,
   standings,
   casters,
   tournament,

@@ -2,12 +2,14 @@
  * `/series`: upcoming, live or recent series, filtered by game, tier, team or tournament; defaults
  * from the tenant's games and tiers. One listing request, plus one for a team's rosters or unknown
  * participants only when the name index lacks them. Nothing live: the next few upcoming series
- * instead (one more request).
+ * instead (one more request). `series:<id or name>` shows one series in detail with its preview
+ * (`series-detail.ts`).
  */
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
+import { seriesDetail } from './series-detail.ts';
 import {
   fromFeed,
   gamesFor,
@@ -34,6 +36,16 @@ export default defineCommand({
       type: 'string',
       description: 'Upcoming (default), live or recent',
       choices: WHEN.map((w) => ({ name: w, value: w })),
+      skippable: true,
+    },
+    series: {
+      type: 'string',
+      description: 'One series (id or name): its preview, with form, head-to-head, stakes and streams',
+      autocomplete: 'series',
+      max: 100,
+      // `/series 1234` typed is this series; other bare words still reach game, tier, team...
+      skippable: true,
+      bareIdsOnly: true,
     },
     game: {
       type: 'string',
@@ -65,6 +77,18 @@ export default defineCommand({
         'BAD_CHOICE',
         `when must be one of ${WHEN.join(', ')}; got "${String(args.when).slice(0, 40)}".`,
       );
+    }
+    const seriesText = textArg('series', args.series);
+    if (seriesText) {
+      const others = (['when', 'game', 'tier', 'team', 'tournament', 'limit'] as const).filter(
+        (name) => args[name] !== undefined,
+      );
+      if (others.length > 0)
+        throw new UserError(
+          'SERIES_AND_FILTERS',
+          `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. /series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}.`,
+        );
+      return seriesDetail(ctx, seriesText);
     }
     const when = args.when ?? 'upcoming';
     const limit = intArg('limit', args.limit, 1, 20, 10);

@@ -140,10 +140,15 @@ export default defineCommand({
   },
 });
 
-/** A player as a field: the nick, then "First Last · role". */
+/**
+ * A player as a field: the nick, then "First Last · role" and the `/player` line that shows them
+ * (the nick, or with team and game where another player has the same nick).
+ */
 function playerField(player: Player, names: NameIndex): Field {
   const real = [player.first_name, player.last_name].filter(Boolean).join(' ');
   const role = (player.role ? names.roleName(player.role.id) : undefined) ?? player.race?.name;
   const value = [real, role].filter(Boolean).join(' · ') || 'player';
-  return { name: player.nick_name, value: [value], inline: true };
+  const text = names.playerText(player);
+  const line = `/player ${/\s/.test(text) ? `"${text}"` : text}`;
+  return { name: player.nick_name, value: [value, ' · ', { text: line, code: true }], inline: true };
 }

@@ -23,6 +23,7 @@ export type AutocompleteSource =
   | 'game'
   | 'substage'
   | 'series'
+  | 'player'
   | 'timezone';
 
 export interface Choice<V extends string | number = string | number> {
@@ -39,6 +40,13 @@ export interface OptionDef {
   min?: number;
   max?: number;
   autocomplete?: AutocompleteSource;
+  /**
+   * Typed without its name (terminal, Slack), a bare word that cannot be this option goes on to the
+   * next option instead (`/series 1234`: no `when`, so the series). Only where that reads naturally.
+   */
+  skippable?: boolean;
+  /** Typed without its name, only an id (digits) is taken as this option; by name, any text. */
+  bareIdsOnly?: boolean;
 }
 
 export type OptionsDef = Record<string, OptionDef>;

@@ -302,6 +302,31 @@ export function casterLine(
   return spans;
 }
 
+/**
+ * The series' broadcasts with their languages (the data gives each broadcast a language), official
+ * ones first: "Broadcast · Main English Streamly (official) · English".
+ */
+export function broadcastLines(
+  series: Pick<Series, 'broadcasters'>,
+  languageName: (id: number) => string | undefined,
+  max: number,
+): Text[] {
+  return [...(series.broadcasters ?? [])]
+    .sort((a, b) => Number(b.official) - Number(a.official))
+    .slice(0, max)
+    .map((entry) => {
+      const languages = [
+        ...new Set(entry.broadcasts.map((b) => languageName(b.language.id)).filter(Boolean)),
+      ];
+      return [
+        'Broadcast · ',
+        { text: entry.broadcaster.name, bold: true },
+        entry.official ? ' (official)' : '',
+        languages.length > 0 ? ` · ${languages.join(', ')}` : '',
+      ].filter((span) => span !== '');
+    });
+}
+
 /** Link buttons for the top online streams (at most `max`). */
 export function streamButtons(casters: readonly Caster[], max = 3): { label: string; url: string }[] {
   const buttons: { label: string; url: string }[] = [];

@@ -8,6 +8,7 @@
  * load. User text never reaches the service from here: it is matched locally and turned into ids.
  */
 
+import { InvalidQueryError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { MatchdayError } from '../core/errors.ts';
@@ -16,6 +17,7 @@ import type {
   GameMap,
   Language,
   Organisation,
+  Player,
   Role,
   Roster,
   Series,
@@ -35,7 +37,7 @@ export type NameIndexClient = Pick<
   EsportsClient,
   'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
 > &
-  Partial<Pick<EsportsClient, 'languages'>>;
+  Partial<Pick<EsportsClient, 'languages' | 'players'>>;
 
 export interface NameIndexLogger {
   warn(obj: object, msg?: string): void;
@@ -69,7 +71,12 @@ export const DEFAULT_LIMITS = {
   maps: 2000,
   /** Live, next and latest series offered to autocomplete (`series` source). */
   series: 100,
+  /** Players, loaded on the first `player` search or resolve (not with the rest). */
+  players: 5000,
 };
+
+/** Players are loaded when first asked for, and again when this old (they change rarely). */
+const PLAYERS_MAX_AGE_MS = 30 * 60 * 1000;
 
 /** Choice names are capped by Discord at 100 characters. */
 export const MAX_CHOICE_NAME = 100;
@@ -128,6 +135,7 @@ const NOUN: Record<NameSource, string> = {
   game: 'game',
   substage: 'stage',
   series: 'series',
+  player: 'player',
 };
 
 /** Lower-case, accents stripped, punctuation collapsed to single spaces. */
@@ -193,6 +201,10 @@ export class NameIndex {
   #maps = new Map<number, GameMap>();
   #languages = new Map<number, Language>();
   #roles = new Map<number, Role>();
+  #players = new Map<number, Player>();
+  /** Clock ms of the last players load; -Infinity before the first. */
+  #playersAt = Number.NEGATIVE_INFINITY;
+  #playersLoading: Promise<void> | undefined;
   #entries: Record<NameSource, Entry[]> = {
     team: [],
     organisation: [],
@@ -200,6 +212,7 @@ export class NameIndex {
     game: [],
     substage: [],
     series: [],
+    player: [],
   };
 
   #loaded = false;
@@ -494,6 +507,7 @@ export class NameIndex {
   }
 
   #rebuild(): void {
+    this.#rebuildPlayers();
     const key = (...texts: (string | undefined | null)[]) => [
       ...new Set(
         texts
@@ -576,6 +590,83 @@ export class NameIndex {
     });
   }
 
+  /**
+   * "Zogalqu (Iron Pilots, SP)": a player's nick with the team and game that tell namesakes apart;
+   * keys are the nick, the real name and the label.
+   */
+  #rebuildPlayers(): void {
+    this.#entries.player = [...this.#players.values()].map((p) => {
+      const label = this.#playerLabel(p);
+      const real = [p.first_name, p.last_name].filter(Boolean).join(' ');
+      return {
+        id: p.id,
+        name: p.nick_name,
+        label: clip(label),
+        keys: [...new Set([p.nick_name, real, label].map(normalizeName).filter((k) => k !== ''))],
+        game: p.game.id,
+        weight: p.active ? 1 : 0,
+      };
+    });
+  }
+
+  #playerLabel(p: Player): string {
+    const team = p.teams.map((t) => this.#teams.get(t.id)).find((t) => t !== undefined);
+    const context = [team?.name, this.#gameTag(p.game.id)].filter(Boolean).join(', ');
+    return clip(context ? `${p.nick_name} (${context})` : p.nick_name);
+  }
+
+  /**
+   * The shortest text `/player` resolves to this player: the nick when no other player has it (once
+   * the players are loaded), else the label with team and game ("Zogalqu (Iron Pilots, SP)").
+   */
+  playerText(player: Player): string {
+    const nick = normalizeName(player.nick_name);
+    const loaded = this.#players.size > 0;
+    const namesakes = this.#entries.player.filter((e) => e.keys.includes(nick)).length;
+    return loaded && namesakes === 1 ? player.nick_name : this.#playerLabel(player);
+  }
+
+  /**
+   * Loads the players (once, then again when older than half an hour): one listing walk at
+   * background priority on v3; on an interface without a players listing (v2), the players of the
+   * rosters the index holds (records the rosters carried, so no request). Concurrent calls share it.
+   */
+  ensurePlayers(): Promise<void> {
+    if (this.#players.size > 0 && this.#clock.nowMs() - this.#playersAt < PLAYERS_MAX_AGE_MS)
+      return Promise.resolve();
+    this.#playersLoading ??= this.#loadPlayers().finally(() => {
+      this.#playersLoading = undefined;
+    });
+    return this.#playersLoading;
+  }
+
+  async #loadPlayers(): Promise<void> {
+    const players = this.#client.players;
+    if (!players) throw new MatchdayError('NAMES_UNAVAILABLE', 'outage', 'Players cannot be read here.');
+    if (!this.#loaded) await this.refresh();
+    const options = { limit: this.#limits.players, priority: 'background' as const };
+    let list: Player[] = [];
+    try {
+      for await (const player of players.paginate(
+        { filter: [['deleted_at', '=', null]], order: 'id-asc' },
+        options,
+      ))
+        list.push(player);
+    } catch (error) {
+      if (!(error instanceof InvalidQueryError)) throw error;
+      const ids = [...new Set([...this.#rosters.values()].flatMap((r) => r.players))];
+      list = await players.getMany(ids, { priority: 'background' });
+    }
+    this.#players = new Map(list.filter((p) => p.deleted_at === null).map((p) => [p.id, p]));
+    this.#playersAt = this.#clock.nowMs();
+    this.#rebuildPlayers();
+  }
+
+  /** A player the index holds (after `ensurePlayers`). */
+  player(id: number): Player | undefined {
+    return this.#players.get(id);
+  }
+
   /** Ranked matches of `text` in `source` (best first). Empty text lists the most relevant. */
   #rank(source: NameSource, text: string, scope?: ResolveScope): { entry: Entry; score: number }[] {
     const query = normalizeName(text);
@@ -606,6 +697,8 @@ export class NameIndex {
     const max = Math.max(0, Math.min(25, Math.floor(limit)));
     if (source === 'timezone') return searchTimeZones(text, max);
     if (text.length > MAX_NAME_INPUT) return [];
+    // Players load on first use: this search offers nothing yet, the next ones do.
+    if (source === 'player') this.ensurePlayers().catch(() => {});
     return this.#rank(source, text, scope)
       .slice(0, max)
       .map(({ entry }) => ({ name: entry.label, value: String(entry.id) }));
@@ -625,6 +718,22 @@ export class NameIndex {
           'NAMES_UNAVAILABLE',
           'outage',
           `The list of ${NOUN[source]} names could not be loaded from the data service; try again in a minute.`,
+        );
+      }
+    }
+    if (source === 'player') {
+      try {
+        await this.ensurePlayers();
+      } catch (error) {
+        if (this.#players.size === 0)
+          throw new MatchdayError(
+            'NAMES_UNAVAILABLE',
+            'outage',
+            'The list of players could not be loaded from the data service; try again in a minute.',
+          );
+        this.#logger?.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'players refresh failed',
         );
       }
     }

@@ -115,6 +115,7 @@ const OPTION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 /** True when `value` (one word, or several joined by spaces) can be a value of `def`. */
 function fits(def: OptionDef, value: string, words: number): boolean {
   if (words > 1 && def.type !== 'string') return false;
+  if (def.bareIdsOnly && !/^\d{1,12}$/.test(value)) return false;
   switch (def.type) {
     case 'integer':
     case 'number': {
@@ -151,15 +152,20 @@ function readings(words: Token[], free: string[], options: OptionsDef): Record<s
     if (j === free.length) return;
     const name = free[j]!;
     const def = options[name]!;
+    let fitted = false;
     for (let end = i + 1; end <= words.length; end++) {
       const group = words.slice(i, end);
       if (end - i > 1 && (def.type !== 'string' || group.some((w) => w.quoted))) break;
       const value = group.map((w) => w.text).join(' ');
       if (!fits(def, value, end - i)) continue;
+      fitted = true;
       current[name] = value;
       walk(end, j + 1, current);
       delete current[name];
     }
+    // An option declared skippable that the word cannot be is passed over (`/series 1234`: no
+    // `when`, so the series).
+    if (!fitted && !def.required && def.skippable) walk(i, j + 1, current);
   };
   walk(0, 0, {});
   return found;

@@ -5,6 +5,7 @@
  * and the frozen result under the channel's spoiler policy.
  */
 import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
+import { type Preview, previewLines } from '../bot/preview.ts';
 import type { Reply, Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { formatLocalDate } from '../bot/time-format.ts';
@@ -27,7 +28,13 @@ export function reminderReply(
   series: Series,
   labels: SeriesLabels,
   audience: Audience,
-  options: { lead: number; casters?: readonly Caster[]; movedFrom?: string },
+  options: {
+    lead: number;
+    casters?: readonly Caster[];
+    movedFrom?: string;
+    /** The first reminder of a series carries a compact preview (form, head-to-head, stakes). */
+    preview?: Preview;
+  },
 ): Reply {
   const start = new Date(series.start!);
   const text: Text = [
@@ -45,6 +52,11 @@ export function reminderReply(
   });
   if (options.movedFrom)
     card.description = [...(card.description ?? []), ['Moved: now starts ', { time: start, style: 'full' }]];
+  if (options.preview)
+    card.description = [
+      ...(card.description ?? []),
+      ...previewLines(options.preview, audience.spoilers, { compact: true }),
+    ];
   return { ...mention(audience, text), cards: [card] };
 }
 

@@ -6,6 +6,8 @@
  * on what the tenants subscribe to (live summaries too: every live series, at most a fixed number per
  * read, those someone receives cards for first). With a feed running, `FeedSource` replaces it.
  */
+
+import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
 import { summarySource } from '../feed/feed.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
@@ -82,6 +84,15 @@ export class ClientSource implements NotifySource {
 
   known(): IterableIterator<Known> {
     return this.#known.values();
+  }
+
+  preview(series: Series): Promise<Preview> {
+    return readPreview(
+      series,
+      previewReads(this.#o.client, undefined, () => this.#o.stats.previewReads++),
+      this.#names.previewLabels,
+      (list) => this.#names.load(list),
+    );
   }
 
   liveData(seriesId: number): LiveData | undefined {

@@ -8,6 +8,7 @@
  */
 import type { MapNames, SeriesLabels } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
+import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import type { NotifyClient } from './client-source.ts';
@@ -18,8 +19,11 @@ import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './sou
 export interface FeedSourceOptions {
   feed: Feed;
   names: NameIndex;
-  /** For rosters the name index lacks (rare: a roster new since its last refresh). */
-  client: Pick<NotifyClient, 'rosters' | 'teams'>;
+  /**
+   * For rosters the name index lacks (rare: a roster new since its last refresh), and the few
+   * reads of a first reminder's preview the feed cannot answer (form beyond its window).
+   */
+  client: Pick<NotifyClient, 'rosters' | 'teams' | 'series' | 'substages'>;
   logger: NotifyLogger;
   stats: NotifierStats;
   /** How far ahead upcoming series count (simulated ms). */
@@ -133,6 +137,16 @@ export class FeedSource implements NotifySource {
       for (const id of missing) this.#rostersAsked.delete(id);
       this.#o.logger.warn({ err: error }, 'rosters could not be read; their series show TBD for now');
     }
+  }
+
+  preview(series: Series): Promise<Preview> {
+    const { feed, names, client, stats } = this.#o;
+    return readPreview(
+      series,
+      previewReads(client, feed, () => stats.previewReads++),
+      names,
+      (list) => names.ensureSeriesLabels(client, list),
+    );
   }
 
   /** The feed reads every live series' maps and summaries itself. */

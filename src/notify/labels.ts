@@ -4,6 +4,7 @@
  * rarely change). Over a feed, the name index plays this part (`FeedSource`).
  */
 import type { SeriesLabels } from '../bot/format.ts';
+import type { PreviewLabels } from '../bot/preview.ts';
 import type { CallOptions } from '../client/types.ts';
 import type { Caster, Game, Match, Roster, Series, Substage, Team, Tournament } from '../protocol/types.ts';
 import type { NotifyClient } from './client-source.ts';
@@ -33,6 +34,17 @@ export class ClientLabels {
     tournament: (id) => this.#tournaments.get(id),
     substage: (id) => this.#substages.get(id),
     game: (id) => this.#games.get(id),
+  };
+
+  /** The labels and the rosters a match preview needs (a team's rosters: those seen so far). */
+  readonly previewLabels: PreviewLabels = {
+    ...this.labels,
+    roster: (rosterId) => {
+      const team = this.#rosterTeam.get(rosterId);
+      return team === undefined ? undefined : { team };
+    },
+    rostersOfTeam: (teamId) =>
+      [...this.#rosterTeam.entries()].filter(([, team]) => team === teamId).map(([roster]) => roster),
   };
 
   constructor(client: NotifyClient, counted: () => void) {

@@ -119,6 +119,7 @@ class NotifierImpl implements Notifier {
     transientFailures: 0,
     permanentFailures: 0,
     reads: 0,
+    previewReads: 0,
     summaries: 0,
     deferred: 0,
     slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },

@@ -10,6 +10,7 @@
  * The jobs (`jobs/`) read only this interface, so they run the same over either.
  */
 import type { MapNames, SeriesLabels } from '../bot/format.ts';
+import type { Preview } from '../bot/preview.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../protocol/types.ts';
 
@@ -62,4 +63,9 @@ export interface NotifySource {
   refreshStreams(wanted: Known[], now: number): Promise<void>;
   /** The final matches of series that ended with a card to freeze. */
   readFinal(ids: number[]): Promise<void>;
+  /**
+   * A match preview of `series` (form, head-to-head, what is at stake) for its first reminder:
+   * from the feed where it holds the answer, else a few reads. Rejects when it cannot be read.
+   */
+  preview(series: Series): Promise<Preview>;
 }

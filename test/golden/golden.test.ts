@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';
+import { previewReads, readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
 import { digestReply, liveReply, reminderReply, resultReply } from '../../src/notify/cards.ts';
@@ -72,9 +73,12 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'notify-live-card-rts',
   'notify-live-card-battle-royale',
   'notify-reminder', // stream lines with the watch URL
+  'notify-reminder-preview',
+  'series-detail', // the same stream lines; no broadcasts (languages)
   'standings-group', // no score difference: no Diff column
   'standings-lobby', // no kill counts (v2 series carry no statistics): no Kills column, a line says so
   'team', // no organisation, region (the country), player roles or social accounts
+  'player', // the country for the region; no role or social accounts
   'tournament', // the country for the location; substages carry no best-of
   'tournament-over', // as tournament
 ]);
@@ -133,7 +137,22 @@ function picks() {
   // A finished tier-1 tournament (its outcome: champion, places, prizes).
   const done = world.window(t).tournaments.find((x) => x.tier === 1 && x.end < t)!;
   const over = world.tournamentAt(done).title;
-  return { liveSeries, upcoming, finished, team, group: group!, bracket: bracket!, lobby: lobby!, over };
+  // A player of that team, by the label `/team` offers for them (nick, team and game).
+  const first = world.catalog.playerById.get(
+    world.catalog.rosterById.get(team.standing_roster!.roster.id)!.line_up.players[0]!.id,
+  )!;
+  const player = `${first.nick_name} (${team.name}, ${world.catalog.game(team.game.id)!.game.abbreviation.toUpperCase()})`;
+  return {
+    liveSeries,
+    upcoming,
+    finished,
+    team,
+    player,
+    group: group!,
+    bracket: bracket!,
+    lobby: lobby!,
+    over,
+  };
 }
 
 interface Case {
@@ -152,10 +171,12 @@ function commandCases(): Case[] {
     { name: 'series-upcoming', command: 'series', args: { limit: 5 } },
     { name: 'series-live', command: 'series', args: { when: 'live', limit: 5 } },
     { name: 'series-recent', command: 'series', args: { when: 'recent', limit: 5 } },
+    { name: 'series-detail', command: 'series', args: { series: String(p.upcoming.id) } },
     { name: 'live-overview', command: 'live' },
     { name: 'live-series', command: 'live', args: { series: String(p.liveSeries.id) } },
     { name: 'schedule', command: 'schedule' },
     { name: 'team', command: 'team', args: { team: p.team.name } },
+    { name: 'player', command: 'player', args: { player: p.player } },
     {
       name: 'standings-group',
       command: 'standings',
@@ -227,8 +248,16 @@ describe.each(APIS)('on %s', (version) => {
         .sort(byStartThenId);
       await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
       const audience = { spoilers: defaultSettings().spoilers };
+      const preview = await readPreview(p.upcoming, previewReads(data), stack.names, (list) =>
+        stack.names.ensureSeriesLabels(data, list),
+      );
       const replies: Record<string, Reply> = {
         reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
+        'reminder-preview': reminderReply(p.upcoming, stack.names, audience, {
+          lead: 60,
+          casters: upcomingCasters,
+          preview,
+        }),
         'live-card': liveReply(p.liveSeries, stack.names, audience, {
           matches: liveMatches.filter((m) => m.deleted_at === null),
           casters: liveCasters,

@@ -137,6 +137,9 @@ export function seriesParams(query: ListQuery<'series'> | undefined): QueryParam
   for (const [field, op, value] of query?.filter ?? []) {
     const array = SERIES_ARRAYS[field];
     if (array && (op === '=' || op === '<=' || op === '^')) {
+      // v2 takes one list per field: a second condition (a head-to-head's two sides) would replace
+      // the first and silently answer something else.
+      if (array in params) notOnV2(`two conditions on ${field}`);
       params[array] = ids(value);
       continue;
     }

@@ -21,6 +21,12 @@ export interface NotifierStats {
   permanentFailures: number;
   /** Upstream reads the notifier made itself (0 over a feed: the feed reads). */
   reads: number;
+  /**
+   * Reads for first reminders' match previews that the feed could not answer (form and head-to-head
+   * beyond what it holds, a substage): a few per series, once. Over a feed, the only reads the
+   * notifier makes itself.
+   */
+  previewReads: number;
   /** Live summaries read (every live series, at most `summariesPerRead` per live read). */
   summaries: number;
   /** Notifications the last tick left to the next one because its posting budget ran out. */

@@ -5,6 +5,7 @@
  * start). A reminder is never sent late: one whose series started or was removed is dropped and
  * logged once; one due in a person's quiet hours waits for them to end.
  */
+import type { Preview } from '../../bot/preview.ts';
 import type { Reply } from '../../bot/reply.ts';
 import type { Series } from '../../protocol/types.ts';
 import { reminderReply } from '../cards.ts';
@@ -24,6 +25,8 @@ export class Reminders {
   readonly #ctx: JobContext;
   /** Dropped groups already logged. */
   readonly #loggedDrops = new Set<string>();
+  /** Previews of series with a first reminder going out, by `<series>@<start>` (read once). */
+  readonly #previews = new Map<string, Preview | null>();
 
   constructor(ctx: JobContext) {
     this.#ctx = ctx;
@@ -43,13 +46,38 @@ export class Reminders {
 
   forget(stale: (key: string) => boolean): void {
     for (const key of this.#loggedDrops) if (stale(key)) this.#loggedDrops.delete(key);
+    // Previews are wanted for minutes only (the first reminder's tick, and a retry of its post).
+    if (this.#previews.size > 1000) this.#previews.clear();
+  }
+
+  /**
+   * Reads the previews of the series whose first reminder goes out this tick. A preview that cannot
+   * be read is left out (the reminder goes without it, never later) and logged.
+   */
+  async #readPreviews(wanted: Map<string, Series>): Promise<void> {
+    const { source, logger } = this.#ctx;
+    await Promise.all(
+      [...wanted].map(async ([key, series]) => {
+        if (this.#previews.has(key)) return;
+        try {
+          this.#previews.set(key, await source.preview(series));
+        } catch (error) {
+          this.#previews.set(key, null);
+          logger.warn(
+            { err: error, series: series.id },
+            'match preview could not be read; reminder sent without it',
+          );
+        }
+      }),
+    );
   }
 
   /** Plans this tick's reminders and posts them. */
   async run(now: number): Promise<void> {
     const { source, dispatcher } = this.#ctx;
-    const tick: TickReminders = { now, out: [], superseded: [], replies: new Map() };
+    const tick: TickReminders = { now, out: [], superseded: [], replies: new Map(), previews: new Map() };
     for (const known of source.known()) this.#plan(known, tick);
+    await this.#readPreviews(tick.previews);
     await dispatcher.logDrops(tick.superseded, 'reminder dropped: a shorter lead was due before it went out');
     await dispatcher.dispatch(tick.out);
   }
@@ -107,18 +135,31 @@ export class Reminders {
         if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
         const movedFrom =
           known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
+        // The first reminder this channel gets of the series (no longer lead of its went out) carries
+        // the match preview.
+        const first = !sub.leads.some(
+          (lead) =>
+            lead > plan.lead &&
+            dispatcher.done.has(
+              ledgerKey('reminder', series.id, `${lead}m@${Date.parse(series.start!) / 60_000}`, sub),
+            ),
+        );
+        const previewKey = `${series.id}@${series.start}`;
+        if (first) tick.previews.set(previewKey, series);
         const reply = () => {
-          const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}`;
+          const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}|${first}`;
           let made = replies.get(memoKey);
           if (!made) {
             const casters = series.casters.flatMap((c) => {
               const found = source.caster(c.caster.id);
               return found ? [found] : [];
             });
+            const preview = first ? this.#previews.get(previewKey) : undefined;
             made = reminderReply(series, source.labels, sub, {
               lead: plan.lead,
               casters,
               ...(movedFrom ? { movedFrom } : {}),
+              ...(preview ? { preview } : {}),
             });
             replies.set(memoKey, made);
           }
@@ -146,4 +187,6 @@ interface TickReminders {
   superseded: string[];
   /** One reply per series, lead and audience (spoilers, role), shared by every channel that gets it. */
   replies: Map<string, Reply>;
+  /** Series whose first reminder goes out: their previews are read before anything is posted. */
+  previews: Map<string, Series>;
 }

@@ -1,0 +1,95 @@
+/**
+ * `/player`: a player's team, role, country and social accounts (issue 17, item 3). Names are
+ * matched like teams' (`names.ts`: exact nick or real name, prefix, a one-letter typo taken with a
+ * note, "Did you mean" otherwise; namesakes told apart by team and game). The players come from
+ * the name index, which loads them on first use (one listing walk, then every half hour); the
+ * answer itself needs no request.
+ */
+import { defineCommand, UserError } from '../src/bot/command.ts';
+import type { NameIndex } from '../src/bot/names.ts';
+import type { Card, Field } from '../src/bot/reply.ts';
+import { COLOURS } from '../src/bot/reply.ts';
+import type { Player } from '../src/protocol/types.ts';
+import { placeName, resolveName, scopeOf, textArg } from './shared.ts';
+
+export default defineCommand({
+  name: 'player',
+  description: 'A player: team, role, country and social accounts',
+  usesService: true,
+  options: {
+    player: {
+      type: 'string',
+      description: 'Player nickname or real name',
+      required: true,
+      autocomplete: 'player',
+      max: 100,
+    },
+  },
+  async run(ctx) {
+    const { args, names } = ctx;
+    const text = textArg('player', args.player);
+    if (!text)
+      throw new UserError(
+        'EMPTY_NAME',
+        'Name a player: /player <nickname>. /team <team> lists its players with the line to type.',
+      );
+    const id = await resolveName(ctx, 'player', text, scopeOf(ctx));
+    const player = names.player(id) ?? (await ctx.data.players.get(id));
+    return { cards: [playerCard(player, names)] };
+  },
+});
+
+/** The team a player plays for now, or last played for, and whether it is their current team. */
+function teamOf(player: Player, names: NameIndex): { name: string; current: boolean } | undefined {
+  for (const ref of player.teams) {
+    const team = names.team(ref.id);
+    if (!team) continue;
+    const active = team.standing_roster ? names.roster(team.standing_roster.roster.id) : undefined;
+    return { name: team.name, current: active?.players.includes(player.id) ?? player.active };
+  }
+  return undefined;
+}
+
+/** The player card: nick as title, real name, then team, game, role, country and socials. */
+export function playerCard(player: Player, names: NameIndex): Card {
+  const real = [player.first_name, player.last_name].filter(Boolean).join(' ');
+  const team = teamOf(player, names);
+  const game = names.game(player.game.id);
+  const role = (player.role ? names.roleName(player.role.id) : undefined) ?? player.race?.name;
+  const fields: Field[] = [];
+  if (team)
+    fields.push({
+      name: team.current ? 'Team' : 'Former team',
+      value: [team.name, ' · ', { text: `/team ${team.name}`, code: true }],
+      inline: true,
+    });
+  else fields.push({ name: 'Team', value: ['No team on record'], inline: true });
+  if (game) fields.push({ name: 'Game', value: [game.title], inline: true });
+  if (role) fields.push({ name: 'Role', value: [role], inline: true });
+  fields.push({
+    name: 'Country',
+    value: [placeName(player.region.name, player.region.country.name, ' (', ')')],
+    inline: true,
+  });
+  const accounts = player.social_media_accounts;
+  if (accounts.length > 0)
+    fields.push({
+      name: 'Socials',
+      // Handles as text; the links are the card's buttons.
+      value: [
+        accounts
+          .map((a) => `${a.platform.name}: ${a.handle.startsWith('@') ? a.handle : `@${a.handle}`}`)
+          .join(' · '),
+      ],
+    });
+  const card: Card = {
+    title: player.nick_name,
+    colour: player.active ? COLOURS.info : COLOURS.finished,
+    fields,
+    footer: player.active ? `Player ${player.id}` : `Player ${player.id} · inactive`,
+  };
+  if (real) card.description = [[real]];
+  const links = accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);
+  if (links.length > 0) card.buttons = links.map((a) => ({ label: a.platform.name, url: a.url }));
+  return card;
+}

@@ -1,0 +1,44 @@
+/**
+ * `/series series:<id or name>` (or `/series <id>`): one series in detail, with its match preview
+ * (`src/bot/preview.ts`): when and where it is played, the score or the result under the spoiler
+ * policy, both teams' recent form, their head-to-head record, the stage and what is at stake, and
+ * the streams with their languages. Not a command of its own: `/series` calls it.
+ * Requests: the series (1), its casters (1), and, from the feed when it holds them, form (2),
+ * head-to-head (1), the substage and its series (2).
+ */
+import type { CommandContext } from '../src/bot/command.ts';
+import { broadcastLines, seriesCard } from '../src/bot/format.ts';
+import { previewLines, previewReads, readPreview } from '../src/bot/preview.ts';
+import type { Reply } from '../src/bot/reply.ts';
+import type { Caster } from '../src/protocol/types.ts';
+import { seriesArg } from './shared.ts';
+
+/** Broadcasts listed in the detail view. */
+const MAX_BROADCASTS = 5;
+
+export async function seriesDetail(ctx: CommandContext<unknown>, text: string): Promise<Reply> {
+  const { data, names, tenant } = ctx;
+  const series = await seriesArg(ctx, text);
+  const heldCasters = ctx.feed?.casters(series.casters.map((c) => c.caster.id));
+  const [casters] = await Promise.all([
+    heldCasters
+      ? heldCasters
+      : series.casters.length > 0
+        ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
+        : Promise.resolve([] as Caster[]),
+    names.ensureSeriesLabels(data, [series]),
+    names.ensureTournaments(data, [series.tournament.id]),
+    names.ensureSubstages(data, [series.substage.id]),
+  ]);
+  const preview = await readPreview(series, previewReads(data, ctx.feed), names, (list) =>
+    names.ensureSeriesLabels(data, list),
+  );
+  const policy = tenant.settings.spoilers;
+  const card = seriesCard(series, names, { spoilers: policy, casters, footer: `Series ${series.id}` });
+  card.description = [
+    ...(card.description ?? []),
+    ...previewLines(preview, policy, { compact: false }),
+    ...broadcastLines(series, (id) => names.languageName(id), MAX_BROADCASTS),
+  ];
+  return { cards: [card] };
+}
