@@ -595,8 +595,15 @@ export class NameIndex {
    * keys are the nick, the real name and the label.
    */
   #rebuildPlayers(): void {
-    this.#entries.player = [...this.#players.values()].map((p) => {
+    // Namesakes of one team and game (a former and a current player) are told apart by real name.
+    const seen = new Map<string, number>();
+    for (const p of this.#players.values()) {
       const label = this.#playerLabel(p);
+      seen.set(label, (seen.get(label) ?? 0) + 1);
+    }
+    this.#entries.player = [...this.#players.values()].map((p) => {
+      const base = this.#playerLabel(p);
+      const label = seen.get(base)! > 1 ? this.#playerLabel(p, true) : base;
       const real = [p.first_name, p.last_name].filter(Boolean).join(' ');
       return {
         id: p.id,
@@ -609,9 +616,10 @@ export class NameIndex {
     });
   }
 
-  #playerLabel(p: Player): string {
+  #playerLabel(p: Player, withRealName = false): string {
     const team = p.teams.map((t) => this.#teams.get(t.id)).find((t) => t !== undefined);
-    const context = [team?.name, this.#gameTag(p.game.id)].filter(Boolean).join(', ');
+    const real = withRealName ? [p.first_name, p.last_name].filter(Boolean).join(' ') : '';
+    const context = [real, team?.name, this.#gameTag(p.game.id)].filter(Boolean).join(', ');
     return clip(context ? `${p.nick_name} (${context})` : p.nick_name);
   }
 
@@ -623,7 +631,8 @@ export class NameIndex {
     const nick = normalizeName(player.nick_name);
     const loaded = this.#players.size > 0;
     const namesakes = this.#entries.player.filter((e) => e.keys.includes(nick)).length;
-    return loaded && namesakes === 1 ? player.nick_name : this.#playerLabel(player);
+    if (loaded && namesakes === 1) return player.nick_name;
+    return this.#entries.player.find((e) => e.id === player.id)?.label ?? this.#playerLabel(player);
   }
 
   /**

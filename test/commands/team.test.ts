@@ -36,9 +36,13 @@ describe.each(APIS)('on %s', (api) => {
         // v2 players' roles are names without the ids Matchday names roles by: none on v2.
         const role =
           player.role && api === 'v3' ? roles.find((r) => r.id === player.role!.id)!.name : undefined;
-        expect(field(player.nick_name)?.value).toEqual([
+        // Then the `/player` line that shows them (test/commands/player.test.ts runs it).
+        const value = field(player.nick_name)?.value;
+        expect(value?.[0]).toEqual(
           [`${player.first_name} ${player.last_name}`, role].filter(Boolean).join(' · '),
-        ]);
+        );
+        expect(JSON.stringify(value?.slice(1))).toContain(`/player `);
+        expect(JSON.stringify(value?.slice(1))).toContain(player.nick_name);
       }
       const rosters = [...world.catalog.rosterById.values()]
         .filter((r) => r.team.id === team.id)

@@ -53,7 +53,7 @@ async function expected(
   return { reply, embeds: renderReply(reply)[0]!.embeds };
 }
 
-function pick(source: 'team' | 'tournament', text = ''): string {
+function pick(source: 'team' | 'tournament' | 'player', text = ''): string {
   const choice = rig.app.names.search(source, text, 5)[0];
   if (!choice) throw new Error(`the world has no ${source} to pick`);
   return String(choice.value);
@@ -69,12 +69,15 @@ describe('Matchday on Discord (end to end)', () => {
   });
 
   it('answers every command through INTERACTION_CREATE with the content the runtime produces', async () => {
+    // Players load on first use; loaded here so autocomplete has one to pick.
+    await rig.app.names.ensurePlayers();
     const cases: InteractionInput[] = [
       { command: 'series' },
       { command: 'series', options: { when: 'recent', limit: 3 } },
       { command: 'live' },
       { command: 'schedule' },
       { command: 'team', options: { team: pick('team') } },
+      { command: 'player', options: { player: pick('player') } },
       { command: 'standings', options: { tournament: pick('tournament') } },
       { command: 'casters' },
       { command: 'tournament', options: { tournament: pick('tournament') } },

@@ -45,6 +45,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
   let rig: Rig;
   let team: string;
   let spaced: string;
+  let player: string;
   let tournament: string;
 
   /** What the runtime answers for the same text, rendered: the blocks Slack must have received. */
@@ -74,6 +75,9 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
     team = spaced;
     tournament = String(rig.app.runtime.autocomplete('tournament', 'cup')[0]?.name.replace(/ \(.*\)$/, ''));
     expect(spaced).toContain(' ');
+    // Players load on first use: loaded here, then one is picked by the label autocomplete offers.
+    await rig.app.names.ensurePlayers();
+    player = String(rig.app.runtime.autocomplete('player', 'a')[0]?.name);
   });
   afterAll(async () => {
     await rig?.close();
@@ -112,6 +116,7 @@ describe.each(['socket', 'http'] as Mode[])('Matchday on Slack (%s mode)', (mode
       ['live', { ...USERS.member, isAdmin: false }],
       ['schedule', { ...USERS.member, isAdmin: false }],
       [`team "${team}"`, { ...USERS.member, isAdmin: false }],
+      [`player "${player}"`, { ...USERS.member, isAdmin: false }],
       [`standings "${tournament}"`, { ...USERS.member, isAdmin: false }],
       ['casters', { ...USERS.member, isAdmin: false }],
       [`tournament "${tournament}"`, { ...USERS.member, isAdmin: false }],
