@@ -80,8 +80,6 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const secrets = overrides.secrets ?? new Set(config.secrets);
   for (const secret of config.secrets) secrets.add(secret);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
-  // node-cron's warnings (a missed or overlapping notifier tick) would print into the terminal chat.
-  routeCronLogs(logger);
   const clock = overrides.clock ?? new Clock();
   const cleanups: (() => Promise<void> | void)[] = [];
   let closed = false;
@@ -326,6 +324,8 @@ export async function openNotifier(
   }
   // Loaded only by a process that notifies (`matchday ask` never loads the notifier).
   const { createNotifier } = await import('./notify/notifier.ts');
+  // node-cron's warnings (a missed or overlapping notifier tick) would print into the terminal chat.
+  routeCronLogs(app.logger, (await import('node-cron')).default);
   const notifier = createNotifier({
     client: app.client,
     // With a feed running, the notifier reads it (one upstream reader for commands and notifications).

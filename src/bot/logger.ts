@@ -4,9 +4,11 @@
  * of the configured secret values and of anything shaped like a token before it is written, so a
  * secret inside an error message or a URL cannot leak either.
  */
-import cron from 'node-cron';
+
+import { createRequire } from 'node:module';
+import type Cron from 'node-cron';
 import { pino } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import type { LogLevel } from '../config.ts';
 
 export type Logger = pino.Logger;
@@ -87,6 +89,15 @@ export function scrub(line: string, secrets: Iterable<string> = []): string {
   return out;
 }
 
+/**
+ * Human-readable lines on stderr. pino-pretty (and its dependencies) load only here, when a terminal
+ * asks for them: `matchday ask` and the services log JSON and never pay for it.
+ */
+function prettyStream(): { write(line: string): unknown } {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return pretty({ colorize: process.stderr.isTTY === true, destination: 2, sync: true });
+}
+
 /** Creates the logger. Every line passes through `scrub` on its way out. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   const secrets = options.secrets ?? new Set<string>();
@@ -95,7 +106,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     (options.file
       ? pino.destination({ dest: options.file, mkdir: true, sync: true })
       : options.pretty
-        ? pretty({ colorize: process.stderr.isTTY === true, destination: 2, sync: true })
+        ? prettyStream()
         : pino.destination({ dest: 2, sync: true }));
   const scrubbing = { write: (line: string) => target.write(scrub(line, secrets)) };
   return pino(
@@ -110,9 +121,10 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /**
  * Sends node-cron's own messages (a missed or overlapping run, a failed task) to `logger`. Left to
- * itself node-cron writes them to the console, which in `npm start` is the terminal chat.
+ * itself node-cron writes them to the console, which in `npm start` is the terminal chat. Called
+ * by whoever loads node-cron (the notifier), so a process without one never loads it.
  */
-export function routeCronLogs(logger: Logger): void {
+export function routeCronLogs(logger: Logger, cron: typeof Cron): void {
   const log = (level: 'debug' | 'info' | 'warn' | 'error') => (message: string | Error, err?: Error) => {
     const error = message instanceof Error ? message : err;
     logger[level](

@@ -7,9 +7,11 @@
  * cached by the state they show (a hash of the input): the same standings are drawn once.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import { type Canvas, createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import type * as NapiCanvas from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 
 export interface TableImage {
   title: string;
@@ -50,13 +52,20 @@ const COLOURS = {
   gold: '#f5b82e',
 } as const;
 
-let fontsReady = false;
-function fonts(): void {
-  if (fontsReady) return;
+let skia: typeof NapiCanvas | undefined;
+/**
+ * @napi-rs/canvas (a native module) with the fonts registered, loaded at the first picture: every
+ * command module imports this file, and most processes (`matchday ask "/help"`) never draw.
+ */
+function canvas(): typeof NapiCanvas {
+  if (skia) return skia;
+  const loaded = createRequire(import.meta.url)('@napi-rs/canvas') as typeof NapiCanvas;
   for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'])
-    GlobalFonts.registerFromPath(fileURLToPath(new URL(`./fonts/${file}`, import.meta.url)), FAMILY);
-  fontsReady = true;
+    loaded.GlobalFonts.registerFromPath(fileURLToPath(new URL(`./fonts/${file}`, import.meta.url)), FAMILY);
+  skia = loaded;
+  return skia;
 }
+const createCanvas = (width: number, height: number): Canvas => canvas().createCanvas(width, height);
 
 const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${FAMILY}"`;
 
@@ -146,7 +155,6 @@ const ROW = 28;
 /** A group table as a PNG: a header row, zebra rows, numbers right-aligned. */
 export function tablePng(input: TableImage): Buffer {
   return cached('table', input, () => {
-    fonts();
     const measure = createCanvas(1, 1).getContext('2d');
     measure.font = font(14);
     const widths = input.columns.map((c, i) =>
@@ -227,7 +235,6 @@ const HEADING = 24;
  */
 export function bracketPng(input: BracketImage): Buffer {
   return cached('bracket', input, () => {
-    fonts();
     const ub = input.rounds.filter((r) => r.part === 'UB');
     const lb = input.rounds.filter((r) => r.part === 'LB');
     const gf = input.rounds.filter((r) => r.part === 'GF');

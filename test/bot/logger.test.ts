@@ -45,7 +45,7 @@ describe('logger', () => {
 describe('routeCronLogs', () => {
   it("sends node-cron's overlap warning to the log, not to the console (the terminal chat)", async () => {
     const logs = captureLogs();
-    routeCronLogs(logs.logger);
+    routeCronLogs(logs.logger, cron);
     const printed: unknown[] = [];
     const spy = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
       printed.push(args);
