@@ -36,6 +36,7 @@ export const SLOW_TESTS = [
   'test/bot/app.test.ts', // start-up against a service that answers slowly (~13 s)
   // The real `matchday` CLI as a child process (container-style starts, the terminal over stdin).
   'test/ops/headless.test.ts', // no TTY, no platform: started, probed, stopped with SIGTERM (~10 s)
+  'test/ops/pty.test.ts', // `npm start` in a pseudo-terminal for a simulated hour at 60x (~70 s)
   'test/ops/cli-operations.test.ts', // (~5 s)
   'test/ops/sharding.test.ts', // (~5 s)
   'test/platforms/terminal/chat.test.ts', // (~15 s)

@@ -80,7 +80,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const secrets = overrides.secrets ?? new Set(config.secrets);
   for (const secret of config.secrets) secrets.add(secret);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
-  const clock = overrides.clock ?? new Clock();
+  const clock = overrides.clock ?? new Clock(config.clockSpeed ? { speed: config.clockSpeed } : {});
   const cleanups: (() => Promise<void> | void)[] = [];
   let closed = false;
   const onClose = (cleanup: () => Promise<void> | void) => {

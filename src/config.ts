@@ -29,6 +29,12 @@ export interface Config {
     /** The embedded service's world seed. */
     seed: number;
   };
+  /**
+   * CLOCK_SPEED: the process's clock runs this many times faster than real time, from now (the
+   * embedded service's world, the notifier and the commands alike); absent: real time. Only with
+   * the embedded service: the real one lives in real time.
+   */
+  clockSpeed?: number;
   store:
     | { kind: 'sqlite'; url: string /** File path, or `:memory:`. */; path: string }
     | {
@@ -124,6 +130,10 @@ const VARIABLES = {
     .number({ error: 'must be a number of requests per second, e.g. 5' })
     .positive('must be a positive number of requests per second, e.g. 5')
     .max(10_000, 'must be at most 10000 requests per second'),
+  CLOCK_SPEED: z.coerce
+    .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
+    .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
+    .max(3600, 'must be at most 3600 (a simulated hour per second)'),
   ESPORTS_SEED: z.coerce
     .number({ error: 'must be a whole number, e.g. 42' })
     .int('must be a whole number, e.g. 42')
@@ -328,6 +338,12 @@ function configFrom(env: Env): Config {
       'must be set when ESPORTS_API_SECRET is set (the real service to use it with)',
     );
   }
+  if (v.CLOCK_SPEED !== undefined && v.ESPORTS_API_URL) {
+    throw new ConfigError(
+      'CLOCK_SPEED',
+      'only works with the embedded service: leave it out with ESPORTS_API_URL (the real service runs in real time)',
+    );
+  }
   if ((v.DISCORD_APP_ID || v.DISCORD_API_URL) && !v.DISCORD_TOKEN) {
     throw new ConfigError(
       'DISCORD_TOKEN',
@@ -415,6 +431,7 @@ function configFrom(env: Env): Config {
       ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
       seed: v.ESPORTS_SEED ?? 42,
     },
+    ...(v.CLOCK_SPEED !== undefined && v.CLOCK_SPEED !== 1 ? { clockSpeed: v.CLOCK_SPEED } : {}),
     store,
     logLevel: v.LOG_LEVEL ?? 'info',
     notify: {

@@ -97,7 +97,7 @@ export function banner(
   const { config } = app;
   const sizes = app.names.sizes();
   const data = app.service
-    ? `embedded local esports service at ${config.esports.api === 'v2' ? app.service.v2.url : app.service.url} (seed ${config.esports.seed}, real-time clock)`
+    ? `embedded local esports service at ${config.esports.api === 'v2' ? app.service.v2.url : app.service.url} (seed ${config.esports.seed}, ${config.clockSpeed ? `clock at ${config.clockSpeed}x real time` : 'real-time clock'})`
     : `esports service at ${safeUrl(config.esports.url ?? '')}`;
   const lines = [
     `Matchday is running${mode === 'terminal' ? ' in your terminal' : mode === 'headless' ? ' headless (notifier only, no chat)' : ''}.`,

@@ -15,6 +15,26 @@ function configError(env: Record<string, string>): ConfigError {
 }
 
 describe('loadConfig', () => {
+  it('reads CLOCK_SPEED for the embedded service, and refuses a bad or pointless one with what would be right', () => {
+    expect(loadConfig({ CLOCK_SPEED: '60' }).clockSpeed).toBe(60);
+    expect(loadConfig({}).clockSpeed).toBeUndefined();
+    expect(loadConfig({ CLOCK_SPEED: '1' }).clockSpeed).toBeUndefined();
+    expect(loadConfig({ CLOCK_SPEED: '' }).clockSpeed).toBeUndefined();
+    const fast = configError({ CLOCK_SPEED: 'fast' });
+    expect(fast.variable).toBe('CLOCK_SPEED');
+    expect(fast.message).toContain('e.g. 60');
+    expect(fast.message).toContain('"fast"');
+    expect(configError({ CLOCK_SPEED: '0.5' }).message).toContain('at least 1');
+    expect(configError({ CLOCK_SPEED: '100000' }).message).toContain('at most 3600');
+    const real = configError({
+      CLOCK_SPEED: '60',
+      ESPORTS_API_URL: 'https://api.example.com/v3',
+      ESPORTS_API_SECRET: 'service-secret-123',
+    });
+    expect(real.variable).toBe('CLOCK_SPEED');
+    expect(real.message).toContain('embedded service');
+  });
+
   it('runs with no configuration: embedded service, SQLite store, info logs, no platforms', () => {
     const config = loadConfig({});
     expect(config.esports).toEqual({ seed: 42 });
