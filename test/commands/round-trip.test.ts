@@ -67,9 +67,6 @@ describe.each(APIS)('on %s', (api) => {
       await stack.names.ensurePlayers();
       let checked = 0;
       for (const source of sources) {
-        // On v2 the index knows only the players of the rosters it has seen (the v2 client has no
-        // players listing yet): none at a fresh start, so there is nothing to offer (README, Players).
-        if (source === 'player' && api === 'v2') continue;
         const first = stack.runtime.autocomplete(source, '').map((c) => c.name);
         expect(first.length, source).toBeGreaterThan(0);
         const offered = new Set<string>();
@@ -211,11 +208,8 @@ describe.each(APIS)('on %s', (api) => {
       if (command.subcommands || command.adminOnly) continue;
       const required = Object.entries(command.options ?? {}).filter(([, def]) => def.required);
       if (required.length !== 1 || !required[0]![1].autocomplete) continue;
-      // Players load on first use (loaded here); on v2 there are none to offer at a fresh start.
-      if (required[0]![1].autocomplete === 'player') {
-        if (api === 'v2') continue;
-        await stack.names.ensurePlayers();
-      }
+      // Players load on first use: loaded here.
+      if (required[0]![1].autocomplete === 'player') await stack.names.ensurePlayers();
       const asked = await typed(`/${command.name}`);
       expect(asked.outcome, command.name).toBe('user-error');
       expect(asked.code).toBe('MISSING_ARGUMENT');

@@ -396,6 +396,30 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
     const a = await get<Parameters<typeof toPlayer>[0]>(`/players/${safeId(id)}`, {}, options);
     return toPlayer(a.body);
   };
+  /**
+   * The v2 `/players` listing (its active players, with team and game), for a v3 listing with no
+   * condition but `deleted_at=null` in id order: what the name index walks for `/player`.
+   */
+  const playerList = async (query: ListQuery<'players'> | undefined, options?: CallOptions) => {
+    for (const [field, op, value] of query?.filter ?? []) {
+      if (field === 'deleted_at' && op === '=' && value === null) continue;
+      notOnV2(`the players condition ${field} ${op}`);
+    }
+    const order = Array.isArray(query?.order) ? query.order : query?.order ? [query.order] : [];
+    if (order.some((o) => o !== 'id-asc')) notOnV2('ordering players other than by id');
+    const { items } = await window<Parameters<typeof toPlayer>[0]>(
+      '/players',
+      { 'with[]': 'game,team' },
+      query?.skip ?? 0,
+      take(query),
+      options,
+    );
+    return items.map((p) => {
+      const player = toPlayer(p);
+      if (!seen.players.has(player.id)) seen.players.set(player.id, player);
+      return player;
+    });
+  };
   const many =
     <T extends { id: number }>(
       kept: Map<number, T>,
@@ -554,7 +578,8 @@ export function buildV2Resources(send: Send, _peek: Peek, seen: Embedded): Resou
       },
     },
     players: {
-      ...unsupportedList('/players listing by v3 filter'),
+      list: playerList,
+      paginate: (q, o) => paginate((w, c) => playerList({ ...q, ...w }, c), o),
       get: playerGet,
       getMany: many(seen.players, playerGet),
       standingRosters: unsupported('/players/{id}/standingrosters'),
