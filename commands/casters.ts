@@ -49,7 +49,7 @@ export default defineCommand({
     team: { type: 'string', description: "This team's live or next series", autocomplete: 'team', max: 100 },
     game: {
       type: 'string',
-      description: 'Game (default: the games in /settings)',
+      description: 'Game (default: the games chosen in settings)',
       autocomplete: 'game',
       max: 100,
     },

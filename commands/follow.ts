@@ -4,10 +4,12 @@
  * or an organisation's active teams at once. Names resolve through the name index: no request to
  * the service, except an organisation's teams (`/organisations/{id}`, one request).
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import type { Card } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
+import { cmd } from '../src/core/errors.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most teams a tenant follows. */
@@ -66,7 +68,7 @@ export default defineCommand({
         description:
           settings.follows.length > 0
             ? settings.follows.map((id) => [label(id)])
-            : [[`${Here} follows no teams yet. An admin can add one with /follow team.`]],
+            : [[`${Here} follows no teams yet. An admin can add one with `, cmd('follow team'), '.']],
       };
       return { cards: [card] };
     }
@@ -81,15 +83,19 @@ export default defineCommand({
     const orgText = textArg('organisation', ctx.subcommand === 'team' ? undefined : ctx.args.organisation);
     if (ctx.subcommand === 'organisation' || orgText) {
       if (ctx.subcommand === 'remove' && textArg('team', ctx.args.team))
-        throw new UserError(
-          'TEAM_OR_ORGANISATION',
-          'Give a team or an organisation, not both: /follow remove team:<name>, or /follow remove organisation:<name>.',
-        );
+        throw new UserError('TEAM_OR_ORGANISATION', [
+          'Give a team or an organisation, not both: ',
+          cmd('follow remove team:<name>'),
+          ', or ',
+          cmd('follow remove organisation:<name>'),
+          '.',
+        ]);
       if (!orgText)
-        throw new UserError(
-          'EMPTY_NAME',
-          'Name an organisation: /follow organisation organisation:<its name>.',
-        );
+        throw new UserError('EMPTY_NAME', [
+          'Name an organisation: ',
+          cmd('follow organisation organisation:<its name>'),
+          '.',
+        ]);
       const orgId = await resolveName(ctx, 'organisation', orgText, scopeOf(ctx));
       const org = await ctx.data.organisations.get(orgId);
       // Its active teams as the name index holds them (as /me follow organisation does).
@@ -139,10 +145,17 @@ export default defineCommand({
     }
     const text = textArg('team', ctx.args.team);
     if (!text)
-      throw new UserError(
-        'EMPTY_NAME',
-        `Name a team: /follow ${ctx.subcommand} team:<its name> (a name, tag or id, as /team shows it)${ctx.subcommand === 'remove' ? ', or an organisation: /follow remove organisation:<its name>' : ''}.`,
-      );
+      throw new UserError('EMPTY_NAME', [
+        'Name a team: ',
+        cmd(`follow ${ctx.subcommand} team:<its name>`),
+        ' (a name, tag or id, as ',
+        cmd('team'),
+        ' shows it)',
+        ...(ctx.subcommand === 'remove'
+          ? [', or an organisation: ', cmd('follow remove organisation:<its name>')]
+          : []),
+        '.',
+      ]);
     const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
     if (ctx.subcommand === 'team') {
       if (settings.follows.includes(id)) {

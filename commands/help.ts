@@ -1,12 +1,27 @@
 /**
  * `/help`: every command and its options, read from the declarations themselves, so help can never
- * drift from what the runtime accepts. No request to the service.
+ * drift from what the runtime accepts. No request to the service. Commands are written as command
+ * spans, so each platform shows them in its own syntax (`/series` on Discord and the terminal,
+ * `/matchday series` on Slack).
  */
-import { type AnyCommand, defineCommand, type OptionDef, UserError } from '../src/bot/command.ts';
-import type { Card, Text } from '../src/bot/reply.ts';
+import {
+  type AnyCommand,
+  defineCommand,
+  type OptionDef,
+  type OptionsDef,
+  UserError,
+} from '../src/bot/command.ts';
+import type { Card, Span, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
+import { closest } from '../src/bot/text-args.ts';
+import { cmd } from '../src/core/errors.ts';
+import type { Platform } from '../src/core/tenant-id.ts';
 import { commands } from './index.ts';
 import { textArg } from './shared.ts';
+
+/** On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form. */
+const HOW_ARGUMENTS =
+  'Arguments go as name:value pairs or in the order shown; put values with spaces in quotes, e.g. team:"Team Spirit".';
 
 export default defineCommand({
   name: 'help',
@@ -17,27 +32,34 @@ export default defineCommand({
   },
   async run(ctx) {
     const visible = commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
+    const typed = ctx.tenant.platform !== 'discord';
     const name = textArg('command', ctx.args.command, 32)?.replace(/^\//, '').toLowerCase();
     if (name) {
       const command = visible.find((c) => c.name === name);
       if (!command) {
+        const names = visible.map((c) => c.name);
         throw new UserError(
           'UNKNOWN_COMMAND',
-          `There is no command "${name.slice(0, 32)}". Commands: ${visible.map((c) => c.name).join(', ')}.`,
-          visible.map((c) => c.name),
+          `There is no command "${name.slice(0, 32)}". Commands: ${names.join(', ')}.`,
+          closest(name, names).map((n) => cmd(`help ${n}`)),
         );
       }
-      return { cards: [commandCard(command)], ephemeral: true };
+      return { cards: [commandCard(command, ctx.tenant.platform)], ephemeral: true };
     }
     const card: Card = {
       title: 'Matchday commands',
       colour: COLOURS.info,
-      description: visible.map((c) => [
-        { text: `/${c.name}`, bold: true },
-        // The admin note comes from the declaration's flag only, never from the description text.
-        ` ${c.description}${c.adminOnly ? ' (admins)' : ''}`,
-      ]),
-      footer: 'Details of one command: /help command:<name>',
+      description: [
+        ...visible.map(
+          (c): Text => [
+            cmd(c.name),
+            // The admin note comes from the declaration's flag only, never from the description text.
+            ` ${c.description}${c.adminOnly ? ' (admins)' : ''}`,
+          ],
+        ),
+        ...(typed ? [[HOW_ARGUMENTS]] : []),
+        ['Details of one command: ', cmd('help command:<name>')],
+      ],
     };
     return { cards: [card], ephemeral: true };
   },
@@ -51,21 +73,58 @@ export function optionLine(name: string, option: OptionDef): Text {
   if (option.type === 'integer' || option.type === 'number') {
     if (option.min !== undefined && option.max !== undefined) facts.push(`${option.min} to ${option.max}`);
   }
+  if (option.type === 'channel') facts.push('e.g. #matches');
   if (option.autocomplete) facts.push('suggests names');
   return [{ text: name, code: true }, ` (${facts.join(', ')}): ${option.description}`];
 }
 
-/** A command's card: its description, then its options or subcommands with theirs. */
-export function commandCard(command: AnyCommand): Card {
+/** `series [when] [game]`: required options in <>, optional in [], in declaration order. */
+function usageOf(name: string, options: OptionsDef): string {
+  const parts = Object.entries(options).map(([n, o]) => (o.required ? `<${n}>` : `[${n}]`));
+  return [name, ...parts].join(' ');
+}
+
+/** A plausible value for an option in an example. */
+function exampleValue(option: OptionDef): string {
+  if (option.choices?.[0]) return String(option.choices[0].value);
+  if (option.type === 'integer' || option.type === 'number') return String(option.min ?? 5);
+  if (option.type === 'boolean') return 'true';
+  if (option.type === 'channel') return '#matches';
+  if (option.type === 'role') return '@fans';
+  if (option.autocomplete === 'team') return '"Team Spirit"';
+  if (option.autocomplete === 'timezone') return 'Europe/Berlin';
+  return '"..."';
+}
+
+/** An example call: the required options (or the first one) with plausible values. */
+function exampleOf(name: string, options: OptionsDef): string | undefined {
+  const entries = Object.entries(options);
+  const chosen = entries.filter(([, o]) => o.required);
+  if (chosen.length === 0 && entries[0]) chosen.push(entries[0]);
+  if (chosen.length === 0) return undefined;
+  return [name, ...chosen.map(([n, o]) => `${n}:${exampleValue(o)}`)].join(' ');
+}
+
+/** A command's card: its description, usage and example, then its options or subcommands with theirs. */
+export function commandCard(command: AnyCommand, platform: Platform): Card {
+  const typed = platform !== 'discord';
   // Lines, not multi-line fields: each option one line, so every platform renders it alike.
   const lines: Text[] = [[command.description], ...(command.adminOnly ? [['Admins only.']] : [])];
+  const optionLines = (options: OptionsDef): Text[] =>
+    Object.entries(options).map(([n, o]): Text => ['  ', ...optionLine(n, o)]);
   if (command.subcommands) {
     for (const [sub, def] of Object.entries(command.subcommands)) {
-      lines.push([{ text: `/${command.name} ${sub}`, bold: true }, ` ${def.description}`]);
-      for (const [n, o] of Object.entries(def.options ?? {})) lines.push(['  ', ...optionLine(n, o)]);
+      const usage: Span = cmd(usageOf(`${command.name} ${sub}`, def.options ?? {}));
+      lines.push([usage, ` ${def.description}`], ...optionLines(def.options ?? {}));
     }
   } else {
-    for (const [n, o] of Object.entries(command.options ?? {})) lines.push(optionLine(n, o));
+    const options = command.options ?? {};
+    lines.push(['Usage: ', cmd(usageOf(command.name, options))]);
+    const example = typed ? exampleOf(command.name, options) : undefined;
+    if (example) lines.push(['Example: ', cmd(example)]);
+    lines.push(...optionLines(options));
   }
-  return { title: `/${command.name}`, colour: COLOURS.info, description: lines };
+  if (typed && Object.keys(command.options ?? {}).length + Object.keys(command.subcommands ?? {}).length > 0)
+    lines.push([HOW_ARGUMENTS]);
+  return { title: `Help: ${command.name}`, colour: COLOURS.info, description: lines };
 }

@@ -15,10 +15,12 @@
  * Map names come from the name index; asked before its first load (a cold start), one more read
  * names the shown maps rather than a made-up "Map 1".
  */
+
 import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { isLobby, liveCard } from '../src/bot/format.ts';
-import { COLOURS } from '../src/bot/reply.ts';
+import { type Card, COLOURS, type Text } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
+import { cmd } from '../src/core/errors.ts';
 import { summarySource } from '../src/feed/feed.ts';
 import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
 import type { Match, Series } from '../src/protocol/types.ts';
@@ -62,7 +64,7 @@ export default defineCommand({
     team: { type: 'string', description: 'The live series of this team', autocomplete: 'team', max: 100 },
     game: {
       type: 'string',
-      description: 'Game (default: the games in /settings)',
+      description: 'Game (default: the games chosen in settings)',
       autocomplete: 'game',
       max: 100,
     },
@@ -219,17 +221,16 @@ export default defineCommand({
       });
     });
     noteFilling(cards[0]!, held);
+    // Hints name commands, so they are lines of the card (footers are plain text on Discord).
     if (casterIds.length > 0 && !heldCasters && !asked.has('casters'))
-      cards[0]!.footer = `${cards[0]!.footer ?? ''} · Streams: /casters series:${one.id}`.replace(/^ · /, '');
-    if (!detailed) {
-      const last = cards[cards.length - 1]!;
-      last.footer = `${last.footer ?? ''} · The current game in detail: /live series:<id>`.replace(
-        /^ · /,
-        '',
-      );
-    }
+      hint(cards[0]!, ['Streams: ', cmd(`casters series:${one.id}`)]);
+    if (!detailed) hint(cards[cards.length - 1]!, ['The current game in detail: ', cmd('live series:<id>')]);
     if (more)
-      cards.push({ title: more, colour: COLOURS.live, description: [['/series when:live lists them all']] });
+      cards.push({
+        title: more,
+        colour: COLOURS.live,
+        description: [[cmd('series when:live'), ' lists them all']],
+      });
     return { cards };
   },
 });
@@ -291,4 +292,11 @@ async function liveSummary(
     if (isNotFound(error)) return undefined;
     throw error;
   }
+}
+
+/** Adds a pointer to another command to a card, in its "More" field (one line per pointer). */
+function hint(card: Card, line: Text): void {
+  const more = card.fields?.find((f) => f.name === 'More');
+  if (more) more.value.push('\n', ...line);
+  else card.fields = [...(card.fields ?? []), { name: 'More', value: [...line] }];
 }

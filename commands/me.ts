@@ -7,12 +7,14 @@
  * The personal calendar (`/me calendar`) is a secret URL serving the followed teams' series as an
  * ICS feed (`src/calendar/`); `/me calendar renew` makes a new one and the old one stops working.
  */
+
 import { type CommandContext, defineCommand, type ProfileAccess, UserError } from '../src/bot/command.ts';
 import { resolveTimeZone } from '../src/bot/names.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
-import { COLOURS } from '../src/bot/reply.ts';
+import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
+import { cmd, type Message } from '../src/core/errors.ts';
 import { parseLeads } from './settings.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
 
@@ -148,10 +150,11 @@ export default defineCommand({
         const from = textArg('from', ctx.args.from, 5);
         const to = textArg('to', ctx.args.to, 5);
         if ((from === undefined) !== (to === undefined))
-          throw new UserError(
-            'BAD_QUIET',
-            'Give both from and to (e.g. /me quiet from:23:00 to:08:00), or neither to turn quiet hours off.',
-          );
+          throw new UserError('BAD_QUIET', [
+            'Give both from and to (e.g. ',
+            cmd('me quiet from:23:00 to:08:00'),
+            '), or neither to turn quiet hours off.',
+          ]);
         for (const [name, value] of [
           ['from', from],
           ['to', to],
@@ -246,16 +249,24 @@ async function follow(
   const text = textArg('team', args.team);
   const orgText = textArg('organisation', args.organisation);
   if (text && orgText)
-    throw new UserError(
-      'TEAM_OR_ORGANISATION',
-      `Give a team or an organisation, not both: /me ${sub} team:<name>, or /me ${sub} organisation:<name>.`,
-    );
+    throw new UserError('TEAM_OR_ORGANISATION', [
+      'Give a team or an organisation, not both: ',
+      cmd(`me ${sub} team:<name>`),
+      ', or ',
+      cmd(`me ${sub} organisation:<name>`),
+      '.',
+    ]);
   if (orgText) return followOrganisation(ctx, profile, sub, orgText, args);
   if (!text)
-    throw new UserError(
-      'EMPTY_NAME',
-      `Name a team: /me ${sub} team:<its name> (a name, tag or id, as /team shows it), or an organisation: /me ${sub} organisation:<its name>.`,
-    );
+    throw new UserError('EMPTY_NAME', [
+      'Name a team: ',
+      cmd(`me ${sub} team:<its name>`),
+      ' (a name, tag or id, as ',
+      cmd('team'),
+      ' shows it), or an organisation: ',
+      cmd(`me ${sub} organisation:<its name>`),
+      '.',
+    ]);
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {
@@ -276,10 +287,11 @@ async function follow(
     const others = current.follows.filter((f) => f.team !== id);
     already = others.length < current.follows.length;
     if (!already && current.follows.length >= MAX_PERSONAL_FOLLOWS)
-      throw new UserError(
-        'TOO_MANY_FOLLOWS',
-        `You follow ${MAX_PERSONAL_FOLLOWS} teams, the most one person can; /me unfollow one first.`,
-      );
+      throw new UserError('TOO_MANY_FOLLOWS', [
+        `You follow ${MAX_PERSONAL_FOLLOWS} teams, the most one person can; `,
+        cmd('me unfollow'),
+        ' one first.',
+      ]);
     // Following again replaces the options (tier, qualifiers) and keeps the team's place in the list.
     const follows = already
       ? current.follows.map((f) => (f.team === id ? entry : f))
@@ -288,14 +300,14 @@ async function follow(
     const { paused: _, ...rest } = current;
     return { ...rest, follows };
   });
-  return saidAndShown(
-    ctx,
-    saved,
-    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before${
-      // The calendar is named only where this Matchday serves calendars.
-      profile.calendarUrl('probe') === undefined ? '' : ', and in your calendar (/me calendar)'
-    }.`,
-  );
+  return saidAndShown(ctx, saved, [
+    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before`,
+    // The calendar is named only where this Matchday serves calendars.
+    ...(profile.calendarUrl('probe') === undefined
+      ? []
+      : [', and in your calendar (', cmd('me calendar'), ')']),
+    '.',
+  ]);
 }
 
 /**
@@ -334,10 +346,11 @@ async function followOrganisation(
   const saved = await profile.update((current) => {
     const added = teams.filter((t) => !current.follows.some((f) => f.team === t));
     if (current.follows.length + added.length > MAX_PERSONAL_FOLLOWS)
-      throw new UserError(
-        'TOO_MANY_FOLLOWS',
-        `${org.name} has ${added.length} teams you do not follow yet, and you follow ${current.follows.length} of the ${MAX_PERSONAL_FOLLOWS} one person can; /me unfollow some first.`,
-      );
+      throw new UserError('TOO_MANY_FOLLOWS', [
+        `${org.name} has ${added.length} teams you do not follow yet, and you follow ${current.follows.length} of the ${MAX_PERSONAL_FOLLOWS} one person can; `,
+        cmd('me unfollow'),
+        ' some first.',
+      ]);
     // Teams already followed take the new options in place; the others are added in the data's order.
     const follows = [
       ...current.follows.map((f) => (teams.includes(f.team) ? entry(f.team) : f)),
@@ -372,9 +385,8 @@ async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> 
         'Subscribe to it in your calendar app (Google Calendar: Other calendars, From URL; Apple Calendar: New Calendar Subscription). It lists the series of the teams you follow, with reminders at your lead times.',
       ],
       [
-        renew
-          ? 'The old URL no longer works.'
-          : 'Keep it to yourself; anyone with it sees what you follow. /me calendar renew makes a new one and the old one stops working.',
+        renew ? 'The old URL no longer works.' : 'Keep it to yourself; anyone with it sees what you follow. ',
+        ...(renew ? [] : [cmd('me calendar renew'), ' makes a new one and the old one stops working.']),
       ],
     ],
   };
@@ -382,15 +394,19 @@ async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> 
 }
 
 /** What was stored, said first, then the whole profile. */
-function saidAndShown(ctx: CommandContext<unknown>, saved: Profile, said: string): Reply {
+function saidAndShown(ctx: CommandContext<unknown>, saved: Profile, said: Message): Reply {
   return { cards: [profileCard(ctx, saved, said)] };
 }
 
-export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said?: string): Card {
+export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said?: Message): Card {
   const lines: Text[] = [];
-  if (said) lines.push([said]);
+  if (said) lines.push(messageSpans(said));
   if (profile.follows.length === 0)
-    lines.push(['You follow no teams yet. Try /me follow team:<name>; only you see what you follow.']);
+    lines.push([
+      'You follow no teams yet. Try ',
+      cmd('me follow team:<name>'),
+      '; only you see what you follow.',
+    ]);
   else lines.push(...profile.follows.map((f) => [followLabel(ctx, f)]));
   const fields: Field[] = [
     { name: 'Reminders', value: [`${profile.leads.join(', ')} min before`], inline: true },
@@ -407,7 +423,9 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
   if (ctx.profile?.calendarUrl('probe') !== undefined)
     fields.push({
       name: 'Calendar',
-      value: [profile.calendar ? 'on: /me calendar shows its URL' : 'off: /me calendar'],
+      value: profile.calendar
+        ? ['on: ', cmd('me calendar'), ' shows its URL']
+        : ['off: ', cmd('me calendar')],
       inline: true,
     });
   return {

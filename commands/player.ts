@@ -5,10 +5,12 @@
  * the name index, which loads them on first use (one listing walk, then every half hour); the
  * answer itself needs no request.
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { Player } from '../src/protocol/types.ts';
 import { placeName, resolveName, scopeOf, textArg } from './shared.ts';
 
@@ -29,10 +31,13 @@ export default defineCommand({
     const { args, names } = ctx;
     const text = textArg('player', args.player);
     if (!text)
-      throw new UserError(
-        'EMPTY_NAME',
-        'Name a player: /player <nickname>. /team <team> lists its players with the line to type.',
-      );
+      throw new UserError('EMPTY_NAME', [
+        'Name a player: ',
+        cmd('player <nickname>'),
+        '. ',
+        cmd('team <team>'),
+        ' lists its players with the line to type.',
+      ]);
     const id = await resolveName(ctx, 'player', text, scopeOf(ctx));
     const player = names.player(id) ?? (await ctx.data.players.get(id));
     return { cards: [playerCard(player, names)] };
@@ -60,7 +65,7 @@ export function playerCard(player: Player, names: NameIndex): Card {
   if (team)
     fields.push({
       name: team.current ? 'Team' : 'Former team',
-      value: [team.name, ' · ', { text: `/team ${team.name}`, code: true }],
+      value: [team.name, ' · ', cmd(`team ${team.name}`)],
       inline: true,
     });
   else fields.push({ name: 'Team', value: ['No team on record'], inline: true });

@@ -14,9 +14,10 @@ import { DateTime } from 'luxon';
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
-import type { Pager } from '../src/bot/reply.ts';
+import type { Pager, Text } from '../src/bot/reply.ts';
 import { dayTitle } from '../src/bot/time-format.ts';
 import type { Where } from '../src/client/types.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
   FILLING_NOTE,
@@ -65,11 +66,16 @@ export default defineCommand({
     },
     game: {
       type: 'string',
-      description: 'Game (default: the games in /settings)',
+      description: 'Game (default: the games chosen in settings)',
       autocomplete: 'game',
       max: 100,
     },
-    tier: { type: 'integer', description: 'Tier 1 to 4 (default: the tiers in /settings)', min: 1, max: 4 },
+    tier: {
+      type: 'integer',
+      description: 'Tier 1 to 4 (default: the tiers chosen in settings)',
+      min: 1,
+      max: 4,
+    },
     page: {
       type: 'integer',
       description: 'Page of a busy day (default: the page with what is on now)',
@@ -177,13 +183,17 @@ export default defineCommand({
       title,
       empty: `No series on ${day.label} in ${gamesLabel(ctx, games)}, ${tiersLabel(tiers)}.`,
     });
-    const narrow = `Narrow with game: or tier:, e.g. /schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`;
-    const notes: string[] = [];
+    const narrow: Text = [
+      'Narrow with game: or tier:, e.g. ',
+      cmd(`schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`),
+    ];
+    const notes: Text[] = [];
     if (all.length === 0 && !exact)
-      notes.push(
-        `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. ${narrow}`,
-      );
-    else if (!exact) notes.push(`The day may have more series than one answer reads. ${narrow}`);
+      notes.push([
+        `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. `,
+        ...narrow,
+      ]);
+    else if (!exact) notes.push(['The day may have more series than one answer reads. ', ...narrow]);
     const pager: Pager | undefined =
       pages.length > 1
         ? {
@@ -205,9 +215,8 @@ export default defineCommand({
       );
     }
     // Said above the list, not in the first card's footer: a busy day has several cards.
-    if (held?.filling) notes.push(`${FILLING_NOTE}.`);
-    if (notes.length > 0)
-      cards[0]!.description = [...notes.map((n) => [n]), ...(cards[0]!.description ?? [])];
+    if (held?.filling) notes.push([`${FILLING_NOTE}.`]);
+    if (notes.length > 0) cards[0]!.description = [...notes, ...(cards[0]!.description ?? [])];
     return pager ? { cards, pager } : { cards };
   },
 });

@@ -5,10 +5,12 @@
  * instead (one more request). `series:<id or name>` shows one series in detail with its preview
  * (`series-detail.ts`).
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
+import { cmd } from '../src/core/errors.ts';
 import { seriesDetail } from './series-detail.ts';
 import {
   fromFeed,
@@ -49,13 +51,13 @@ export default defineCommand({
     },
     game: {
       type: 'string',
-      description: 'Game (default: the games in /settings)',
+      description: 'Game (default: the games chosen in settings)',
       autocomplete: 'game',
       max: 100,
     },
     tier: {
       type: 'integer',
-      description: 'Tier 1 (top) to 4 (default: the tiers in /settings)',
+      description: 'Tier 1 (top) to 4 (default: the tiers chosen in settings)',
       min: 1,
       max: 4,
     },
@@ -84,10 +86,11 @@ export default defineCommand({
         (name) => args[name] !== undefined,
       );
       if (others.length > 0)
-        throw new UserError(
-          'SERIES_AND_FILTERS',
-          `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. /series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}.`,
-        );
+        throw new UserError('SERIES_AND_FILTERS', [
+          `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. `,
+          cmd(`series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}`),
+          '.',
+        ]);
       return seriesDetail(ctx, seriesText);
     }
     const when = args.when ?? 'upcoming';

@@ -9,7 +9,7 @@ import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../s
 import { tenantPlace } from '../src/bot/format.ts';
 import { resolveTimeZone } from '../src/bot/names.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
-import { COLOURS } from '../src/bot/reply.ts';
+import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import {
   type ChannelSubscription,
   channelSubscriptionSchema,
@@ -19,6 +19,7 @@ import {
   SPOILER_POLICIES,
   settingsSchema,
 } from '../src/bot/settings.ts';
+import { cmd, type Message } from '../src/core/errors.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
 
 /** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
@@ -28,12 +29,12 @@ const channelOptions = {
   channel: { type: 'channel', description: 'The channel', required: true },
   games: {
     type: 'string',
-    description: 'Games, comma-separated, or "all" (default: the games in /settings)',
+    description: 'Games, comma-separated, or "all" (default: the games chosen in settings)',
     max: 200,
   },
   tiers: {
     type: 'string',
-    description: 'Tiers, e.g. "1,2", or "all" (default: the tiers in /settings)',
+    description: 'Tiers, e.g. "1,2", or "all" (default: the tiers chosen in settings)',
     max: 20,
   },
   teams: {
@@ -48,7 +49,7 @@ const channelOptions = {
   },
   leads: {
     type: 'string',
-    description: 'Reminder minutes before start, e.g. "15, 60" (default: /settings reminders)',
+    description: 'Reminder minutes before start, e.g. "15, 60" (default: the reminders chosen in settings)',
     max: 50,
   },
   role: { type: 'role', description: 'A role to mention on notifications' },
@@ -115,7 +116,7 @@ export default defineCommand({
       options: {
         time: {
           type: 'string',
-          description: 'Time of day HH:MM in the timezone from /settings, e.g. 09:00',
+          description: 'Time of day HH:MM in the timezone chosen in settings, e.g. 09:00',
           max: 5,
         },
         when_empty: {
@@ -179,7 +180,7 @@ export default defineCommand({
     // Everything that reads input or asks a platform happens first; `change` then only edits the
     // settings, so it can be applied again to newer settings if another admin saved meanwhile.
     let change: ((next: Settings) => void) | undefined;
-    let describe: (stored: Settings) => string = () => '';
+    let describe: (stored: Settings) => Message = () => '';
     switch (ctx.subcommand) {
       case 'show':
         break;
@@ -317,10 +318,11 @@ export default defineCommand({
         if (typeof enabled !== 'boolean')
           throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
         if (ctx.tenant.platform !== 'discord')
-          throw new UserError(
-            'DISCORD_ONLY',
-            `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (/settings calendar).`,
-          );
+          throw new UserError('DISCORD_ONLY', [
+            `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (`,
+            cmd('settings calendar'),
+            ').',
+          ]);
         if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
         if (enabled && ctx.channels?.events) {
           const check = await ctx.channels.events();
@@ -343,7 +345,13 @@ export default defineCommand({
           if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
           const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
           return teams === 0
-            ? `Scheduled events from ${label}: on, but it follows no team yet: add teams with /follow team or /settings channel-set teams:.`
+            ? [
+                `Scheduled events from ${label}: on, but it follows no team yet: add teams with `,
+                cmd('follow team'),
+                ' or ',
+                cmd('settings channel-set teams:'),
+                '.',
+              ]
             : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
         };
         break;
@@ -376,11 +384,16 @@ export default defineCommand({
           const label = channel ? channelLabel(channel) : `channel ${id}`;
           if (!enabled) return `Threads in ${label}: off.`;
           const live = channel?.kinds.includes('live') && stored.liveUpdates;
-          return `Threads in ${label}: on; each finished game is posted in a thread under the live card${
-            live
-              ? ''
-              : ' (live cards are off for this channel: turn them on with /settings channel-set kinds: or /settings live)'
-          }.`;
+          const on = `Threads in ${label}: on; each finished game is posted in a thread under the live card`;
+          return live
+            ? `${on}.`
+            : [
+                `${on} (live cards are off for this channel: turn them on with `,
+                cmd('settings channel-set kinds:'),
+                ' or ',
+                cmd('settings live'),
+                ').',
+              ];
         };
         break;
       }
@@ -405,11 +418,13 @@ export default defineCommand({
             [
               "The channel's series (its games, tiers and teams) as a calendar to subscribe to, with reminders at its lead times.",
             ],
-            [
-              renew
-                ? 'The old URL no longer works.'
-                : 'Share it with the people who should have it; /settings calendar action:renew makes a new one and the old one stops working.',
-            ],
+            renew
+              ? ['The old URL no longer works.']
+              : [
+                  'Share it with the people who should have it; ',
+                  cmd('settings calendar action:renew'),
+                  ' makes a new one and the old one stops working.',
+                ],
           ],
         };
         return { cards: [card], ephemeral: true };
@@ -456,14 +471,19 @@ export default defineCommand({
 });
 
 function channelExists(): UserError {
-  return new UserError(
-    'CHANNEL_EXISTS',
-    'That channel is already set up; use /settings channel-set to change it.',
-  );
+  return new UserError('CHANNEL_EXISTS', [
+    'That channel is already set up; use ',
+    cmd('settings channel-set'),
+    ' to change it.',
+  ]);
 }
 
 function channelUnknown(): UserError {
-  return new UserError('UNKNOWN_CHANNEL', 'That channel is not set up; use /settings channel-add first.');
+  return new UserError('UNKNOWN_CHANNEL', [
+    'That channel is not set up; use ',
+    cmd('settings channel-add'),
+    ' first.',
+  ]);
 }
 
 function str(value: unknown, name: string): string {
@@ -615,7 +635,7 @@ function channelLabel(channel: ChannelSubscription): string {
 }
 
 /** The settings as a card; `changed` says what this command just changed. */
-export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed = ''): Card {
+export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed: Message = ''): Card {
   const { noun } = tenantPlace(ctx.tenant.platform);
   const names = ctx.names;
   const teamList = (ids: readonly number[]) =>
@@ -657,9 +677,12 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
     fields.push({ name: `Channel ${channelLabel(c)}`, value });
   }
   if (settings.channels.length === 0) {
-    fields.push({ name: 'Notification channels', value: ['none: add one with /settings channel-add'] });
+    fields.push({
+      name: 'Notification channels',
+      value: ['none: add one with ', cmd('settings channel-add')],
+    });
   }
   const card: Card = { title: 'Matchday settings', colour: changed ? COLOURS.success : COLOURS.info, fields };
-  if (changed) card.description = [[`Saved. ${changed}`]];
+  if (changed) card.description = [['Saved. ', ...messageSpans(changed)]];
   return card;
 }

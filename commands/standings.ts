@@ -6,6 +6,7 @@
  * under `hide` only the participants are listed. Requests: the substage (1), and for a bracket or
  * a lobby its series (1).
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import {
   forfeitVerdict,
@@ -20,6 +21,7 @@ import { normalizeName } from '../src/bot/names.ts';
 import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './shared.ts';
@@ -60,7 +62,7 @@ export default defineCommand({
     const { data, names } = ctx;
     const tournamentText = textArg('tournament', args.tournament);
     if (!tournamentText)
-      throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /standings tournament:Major.');
+      throw new UserError('EMPTY_NAME', ['Name a tournament, e.g. ', cmd('standings tournament:Major'), '.']);
     const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
     await names.ensureTournaments(data, [tournamentId]);
     let substages = names.substagesOf(tournamentId);
@@ -225,7 +227,7 @@ export function tableCard(
       .map((id) => teamName(names, id))
       .sort((a, b) => a.localeCompare(b));
     card.description = [
-      ['Standings are hidden by the spoiler setting (/settings spoilers). Teams:'],
+      ['Standings are hidden by the spoiler setting (', cmd('settings spoilers'), '). Teams:'],
       [teams.join(', ')],
     ];
   } else if (policy === 'spoiler') {
@@ -325,7 +327,7 @@ export function lobbyCard(
   else if (policy === 'hide') {
     const teams = ranked.map((r) => teamName(names, r.roster)).sort((a, b) => a.localeCompare(b));
     card.description = [
-      ['Standings are hidden by the spoiler setting (/settings spoilers). Teams:'],
+      ['Standings are hidden by the spoiler setting (', cmd('settings spoilers'), '). Teams:'],
       [teams.join(', ')],
     ];
   } else if (policy === 'spoiler') {

@@ -5,11 +5,13 @@
  * upstream budget this process uses, this server's notification channels that miss a permission,
  * paused subscriptions and why, and the bot's version.
  */
+
 import { defineCommand } from '../src/bot/command.ts';
 import { COLOURS, type Field, type Text } from '../src/bot/reply.ts';
 import type { ProcessStatus } from '../src/bot/status.ts';
 import { VERSION } from '../src/bot/status.ts';
 import type { Where } from '../src/client/types.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { visible } from './shared.ts';
 
@@ -72,9 +74,9 @@ export default defineCommand({
     // Channels: the platform says what Matchday lacks in each subscribed channel.
     const channels = tenant.settings.channels;
     const paused = channels.filter((c) => c.disabled);
-    const lines: string[] = [];
-    if (channels.length === 0) lines.push('No notification channels (/settings channel-add).');
-    else if (!ctx.channels) lines.push(`${channels.length} channel(s); nothing to check on this platform.`);
+    const lines: Text[] = [];
+    if (channels.length === 0) lines.push(['No notification channels (', cmd('settings channel-add'), ').']);
+    else if (!ctx.channels) lines.push([`${channels.length} channel(s); nothing to check on this platform.`]);
     else {
       const checks = await Promise.all(
         channels.map(
@@ -84,16 +86,16 @@ export default defineCommand({
       );
       for (const [c, check] of checks) {
         const name = `#${c.name ?? c.id}`;
-        if (c.disabled) lines.push(`${name}: paused (below)`);
-        else if (!check) lines.push(`${name}: could not be checked right now`);
-        else if (check.ok) lines.push(`${name}: OK`);
+        if (c.disabled) lines.push([`${name}: paused (below)`]);
+        else if (!check) lines.push([`${name}: could not be checked right now`]);
+        else if (check.ok) lines.push([`${name}: OK`]);
         else {
-          lines.push(`${name}: missing ${check.missing.join(', ')}`);
+          lines.push([`${name}: missing ${check.missing.join(', ')}`]);
           worst.push('error');
         }
       }
     }
-    fields.push({ name: 'Channels', value: [lines.join('\n')] });
+    fields.push({ name: 'Channels', value: lines.flatMap((line, i) => [...(i > 0 ? ['\n'] : []), ...line]) });
     if (paused.length > 0) worst.push('warning');
     fields.push({
       name: 'Paused subscriptions',
@@ -104,7 +106,9 @@ export default defineCommand({
               ...(i > 0 ? ['\n'] : []),
               `#${c.name ?? c.id} since `,
               { time: new Date(c.disabled!.at), style: 'full' as const },
-              `: ${c.disabled!.reason} (fix it, then /settings channel-add to resume)`,
+              `: ${c.disabled!.reason} (fix it, then `,
+              cmd('settings channel-add'),
+              ' to resume)',
             ]),
     });
     fields.push({

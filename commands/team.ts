@@ -3,11 +3,13 @@
  * recent series (results under the spoiler policy). Team, organisation and rosters come from the
  * name index; requests: the players (1), upcoming series (1), recent series (1).
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { Player } from '../src/protocol/types.ts';
 import {
   fromFeed,
@@ -40,10 +42,13 @@ export default defineCommand({
     const { data, names } = ctx;
     const text = textArg('team', args.team);
     if (!text)
-      throw new UserError(
-        'EMPTY_NAME',
-        'Name a team: /team team:<its name> (a name, tag or id). /series lists teams that play today.',
-      );
+      throw new UserError('EMPTY_NAME', [
+        'Name a team: ',
+        cmd('team team:<its name>'),
+        ' (a name, tag or id). ',
+        cmd('series'),
+        ' lists teams that play today.',
+      ]);
     const count = intArg('count', args.count, 1, 10, 5);
     const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
     // A listing may carry a team without its standing roster (v2 team listings do): then the team's
@@ -149,6 +154,6 @@ function playerField(player: Player, names: NameIndex): Field {
   const role = (player.role ? names.roleName(player.role.id) : undefined) ?? player.race?.name;
   const value = [real, role].filter(Boolean).join(' · ') || 'player';
   const text = names.playerText(player);
-  const line = `/player ${/\s/.test(text) ? `"${text}"` : text}`;
-  return { name: player.nick_name, value: [value, ' · ', { text: line, code: true }], inline: true };
+  const line = cmd(`player ${/\s/.test(text) ? `"${text}"` : text}`);
+  return { name: player.nick_name, value: [value, ' · ', line], inline: true };
 }

@@ -5,6 +5,7 @@
  * embedded) and participants (1), and for a finished tournament its last playoff substage's
  * series (1).
  */
+
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { guardResult, teamName } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
@@ -12,6 +13,7 @@ import { type Placement, placementsOf, withPrizes } from '../src/bot/outcome.ts'
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import { cmd } from '../src/core/errors.ts';
 import type { Series, Stage, Substage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
 import { isNotFound, placeName, resolveName, scopeOf, textArg } from './shared.ts';
 
@@ -35,7 +37,12 @@ export default defineCommand({
   async run(ctx) {
     const { data, names } = ctx;
     const text = textArg('tournament', ctx.args.tournament);
-    if (!text) throw new UserError('EMPTY_NAME', 'Name a tournament, e.g. /tournament tournament:Major.');
+    if (!text)
+      throw new UserError('EMPTY_NAME', [
+        'Name a tournament, e.g. ',
+        cmd('tournament tournament:Major'),
+        '.',
+      ]);
     const id = await resolveName(ctx, 'tournament', text, scopeOf(ctx));
     let tournament: Tournament;
     let stages: Stage[];
@@ -119,7 +126,13 @@ export function addOutcome(
   if (placements.length === 0) return;
   const lines: Text[] =
     policy === 'hide'
-      ? [[{ text: 'The placements are hidden by the spoiler setting (/settings spoilers).', italic: true }]]
+      ? [
+          [
+            { text: 'The placements are hidden by the spoiler setting (', italic: true },
+            cmd('settings spoilers'),
+            { text: ').', italic: true },
+          ],
+        ]
       : placements
           .slice(0, SHOWN_PLACES)
           .map((p, i) => [

@@ -3,6 +3,7 @@
  * into the declared types (`validateArgs`), with messages that say what was wrong and what would be
  * right. Pure: the runtime and `matchday ask` call it before anything runs.
  */
+import { type CommandRef, cmd } from '../core/errors.ts';
 import { type AutocompleteSource, type OptionDef, UserError } from './command.ts';
 import { closest } from './text-args.ts';
 
@@ -132,7 +133,7 @@ export function coerceArg(name: string, def: OptionDef, raw: unknown): string | 
 
 /** Validates a call's raw arguments against the declared options. */
 export function validateArgs(
-  usage: string,
+  usage: CommandRef,
   options: Record<string, OptionDef>,
   raw: Record<string, unknown>,
   /** Values to offer for a missing option that names something (a tournament, a team). */
@@ -146,8 +147,8 @@ export function validateArgs(
       throw new UserError(
         'UNKNOWN_OPTION',
         declared.length
-          ? `${usage} has no option "${name.slice(0, 40)}". Its options: ${declared.map(label).join(' ')}.`
-          : `${usage} takes no options (got "${name.slice(0, 40)}").`,
+          ? [usage, ` has no option "${name.slice(0, 40)}". Its options: ${declared.map(label).join(' ')}.`]
+          : [usage, ` takes no options (got "${name.slice(0, 40)}").`],
         closest(name, declared).map(label),
       );
     }
@@ -162,10 +163,14 @@ export function validateArgs(
     const source = missing.length === 1 ? options[missing[0]!]!.autocomplete : undefined;
     const offers = (source && examplesOf ? examplesOf(source) : [])
       .slice(0, 3)
-      .map((value) => `${usage} ${missing[0]}:"${value}"`);
+      .map((value) => cmd(`${usage.command} ${missing[0]}:"${value}"`));
     throw new UserError(
       'MISSING_ARGUMENT',
-      `${usage} needs ${what}. For example: ${offers[0] ?? `${usage} ${missing.map((m) => `${m}:...`).join(' ')}`}`,
+      [
+        usage,
+        ` needs ${what}. For example: `,
+        offers[0] ?? cmd(`${usage.command} ${missing.map((m) => `${m}:...`).join(' ')}`),
+      ],
       offers,
     );
   }

@@ -9,9 +9,10 @@
  * text hints every platform shows and for the next/previous buttons of Discord and Slack.
  */
 
+import { cmd } from '../core/errors.ts';
 import type { Series } from '../protocol/types.ts';
 import { byStart, isFinished, MAX_LINES_PER_CARD } from './format.ts';
-import type { Pager } from './reply.ts';
+import type { Pager, Text } from './reply.ts';
 
 /** Most series on one page (readable, and within every platform's limits). */
 export const PAGE_SIZE = 50;
@@ -66,28 +67,31 @@ function optionText(name: string, value: string | number): string {
   return /\s/.test(text) ? `${name}:"${text.replace(/"/g, '')}"` : `${name}:${text}`;
 }
 
-/** The command line that shows `page` of a pager: `/schedule day:2026-03-18 page:3`. */
+/** The command line (no slash) that shows `page` of a pager: `schedule day:2026-03-18 page:3`. */
 export function pageCommand(pager: Pick<Pager, 'command' | 'args'>, page: number): string {
   const args = Object.entries(pager.args).map(([name, value]) => optionText(name, value));
-  return [`/${pager.command}`, ...args, `page:${page}`].join(' ');
+  return [pager.command, ...args, `page:${page}`].join(' ');
 }
 
 /**
  * What a page says about the others, whole words only: "Page 2 of 4 (series 51-100 of 190). Earlier:
- * /schedule page:1 · later: /schedule page:3".
+ * /schedule page:1 · later: /schedule page:3", the commands written by each platform.
  */
 export function pageHint(
   pager: Pager,
   range: { first: number; last: number; total: number; atLeast: boolean },
-): string {
+): Text {
   const of = `${range.atLeast ? 'at least ' : ''}${range.total}`;
   const where = `Page ${pager.page} of ${pager.atLeast ? 'at least ' : ''}${pager.pages} (series ${range.first}–${range.last} of ${of}).`;
-  const moves: string[] = [];
-  if (pager.page > 1) moves.push(`earlier: ${pageCommand(pager, pager.page - 1)}`);
-  if (pager.page < pager.pages) moves.push(`later: ${pageCommand(pager, pager.page + 1)}`);
-  if (moves.length === 0) return where;
-  const text = moves.join(' · ');
-  return `${where} ${text[0]!.toUpperCase()}${text.slice(1)}`;
+  const moves: [string, number][] = [];
+  if (pager.page > 1) moves.push(['earlier', pager.page - 1]);
+  if (pager.page < pager.pages) moves.push(['later', pager.page + 1]);
+  const line: Text = [where];
+  moves.forEach(([word, page], i) => {
+    const label = i === 0 ? `${word[0]!.toUpperCase()}${word.slice(1)}` : word;
+    line.push(`${i === 0 ? ' ' : ' · '}${label}: `, cmd(pageCommand(pager, page)));
+  });
+  return line;
 }
 
 /**
@@ -98,7 +102,7 @@ export function pageHint(
 export const PAGE_ACTION = 'md_page|';
 
 export function pageAction(pager: Pick<Pager, 'command' | 'args'>, page: number): string | undefined {
-  const id = `${PAGE_ACTION}${pageCommand(pager, page)}`;
+  const id = `${PAGE_ACTION}/${pageCommand(pager, page)}`;
   return id.length <= 100 ? id : undefined;
 }
 

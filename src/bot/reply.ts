@@ -8,6 +8,8 @@
  * in each platform's idiom.
  */
 
+import type { CommandRef, Message, Suggestion } from '../core/errors.ts';
+
 /** One piece of inline text. */
 export type Span =
   | string
@@ -20,7 +22,9 @@ export type Span =
   /** A link with a label. */
   | { link: string; label: string }
   /** A role mention; only roles named here may ever be pinged. */
-  | { role: string };
+  | { role: string }
+  /** A command to type, without its slash; each platform writes it in its own syntax (see `CommandRef`). */
+  | CommandRef;
 
 /**
  * `full`: date and time; `relative`: "in 5 minutes"; `time`: time of day; `date`: date only.
@@ -116,6 +120,7 @@ export function plainText(text: Text, reveal = false): string {
       if ('time' in span) return span.time.toISOString();
       if ('spoiler' in span) return reveal ? plainText(span.spoiler, true) : '[spoiler]';
       if ('link' in span) return span.label;
+      if ('command' in span) return `/${span.command}`;
       return `@${span.role}`;
     })
     .join('');
@@ -141,36 +146,44 @@ export function replyText(reply: Reply, reveal = false): string {
 /** A reply with one card holding a short message; for notices and errors. */
 export function notice(
   title: string,
-  message: string,
+  message: Message,
   options: { colour?: number; ephemeral?: boolean } = {},
 ): Reply {
   return {
-    cards: [{ title, colour: options.colour ?? COLOURS.info, description: [[message]] }],
+    cards: [{ title, colour: options.colour ?? COLOURS.info, description: [messageSpans(message)] }],
     ephemeral: options.ephemeral ?? false,
   };
 }
 
+/** A message (plain, or with commands in it) as a line of spans. */
+export function messageSpans(message: Message | readonly Span[]): Text {
+  return typeof message === 'string' ? [message] : [...message];
+}
+
 /**
  * The card every platform shows for a refusal or a failure: the message, and "Did you mean" with at
- * most five suggestions (one holding a comma is quoted unless it quotes its own value, so the list
- * still reads one by one).
+ * most five suggestions: commands as commands, values as typed (one holding a comma is quoted
+ * unless it quotes its own value, so the list still reads one by one).
  */
 export function errorReply(
   title: string,
-  message: string,
-  options: { suggestions?: readonly string[]; colour?: number } = {},
+  message: Message | readonly Span[],
+  options: { suggestions?: readonly Suggestion[]; colour?: number } = {},
 ): Reply {
   const card: Reply['cards'][number] = {
     title,
     colour: options.colour ?? COLOURS.warning,
-    description: [[message]],
+    description: [messageSpans(message)],
   };
   const shown = (options.suggestions ?? []).slice(0, 5);
   if (shown.length > 0)
     card.fields = [
       {
         name: 'Did you mean',
-        value: [shown.map((s) => (s.includes(',') && !s.includes('"') ? `"${s}"` : s)).join(', ')],
+        value: shown.flatMap((s, i): Span[] => [
+          ...(i > 0 ? [', '] : []),
+          typeof s !== 'string' ? { ...s } : s.includes(',') && !s.includes('"') ? `"${s}"` : s,
+        ]),
       },
     ];
   return { cards: [card], ephemeral: true };

@@ -10,7 +10,7 @@
 import { ServiceError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
-import { MatchdayError } from '../core/errors.ts';
+import { cmd, commandList, MatchdayError, messageText } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
 import { validateArgs } from './args.ts';
@@ -30,7 +30,7 @@ import {
 import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';
-import { COLOURS, errorReply, type Reply } from './reply.ts';
+import { COLOURS, errorReply, messageSpans, type Reply } from './reply.ts';
 import { defaultSettings } from './settings.ts';
 import type { ProcessStatus } from './status.ts';
 import { StoreError } from './store-backend.ts';
@@ -253,17 +253,24 @@ export class Runtime {
         const names = this.commands.map((c) => c.name);
         throw new UserError(
           'UNKNOWN_COMMAND',
-          `There is no command "${String(call.command).slice(0, 40)}". Commands: ${names.map((n) => `/${n}`).join(', ')}.`,
-          closest(String(call.command), names).map((n) => `/${n}`),
+          [
+            `There is no command "${String(call.command).slice(0, 40)}". Commands: `,
+            ...commandList(names),
+            '.',
+          ],
+          closest(String(call.command), names).map((n) => cmd(n)),
         );
       }
       if (command.adminOnly && !call.user.isAdmin) {
-        const message = `/${command.name} is for ${call.platform === 'slack' ? 'workspace admins and owners' : `admins of ${tenantPlace(call.platform).here}`} only${call.platform === 'discord' ? ' (Manage Server)' : ''}.`;
+        const message = [
+          cmd(command.name),
+          ` is for ${call.platform === 'slack' ? 'workspace admins and owners' : `admins of ${tenantPlace(call.platform).here}`} only${call.platform === 'discord' ? ' (Manage Server)' : ''}.`,
+        ];
         return {
           outcome: 'forbidden',
           code: 'ADMIN_ONLY',
-          message,
-          reply: errorReply(`/${command.name}`, message),
+          message: messageText(message),
+          reply: errorReply('Admins only', message),
         };
       }
 
@@ -274,17 +281,20 @@ export class Runtime {
         if (!subcommand || !command.subcommands[subcommand]) {
           throw new UserError(
             subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
-            `/${command.name} ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
-            (subcommand ? closest(subcommand, subs) : subs).map((s) => `/${command.name} ${s}`),
+            [
+              cmd(command.name),
+              ` ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
+            ],
+            (subcommand ? closest(subcommand, subs) : subs).map((s) => cmd(`${command.name} ${s}`)),
           );
         }
       } else if (call.subcommand) {
-        throw new UserError(
-          'UNKNOWN_SUBCOMMAND',
-          `/${command.name} has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
-        );
+        throw new UserError('UNKNOWN_SUBCOMMAND', [
+          cmd(command.name),
+          ` has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
+        ]);
       }
-      const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
+      const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
       const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {}, (source) =>
         this.autocomplete(source, '')
           .map((choice) => choice.name)
@@ -393,20 +403,31 @@ export class Runtime {
     const found = typeof call.command === 'string' ? this.find(call.command) : undefined;
     if (!(error instanceof MatchdayError) || error.audience === 'bug') {
       logger.error({ err: error, ...context }, 'command failed');
-      const message = `Something went wrong while running /${String(call.command).slice(0, 40)}. It has been logged; please try again later.`;
-      return { outcome: 'error', code: 'INTERNAL', message, reply: errorReply('Sorry', message) };
+      const message = [
+        'Something went wrong while running ',
+        found ? cmd(found.name) : 'that command',
+        '. It has been logged; please try again later.',
+      ];
+      return {
+        outcome: 'error',
+        code: 'INTERNAL',
+        message: messageText(message),
+        reply: errorReply('Sorry', message),
+      };
     }
     const code = executionCode(error);
     switch (error.audience) {
       case 'user': {
         const suggestions = error instanceof UserError ? error.suggestions : [];
-        const title = found ? `/${found.name}` : 'Unknown command';
+        const title = found ? 'Not quite' : 'Unknown command';
         return {
           outcome: 'user-error',
           code,
           message: error.userMessage,
-          ...(suggestions.length > 0 ? { suggestions } : {}),
-          reply: errorReply(title, error.userMessage, { suggestions }),
+          ...(suggestions.length > 0 ? { suggestions: suggestions.map(messageText) } : {}),
+          reply: errorReply(title, error instanceof UserError ? error.rich : error.userMessage, {
+            suggestions,
+          }),
         };
       }
       case 'outage': {
@@ -465,10 +486,11 @@ export class Runtime {
     try {
       const shown = (await users.get(key)).notices;
       if (shown.length === 0) return;
-      reply.cards.push({ title: 'For you', colour: COLOURS.warning, description: shown.map((n) => [n]) });
+      reply.cards.push({ title: 'For you', colour: COLOURS.warning, description: shown.map(messageSpans) });
+      const seen = new Set(shown.map(messageText));
       await users.update(key, (latest) => ({
         ...latest,
-        notices: latest.notices.filter((n) => !shown.includes(n)),
+        notices: latest.notices.filter((n) => !seen.has(messageText(n))),
       }));
     } catch (error) {
       this.#deps.logger.warn({ err: error }, 'could not deliver personal notices');
@@ -485,12 +507,13 @@ export class Runtime {
       reply.cards.push({
         title: 'For admins',
         colour: COLOURS.warning,
-        description: shown.map((notice) => [notice]),
+        description: shown.map(messageSpans),
       });
       // Only the notices shown are removed: a notice added meanwhile is kept for next time.
+      const seen = new Set(shown.map(messageText));
       await tenants.update(tenantId, (latest) => ({
         ...latest,
-        adminNotices: latest.adminNotices.filter((n) => !shown.includes(n)),
+        adminNotices: latest.adminNotices.filter((n) => !seen.has(messageText(n))),
       }));
     } catch (error) {
       logger.warn({ err: error, tenant: tenantId }, 'could not deliver admin notices');

@@ -82,6 +82,15 @@ export const channelSubscriptionSchema = z.object({
 });
 export type ChannelSubscription = z.infer<typeof channelSubscriptionSchema>;
 
+/**
+ * A stored message for people (an admin notice, a personal notice): plain text, or text with
+ * commands in it (`{ command: 'settings' }`), which each platform writes in its own syntax.
+ */
+export const noticeSchema = z.union([
+  z.string(),
+  z.array(z.union([z.string(), z.object({ command: z.string() })])),
+]);
+
 export const settingsSchema = z.object({
   version: z.literal(SETTINGS_VERSION),
   /** Game ids; empty means every game. */
@@ -105,7 +114,7 @@ export const settingsSchema = z.object({
     .default([])
     .transform((list) => list.filter((c, i) => list.findIndex((other) => other.id === c.id) === i)),
   /** Messages for the tenant's admins, shown once in the next admin command's answer. */
-  adminNotices: z.array(z.string()).default([]),
+  adminNotices: z.array(noticeSchema).default([]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

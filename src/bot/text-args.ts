@@ -9,6 +9,8 @@
  * Values stay strings: the runtime validates and coerces them against the declaration, the same way
  * for every platform.
  */
+
+import { type CommandRef, cmd, commandList } from '../core/errors.ts';
 import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
 
@@ -199,7 +201,7 @@ function assignPositionals(
   words: Token[],
   free: string[],
   options: OptionsDef,
-  usage: string,
+  usage: CommandRef,
 ): Record<string, string> | undefined {
   const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
   if (words.length === 0) return {};
@@ -218,16 +220,18 @@ function assignPositionals(
     Object.entries(r)
       .map(([k, v]) => (v.includes(' ') ? `${k}:"${v}"` : `${k}:${v}`))
       .join(' ');
+  const typed = words
+    .map((w) => w.text)
+    .join(' ')
+    .slice(0, 60);
   throw new UserError(
     'AMBIGUOUS_VALUES',
-    `"${words
-      .map((w) => w.text)
-      .join(' ')
-      .slice(
-        0,
-        60,
-      )}" can be read more than one way by ${usage}, e.g. ${show(best[0]!)} or ${show(best.at(-1)!)}. Name the options, with quotes around names with spaces.`,
-    [best[0]!, best.at(-1)!].map((r) => `${usage} ${show(r)}`),
+    [
+      `"${typed}" can be read more than one way by `,
+      usage,
+      `, e.g. ${show(best[0]!)} or ${show(best.at(-1)!)}. Name the options, with quotes around names with spaces.`,
+    ],
+    [best[0]!, best.at(-1)!].map((r) => cmd(`${usage.command} ${show(r)}`)),
   );
 }
 
@@ -236,7 +240,13 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
   const tokens = tokenize(text.trim());
   const first = tokens.shift();
   if (!first || first.text === '' || first.text === '/') {
-    throw new UserError('EMPTY_COMMAND', 'Type a command, e.g. /help or /series live.');
+    throw new UserError('EMPTY_COMMAND', [
+      'Type a command, e.g. ',
+      cmd('help'),
+      ' or ',
+      cmd('series live'),
+      '.',
+    ]);
   }
   const name = first.text.replace(/^\//, '').toLowerCase();
   const names = commands.map((c) => c.name);
@@ -245,8 +255,8 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
     const near = closest(name, names);
     throw new UserError(
       'UNKNOWN_COMMAND',
-      `There is no command "${name.slice(0, 40)}". Commands: ${names.map((n) => `/${n}`).join(', ')}.`,
-      near.map((n) => `/${n}`),
+      [`There is no command "${name.slice(0, 40)}". Commands: `, ...commandList(names), '.'],
+      near.map((n) => cmd(n)),
     );
   }
 
@@ -257,16 +267,21 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
     if (!word || word.colon !== -1) {
       throw new UserError(
         'MISSING_SUBCOMMAND',
-        `/${command.name} needs one of: ${subs.join(', ')}. For example: /${command.name} ${subs[0]}.`,
-        subs.map((s) => `/${command.name} ${s}`),
+        [
+          cmd(command.name),
+          ` needs one of: ${subs.join(', ')}. For example: `,
+          cmd(`${command.name} ${subs[0]}`),
+          '.',
+        ],
+        subs.map((s) => cmd(`${command.name} ${s}`)),
       );
     }
     subcommand = word.text.toLowerCase();
     if (!command.subcommands[subcommand]) {
       throw new UserError(
         'UNKNOWN_SUBCOMMAND',
-        `/${command.name} has no "${subcommand.slice(0, 40)}"; it takes one of: ${subs.join(', ')}.`,
-        closest(subcommand, subs).map((s) => `/${command.name} ${s}`),
+        [cmd(command.name), ` has no "${subcommand.slice(0, 40)}"; it takes one of: ${subs.join(', ')}.`],
+        closest(subcommand, subs).map((s) => cmd(`${command.name} ${s}`)),
       );
     }
     tokens.shift();
@@ -274,7 +289,7 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
 
   const options = optionsOf(command, subcommand);
   const declared = Object.keys(options);
-  const usage = `/${command.name}${subcommand ? ` ${subcommand}` : ''}`;
+  const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
   const args: Record<string, string> = {};
   let positionals: Token[] = [];
   /** Bare words right after a named text value (`team:Iron Pilots`): the option they may continue. */
@@ -293,8 +308,11 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
         throw new UserError(
           'UNKNOWN_OPTION',
           declared.length
-            ? `${usage} has no option "${key.slice(0, 40)}". Its options: ${declared.map((d) => `${d}:`).join(' ')}.`
-            : `${usage} takes no options (got "${key.slice(0, 40)}").`,
+            ? [
+                usage,
+                ` has no option "${key.slice(0, 40)}". Its options: ${declared.map((d) => `${d}:`).join(' ')}.`,
+              ]
+            : [usage, ` takes no options (got "${key.slice(0, 40)}").`],
           closest(key, declared).map((d) => `${d}:`),
         );
       }
@@ -339,8 +357,15 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
     throw new UserError(
       'TOO_MANY_VALUES',
       free.length === 0
-        ? `${usage} has no room for "${extra.slice(0, 60)}". Put spaces inside quotes, e.g. team:"Team Spirit"${declared.length ? `; options: ${declared.map((d) => `${d}:`).join(' ')}` : ''}.`
-        : `Too many values for ${usage}: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
+        ? [
+            usage,
+            ` has no room for "${extra.slice(0, 60)}". Put spaces inside quotes, e.g. team:"Team Spirit"${declared.length ? `; options: ${declared.map((d) => `${d}:`).join(' ')}` : ''}.`,
+          ]
+        : [
+            'Too many values for ',
+            usage,
+            `: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
+          ],
     );
   }
   Object.assign(args, assigned);

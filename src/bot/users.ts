@@ -17,7 +17,7 @@ import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
 import { type Platform, UserError } from './command.ts';
 import type { Logger } from './logger.ts';
-import { hhmm, isTimeZone, leadMinutes, SPOILER_POLICIES } from './settings.ts';
+import { hhmm, isTimeZone, leadMinutes, noticeSchema, SPOILER_POLICIES } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
 
@@ -56,7 +56,7 @@ export const profileSchema = z.object({
   /** Set when a DM could not be delivered (DMs closed): DM reminders stop until the person follows again. */
   paused: z.object({ reason: z.string(), at: z.iso.datetime() }).optional(),
   /** Messages for the person, shown once in their next /me answer. */
-  notices: z.array(z.string()).max(10).default([]),
+  notices: z.array(noticeSchema).max(10).default([]),
 });
 export type Profile = z.infer<typeof profileSchema>;
 

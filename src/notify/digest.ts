@@ -20,6 +20,7 @@ import {
 import { PAGE_SIZE, pageCommand, paginate } from '../bot/pages.ts';
 import { type Card, COLOURS, type Table, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
+import { cmd } from '../core/errors.ts';
 import type { Series } from '../protocol/types.ts';
 
 /** What the match column says: the teams, the live score, or the result under the spoiler policy. */
@@ -98,7 +99,7 @@ export function digestCards(
         ':',
       ],
       // The command on a line of its own, so no narrow screen breaks it.
-      [{ text: command, code: true }, pages.length > 1 ? ` (page ${page} of ${pages.length})` : ''],
+      [cmd(command), pages.length > 1 ? ` (page ${page} of ${pages.length})` : ''],
     ];
   }
   return cards;

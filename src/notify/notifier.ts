@@ -13,12 +13,14 @@
  * The ledger, not the tick, knows what was sent: every tick reconciles, so downtime and restarts
  * neither lose nor repeat (`shared/notes/reliability.md`).
  */
+
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Platform } from '../bot/command.ts';
 import type { NameIndex } from '../bot/names.ts';
 import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
+import { cmd } from '../core/errors.ts';
 import type { Feed } from '../feed/feed.ts';
 import { ClientSource, type NotifyClient } from './client-source.ts';
 import type { Delivery, DeliveryError } from './delivery.ts';
@@ -429,10 +431,12 @@ class NotifierImpl implements Notifier {
         const channel = settings.channels.find((c) => c.id === sub.channelId);
         if (!channel?.threads) return settings;
         delete channel.threads;
-        settings.adminNotices.push(
+        settings.adminNotices.push([
           `Threads in channel ${channel.name ?? channel.id} were turned off: Discord refused them (Matchday needs Create Public Threads and Send Messages in Threads there). ` +
-            'Live cards and the other notifications go on. Grant those permissions to Matchday’s role in the channel, then turn threads on again with /settings threads.',
-        );
+            'Live cards and the other notifications go on. Grant those permissions to Matchday’s role in the channel, then turn threads on again with ',
+          cmd('settings threads'),
+          '.',
+        ]);
         return settings;
       });
     } catch (saveError) {
@@ -465,10 +469,12 @@ class NotifierImpl implements Notifier {
         const channel = settings.channels.find((c) => c.id === sub.channelId);
         if (!channel || channel.disabled) return settings;
         channel.disabled = { reason: `${error.code}: ${error.message}`, at };
-        settings.adminNotices.push(
+        settings.adminNotices.push([
           `Notifications to channel ${channel.name ?? channel.id} were turned off: ${error.message} (${error.code}). ` +
-            'Fix the bot’s access to the channel, then turn them on again with /settings.',
-        );
+            'Fix the bot’s access to the channel, then turn them on again with ',
+          cmd('settings channel-add'),
+          '.',
+        ]);
         return settings;
       });
     } catch (saveError) {

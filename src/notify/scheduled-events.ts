@@ -20,9 +20,11 @@
  * A refusal for missing permission (Discord 50013 or 50001) turns the server's events off and tells
  * its admins once, like a channel whose posts are refused; everything else is retried next tick.
  */
+
 import type { SeriesLabels } from '../bot/format.ts';
 import { gameTag, matchup, tournamentName, watchUrl } from '../bot/format.ts';
 import type { Settings } from '../bot/settings.ts';
+import { cmd } from '../core/errors.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { DeliveryError } from './delivery.ts';
 import type { Subscription } from './plan.ts';
@@ -316,9 +318,11 @@ export class ScheduledEventsMirror {
         const on = settings.channels.filter((c) => c.events);
         if (on.length === 0) return settings;
         for (const channel of on) channel.events = false;
-        settings.adminNotices.push(
-          `Discord scheduled events were turned off: ${known.message} Give Matchday the Manage Events permission in Server Settings > Roles, then turn them on again with /settings events.`,
-        );
+        settings.adminNotices.push([
+          `Discord scheduled events were turned off: ${known.message} Give Matchday the Manage Events permission in Server Settings > Roles, then turn them on again with `,
+          cmd('settings events'),
+          '.',
+        ]);
         return settings;
       });
     } catch (saveError) {

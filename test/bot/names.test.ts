@@ -10,7 +10,7 @@ import {
 import { editDistance } from '../../src/bot/text-args.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
-import { MatchdayError } from '../../src/core/errors.ts';
+import { MatchdayError, messageText } from '../../src/core/errors.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
 import { worldSeries } from '../commands/truth.ts';
 
@@ -129,7 +129,8 @@ describe('NameIndex against the local service', () => {
     const error = await userError(stack.names.resolve('team', word));
     expect(error.code).toBe('AMBIGUOUS_TEAM');
     expect(error.message).toContain(`matches ${neon.length} teams`);
-    for (const label of error.suggestions) expect(neon.some((t) => label.startsWith(t.name))).toBe(true);
+    for (const label of error.suggestions.map(messageText))
+      expect(neon.some((t) => label.startsWith(t.name))).toBe(true);
     // Shared abbreviation across games: the tenant's game decides.
     const shared = teams.find(
       (t) => teams.filter((o) => o.abbreviation === t.abbreviation && o.game.id !== t.game.id).length > 0,
@@ -160,7 +161,7 @@ describe('NameIndex against the local service', () => {
     expect(unknown.code).toBe('UNKNOWN_TEAM');
     expect(unknown.message).toContain('Did you mean');
     expect(unknown.suggestions.length).toBeGreaterThan(0);
-    for (const suggestion of unknown.suggestions)
+    for (const suggestion of unknown.suggestions.map(messageText))
       expect(stack.names.team(await stack.names.resolve('team', suggestion))!.name).toBe(
         suggestion.replace(/ \([A-Z0-9]+\)$/, ''),
       );

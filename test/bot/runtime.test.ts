@@ -275,7 +275,7 @@ describe('Runtime', () => {
     expect(result.outcome).toBe('user-error');
     expect(result.code).toBe('NO_TEAM');
     expect(replyText(result.reply)).toBe(
-      '/fails\nNo team is called that.\nDid you mean: Team Spirit, Team Liquid',
+      'Not quite\nNo team is called that.\nDid you mean: Team Spirit, Team Liquid',
     );
     expect(logs.lines.filter((l) => l.includes('"level":50'))).toHaveLength(0);
   });

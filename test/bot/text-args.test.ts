@@ -3,6 +3,7 @@ import { commands as real } from '../../commands/index.ts';
 import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command.ts';
 import { notice } from '../../src/bot/reply.ts';
 import { parseCommandText, tokenize } from '../../src/bot/text-args.ts';
+import { messageText } from '../../src/core/errors.ts';
 
 const series = defineCommand({
   name: 'series',
@@ -75,7 +76,7 @@ describe('parseCommandText', () => {
     const error = userError(() => parseCommandText('/seires live', commands));
     expect(error.code).toBe('UNKNOWN_COMMAND');
     expect(error.message).toContain('/series, /team, /help');
-    expect(error.suggestions).toEqual(['/series']);
+    expect(error.suggestions).toEqual([{ command: 'series' }]);
   });
 
   it('refuses an unknown option and names the valid ones', () => {
@@ -130,7 +131,7 @@ describe('parseCommandText', () => {
     expect(error.message).toContain('game:Strike team:"Point Nova Krakens" limit:3');
     expect(error.message).toContain('quotes');
     // Every reading offered parses back to itself.
-    for (const suggestion of error.suggestions) {
+    for (const suggestion of error.suggestions.map(messageText)) {
       const parsed = parseCommandText(suggestion, commands);
       expect(Object.keys(parsed.args)).toEqual(['game', 'team', 'limit']);
     }
@@ -181,7 +182,7 @@ describe('parseCommandText', () => {
     expect(userError(() => parseCommandText('/series', commands)).code).toBe('MISSING_SUBCOMMAND');
     const error = userError(() => parseCommandText('/series lvie', commands));
     expect(error.code).toBe('UNKNOWN_SUBCOMMAND');
-    expect(error.suggestions).toEqual(['/series live']);
+    expect(error.suggestions).toEqual([{ command: 'series live' }]);
   });
 
   it('refuses an option given twice and an empty line', () => {

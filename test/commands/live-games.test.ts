@@ -179,7 +179,7 @@ describe.each(APIS)('on %s', (api: Api) => {
       const lines = (reply: Reply) =>
         replyText(reply)
           .split('\n')
-          .filter((l) => !/^(Series \d|Stream|More streams)/.test(l));
+          .filter((l) => !/^(Series \d|Stream|More streams|More: )/.test(l));
       // v3: both sources, read apart from the command; v2: the light summary, through the v2 client.
       const sources =
         api === 'v2'

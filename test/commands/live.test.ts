@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { currentGame } from '../../commands/live.ts';
 import { NEXT_UP } from '../../commands/shared.ts';
 import { liveNow } from '../../src/bot/live-now.ts';
-import { replyText } from '../../src/bot/reply.ts';
+import { type Card, plainText, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { isMobaSummary, type LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Series } from '../../src/protocol/types.ts';
@@ -30,7 +30,7 @@ describe.each(APIS)('on %s', (api) => {
       expect(result.outcome).toBe('ok');
       // The overview leaves the summaries' details out (budget, length) and says where to find them.
       expect(result.text).not.toMatch(/Gold lead|Towers destroyed|Economy|Supply|Possession/);
-      expect(result.reply.cards.at(-1)!.footer).toContain('/live series:');
+      expect(moreOf(result.reply.cards.at(-1)!)).toContain('/live series:');
       expect(result.upstream).toBeLessThanOrEqual(3);
       const shown = live.slice(0, 5);
       expect(result.reply.cards).toHaveLength(shown.length);
@@ -119,9 +119,9 @@ describe.each(APIS)('on %s', (api) => {
         );
         expect(card.fields!.map((f) => f.name)).toContain('Towers destroyed');
       }
-      // Cold, the fourth read (streams) is past the budget: the footer says where they are.
+      // Cold, the fourth read (streams) is past the budget: the More field says where they are.
       expect(card.fields!.filter((f) => f.name.startsWith('Stream: '))).toEqual([]);
-      expect(card.footer).toContain(`Streams: /casters series:${series.id}`);
+      expect(moreOf(card)).toContain(`Streams: /casters series:${series.id}`);
       const warm = await call(stack, 'live', { series: String(series.id) }, { tenant });
       expect(warm.upstream).toBe(0);
     });
@@ -195,3 +195,8 @@ describe.each(APIS)('on %s', (api) => {
     });
   });
 });
+
+/** A card's pointers to other commands (its "More" field), as plain text. */
+function moreOf(card: Card): string {
+  return plainText(card.fields?.find((f) => f.name === 'More')?.value ?? []);
+}

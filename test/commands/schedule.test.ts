@@ -152,7 +152,7 @@ describe.each(APIS)('on %s', (api) => {
         previousLast = Math.max(...starts);
         for (const l of lines) seen.push(`${startOf(l)} ${plainText(l)}`);
         // The page says where it is and how to reach its neighbours, whole commands.
-        const hint = result.reply.cards[0]!.description![0]!.join('');
+        const hint = plainText(result.reply.cards[0]!.description![0]!);
         expect(hint).toMatch(
           new RegExp(`^Page ${page} of ${pages} \\(series \\d+–\\d+ of ${day.length}\\)\\.`),
         );
@@ -193,7 +193,7 @@ describe.each(APIS)('on %s', (api) => {
       const first = await call(stack, 'schedule', { page: 1, game: gameTitle, day: 'tomorrow' }, { tenant });
       expect(first.outcome).toBe('ok');
       expect(first.reply.pager?.pages ?? 1).toBeGreaterThan(1);
-      const hint = first.reply.cards[0]!.description![0]!.join('');
+      const hint = plainText(first.reply.cards[0]!.description![0]!);
       const line = hint.match(/later: (\/schedule .*page:2)$/i)![1]!;
       expect(line).toContain(gameTitle.includes(' ') ? `game:"${gameTitle}"` : `game:${gameTitle}`);
       const parsed = parseCommandText(line, stack.runtime.commands);

@@ -41,7 +41,7 @@ describe.each(APIS)('on %s', (api) => {
         expect(value?.[0]).toEqual(
           [`${player.first_name} ${player.last_name}`, role].filter(Boolean).join(' · '),
         );
-        expect(JSON.stringify(value?.slice(1))).toContain(`/player `);
+        expect(JSON.stringify(value?.slice(1))).toContain('"command":"player ');
         expect(JSON.stringify(value?.slice(1))).toContain(player.nick_name);
       }
       const rosters = [...world.catalog.rosterById.values()]

@@ -4,6 +4,7 @@
  * client and SlackDelivery through the Web API client, against the loopback fakes. A person's follow brings their reminder by DM at their own lead, once,
  * also across a restart on the same ledger; closed DMs pause the person and tell them once.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
 import { Clock } from '../../src/core/clock.ts';
+import { messageText } from '../../src/core/errors.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { DiscordDelivery } from '../../src/platforms/discord/delivery.ts';
@@ -143,7 +145,7 @@ describe('reminders by direct message', () => {
     const paused = await users.get(`discord:${CLOSED_USER}`);
     expect(paused.paused?.reason).toContain('DM_CLOSED');
     expect(paused.notices).toHaveLength(1);
-    expect(paused.notices[0]).toContain('paused');
+    expect(messageText(paused.notices[0]!)).toContain('paused');
     const gone = await users.get('slack:T1.U0GONE');
     expect(gone.paused?.reason).toContain('DM_CLOSED');
     expect(gone.notices).toHaveLength(1);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
+import { messageText } from '../../src/core/errors.ts';
 import { createNotifier, type NotifierOptions, type NotifyClient } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import type { Series } from '../../src/protocol/types.ts';
@@ -224,7 +225,7 @@ describe('failures', () => {
     const broken = stored.channels.find((c) => c.id === 'broken')!;
     expect(broken.disabled?.reason).toContain('MISSING_PERMISSIONS');
     expect(stored.adminNotices).toHaveLength(1);
-    expect(stored.adminNotices[0]).toContain('broken');
+    expect(messageText(stored.adminNotices[0]!)).toContain('broken');
     expect(stored.channels.find((c) => c.id === 'fine')!.disabled).toBeUndefined();
     expect(discord.posts().filter((p) => p.channelId === 'broken')).toEqual([]);
     expect(

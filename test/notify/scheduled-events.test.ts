@@ -7,12 +7,14 @@
  * is over, cancelled when it is deleted; a restart makes nothing twice; a server without Manage
  * Events gets its events turned off and its admins told once; a full server gets no 101st event.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
+import { messageText } from '../../src/core/errors.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { eventAction, type GuildEvent, seriesOfEvent } from '../../src/notify/scheduled-events.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
@@ -218,7 +220,7 @@ describe('Discord scheduled events', () => {
     const settings = await tenants.get(`discord:${NO_PERMISSION}`);
     expect(settings.channels[0]!.events).toBe(false);
     expect(settings.adminNotices).toHaveLength(1);
-    expect(settings.adminNotices[0]).toContain('Manage Events');
+    expect(messageText(settings.adminNotices[0]!)).toContain('Manage Events');
     await run.at(FROM + MIN);
     await run.at(FROM + 2 * MIN);
     expect(fake.requestsTo('POST', `/guilds/${NO_PERMISSION}/scheduled-events`)).toHaveLength(1);

@@ -8,12 +8,14 @@
  * that dies between a reply's post and its mark leaves the reply to be found again, not re-posted:
  * on Discord by its nonce, on Slack by the ledger key in the metadata of the thread's replies.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REST } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
+import { messageText } from '../../src/core/errors.ts';
 import { type LedgerOptions, ledgerKey } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
@@ -250,9 +252,11 @@ describe('threads for a match', () => {
     expect(channel.threads).toBeUndefined();
     expect(channel.disabled).toBeUndefined();
     expect(settings.adminNotices).toHaveLength(1);
-    expect(settings.adminNotices[0]).toContain('Threads in channel matches were turned off');
-    expect(settings.adminNotices[0]).toContain('Create Public Threads and Send Messages in Threads');
-    expect(settings.adminNotices[0]).toContain('/settings threads');
+    expect(messageText(settings.adminNotices[0]!)).toContain('Threads in channel matches were turned off');
+    expect(messageText(settings.adminNotices[0]!)).toContain(
+      'Create Public Threads and Send Messages in Threads',
+    );
+    expect(messageText(settings.adminNotices[0]!)).toContain('/settings threads');
     // No thread, and the live card went on: edited after the refusal, frozen with the result.
     expect(fake.thread(card.id)).toBeUndefined();
     const after = fake.messages(id).find((m) => m.id === card.id)!;

@@ -4,7 +4,9 @@
  * jobs and ledger as a channel. A DM that fails for good (closed DMs) pauses the person's reminders,
  * and they are told in their next `/me` answer.
  */
+
 import { personIdOf, type UserStore } from '../../bot/users.ts';
+import { cmd } from '../../core/errors.ts';
 import type { DeliveryError } from '../delivery.ts';
 import { platformOf, type Subscription } from '../plan.ts';
 import type { NotifyLogger } from './context.ts';
@@ -70,7 +72,11 @@ export async function pauseDms(
       paused: { reason: `${error.code}: ${error.message}`, at },
       notices: [
         ...profile.notices,
-        'Your reminders by direct message are paused: Matchday could not message you (are your DMs from server members closed?). Open them, then /me follow a team again to resume.',
+        [
+          'Your reminders by direct message are paused: Matchday could not message you (are your DMs from server members closed?). Open them, then ',
+          cmd('me follow'),
+          ' a team again to resume.',
+        ],
       ].slice(-10),
     }));
   } catch (saveError) {

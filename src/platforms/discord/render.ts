@@ -99,8 +99,14 @@ function safeUrl(url: string): string | undefined {
   }
 }
 
+/** A command as Discord users type it: `/series live`, in code style. */
+function commandSpan(span: { command: string }): Span {
+  return { text: `/${span.command}`, code: true };
+}
+
 function renderSpan(span: Span): string {
   if (typeof span === 'string') return escapeText(span);
+  if ('command' in span) return renderSpan(commandSpan(span));
   if ('text' in span) {
     if (span.text === '') return '';
     if (span.code) return `\`${span.text.replace(/`/g, 'ˋ')}\``;
@@ -125,6 +131,7 @@ function renderSpan(span: Span): string {
 /** Cuts a span so that its rendering fits in `room`, never inside markup (a cut spoiler stays hidden). */
 function shrinkSpan(span: Span, room: number): string {
   if (room <= 0) return '';
+  if (typeof span === 'object' && 'command' in span) return shrinkSpan(commandSpan(span), room);
   if (typeof span === 'string' || 'text' in span) {
     // Rendering never shortens text, so no more than `room` characters can fit.
     const chars = Array.from(typeof span === 'string' ? span : span.text).slice(0, room);

@@ -20,16 +20,23 @@ import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { pageActionLine } from '../../bot/pages.ts';
-import { COLOURS, errorReply, type Reply } from '../../bot/reply.ts';
+import { COLOURS, errorReply, messageSpans, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
+import { cmd } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { type ChatPlatform, InFlight } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { uploadImages } from './files.ts';
-import { helpReply, SLASH_COMMAND, slackifyReply } from './help.ts';
-import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
+import {
+  LINK_ACTION,
+  PAGE_ACTION_ID,
+  REVEAL_ACTION,
+  renderReply,
+  revealMessage,
+  SLASH_COMMAND,
+} from './render.ts';
 
 /** What the Slack platform needs of the Matchday app (`createApp` provides all of it). */
 export interface SlackHost {
@@ -204,13 +211,9 @@ export async function answerCommand(
   admins: AdminCache = new AdminCache(),
 ): Promise<Reply> {
   const { runtime, logger } = host;
-  const names = runtime.commands.map((c) => c.name);
-  const text = decodeCommandText(payload.text ?? '').trim();
+  // `/matchday` alone is `/matchday help`.
+  const text = decodeCommandText(payload.text ?? '').trim() || 'help';
   try {
-    const [first = '', second] = text.split(/\s+/);
-    if (first === '' || first.toLowerCase() === 'help')
-      return slackifyReply(helpReply(runtime.commands, second), names);
-
     const parsed = parseCommandText(text, runtime.commands);
     const command = runtime.find(parsed.command);
     const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
@@ -224,7 +227,7 @@ export async function answerCommand(
       if (isAdmin === undefined) {
         if (command?.adminOnly) {
           return errorReply(
-            `${SLASH_COMMAND} ${parsed.command}`,
+            'Sorry',
             'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
           );
         }
@@ -241,13 +244,12 @@ export async function answerCommand(
       args: parsed.args,
       channels: channelCheck(client),
     };
-    return slackifyReply(await runtime.execute(call), names);
+    return await runtime.execute(call);
   } catch (error) {
     if (error instanceof UserError) {
-      const reply = errorReply(SLASH_COMMAND, `${error.message} See ${SLASH_COMMAND} help.`, {
+      return errorReply('Not quite', [...messageSpans(error.rich), ' See ', cmd('help'), '.'], {
         suggestions: error.suggestions,
       });
-      return slackifyReply(reply, names);
     }
     logger.error({ err: error }, 'slack command failed');
     return errorReply(
@@ -465,7 +467,6 @@ export async function startSlack(host: SlackHost, options: SlackOptions): Promis
 
   const delivery = new SlackDelivery({
     client: deliveryClient,
-    commands: host.runtime.commands.map((c) => c.name),
     ...options.delivery,
   });
   return {

@@ -29,7 +29,6 @@ import {
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
-import { slackifyReply } from './help.ts';
 import { renderReply } from './render.ts';
 
 type WebClient = InstanceType<typeof webApi.WebClient>;
@@ -37,8 +36,6 @@ type WebClient = InstanceType<typeof webApi.WebClient>;
 export interface SlackDeliveryOptions {
   /** A WebClient for the bot token; make it with `createDeliveryClient` so 429s reach this class. */
   client: WebClient;
-  /** The command names: hints in notifications (`/schedule ...`) are written `/matchday schedule ...`. */
-  commands?: readonly string[];
   /** Minimum real time between two messages in one channel. Default 1000 ms. */
   minIntervalMs?: number;
   /** Real milliseconds per second of `Retry-After` (tests shrink it). Default 1000. */
@@ -188,16 +185,13 @@ export class SlackDelivery implements Delivery {
   readonly #deadMs: number;
   #rateLimited = 0;
 
-  readonly #commands: readonly string[] | undefined;
-
-  /** The message for a reply, its command hints in Slack's form. */
+  /** The message for a reply. */
   #render(reply: Reply): ReturnType<typeof renderReply> {
-    return renderReply(this.#commands ? slackifyReply(reply, this.#commands) : reply);
+    return renderReply(reply);
   }
 
   constructor(options: SlackDeliveryOptions) {
     this.#client = options.client;
-    this.#commands = options.commands;
     this.#minIntervalMs = options.minIntervalMs ?? 1000;
     this.#unitMs = options.retryAfterUnitMs ?? 1000;
     this.#maxWaitMs = options.maxRateLimitWaitMs ?? 60_000;

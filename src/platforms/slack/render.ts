@@ -46,6 +46,14 @@ export const SLACK_LIMITS = {
 } as const;
 
 /** Action ids of the reveal buttons start with this; the value holds the revealed mrkdwn. */
+/** The one slash command of the Slack app (see slack-manifest.yml); every Matchday command is its first word. */
+export const SLASH_COMMAND = '/matchday';
+
+/** A command as Slack users type it: `series live` is `/matchday series live`. */
+export function slackCommand(command: string): string {
+  return `${SLASH_COMMAND} ${command}`;
+}
+
 export const REVEAL_ACTION = 'matchday_reveal';
 /** Action ids of link buttons start with this (Slack still sends a block action for them: ack it). */
 export const LINK_ACTION = 'matchday_link';
@@ -155,6 +163,7 @@ export function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string;
     spans
       .map((span): string => {
         if (typeof span === 'string') return escapeMrkdwn(span);
+        if ('command' in span) return `\`${escapeMrkdwn(slackCommand(span.command)).replaceAll('`', 'ˋ')}\``;
         if ('text' in span) {
           const escaped = escapeMrkdwn(span.text);
           // Markers must hug the text (`*bold*`, not `* bold *`): keep surrounding spaces outside.
@@ -196,6 +205,7 @@ function cellText(cell: Text, reveal: boolean): string {
     .map((span): string => {
       if (typeof span === 'string') return span;
       if ('text' in span) return span.text;
+      if ('command' in span) return slackCommand(span.command);
       // In a table the column's header names the zone once (`tableLines`).
       if ('time' in span)
         return formatInstant(span.time, span.style === 'relative' ? 'full' : span.style, 'UTC');

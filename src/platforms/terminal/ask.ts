@@ -10,6 +10,7 @@ import { UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
+import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
 import { saveImages } from './images.ts';
@@ -40,11 +41,13 @@ export async function run(argv: string[]): Promise<void> {
   try {
     parsed = parseCommandText(line, commands);
     command = commands.find((c) => c.name === parsed.command)!;
-    const usage = `/${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`;
+    const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
     validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
-    const hint = error.suggestions.length ? ` Did you mean: ${error.suggestions.join(', ')}?` : '';
+    const hint = error.suggestions.length
+      ? ` Did you mean: ${error.suggestions.map(messageText).join(', ')}?`
+      : '';
     process.stderr.write(`${error.message}${hint}\n`);
     process.exitCode = 1;
     return;

@@ -195,7 +195,7 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
       if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
       reply =
         error instanceof UserError
-          ? errorReply('Not quite', error.message, { suggestions: error.suggestions })
+          ? errorReply('Not quite', error.rich, { suggestions: error.suggestions })
           : errorReply('Sorry', 'Something went wrong; it has been logged.', { colour: COLOURS.error });
     }
     await showReply(reply);

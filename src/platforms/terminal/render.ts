@@ -145,6 +145,7 @@ export function formatTime(time: Date, timeStyle: TimeStyle, zone: string, now?:
 
 function renderSpan(span: Span, options: TerminalRenderOptions): string {
   if (typeof span === 'string') return clean(span);
+  if ('command' in span) return style(options, '36', `/${clean(span.command)}`);
   if ('text' in span) {
     let out = clean(span.text);
     if (span.code) out = style(options, '36', out);

@@ -210,7 +210,7 @@ describe('Matchday on Discord (end to end)', () => {
     expect(result.callbackTypes).toEqual([5]);
     expect(result.deletedOriginal).toBe(true);
     expect(result.ephemeral).toBe(true);
-    expect(result.message!.embeds[0].title).toBe('/team');
+    expect(result.message!.embeds[0].title).toBe('Not quite');
   });
 
   it('checks that Matchday can view, send and embed in a channel before subscribing it', async () => {

@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../../src/bot/reply.ts';
-import { slackifyReply } from '../../../src/platforms/slack/help.ts';
 import { PAGE_ACTION_ID, renderReply } from '../../../src/platforms/slack/render.ts';
 import type { ResponsePost } from '../../fakes/slack.ts';
 import { CHANNELS, COMMAND_NAMES, type Rig, startRig, USERS } from './harness.ts';
@@ -34,7 +33,7 @@ async function pageBlocks(args: Record<string, unknown>): Promise<{ reply: Reply
     command: 'schedule',
     args,
   });
-  return { reply, blocks: renderReply(slackifyReply(reply, COMMAND_NAMES)).blocks };
+  return { reply, blocks: renderReply(reply).blocks };
 }
 
 function pageButtons(post: ResponsePost): Json[] {
