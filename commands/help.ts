@@ -6,6 +6,7 @@
  */
 import {
   type AnyCommand,
+  type AutocompleteSource,
   defineCommand,
   type OptionDef,
   type OptionsDef,
@@ -44,7 +45,15 @@ export default defineCommand({
           closest(name, names).map((n) => cmd(`help ${n}`)),
         );
       }
-      return { cards: [commandCard(command, ctx.tenant.platform)], ephemeral: true };
+      // Examples name something that exists (the first name the index offers), so they work as typed.
+      const sample = (source: AutocompleteSource) => {
+        try {
+          return ctx.names.search(source, '', 1)[0]?.name;
+        } catch {
+          return undefined;
+        }
+      };
+      return { cards: [commandCard(command, ctx.tenant.platform, sample)], ephemeral: true };
     }
     const card: Card = {
       title: 'Matchday commands',
@@ -78,35 +87,42 @@ export function optionLine(name: string, option: OptionDef): Text {
   return [{ text: name, code: true }, ` (${facts.join(', ')}): ${option.description}`];
 }
 
+/** The first name a name source offers, for examples; undefined before the names are loaded. */
+type Sample = (source: AutocompleteSource) => string | undefined;
+
 /** `series [when] [game]`: required options in <>, optional in [], in declaration order. */
 function usageOf(name: string, options: OptionsDef): string {
   const parts = Object.entries(options).map(([n, o]) => (o.required ? `<${n}>` : `[${n}]`));
   return [name, ...parts].join(' ');
 }
 
-/** A plausible value for an option in an example. */
-function exampleValue(option: OptionDef): string {
+/**
+ * A value for an option in an example that the command accepts as typed: a choice, the smallest
+ * number, or a real name where the option names something. Undefined when there is none to give
+ * (free text, a channel), so no example ever shows a placeholder.
+ */
+function exampleValue(option: OptionDef, sample: Sample): string | undefined {
   if (option.choices?.[0]) return String(option.choices[0].value);
-  if (option.type === 'integer' || option.type === 'number') return String(option.min ?? 5);
+  if (option.type === 'integer' || option.type === 'number')
+    return option.min === undefined ? undefined : String(option.min);
   if (option.type === 'boolean') return 'true';
-  if (option.type === 'channel') return '#matches';
-  if (option.type === 'role') return '@fans';
-  if (option.autocomplete === 'team') return '"Team Spirit"';
-  if (option.autocomplete === 'timezone') return 'Europe/Berlin';
-  return '"..."';
+  const name = option.autocomplete ? sample(option.autocomplete) : undefined;
+  if (name) return /\s/.test(name) ? `"${name}"` : name;
+  return undefined;
 }
 
-/** An example call: the required options (or the first one) with plausible values. */
-function exampleOf(name: string, options: OptionsDef): string | undefined {
-  const entries = Object.entries(options);
-  const chosen = entries.filter(([, o]) => o.required);
-  if (chosen.length === 0 && entries[0]) chosen.push(entries[0]);
+/** An example call: the required options (or the first that can be filled), each with a value that works. */
+function exampleOf(name: string, options: OptionsDef, sample: Sample): string | undefined {
+  const filled = Object.entries(options).map(([n, o]) => [n, o, exampleValue(o, sample)] as const);
+  const required = filled.filter(([, o]) => o.required);
+  if (required.some(([, , v]) => v === undefined)) return undefined;
+  const chosen = required.length > 0 ? required : filled.filter(([, , v]) => v !== undefined).slice(0, 1);
   if (chosen.length === 0) return undefined;
-  return [name, ...chosen.map(([n, o]) => `${n}:${exampleValue(o)}`)].join(' ');
+  return [name, ...chosen.map(([n, , v]) => `${n}:${v}`)].join(' ');
 }
 
 /** A command's card: its description, usage and example, then its options or subcommands with theirs. */
-export function commandCard(command: AnyCommand, platform: Platform): Card {
+export function commandCard(command: AnyCommand, platform: Platform, sample: Sample = () => undefined): Card {
   const typed = platform !== 'discord';
   // Lines, not multi-line fields: each option one line, so every platform renders it alike.
   const lines: Text[] = [[command.description], ...(command.adminOnly ? [['Admins only.']] : [])];
@@ -120,7 +136,7 @@ export function commandCard(command: AnyCommand, platform: Platform): Card {
   } else {
     const options = command.options ?? {};
     lines.push(['Usage: ', cmd(usageOf(command.name, options))]);
-    const example = typed ? exampleOf(command.name, options) : undefined;
+    const example = typed ? exampleOf(command.name, options, sample) : undefined;
     if (example) lines.push(['Example: ', cmd(example)]);
     lines.push(...optionLines(options));
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import type { ChannelCheck, Platform } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
+import { parseCommandText } from '../../src/bot/text-args.ts';
 import {
   APIS,
   call,
@@ -343,6 +344,24 @@ describe.each(APIS)('on %s', (api) => {
       const seriesLine = admin.text.split('\n').find((l) => l.includes('/series '))!;
       expect(seriesLine).not.toContain('(admins)');
       for (const c of commands) expect(c.description).not.toMatch(/\(admins\)/);
+    });
+
+    it('gives examples that work as typed, on the platforms where options are typed', async () => {
+      let examples = 0;
+      for (const command of commands.filter((c) => !c.subcommands)) {
+        const help = await call(stack, 'help', { command: command.name });
+        const example = help.text.match(/^Example: (\/.+)$/m)?.[1];
+        if (!example) continue;
+        examples++;
+        const parsed = parseCommandText(example, commands);
+        const answer = await call(stack, parsed.command, parsed.args);
+        expect(answer.outcome, example).toBe('ok');
+      }
+      expect(examples).toBeGreaterThanOrEqual(3);
+      // Discord fills options in its own form: no typed example there.
+      const discord = await call(stack, 'help', { command: 'team' }, { platform: 'discord' });
+      expect(discord.text).not.toContain('Example:');
+      expect(discord.text).toContain('Usage: /team <team> [count]');
     });
 
     it("explains one command's options with their types, ranges and choices", async () => {
