@@ -9,7 +9,7 @@
  */
 
 import { type CommandContext, defineCommand, type ProfileAccess, UserError } from '../src/bot/command.ts';
-import { resolveTimeZone } from '../src/bot/names.ts';
+import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';

@@ -7,7 +7,7 @@
 
 import { type CommandContext, UserError } from '../src/bot/command.ts';
 import { seriesLine } from '../src/bot/format.ts';
-import type { NameSource, ResolveScope } from '../src/bot/names.ts';
+import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';

@@ -10,10 +10,23 @@
 import { ServiceError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
-import { cmd, commandList, MatchdayError, messageText } from '../core/errors.ts';
+import { cmd, MatchdayError, messageText } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
 import { validateArgs } from './args.ts';
+import {
+  adminRefusal,
+  commandOf,
+  type Execution,
+  type Outcome,
+  refused,
+  SLOW,
+  SlidingWindowLimiter,
+  tooFast,
+  tooSlow,
+  withinDeadline,
+  withNotes,
+} from './call-checks.ts';
 import {
   type AnyCommand,
   type AutocompleteSource,
@@ -27,7 +40,6 @@ import {
   type Tenant,
   UserError,
 } from './command.ts';
-import { tenantPlace } from './format.ts';
 import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';
 import { COLOURS, errorReply, messageSpans, type Reply } from './reply.ts';
@@ -35,7 +47,9 @@ import { defaultSettings } from './settings.ts';
 import type { ProcessStatus } from './status.ts';
 import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
-import { closest, optionsOf } from './text-args.ts';
+import { optionsOf } from './text-args.ts';
+import { searchTimeZones } from './time-zones.ts';
+
 import { type UserStore, userKeyOf } from './users.ts';
 
 export interface CommandCall {
@@ -86,20 +100,6 @@ export interface RuntimeDeps {
   status?: () => ProcessStatus;
 }
 
-/** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
-export type Outcome = 'ok' | 'user-error' | 'forbidden' | 'rate-limited' | 'error';
-
-export interface Execution {
-  reply: Reply;
-  outcome: Outcome;
-  /** The UserError code, for outcomes other than 'ok'. */
-  code?: string;
-  /** The message the user sees, for outcomes other than 'ok'. */
-  message?: string;
-  /** What the reply offers instead (close names, commands): each is accepted as typed. */
-  suggestions?: string[];
-}
-
 /** An interactive call's budget for the data service (a user is waiting; platforms allow 3 s). */
 export const INTERACTIVE_DEADLINE_MS = 2000;
 /**
@@ -117,35 +117,6 @@ export const COMMAND_DEADLINE_MS = 10_000;
 const AUTOCOMPLETE_LIMIT = 25;
 const CHOICE_NAME_MAX = 100;
 
-/** A sliding-window limit per key: at most `count` events in any `windowMs`. */
-export class SlidingWindowLimiter {
-  readonly #hits = new Map<string, number[]>();
-  constructor(
-    readonly count: number,
-    readonly windowMs: number,
-    readonly now: () => number = Date.now,
-  ) {}
-
-  /** Records an event for `key` if allowed; otherwise returns the milliseconds until one would be. */
-  take(key: string): { ok: true } | { ok: false; retryInMs: number } {
-    const now = this.now();
-    const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
-    if (recent.length >= this.count) {
-      this.#hits.set(key, recent);
-      return { ok: false, retryInMs: this.windowMs - (now - recent[0]!) };
-    }
-    recent.push(now);
-    this.#hits.set(key, recent);
-    if (this.#hits.size > 10_000) this.#prune(now);
-    return { ok: true };
-  }
-
-  #prune(now: number): void {
-    for (const [key, hits] of this.#hits)
-      if (hits.every((t) => now - t >= this.windowMs)) this.#hits.delete(key);
-  }
-}
-
 /**
  * The code a call's outcome carries (metrics, `ask`, benches). The data service's own failures fold
  * into the two codes callers count; every other error keeps its own.
@@ -154,25 +125,6 @@ function executionCode(error: MatchdayError): string {
   if (error instanceof ServiceError && error.audience === 'outage') return 'SERVICE_UNAVAILABLE';
   if (error instanceof ServiceError && error.audience === 'configuration') return 'SERVICE_SECRET_REFUSED';
   return error.code;
-}
-
-const SLOW = Symbol('slow');
-
-/** The command's result, or SLOW once `ms` passed (the command goes on; its requests have their own deadlines). */
-async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
-  let timer: NodeJS.Timeout | undefined;
-  // A failure after the deadline has no one to tell: keep it from becoming an unhandled rejection.
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([
-      work,
-      new Promise<typeof SLOW>((resolve) => {
-        timer = setTimeout(() => resolve(SLOW), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export class Runtime {
@@ -214,16 +166,13 @@ export class Runtime {
   }
 
   async #run(call: CommandCall): Promise<Execution> {
-    const { logger, tenants, clock } = this.#deps;
-    if (this.closing) {
-      const message = 'Matchday is restarting. Please try again in a few seconds.';
-      return {
-        outcome: 'error',
-        code: 'SHUTTING_DOWN',
-        message,
-        reply: errorReply('Restarting', message),
-      };
-    }
+    if (this.closing)
+      return refused(
+        'error',
+        'SHUTTING_DOWN',
+        'Restarting',
+        'Matchday is restarting. Please try again in a few seconds.',
+      );
     const tenantId = formatTenantId(call.platform, call.tenantKey);
     const context = {
       command: call.command,
@@ -234,147 +183,29 @@ export class Runtime {
     try {
       // The terminal is the operator's own console (and scripts pipe commands into it): not paced.
       const pace =
-        call.platform === 'terminal'
-          ? { ok: true as const }
-          : this.#limiter.take(`${tenantId}/${call.user.id}`);
-      if (!pace.ok) {
-        const seconds = Math.max(1, Math.ceil(pace.retryInMs / 1000));
-        const message = `You're sending commands quickly. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
-        return {
-          outcome: 'rate-limited',
-          code: 'RATE_LIMITED',
-          message,
-          reply: errorReply('Easy there', message),
-        };
-      }
-
-      const command = this.find(call.command);
-      if (!command) {
-        const names = this.commands.map((c) => c.name);
-        throw new UserError(
-          'UNKNOWN_COMMAND',
-          [
-            `There is no command "${String(call.command).slice(0, 40)}". Commands: `,
-            ...commandList(names),
-            '.',
-          ],
-          closest(String(call.command), names).map((n) => cmd(n)),
-        );
-      }
-      if (command.adminOnly && !call.user.isAdmin) {
-        const message = [
-          cmd(command.name),
-          ` is for ${call.platform === 'slack' ? 'workspace admins and owners' : `admins of ${tenantPlace(call.platform).here}`} only${call.platform === 'discord' ? ' (Manage Server)' : ''}.`,
-        ];
-        return {
-          outcome: 'forbidden',
-          code: 'ADMIN_ONLY',
-          message: messageText(message),
-          reply: errorReply('Admins only', message),
-        };
-      }
-
-      let subcommand: string | undefined;
-      if (command.subcommands) {
-        const subs = Object.keys(command.subcommands);
-        subcommand = call.subcommand?.toLowerCase();
-        if (!subcommand || !command.subcommands[subcommand]) {
-          throw new UserError(
-            subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
-            [
-              cmd(command.name),
-              ` ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
-            ],
-            (subcommand ? closest(subcommand, subs) : subs).map((s) => cmd(`${command.name} ${s}`)),
-          );
-        }
-      } else if (call.subcommand) {
-        throw new UserError('UNKNOWN_SUBCOMMAND', [
-          cmd(command.name),
-          ` has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
-        ]);
-      }
+        call.platform === 'terminal' ? undefined : this.#limiter.take(`${tenantId}/${call.user.id}`);
+      if (pace && !pace.ok) return tooFast(pace.retryInMs);
+      const { command, subcommand } = commandOf((name) => this.find(name), this.commands, call);
+      const forbidden = adminRefusal(command, call);
+      if (forbidden) return forbidden;
       const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
       const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {}, (source) =>
         this.autocomplete(source, '')
           .map((choice) => choice.name)
           .filter((name) => !name.includes('"') && !name.endsWith('…')),
       );
-
-      const tenant: Tenant = { id: tenantId, platform: call.platform, settings: defaultSettings() };
-      let storeNotice: string | undefined;
-      try {
-        tenant.settings = await tenants.get(tenantId);
-      } catch (error) {
-        // A command that only formats with the settings (/series, /team) still answers, with defaults.
-        if (!(error instanceof StoreError) || command.adminOnly || command.usesSettings) throw error;
-        logger.warn({ err: error, ...context }, 'settings unavailable; answering with default settings');
-        storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
-      }
-      const feed = this.#deps.feed;
-      // Just after start (the feed has not read the live listing, or the name index is still
-      // loading), the shared budget is busy warming up and every command needs the service: its
-      // request waits for its turn (interactive requests go first) instead of failing at 2 s. Once
-      // warm, the 2 s budget sheds what an overloaded budget cannot serve in time.
-      // Only while the queue is short: under a crowd, waiting commands would starve the warm-up
-      // itself (the name index and the feed read at background priority) and it would never end.
-      const warming =
-        feed !== undefined &&
-        (!feed.ready || !this.#deps.names.loaded) &&
-        (this.#deps.client.stats?.().queueLength ?? 0) < WARMING_QUEUE_LIMIT;
-      const data = this.#deps.client.forCaller({
-        priority: 'interactive',
-        deadlineMs: warming ? WARMING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS,
-      });
+      const { tenant, storeNotice } = await this.#tenantOf(tenantId, call.platform, command, context);
+      const data = this.#deps.client.forCaller({ priority: 'interactive', deadlineMs: this.#deadlineMs() });
       const notes: string[] = [];
-      const commandContext: CommandContext<Record<string, unknown>> = {
-        args,
-        notes,
-        ...(subcommand ? { subcommand } : {}),
-        tenant,
-        user: call.user,
-        channel: call.channel,
-        now: clock.now(),
-        data,
-        names: this.#deps.names,
-        ...(this.#deps.feed ? { feed: this.#deps.feed } : {}),
-        ...(call.channels ? { channels: call.channels } : {}),
-        ...(this.#deps.status ? { status: this.#deps.status } : {}),
-        ...(this.#deps.users ? { profile: this.#profileOf(this.#deps.users, call) } : {}),
-        ...(this.#deps.users ? { channelCalendars: this.#calendarsOf(this.#deps.users, tenantId) } : {}),
-        updateSettings: async (change) => {
-          tenant.settings = await tenants.update(tenantId, change);
-          this.#deps.onSettingsSaved?.(tenantId);
-          return tenant.settings;
-        },
-      };
+      const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand });
       // The declaration typed `args` for the command author; here they are checked values of that shape.
-      const result = await withinDeadline(
-        command.run(commandContext as CommandContext<never>),
-        this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS,
-      );
+      const deadlineMs = this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS;
+      const result = await withinDeadline(command.run(commandContext as CommandContext<never>), deadlineMs);
       if (result === SLOW) {
-        logger.warn(
-          { ...context, deadlineMs: this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS },
-          'command too slow',
-        );
-        const seconds = Math.round((this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS) / 1000);
-        const message = `The esports data service is slow right now: no answer in ${seconds} second${seconds === 1 ? '' : 's'}. Please try again in a minute.`;
-        return {
-          outcome: 'error',
-          code: 'SERVICE_SLOW',
-          message,
-          reply: errorReply('Sorry', message, { colour: COLOURS.error }),
-        };
+        this.#deps.logger.warn({ ...context, deadlineMs }, 'command too slow');
+        return tooSlow(deadlineMs);
       }
-      const reply: Reply = { ...result, cards: [...result.cards] };
-      if (notes.length > 0)
-        reply.content = [
-          ...notes.flatMap((note, i) =>
-            i > 0 ? ['\n', { text: note, italic: true }] : [{ text: note, italic: true }],
-          ),
-          ...(reply.content?.length ? ['\n', ...reply.content] : []),
-        ];
+      const reply: Reply = withNotes({ ...result, cards: [...result.cards] }, notes);
       if (reply.ephemeral === undefined && command.ephemeral !== undefined)
         reply.ephemeral = command.ephemeral;
       if (data.servedStale) reply.stale = true;
@@ -392,6 +223,75 @@ export class Runtime {
     } catch (error) {
       return this.#failed(error, call, context);
     }
+  }
+
+  /**
+   * The tenant with its stored settings. When the store is away, a command that only formats with
+   * the settings (/series, /team) still answers, with default settings and a notice saying so.
+   */
+  async #tenantOf(
+    tenantId: string,
+    platform: Platform,
+    command: AnyCommand,
+    context: Record<string, unknown>,
+  ): Promise<{ tenant: Tenant; storeNotice?: string }> {
+    const tenant: Tenant = { id: tenantId, platform, settings: defaultSettings() };
+    try {
+      tenant.settings = await this.#deps.tenants.get(tenantId);
+      return { tenant };
+    } catch (error) {
+      if (!(error instanceof StoreError) || command.adminOnly || command.usesSettings) throw error;
+      this.#deps.logger.warn(
+        { err: error, ...context },
+        'settings unavailable; answering with default settings',
+      );
+      const storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
+      return { tenant, storeNotice };
+    }
+  }
+
+  /**
+   * A command's budget for the data service. Just after start (the feed has not read the live
+   * listing, or the name index is still loading), the shared budget is busy warming up and every
+   * command needs the service: its request waits for its turn (interactive requests go first)
+   * instead of failing at 2 s. Once warm, the 2 s budget sheds what an overloaded budget cannot
+   * serve in time. Only while the queue is short: under a crowd, waiting commands would starve the
+   * warm-up itself (the name index and the feed read at background priority) and it would never end.
+   */
+  #deadlineMs(): number {
+    const { feed, names, client } = this.#deps;
+    const warming =
+      feed !== undefined &&
+      (!feed.ready || !names.loaded) &&
+      (client.stats?.().queueLength ?? 0) < WARMING_QUEUE_LIMIT;
+    return warming ? WARMING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS;
+  }
+
+  /** What the command sees: its checked arguments, the tenant, the caller, data, names and stores. */
+  #contextOf(
+    call: CommandCall,
+    tenant: Tenant,
+    parts: Pick<CommandContext<Record<string, unknown>>, 'args' | 'notes' | 'data' | 'subcommand'>,
+  ): CommandContext<Record<string, unknown>> {
+    const { feed, status, users, names, clock, tenants } = this.#deps;
+    return {
+      ...parts,
+      tenant,
+      user: call.user,
+      channel: call.channel,
+      now: clock.now(),
+      names,
+      ...(feed ? { feed } : {}),
+      ...(call.channels ? { channels: call.channels } : {}),
+      ...(status ? { status } : {}),
+      ...(users ? { profile: this.#profileOf(users, call) } : {}),
+      ...(users ? { channelCalendars: this.#calendarsOf(users, tenant.id) } : {}),
+      updateSettings: async (change) => {
+        tenant.settings = await tenants.update(tenant.id, change);
+        this.#deps.onSettingsSaved?.(tenant.id);
+        return tenant.settings;
+      },
+    };
   }
 
   /**
@@ -524,26 +424,17 @@ export class Runtime {
   autocomplete(source: AutocompleteSource, text: string): Choice[] {
     let choices: Choice[] = [];
     try {
-      choices = this.#deps.names.search(source, text, AUTOCOMPLETE_LIMIT) ?? [];
+      // Time zones come from the runtime's own list: they work before (and without) the index.
+      choices =
+        source === 'timezone'
+          ? searchTimeZones(text, AUTOCOMPLETE_LIMIT)
+          : (this.#deps.names.search(source, text, AUTOCOMPLETE_LIMIT) ?? []);
     } catch (error) {
       this.#deps.logger.warn({ err: error, source }, 'autocomplete failed');
     }
-    if (choices.length === 0 && source === 'timezone') choices = timeZoneChoices(text);
     return choices.slice(0, AUTOCOMPLETE_LIMIT).map((c) => ({
       name: c.name.length > CHOICE_NAME_MAX ? `${c.name.slice(0, CHOICE_NAME_MAX - 1)}…` : c.name,
       value: c.value,
     }));
   }
-}
-
-let zones: string[] | undefined;
-/** IANA zones containing `text`, prefix matches first. */
-export function timeZoneChoices(text: string): Choice[] {
-  zones ??= ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
-  const needle = text.trim().toLowerCase().replace(/\s+/g, '_');
-  const matches = zones.filter((z) => z.toLowerCase().includes(needle));
-  matches.sort(
-    (a, b) => Number(!a.toLowerCase().startsWith(needle)) - Number(!b.toLowerCase().startsWith(needle)),
-  );
-  return matches.slice(0, AUTOCOMPLETE_LIMIT).map((z) => ({ name: z, value: z }));
 }

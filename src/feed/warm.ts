@@ -5,7 +5,8 @@
  * series offered to autocomplete every minute) and writes it back; the others load what it wrote.
  */
 import { dirname, join } from 'node:path';
-import type { NameIndex, NameSnapshot } from '../bot/names.ts';
+import type { NameSnapshot } from '../bot/name-load.ts';
+import type { NameIndex } from '../bot/names.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../core/clock.ts';
 import { RedisSnapshotStore, type SnapshotStore, SqliteSnapshotStore } from './store.ts';

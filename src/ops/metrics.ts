@@ -6,7 +6,7 @@
  * read the feed. Command latency is observed per call (`observeCommand`, from the runtime).
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { Outcome } from '../bot/runtime.ts';
+import type { Outcome } from '../bot/call-checks.ts';
 import type { ClientStats } from '../client/types.ts';
 import type { NotifierStats } from '../notify/notifier.ts';
 

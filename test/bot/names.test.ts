@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/bot/command.ts';
-import {
-  createNameIndex,
-  matchScore,
-  normalizeName,
-  resolveTimeZone,
-  searchTimeZones,
-} from '../../src/bot/names.ts';
+import { matchScore, normalizeName } from '../../src/bot/name-match.ts';
+import { createNameIndex } from '../../src/bot/names.ts';
+import { resolveTimeZone, searchTimeZones } from '../../src/bot/time-zones.ts';
 import { editDistance } from '../../src/bot/text-args.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';

@@ -1,0 +1,177 @@
+/**
+ * The runtime's checks on a call before a command runs, and the pieces around the run: each user's
+ * pace, the command and subcommand named, admin rights, the command's deadline, and the notes a
+ * command adds above its reply. The runtime (runtime.ts) applies them in this order.
+ */
+import { cmd, commandList, type Message, messageText } from '../core/errors.ts';
+import type { AnyCommand } from './command.ts';
+import { UserError } from './command.ts';
+import { tenantPlace } from './format.ts';
+import { COLOURS, errorReply, type Reply } from './reply.ts';
+import type { CommandCall } from './runtime.ts';
+import { closest } from './text-args.ts';
+
+/** How a call ended; `ask` turns it into an exit code and platforms into metrics. */
+export type Outcome = 'ok' | 'user-error' | 'forbidden' | 'rate-limited' | 'error';
+
+export interface Execution {
+  reply: Reply;
+  outcome: Outcome;
+  /** The UserError code, for outcomes other than 'ok'. */
+  code?: string;
+  /** The message the user sees, for outcomes other than 'ok'. */
+  message?: string;
+  /** What the reply offers instead (close names, commands): each is accepted as typed. */
+  suggestions?: string[];
+}
+
+/** A call that ends without running its command: the message as an error card with `title`. */
+export function refused(
+  outcome: Outcome,
+  code: string,
+  title: string,
+  message: Message,
+  colour?: number,
+): Execution {
+  return {
+    outcome,
+    code,
+    message: messageText(message),
+    reply: errorReply(title, message, colour === undefined ? {} : { colour }),
+  };
+}
+
+/** A sliding-window limit per key: at most `count` events in any `windowMs`. */
+export class SlidingWindowLimiter {
+  readonly #hits = new Map<string, number[]>();
+  constructor(
+    readonly count: number,
+    readonly windowMs: number,
+    readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records an event for `key` if allowed; otherwise returns the milliseconds until one would be. */
+  take(key: string): { ok: true } | { ok: false; retryInMs: number } {
+    const now = this.now();
+    const recent = (this.#hits.get(key) ?? []).filter((t) => now - t < this.windowMs);
+    if (recent.length >= this.count) {
+      this.#hits.set(key, recent);
+      return { ok: false, retryInMs: this.windowMs - (now - recent[0]!) };
+    }
+    recent.push(now);
+    this.#hits.set(key, recent);
+    if (this.#hits.size > 10_000) this.#prune(now);
+    return { ok: true };
+  }
+
+  #prune(now: number): void {
+    for (const [key, hits] of this.#hits)
+      if (hits.every((t) => now - t >= this.windowMs)) this.#hits.delete(key);
+  }
+}
+
+/** The refusal for a user over their pace, saying how long to wait. */
+export function tooFast(retryInMs: number): Execution {
+  const seconds = Math.max(1, Math.ceil(retryInMs / 1000));
+  const message = `You're sending commands quickly. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+  return refused('rate-limited', 'RATE_LIMITED', 'Easy there', message);
+}
+
+/**
+ * The command and subcommand a call names (lower-cased). Throws a `UserError` offering the closest
+ * names for an unknown command, a missing or unknown subcommand, or a subcommand given to a command
+ * without any.
+ */
+export function commandOf(
+  find: (name: string) => AnyCommand | undefined,
+  commands: readonly AnyCommand[],
+  call: Pick<CommandCall, 'command' | 'subcommand'>,
+): { command: AnyCommand; subcommand?: string } {
+  const command = find(call.command);
+  if (!command) {
+    const names = commands.map((c) => c.name);
+    throw new UserError(
+      'UNKNOWN_COMMAND',
+      [`There is no command "${String(call.command).slice(0, 40)}". Commands: `, ...commandList(names), '.'],
+      closest(String(call.command), names).map((n) => cmd(n)),
+    );
+  }
+  if (!command.subcommands) {
+    if (call.subcommand)
+      throw new UserError('UNKNOWN_SUBCOMMAND', [
+        cmd(command.name),
+        ` has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
+      ]);
+    return { command };
+  }
+  const subs = Object.keys(command.subcommands);
+  const subcommand = call.subcommand?.toLowerCase();
+  if (!subcommand || !command.subcommands[subcommand]) {
+    throw new UserError(
+      subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
+      [
+        cmd(command.name),
+        ` ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
+      ],
+      (subcommand ? closest(subcommand, subs) : subs).map((s) => cmd(`${command.name} ${s}`)),
+    );
+  }
+  return { command, subcommand };
+}
+
+/** The refusal of an admin-only command to someone who is not an admin, or undefined. */
+export function adminRefusal(
+  command: AnyCommand,
+  call: Pick<CommandCall, 'platform' | 'user'>,
+): Execution | undefined {
+  if (!command.adminOnly || call.user.isAdmin) return undefined;
+  const who =
+    call.platform === 'slack'
+      ? 'workspace admins and owners'
+      : `admins of ${tenantPlace(call.platform).here}`;
+  const right = call.platform === 'discord' ? ' (Manage Server)' : '';
+  return refused('forbidden', 'ADMIN_ONLY', 'Admins only', [
+    cmd(command.name),
+    ` is for ${who} only${right}.`,
+  ]);
+}
+
+/** The answer when a command ran past its deadline: the data service is slow. */
+export function tooSlow(deadlineMs: number): Execution {
+  const seconds = Math.round(deadlineMs / 1000);
+  const message = `The esports data service is slow right now: no answer in ${seconds} second${seconds === 1 ? '' : 's'}. Please try again in a minute.`;
+  return refused('error', 'SERVICE_SLOW', 'Sorry', message, COLOURS.error);
+}
+
+export const SLOW = Symbol('slow');
+
+/** The command's result, or SLOW once `ms` passed (the command goes on; its requests have their own deadlines). */
+export async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T | typeof SLOW> {
+  let timer: NodeJS.Timeout | undefined;
+  // A failure after the deadline has no one to tell: keep it from becoming an unhandled rejection.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([
+      work,
+      new Promise<typeof SLOW>((resolve) => {
+        timer = setTimeout(() => resolve(SLOW), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A command's notes ("No team is called ...; showing ...") in italics above its reply's content. */
+export function withNotes(reply: Reply, notes: readonly string[]): Reply {
+  if (notes.length === 0) return reply;
+  return {
+    ...reply,
+    content: [
+      ...notes.flatMap((note, i) =>
+        i > 0 ? ['\n', { text: note, italic: true }] : [{ text: note, italic: true }],
+      ),
+      ...(reply.content?.length ? ['\n', ...reply.content] : []),
+    ],
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * Reading the name index's records from the data service: every walk bounded by a limit and at
+ * background priority, so a refresh never competes with a user's command. `fetchNames` returns a
+ * `NameSnapshot`, the same plain data the store keeps, which the index takes with `restore`.
+ */
+import { InvalidQueryError } from '../client/errors.ts';
+import type { EsportsClient } from '../client/types.ts';
+import { MatchdayError } from '../core/errors.ts';
+import type {
+  Game,
+  GameMap,
+  Language,
+  Organisation,
+  Player,
+  Role,
+  Roster,
+  Series,
+  Substage,
+  Team,
+  Tournament,
+} from '../protocol/types.ts';
+
+/** The slice of the data client the index reads. */
+export type NameIndexClient = Pick<
+  EsportsClient,
+  'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
+> &
+  Partial<Pick<EsportsClient, 'languages' | 'players'>>;
+
+/** Upper bounds of each walk, so a huge catalogue cannot turn a refresh into thousands of requests. */
+export const DEFAULT_LIMITS = {
+  games: 100,
+  teams: 5000,
+  tournaments: 500,
+  substages: 2000,
+  rosters: 10000,
+  organisations: 5000,
+  maps: 2000,
+  /** Live, next and latest series offered to autocomplete (`series` source). */
+  series: 100,
+  /** Players, loaded on the first `player` search or resolve (not with the rest). */
+  players: 5000,
+};
+
+/** A roster as the index keeps it: which team, which players. */
+export interface RosterEntry {
+  id: number;
+  team: number;
+  players: number[];
+  game: number;
+}
+
+/** The index as plain data (`NameIndex.snapshot`, `fetchNames`). */
+export interface NameSnapshot {
+  /** The instant (clock ms) of the refresh it holds. */
+  at: number;
+  games: Game[];
+  teams: Team[];
+  tournaments: Tournament[];
+  substages: Substage[];
+  rosters: RosterEntry[];
+  organisations: Organisation[];
+  series: Series[];
+  maps: GameMap[];
+  roles: Role[];
+  /** Absent in snapshots written before languages were indexed. */
+  languages?: Language[];
+}
+
+/** Which tournaments count as current, and which of them get their substages loaded. */
+export interface NameWindows {
+  /** Tournaments ending this long before now still count as current. */
+  pastMs: number;
+  /** Tournaments starting within this long after now count as current. */
+  futureMs: number;
+  /** Substages are loaded for tournaments running within this long of now. */
+  substageMs: number;
+}
+
+/** The index's form of a roster. */
+export function rosterEntry(roster: Roster): RosterEntry {
+  return {
+    id: roster.id,
+    team: roster.team.id,
+    players: roster.line_up.players.map((p) => p.id),
+    game: roster.game.id,
+  };
+}
+
+/** Every item of a walk that `keep` accepts, until `stop` says the rest cannot matter. */
+async function collect<T>(
+  iterable: AsyncIterable<T>,
+  keep: (item: T) => boolean = () => true,
+  stop?: (item: T) => boolean,
+): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterable) {
+    if (stop?.(item)) break;
+    if (keep(item)) items.push(item);
+  }
+  return items;
+}
+
+/**
+ * Everything the index holds, read at `now` (clock ms): games, teams, current tournaments (newest
+ * end first, stopping at the window), rosters, organisations, maps, then the substages of the
+ * tournaments running near now, the series window, player roles and stream languages.
+ */
+export async function fetchNames(
+  client: NameIndexClient,
+  now: number,
+  limits: typeof DEFAULT_LIMITS,
+  windows: NameWindows,
+): Promise<NameSnapshot> {
+  const opts = (limit: number) => ({ limit, priority: 'background' as const });
+  const from = new Date(now - windows.pastMs).toISOString();
+  const until = new Date(now + windows.futureMs).toISOString();
+  const [games, teams, tournaments, rosters, organisations, maps] = await Promise.all([
+    collect(client.games.paginate({ order: 'id-asc' }, opts(limits.games)), (g) => g.deleted_at === null),
+    collect(
+      client.teams.paginate({ filter: [['deleted_at', '=', null]], order: 'id-asc' }, opts(limits.teams)),
+    ),
+    // Newest end first; stop once tournaments ended before the window: the "current window".
+    collect(
+      client.tournaments.paginate(
+        { filter: [['deleted_at', '=', null]], order: 'end-desc' },
+        opts(limits.tournaments),
+      ),
+      (t) => t.start <= until,
+      (t) => t.end < from,
+    ),
+    collect(client.rosters.paginate({ order: 'id-asc' }, opts(limits.rosters))),
+    collect(client.organisations.paginate({ order: 'id-asc' }, opts(limits.organisations))),
+    // Maps rarely change (spec, "Map"): names for live cards without a request per match.
+    collect(client.maps.paginate({ order: 'id-asc' }, opts(limits.maps))),
+  ]);
+  const near = (t: Tournament) =>
+    Date.parse(t.start) <= now + windows.substageMs && Date.parse(t.end) >= now - windows.substageMs;
+  const tournamentIds = tournaments.filter(near).map((t) => t.id);
+  const [substages, series, roles, languages] = await Promise.all([
+    tournamentIds.length === 0
+      ? Promise.resolve([] as Substage[])
+      : collect(
+          client.substages.paginate(
+            {
+              filter: [
+                ['tournament.id', '<=', tournamentIds],
+                ['deleted_at', '=', null],
+              ],
+              order: 'id-asc',
+            },
+            opts(limits.substages),
+          ),
+        ),
+    fetchSeriesWindow(client, limits.series),
+    // Player roles per game (one small list each): names for team rosters.
+    Promise.all(
+      games.map((g) =>
+        client.games.roles(g.id, { take: 50 }, { priority: 'background' }).catch(() => [] as Role[]),
+      ),
+    ).then((lists) => lists.flat()),
+    // Stream languages (a short list): named on /casters without a request.
+    client.languages
+      ? client.languages.list({ take: 50 }, { priority: 'background' }).catch(() => [] as Language[])
+      : Promise.resolve([] as Language[]),
+  ]);
+  return {
+    at: now,
+    games,
+    teams,
+    tournaments,
+    substages,
+    rosters: rosters.map(rosterEntry),
+    organisations,
+    series,
+    maps,
+    roles,
+    languages,
+  };
+}
+
+/** Live, next upcoming and latest finished series: what `series` autocomplete offers. */
+export async function fetchSeriesWindow(
+  client: Pick<NameIndexClient, 'series'>,
+  limit: number,
+): Promise<Series[]> {
+  const take = Math.min(50, Math.max(1, Math.floor(limit / 3)));
+  const background = { priority: 'background' as const };
+  const [live, upcoming, recent] = await Promise.all([
+    client.series.list({ filter: [['lifecycle', '=', 'live']], order: 'start-asc', take: 50 }, background),
+    client.series.list({ filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc', take }, background),
+    client.series.list(
+      { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc', take },
+      background,
+    ),
+  ]);
+  return [...live, ...upcoming, ...recent];
+}
+
+/**
+ * The players not deleted: one listing walk at background priority; on an interface without a
+ * players listing (v2), the players of `rosters` (records the rosters carried, so no request).
+ */
+export async function fetchPlayers(
+  client: NameIndexClient,
+  rosters: readonly RosterEntry[],
+  limit: number,
+): Promise<Player[]> {
+  const players = client.players;
+  if (!players) throw new MatchdayError('NAMES_UNAVAILABLE', 'outage', 'Players cannot be read here.');
+  let list: Player[] = [];
+  try {
+    const walk = players.paginate(
+      { filter: [['deleted_at', '=', null]], order: 'id-asc' },
+      { limit, priority: 'background' },
+    );
+    for await (const player of walk) list.push(player);
+  } catch (error) {
+    if (!(error instanceof InvalidQueryError)) throw error;
+    const ids = [...new Set(rosters.flatMap((r) => r.players))];
+    list = await players.getMany(ids, { priority: 'background' });
+  }
+  return list.filter((p) => p.deleted_at === null);
+}
+
+/** The error when a list of names cannot be read: an outage, not the user's mistake. */
+export function namesUnavailable(what: string): MatchdayError {
+  return new MatchdayError(
+    'NAMES_UNAVAILABLE',
+    'outage',
+    `The list of ${what} could not be loaded from the data service; try again in a minute.`,
+  );
+}
+
+/** Reads the records of `ids` that `held` lacks (one `getMany`) into it; true when it read any. */
+export async function fetchMissing<T extends { id: number }>(
+  held: Map<number, T>,
+  ids: readonly number[],
+  getMany: (missing: number[]) => Promise<T[]>,
+): Promise<boolean> {
+  const missing = [...new Set(ids)].filter((id) => !held.has(id));
+  if (missing.length === 0) return false;
+  for (const item of await getMany(missing)) held.set(item.id, item);
+  return true;
+}

@@ -1,0 +1,225 @@
+/**
+ * Matching typed text against names, as the name index does it: normalising, scoring, ranking,
+ * the nearest names for "did you mean", and picking one entry or refusing with a clear message.
+ * Pure functions over lists of entries; the index (names.ts) owns the lists.
+ */
+import type { AutocompleteSource } from './command.ts';
+import { UserError } from './command.ts';
+import { editDistance } from './text-args.ts';
+
+/** The sources the index resolves to numeric ids (timezones are resolved by `resolveTimeZone`). */
+export type NameSource = Exclude<AutocompleteSource, 'timezone'>;
+
+/** Choice names are capped by Discord at 100 characters. */
+export const MAX_CHOICE_NAME = 100;
+/** Names longer than this cannot be any team or tournament: refused before matching. */
+export const MAX_NAME_INPUT = 100;
+
+/** One name the index can offer and resolve. */
+export interface Entry {
+  id: number;
+  /** Display name, e.g. "Team Liquid (CS2)". */
+  label: string;
+  /** The plain name, for exact-match messages. */
+  name: string;
+  /** Normalised keys: name, abbreviation, also_known_as. */
+  keys: string[];
+  game?: number;
+  /** Higher sorts first among equal scores (e.g. active teams, current tournaments). */
+  weight: number;
+}
+
+/** Optional narrowing: prefer candidates in these games when a name is ambiguous across games. */
+export interface ResolveScope {
+  games?: readonly number[];
+}
+
+/** What each source is called in messages. */
+export const NOUN: Record<NameSource, string> = {
+  team: 'team',
+  organisation: 'organisation',
+  tournament: 'tournament',
+  game: 'game',
+  substage: 'stage',
+  series: 'series',
+  player: 'player',
+};
+
+/** Lower-case, accents stripped, punctuation collapsed to single spaces. */
+export function normalizeName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** The distinct normalised, non-empty keys of some texts (missing ones skipped). */
+export function nameKeys(...texts: (string | undefined | null)[]): string[] {
+  return [
+    ...new Set(
+      texts
+        .filter((t): t is string => typeof t === 'string')
+        .map(normalizeName)
+        .filter((t) => t !== ''),
+    ),
+  ];
+}
+
+/** How well `query` (normalised) matches `key` (normalised): 0 (no) to 100 (exact). */
+export function matchScore(query: string, key: string): number {
+  if (query === '' || key === '') return 0;
+  if (key === query) return 100;
+  const compactKey = key.replaceAll(' ', '');
+  const compactQuery = query.replaceAll(' ', '');
+  if (compactKey === compactQuery) return 95;
+  if (key.startsWith(query)) return 80;
+  if (key.split(' ').some((word) => word.startsWith(query))) return 70;
+  // Mid-word matches of one or two letters are noise ("ab" is inside half the names).
+  if (compactQuery.length >= 3 && compactKey.includes(compactQuery)) return 60;
+  return 0;
+}
+
+/** `text` cut to `max` characters with an ellipsis. */
+export function clip(text: string, max = MAX_CHOICE_NAME): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Ranked matches of `text` among `entries` (best first). Empty text lists the most relevant. */
+export function rankEntries(
+  entries: readonly Entry[],
+  text: string,
+  scope?: ResolveScope,
+): { entry: Entry; score: number }[] {
+  const query = normalizeName(text);
+  const inScope = (e: Entry) =>
+    scope?.games && scope.games.length > 0 && e.game !== undefined ? scope.games.includes(e.game) : true;
+  const ranked =
+    query === ''
+      ? entries.map((entry) => ({ entry, score: 1 }))
+      : entries
+          .map((entry) => ({ entry, score: Math.max(0, ...entry.keys.map((k) => matchScore(query, k))) }))
+          .filter((r) => r.score > 0);
+  return ranked.sort(
+    (a, b) =>
+      b.score - a.score ||
+      Number(inScope(b.entry)) - Number(inScope(a.entry)) ||
+      b.entry.weight - a.entry.weight ||
+      a.entry.label.localeCompare(b.entry.label) ||
+      a.entry.id - b.entry.id,
+  );
+}
+
+/**
+ * Entries within a few edits of `text`, nearest first. A key is compared whole and cut to the
+ * text's length, so a typo in the start of a long name still counts as close.
+ */
+export function nearestEntries(
+  entries: readonly Entry[],
+  text: string,
+): { entry: Entry; distance: number }[] {
+  const query = normalizeName(text);
+  if (query === '') return [];
+  const scored: { entry: Entry; distance: number }[] = [];
+  for (const entry of entries) {
+    let distance = Number.POSITIVE_INFINITY;
+    for (const key of entry.keys)
+      distance = Math.min(
+        distance,
+        editDistance(query, key),
+        editDistance(query, key.slice(0, query.length)),
+      );
+    scored.push({ entry, distance });
+  }
+  const cutoff = Math.max(2, Math.ceil(query.length * 0.6));
+  return scored
+    .filter((s) => s.distance <= cutoff)
+    .sort((a, b) => a.distance - b.distance || a.entry.label.localeCompare(b.entry.label));
+}
+
+/** Refuses text that cannot be a name (empty, too long, no letters or digits), saying why. */
+function checkTyped(noun: string, raw: string): void {
+  if (raw === '') throw new UserError('EMPTY_NAME', `Name a ${noun}: the text is empty.`);
+  if (raw.length > MAX_NAME_INPUT) {
+    throw new UserError(
+      'NAME_TOO_LONG',
+      `That ${noun} name is ${raw.length} characters long; names have at most ${MAX_NAME_INPUT}.`,
+    );
+  }
+  if (normalizeName(raw) === '') {
+    throw new UserError(
+      'EMPTY_NAME',
+      `"${clip(raw, 20)}" has no letters or digits: type part of a ${noun} name.`,
+    );
+  }
+}
+
+/**
+ * No entry matches: one clearly closest name (a typo) is taken, with a line in `notes` saying so;
+ * otherwise a `UserError` suggesting the closest names.
+ */
+function closestOrRefuse(entries: readonly Entry[], noun: string, raw: string, notes?: string[]): number {
+  const near = nearestEntries(entries, raw);
+  const first = near[0];
+  const typos = normalizeName(raw).length >= 8 ? 2 : 1;
+  if (first && first.distance <= typos && (near[1]?.distance ?? Number.POSITIVE_INFINITY) > first.distance) {
+    notes?.push(`No ${noun} is called "${clip(raw, 40)}"; showing ${first.entry.label}.`);
+    return first.entry.id;
+  }
+  const suggestions = near.slice(0, 3).map((n) => n.entry.label);
+  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
+  throw new UserError(
+    `UNKNOWN_${noun.toUpperCase()}`,
+    `No ${noun} matches "${clip(raw, 40)}".${hint}`,
+    suggestions,
+  );
+}
+
+/**
+ * The id `text` names among `entries`: an id (digits, as autocomplete sends), an exact name,
+ * abbreviation or alias, a unique fuzzy match, or one clearly closest name (noted in `notes`).
+ * Ambiguous text throws a `UserError` listing the candidates; unknown text one naming the closest.
+ */
+export function pickEntry(
+  entries: readonly Entry[],
+  source: NameSource,
+  text: string,
+  scope?: ResolveScope,
+  notes?: string[],
+): number {
+  const noun = NOUN[source];
+  const raw = text.trim();
+  checkTyped(noun, raw);
+  if (/^\d{1,15}$/.test(raw)) {
+    const id = Number(raw);
+    if (entries.some((e) => e.id === id)) return id;
+  }
+  let ranked = rankEntries(entries, raw, scope);
+  // A label offered earlier ("A vs B · Event · 15:00 UTC") still names its series once the state
+  // part changed (it went live, its time moved): try it without that last part.
+  if (ranked.length === 0 && raw.includes(' · '))
+    ranked = rankEntries(entries, raw.slice(0, raw.lastIndexOf(' · ')), scope);
+  const best = ranked[0];
+  if (!best) return closestOrRefuse(entries, noun, raw, notes);
+  let top = ranked.filter((r) => r.score === best.score);
+  const games = scope?.games ?? [];
+  if (top.length > 1 && games.length > 0) {
+    const scoped = top.filter((r) => r.entry.game === undefined || games.includes(r.entry.game));
+    if (scoped.length > 0) top = scoped;
+  }
+  // Among fuzzy (non-exact) matches, a single current or active one beats stale namesakes.
+  if (top.length > 1 && best.score < 95) {
+    const heaviest = Math.max(...top.map((r) => r.entry.weight));
+    const heavy = top.filter((r) => r.entry.weight === heaviest);
+    if (heavy.length === 1 && heaviest > 0) top = heavy;
+  }
+  if (top.length === 1) return top[0]!.entry.id;
+  const labels = top.slice(0, 10).map((r) => r.entry.label);
+  const more = top.length > labels.length ? ` and ${top.length - labels.length} more` : '';
+  throw new UserError(
+    `AMBIGUOUS_${noun.toUpperCase()}`,
+    `"${clip(raw, 40)}" matches ${top.length} ${noun === 'series' ? 'series' : `${noun}s`}: ${labels.join('; ')}${more}. Pick one from the list or type more of the name.`,
+    labels,
+  );
+}
