@@ -6,8 +6,8 @@
 
 import { ID_SPACES, type ListResource } from '../protocol/fields.ts';
 import { safeId } from '../protocol/filter.ts';
+import { detailPathOf } from './cache-policy.ts';
 import { InvalidQueryError } from './errors.ts';
-import { detailPathOf } from './pipeline.ts';
 import { listParams, MAX_TAKE, type QueryParams } from './query.ts';
 import type {
   ByIdEndpoint,

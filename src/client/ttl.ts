@@ -3,6 +3,7 @@
  * changes (the spec says assets, maps and layouts "can be cached for hours or days"); schedules move;
  * live data moves every few seconds.
  */
+import { type Family, namedSegments, SEGMENTS } from '../protocol/resources.ts';
 import type { QueryParams } from './query.ts';
 
 const SECOND = 1000;
@@ -39,54 +40,16 @@ export const DEFAULT_TTL_MS = {
   streams: 30 * SECOND,
   /** Live series, live matches and the live summaries. */
   live: 5 * SECOND,
-} as const satisfies Record<string, number>;
+} as const satisfies Record<Family, number>;
 
-export type TtlFamily = keyof typeof DEFAULT_TTL_MS;
-
-/** Family of the last named path segment; segments not listed name their own family. */
-const SEGMENT_FAMILY: Record<string, TtlFamily> = {
-  games: 'games',
-  mappools: 'games',
-  races: 'games',
-  roles: 'games',
-  maps: 'maps',
-  layouts: 'layouts',
-  releases: 'releases',
-  assets: 'assets',
-  countries: 'reference',
-  region: 'reference',
-  regions: 'reference',
-  languages: 'reference',
-  platforms: 'reference',
-  broadcasters: 'reference',
-  images: 'reference',
-  teams: 'teams',
-  players: 'players',
-  rosters: 'rosters',
-  lineups: 'rosters',
-  standingrosters: 'rosters',
-  organisations: 'organisations',
-  casters: 'casters',
-  streams: 'streams',
-  tournaments: 'tournaments',
-  participants: 'tournaments',
-  stages: 'stages',
-  substages: 'substages',
-  incidents: 'incidents',
-  series: 'series',
-  scoring: 'series',
-  draft: 'series',
-  matches: 'matches',
-  summary: 'live',
-  light_summary: 'live',
-};
+export type TtlFamily = Family;
 
 const LIVE_FILTER = /(^|,)lifecycle(=|<=\{|<\{)([^,}]*,)*live([,}]|$)/;
 
 /** The family of a request, from its path and filter (a listing filtered on `lifecycle` live is live). */
 export function familyOf(path: string, params: QueryParams): TtlFamily {
-  const named = path.split('/').filter((s) => s !== '' && !/^\d+$/.test(s));
-  const family = SEGMENT_FAMILY[named[named.length - 1] ?? ''] ?? 'reference';
+  const named = namedSegments(path);
+  const family = SEGMENTS[named[named.length - 1] ?? '']?.family ?? 'reference';
   if ((family === 'series' || family === 'matches') && params.filter && LIVE_FILTER.test(params.filter))
     return 'live';
   // v2: the live listing is the series started before now and not over.

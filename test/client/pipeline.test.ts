@@ -4,6 +4,7 @@
  * and limits high so nothing here waits long; no assertion is about elapsed time.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { detailPathOf } from '../../src/client/cache-policy.ts';
 import { type ClientOptions, createClient } from '../../src/client/client.ts';
 import {
   BadRequestError,
@@ -17,7 +18,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../../src/client/errors.ts';
-import { detailPathOf, retryHint } from '../../src/client/pipeline.ts';
+import { retryHint } from '../../src/client/retry.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { captureLogger, json, startServer, type TestServer } from './helpers.ts';
 
