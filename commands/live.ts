@@ -23,7 +23,7 @@ import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
 import { summarySource } from '../src/feed/feed.ts';
 import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
-import type { Match, Series } from '../src/protocol/types.ts';
+import type { Caster, Match, Series } from '../src/protocol/types.ts';
 import {
   type FromFeed,
   fromFeed,
@@ -70,170 +70,205 @@ export default defineCommand({
     },
   },
   async run(ctx) {
-    const { args, tenant } = ctx;
-    const { data, names } = ctx;
-    let series: Series[];
-    let held: FromFeed | undefined;
-    let detailed = false;
-    let used = 0;
-    /** "and 2 more live series", when the overview shows only the first few. */
-    let more: string | undefined;
-    const seriesText = textArg('series', args.series);
-    const teamText = textArg('team', args.team);
-    const games = await gamesFor(ctx, args.game);
-    if (seriesText) {
-      series = [await seriesArg(ctx, seriesText)];
-      used = 1;
-      detailed = true;
-    } else {
-      const filter: Where<'series'>[] = [];
-      // The same conditions for the feed.
-      const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
-      let who: string;
-      if (teamText) {
-        const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
-        if (names.rostersOfTeam(teamId).length === 0) used++;
-        wanted.rosters = await teamRosters(ctx, teamId);
-        filter.push(['participants.roster.id', '^', wanted.rosters]);
-        who = names.team(teamId)?.name ?? 'that team';
-        detailed = true;
-        // A named team is asked for on purpose: only an explicit game narrows it.
-        if (args.game) {
-          filter.push(['game.id', '<=', games]);
-          wanted.games = games;
-        }
-      } else {
-        if (games.length > 0) filter.push(['game.id', '<=', games]);
-        const tiers = tenant.settings.tiers;
-        if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
-        wanted.games = games;
-        wanted.tiers = tiers;
-        who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
-      }
-      // One page of up to 50 costs the same as 5: the cards show the first few, the rest are counted.
-      held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: LIVE_PAGE });
-      if (held) series = held.series;
-      else {
-        series = visible(
-          await data.series.list({
-            filter: [['lifecycle', '=', 'live'], ...filter],
-            order: 'start-asc',
-            take: LIVE_PAGE,
-          }),
-        );
-        used++;
-      }
-      if (series.length === 0) return { cards: [await nothingLiveCard(ctx, filter, who, wanted)] };
-      if (series.length > MAX_LIVE_CARDS) {
-        const left = series.length - MAX_LIVE_CARDS;
-        more = `And ${series.length >= LIVE_PAGE ? 'at least ' : ''}${left} more live series`;
-        series = series.slice(0, MAX_LIVE_CARDS);
-      }
-    }
-    // A team's live series is normally one; with more, the overview rule applies.
-    if (series.length > 1) detailed = false;
-    const labelsReady = Promise.all([
-      names.ensureSeriesLabels(data, series),
-      names.ensureTournaments(
-        data,
-        series.map((s) => s.tournament.id),
-      ),
-    ]);
-    const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
-    const one = series[0]!;
-    // What the feed holds costs nothing: the live reads keep matches, summaries and casters.
-    const feed = ctx.feed;
-    const heldMatches =
-      feed && series.every((s) => feed.liveMatches(s.id) !== undefined)
-        ? series.flatMap((s) => feed.liveMatches(s.id)!)
-        : undefined;
-    const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
-    /** The summary the feed holds of a series' current game, as the notifier's card shows it. */
-    const heldSummaryOf = (s: Series): LiveSummary | undefined => {
-      const playing = heldMatches?.find((m) => m.series.id === s.id && m.lifecycle === 'live');
-      const source = summarySource(s);
-      if (!playing || !source) return undefined;
-      const held = feed?.liveSummary(source, playing.id);
-      return held && usableSummary(held, { matchId: playing.id, order: playing.order, source }, ctx.now);
-    };
-    const current = detailed ? (currentGame(one) ?? playingGame(one, heldMatches)) : undefined;
-    const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
-    // What the answer wants, most telling first; the budget decides how much of it is asked for.
-    // The matches come first: one series in detail shows at least what the overview shows (map
-    // names, earlier maps); streams are the part left to /casters when the budget runs out.
-    const wanted: ('summary' | 'casters' | 'matches')[] = [];
-    if (!heldMatches) wanted.push('matches');
-    // A lobby's current game is known from its matches only: its summary is read after them.
-    const lobbyDetail = detailed && current === undefined && isLobby(one) && summarySource(one) !== undefined;
-    if ((current && !heldSummary) || lobbyDetail) wanted.push('summary');
-    if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
-    const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - used)));
-    const ids = series.map((s) => s.id);
-    const [matches, casters, summary] = await Promise.all([
-      heldMatches
-        ? Promise.resolve(heldMatches)
-        : asked.has('matches')
-          ? data.matches.list({
-              filter: [['series.id', '<=', ids]],
-              order: 'order-asc',
-              take: 50,
-            })
-          : Promise.resolve(undefined),
-      heldCasters
-        ? Promise.resolve(heldCasters)
-        : asked.has('casters')
-          ? data.casters.getMany(casterIds)
-          : Promise.resolve([]),
-      heldSummary && current
-        ? Promise.resolve(usableSummary(heldSummary, current, ctx.now))
-        : asked.has('summary') && current
-          ? liveSummary(ctx, current)
-          : Promise.resolve(undefined),
-      labelsReady,
-    ]);
-    // Map names: the index holds them once loaded; before that (a cold start), one read of the
-    // shown matches' maps, so the first answer names them too.
-    if (matches)
-      await names.ensureMaps(
-        data,
-        matches.flatMap((m) => (m.map ? [m.map.id] : [])),
-      );
-    let shown = summary;
-    let shownOrder = current?.order;
-    if (!shown && lobbyDetail && asked.has('summary') && matches) {
-      const playing = playingGame(one, matches);
-      if (playing) {
-        shown = await liveSummary(ctx, playing);
-        shownOrder = playing.order;
-      }
-    }
-    const cards = series.map((s) => {
-      // The overview shows each current game's line as the live card says it (no details).
-      const overview = detailed ? undefined : heldSummaryOf(s);
-      return liveCard(s, names, {
-        spoilers: tenant.settings.spoilers,
-        ...(matches ? { matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null) } : {}),
-        ...(shown && s.id === one.id ? { summary: shown, currentOrder: shownOrder! } : {}),
-        ...(overview ? { summary: overview, detail: false } : {}),
-        casters: casters.filter((c) => s.casters.some((e) => e.caster.id === c.id)),
-        mapName: (id) => names.mapName(id),
-        now: ctx.now,
-      });
-    });
-    noteFilling(cards[0]!, held);
-    // Hints name commands, so they are lines of the card (footers are plain text on Discord).
-    if (casterIds.length > 0 && !heldCasters && !asked.has('casters'))
-      hint(cards[0]!, ['Streams: ', cmd(`casters series:${one.id}`)]);
-    if (!detailed) hint(cards[cards.length - 1]!, ['The current game in detail: ', cmd('live series:<id>')]);
-    if (more)
-      cards.push({
-        title: more,
-        colour: COLOURS.live,
-        description: [[cmd('series when:live'), ' lists them all']],
-      });
-    return { cards };
+    const games = await gamesFor(ctx, ctx.args.game);
+    const seriesText = textArg('series', ctx.args.series);
+    const picked = seriesText
+      ? { series: [await seriesArg(ctx, seriesText)], detailed: true, used: 1 }
+      : await liveSeries(ctx, games, textArg('team', ctx.args.team), Boolean(ctx.args.game));
+    if ('card' in picked) return { cards: [picked.card] };
+    return { cards: await liveCards(ctx, picked) };
   },
 });
+
+/** The series `/live` shows, and what reading them cost. */
+interface Picked {
+  series: Series[];
+  /** One series asked for on purpose (by name or team): shown in detail. */
+  detailed: boolean;
+  /** Upstream requests spent so far. */
+  used: number;
+  /** What the feed held (to say when the picture is still filling). */
+  held?: FromFeed;
+  /** "And 2 more live series", when the overview shows only the first few. */
+  more?: string;
+}
+
+/**
+ * The live series of a team (`teamText`), or of the tenant's games and tiers: from the feed when it
+ * holds them, else one listing. Nothing live: the card that says so (with what comes next).
+ */
+async function liveSeries(
+  ctx: CommandContext<unknown>,
+  games: number[],
+  teamText: string | undefined,
+  gameAsked: boolean,
+): Promise<Picked | { card: Card }> {
+  const { names, tenant } = ctx;
+  const filter: Where<'series'>[] = [];
+  // The same conditions for the feed.
+  const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
+  let used = 0;
+  let who: string;
+  if (teamText) {
+    const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
+    if (names.rostersOfTeam(teamId).length === 0) used++;
+    wanted.rosters = await teamRosters(ctx, teamId);
+    filter.push(['participants.roster.id', '^', wanted.rosters]);
+    who = names.team(teamId)?.name ?? 'that team';
+    // A named team is asked for on purpose: only an explicit game narrows it.
+    if (gameAsked) {
+      filter.push(['game.id', '<=', games]);
+      wanted.games = games;
+    }
+  } else {
+    const tiers = tenant.settings.tiers;
+    if (games.length > 0) filter.push(['game.id', '<=', games]);
+    if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
+    wanted.games = games;
+    wanted.tiers = tiers;
+    who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
+  }
+  // One page of up to 50 costs the same as 5: the cards show the first few, the rest are counted.
+  const held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: LIVE_PAGE });
+  let series = held?.series;
+  if (!series) {
+    const listing = {
+      filter: [['lifecycle', '=', 'live'], ...filter] as Where<'series'>[],
+      order: 'start-asc' as const,
+    };
+    series = visible(await ctx.data.series.list({ ...listing, take: LIVE_PAGE }));
+    used++;
+  }
+  if (series.length === 0) return { card: await nothingLiveCard(ctx, filter, who, wanted) };
+  const picked: Picked = { series, detailed: teamText !== undefined, used, ...(held ? { held } : {}) };
+  if (series.length > MAX_LIVE_CARDS) {
+    const left = series.length - MAX_LIVE_CARDS;
+    picked.more = `And ${series.length >= LIVE_PAGE ? 'at least ' : ''}${left} more live series`;
+    picked.series = series.slice(0, MAX_LIVE_CARDS);
+  }
+  // A team's live series is normally one; with more, the overview rule applies.
+  if (picked.series.length > 1) picked.detailed = false;
+  return picked;
+}
+
+/** What the cards show beyond the series: matches, the current game's summary, casters. */
+interface Details {
+  matches: Match[] | undefined;
+  casters: Caster[];
+  /** The summary shown in detail, with its game's number. */
+  shown: LiveSummary | undefined;
+  shownOrder: number | undefined;
+  /** The overview line of each series' current game, from the feed. */
+  overview: (s: Series) => LiveSummary | undefined;
+  /** Casters exist but were left to /casters (the budget ran out). */
+  castersLeft: boolean;
+}
+
+/**
+ * Reads what the cards show: what the feed holds costs nothing; the rest is asked for most telling
+ * first, as the budget allows. The matches come first: one series in detail shows at least what the
+ * overview shows (map names, earlier maps); streams are the part left to /casters.
+ */
+async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promise<Details> {
+  const { data, names, feed } = ctx;
+  const { series, detailed } = picked;
+  const labelsReady = Promise.all([
+    names.ensureSeriesLabels(data, series),
+    names.ensureTournaments(
+      data,
+      series.map((s) => s.tournament.id),
+    ),
+  ]);
+  const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
+  const one = series[0]!;
+  const heldMatches =
+    feed && series.every((s) => feed.liveMatches(s.id) !== undefined)
+      ? series.flatMap((s) => feed.liveMatches(s.id)!)
+      : undefined;
+  const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
+  const current = detailed ? (currentGame(one) ?? playingGame(one, heldMatches)) : undefined;
+  const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
+  const wanted: ('summary' | 'casters' | 'matches')[] = [];
+  if (!heldMatches) wanted.push('matches');
+  // A lobby's current game is known from its matches only: its summary is read after them.
+  const lobbyDetail = detailed && current === undefined && isLobby(one) && summarySource(one) !== undefined;
+  if ((current && !heldSummary) || lobbyDetail) wanted.push('summary');
+  if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
+  const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - picked.used)));
+  const ids = series.map((s) => s.id);
+  const [matches, casters, summary] = await Promise.all([
+    heldMatches ??
+      (asked.has('matches')
+        ? data.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 })
+        : undefined),
+    heldCasters ?? (asked.has('casters') ? data.casters.getMany(casterIds) : []),
+    heldSummary && current
+      ? usableSummary(heldSummary, current, ctx.now)
+      : asked.has('summary') && current
+        ? liveSummary(ctx, current)
+        : undefined,
+    labelsReady,
+  ]);
+  // Map names: the index holds them once loaded; before that (a cold start), one read of the
+  // shown matches' maps, so the first answer names them too.
+  if (matches)
+    await names.ensureMaps(
+      data,
+      matches.flatMap((m) => (m.map ? [m.map.id] : [])),
+    );
+  let shown = summary;
+  let shownOrder = current?.order;
+  const playing =
+    !shown && lobbyDetail && asked.has('summary') && matches ? playingGame(one, matches) : undefined;
+  if (playing) {
+    shown = await liveSummary(ctx, playing);
+    shownOrder = playing.order;
+  }
+  /** The summary the feed holds of a series' current game, as the notifier's card shows it. */
+  const overview = (s: Series): LiveSummary | undefined => {
+    const game = heldMatches?.find((m) => m.series.id === s.id && m.lifecycle === 'live');
+    const source = summarySource(s);
+    const held = game && source ? feed?.liveSummary(source, game.id) : undefined;
+    return held && game && source
+      ? usableSummary(held, { matchId: game.id, order: game.order, source }, ctx.now)
+      : undefined;
+  };
+  const castersLeft = casterIds.length > 0 && !heldCasters && !asked.has('casters');
+  return { matches, casters, shown, shownOrder, overview, castersLeft };
+}
+
+/** One card per series (the first in detail when one was asked for), with hints to go further. */
+async function liveCards(ctx: CommandContext<unknown>, picked: Picked): Promise<Card[]> {
+  const { names, tenant } = ctx;
+  const { series, detailed } = picked;
+  const one = series[0]!;
+  const details = await liveDetails(ctx, picked);
+  const { matches, casters, shown, shownOrder } = details;
+  const cards = series.map((s) => {
+    // The overview shows each current game's line as the live card says it (no details).
+    const overview = detailed ? undefined : details.overview(s);
+    return liveCard(s, names, {
+      spoilers: tenant.settings.spoilers,
+      ...(matches ? { matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null) } : {}),
+      ...(shown && s.id === one.id ? { summary: shown, currentOrder: shownOrder! } : {}),
+      ...(overview ? { summary: overview, detail: false } : {}),
+      casters: casters.filter((c) => s.casters.some((e) => e.caster.id === c.id)),
+      mapName: (id) => names.mapName(id),
+      now: ctx.now,
+    });
+  });
+  noteFilling(cards[0]!, picked.held);
+  // Hints name commands, so they are lines of the card (footers are plain text on Discord).
+  if (details.castersLeft) hint(cards[0]!, ['Streams: ', cmd(`casters series:${one.id}`)]);
+  if (!detailed) hint(cards[cards.length - 1]!, ['The current game in detail: ', cmd('live series:<id>')]);
+  if (picked.more)
+    cards.push({
+      title: picked.more,
+      colour: COLOURS.live,
+      description: [[cmd('series when:live'), ' lists them all']],
+    });
+  return cards;
+}
 
 /** The game being played now: its match ref, number and the summary source the series covers. */
 interface CurrentGame {
