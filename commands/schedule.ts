@@ -11,6 +11,7 @@
  * day's edge, the answer says so and how to narrow with game: or tier:.
  */
 import { DateTime } from 'luxon';
+import type { CommandContext } from '../src/bot/command.ts';
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
@@ -21,6 +22,7 @@ import { cmd } from '../src/core/errors.ts';
 import type { Series } from '../src/protocol/types.ts';
 import {
   FILLING_NOTE,
+  type FromFeed,
   fromFeed,
   gamesFor,
   gamesLabel,
@@ -94,72 +96,7 @@ export default defineCommand({
     const from = day.start.toMillis();
     const until = day.end.toMillis();
     const now = ctx.now.getTime();
-    const base: Where<'series'>[] = [];
-    if (games.length > 0) base.push(['game.id', '<=', games]);
-    if (tiers.length > 0) base.push(['tier', '<=', tiers]);
-    const inDay = (s: Series) =>
-      s.start !== null && Date.parse(s.start) >= from && Date.parse(s.start) < until;
-    const walks: Walk[] = [];
-    if (until > now)
-      walks.push({
-        filter: [['lifecycle', '<=', ['upcoming', 'live']]],
-        order: 'start-asc',
-        past: (s) => s.start !== null && Date.parse(s.start) >= until,
-        pages: 0,
-        done: false,
-      });
-    if (from <= now)
-      walks.push({
-        filter: [['lifecycle', '<=', ['over', 'over-forfeited']]],
-        order: 'start-desc',
-        past: (s) => s.start !== null && Date.parse(s.start) < from,
-        pages: 0,
-        done: false,
-      });
-    const found: Series[] = [];
-    const step = async (walk: Walk) => {
-      const page = await data.series.list({
-        filter: [...base, ...walk.filter],
-        order: walk.order,
-        skip: walk.pages * PAGE,
-        take: PAGE,
-      });
-      walk.pages++;
-      if (page.length < PAGE) walk.done = true;
-      for (const s of page) {
-        if (walk.past(s)) {
-          walk.done = true;
-          break;
-        }
-        if (inDay(s)) found.push(s);
-      }
-    };
-    // The feed holds the whole day when it covers it: no walk, no page limit.
-    const held = fromFeed(ctx, {
-      lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-      games,
-      tiers,
-      startFrom: from,
-      startUntil: until,
-      order: 'start-asc',
-      take: Number.POSITIVE_INFINITY,
-    });
-    if (held) {
-      found.push(...held.series);
-      for (const walk of walks) walk.done = true;
-    } else {
-      // Both walks at once, each a page at a time until the day's edge or the shared budget.
-      let used = 0;
-      await Promise.all(
-        walks.map(async (walk) => {
-          while (!walk.done && used < MAX_PAGES) {
-            used++;
-            await step(walk);
-          }
-        }),
-      );
-    }
-    const exact = walks.every((w) => w.done);
+    const { found, exact, held } = await daySeries(ctx, { games, tiers, from, until });
     const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
     const pages = paginate(all);
     const page = intArg('page', args.page, 1, MAX_PAGE) ?? defaultPage(pages, from <= now && now < until);
@@ -220,6 +157,80 @@ export default defineCommand({
     return pager ? { cards, pager } : { cards };
   },
 });
+
+/**
+ * The series starting in [from, until) in these games and tiers: from the feed when it covers the
+ * day (no page limit), else two walks from now (upcoming forward, finished backward), a page at a
+ * time until the day's edge or the shared budget of MAX_PAGES. `exact`: both walks reached the edge.
+ */
+async function daySeries(
+  ctx: CommandContext<unknown>,
+  day: { games: number[]; tiers: number[]; from: number; until: number },
+): Promise<{ found: Series[]; exact: boolean; held: FromFeed | undefined }> {
+  const { games, tiers, from, until } = day;
+  const now = ctx.now.getTime();
+  const held = fromFeed(ctx, {
+    lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+    games,
+    tiers,
+    startFrom: from,
+    startUntil: until,
+    order: 'start-asc',
+    take: Number.POSITIVE_INFINITY,
+  });
+  if (held) return { found: [...held.series], exact: true, held };
+  const base: Where<'series'>[] = [];
+  if (games.length > 0) base.push(['game.id', '<=', games]);
+  if (tiers.length > 0) base.push(['tier', '<=', tiers]);
+  const started = (s: Series) => (s.start === null ? undefined : Date.parse(s.start));
+  const walks: Walk[] = [];
+  if (until > now)
+    walks.push({
+      filter: [['lifecycle', '<=', ['upcoming', 'live']]],
+      order: 'start-asc',
+      past: (s) => (started(s) ?? Number.NEGATIVE_INFINITY) >= until,
+      pages: 0,
+      done: false,
+    });
+  if (from <= now)
+    walks.push({
+      filter: [['lifecycle', '<=', ['over', 'over-forfeited']]],
+      order: 'start-desc',
+      past: (s) => (started(s) ?? Number.POSITIVE_INFINITY) < from,
+      pages: 0,
+      done: false,
+    });
+  const found: Series[] = [];
+  const step = async (walk: Walk) => {
+    const page = await ctx.data.series.list({
+      filter: [...base, ...walk.filter],
+      order: walk.order,
+      skip: walk.pages * PAGE,
+      take: PAGE,
+    });
+    walk.pages++;
+    if (page.length < PAGE) walk.done = true;
+    for (const s of page) {
+      if (walk.past(s)) {
+        walk.done = true;
+        break;
+      }
+      const at = started(s);
+      if (at !== undefined && at >= from && at < until) found.push(s);
+    }
+  };
+  // Both walks at once, each a page at a time until the day's edge or the shared budget.
+  let used = 0;
+  await Promise.all(
+    walks.map(async (walk) => {
+      while (!walk.done && used < MAX_PAGES) {
+        used++;
+        await step(walk);
+      }
+    }),
+  );
+  return { found, exact: walks.every((w) => w.done), held: undefined };
+}
 
 /** The options that show the same day again (the day as a date, so a later click shows the same day). */
 function pagerArgs(
