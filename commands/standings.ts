@@ -16,8 +16,8 @@ import {
   resultSpans,
   teamName,
 } from '../src/bot/format.ts';
-import type { NameIndex } from '../src/bot/names.ts';
 import { normalizeName } from '../src/bot/name-match.ts';
+import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';

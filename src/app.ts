@@ -25,7 +25,7 @@ import type { Notifier } from './notify/notifier.ts';
 import type { RunningService } from './service/index.ts';
 
 /** Requests per second of the embedded service (and the client against it) unless ESPORTS_RATE says otherwise. */
-export const EMBEDDED_RATE = 50;
+const EMBEDDED_RATE = 50;
 
 export interface App {
   config: Config;
@@ -50,7 +50,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export interface AppOverrides {
+interface AppOverrides {
   clock?: Clock;
   logger?: Logger;
   /** The commands to serve; default `commands/index.ts`. */
@@ -73,7 +73,7 @@ export interface AppOverrides {
 }
 
 /** How old a stored name index a reader (`matchday ask`) still uses as it is. */
-export const READER_NAMES_MAX_AGE_MS = 24 * 3600_000;
+const READER_NAMES_MAX_AGE_MS = 24 * 3600_000;
 
 /** Creates the app. Throws `StoreError` when the store cannot be opened; nothing is left running then. */
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
@@ -278,7 +278,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 }
 
 /** The public URL of a personal calendar token. */
-export function calendarUrlOf(baseUrl: string): (token: string) => string {
+function calendarUrlOf(baseUrl: string): (token: string) => string {
   return (token) => `${baseUrl}/calendar/${token}.ics`;
 }
 

@@ -9,7 +9,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { MatchdayError } from './core/errors.ts';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const DEFAULT_STORE_URL = 'sqlite://./data/matchday.sqlite';
@@ -230,7 +230,7 @@ const ENV_LINE = /^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=/;
  * blank (outside a quoted multi-line value) stops start-up with its line number. The line itself
  * is never repeated: it may hold a secret.
  */
-export function readEnvFile(path: string): Env | undefined {
+function readEnvFile(path: string): Env | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -27,7 +27,7 @@ import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start
 import { DEFAULT_WIDTH, renderReply, wrapLine } from './platforms/terminal/render.ts';
 
 /** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
-export function logFileFor(config: Config): string {
+function logFileFor(config: Config): string {
   return config.store.kind === 'sqlite' && config.store.path !== ':memory:'
     ? join(dirname(config.store.path), 'matchday.log')
     : './data/matchday.log';
@@ -37,7 +37,7 @@ export function logFileFor(config: Config): string {
 let discordClient: DiscordClient | undefined;
 
 /** Each shard of this process: id, discord.js status (0 = ready) and last heartbeat ping. */
-export function discordShards(): { id: number; status: number; ping: number }[] {
+function discordShards(): { id: number; status: number; ping: number }[] {
   if (!discordClient) return [];
   return [...discordClient.ws.shards.values()].map((shard) => ({
     id: shard.id,
@@ -372,7 +372,7 @@ export async function run(argv: string[]): Promise<void> {
  * True when stdin can never carry a chat: not a terminal, and /dev/null (a character device that is
  * not a TTY) or closed. A pipe or a file may carry commands (`matchday start < commands.txt`).
  */
-export function stdinIsNothing(): boolean {
+function stdinIsNothing(): boolean {
   if (process.stdin.isTTY) return false;
   try {
     return fstatSync(0).isCharacterDevice();

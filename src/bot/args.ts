@@ -8,7 +8,7 @@ import { type AutocompleteSource, type OptionDef, UserError } from './command.ts
 import { closest } from './text-args.ts';
 
 /** Strings without a declared `max` are capped at this length. */
-export const DEFAULT_STRING_MAX = 100;
+const DEFAULT_STRING_MAX = 100;
 
 // Control characters (C0, DEL, C1) never belong in a command argument; they could also drive a terminal.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
@@ -45,7 +45,7 @@ function rangeText(def: OptionDef): string {
  * Checks and converts one argument. Text platforms send strings; Discord sends typed values; both
  * end up as the declared type. Throws `UserError` saying what was wrong and what would be right.
  */
-export function coerceArg(name: string, def: OptionDef, raw: unknown): string | number | boolean {
+function coerceArg(name: string, def: OptionDef, raw: unknown): string | number | boolean {
   const shown = (value: unknown) => {
     const text = String(value);
     return text.length > 40 ? `${text.slice(0, 40)}...` : text;

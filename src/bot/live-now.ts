@@ -23,7 +23,7 @@ import {
 import type { Field, Table, Text } from './reply.ts';
 
 /** What the card shows of the current game: the "Now" line, and the details below it. */
-export interface LiveNow {
+interface LiveNow {
   /** Score (or state) and clock, e.g. "A 11–5 B (rounds) · round 17, 2nd half". */
   line: string;
   /** Further figures, each a short "A n · B m" line. */
@@ -33,10 +33,10 @@ export interface LiveNow {
 }
 
 /** Names a roster (the card's team names). */
-export type RosterName = (rosterId: number) => string;
+type RosterName = (rosterId: number) => string;
 
 /** "12:34" from milliseconds. */
-export function formatClock(ms: number): string {
+function formatClock(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const minutes = Math.floor(total / 60);
   const seconds = total % 60;
@@ -69,7 +69,7 @@ export function liveNow(summary: LiveSummary, name: RosterName): LiveNow {
 // ---- MOBA -------------------------------------------------------------------------------------
 
 /** A MOBA summary of either source, reduced to what the card says. Home first. */
-export interface MobaFigures {
+interface MobaFigures {
   rosters: [number, number];
   kills: [number, number];
   /** Towers and barracks each side has destroyed (of the other's). */

@@ -13,7 +13,7 @@ import type { LogLevel } from '../config.ts';
 
 export type Logger = pino.Logger;
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level?: LogLevel;
   /**
    * Secret values to scrub from every line. A live set: values added later (the embedded service's
@@ -29,7 +29,7 @@ export interface LoggerOptions {
 }
 
 /** Field paths whose values are never logged. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'secret',
   'token',
   'password',

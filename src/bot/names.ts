@@ -49,12 +49,12 @@ import {
 } from './name-match.ts';
 import { searchTimeZones } from './time-zones.ts';
 
-export interface NameIndexLogger {
+interface NameIndexLogger {
   warn(obj: object, msg?: string): void;
   info?(obj: object, msg?: string): void;
 }
 
-export interface NameIndexOptions {
+interface NameIndexOptions {
   client: NameIndexClient;
   clock: Clock;
   logger?: NameIndexLogger;

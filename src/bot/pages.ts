@@ -99,9 +99,9 @@ export function pageHint(
  * command line of the page, which the platform runs as if typed. Undefined when it would not fit
  * Discord's 100 characters; the text hint still says the command.
  */
-export const PAGE_ACTION = 'md_page|';
+const PAGE_ACTION = 'md_page|';
 
-export function pageAction(pager: Pick<Pager, 'command' | 'args'>, page: number): string | undefined {
+function pageAction(pager: Pick<Pager, 'command' | 'args'>, page: number): string | undefined {
   const id = `${PAGE_ACTION}/${pageCommand(pager, page)}`;
   return id.length <= 100 ? id : undefined;
 }

@@ -30,7 +30,7 @@ import type { Text } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
 /** How many finished series make a team's form. */
-export const FORM_LENGTH = 5;
+const FORM_LENGTH = 5;
 
 const FINISHED: ListedLifecycle[] = ['over', 'over-forfeited'];
 const ROUND_ROBIN = 1;
@@ -38,7 +38,7 @@ const BRACKET = 2;
 const LOBBY = 3;
 
 /** Where a preview reads: each answers from the feed when it holds the answer, else the service. */
-export interface PreviewReads {
+interface PreviewReads {
   /** Finished series of any of these rosters, newest end first. */
   recent(rosters: readonly number[], take: number): Promise<Series[]>;
   /** Finished series between one of `a`'s rosters and one of `b`'s, newest end first. */
@@ -56,7 +56,7 @@ export interface PreviewLabels extends SeriesLabels {
 }
 
 /** One finished series seen from one team. */
-export interface FormEntry {
+interface FormEntry {
   series: Series;
   /** 'W', 'L', or for a lobby the place ("3rd/16"). */
   mark: string;
@@ -64,7 +64,7 @@ export interface FormEntry {
   detail: string;
 }
 
-export interface PreviewSide {
+interface PreviewSide {
   /** The roster playing, undefined while the slot is TBD. */
   roster?: number;
   name: string;
@@ -175,7 +175,7 @@ function teamRostersOf(labels: PreviewLabels, rosterId: number): number[] {
 }
 
 /** One finished series from the side of `rosters`. */
-export function formEntry(series: Series, rosters: readonly number[], labels: SeriesLabels): FormEntry {
+function formEntry(series: Series, rosters: readonly number[], labels: SeriesLabels): FormEntry {
   const own = series.participants.find((p) => rosters.includes(p.roster.id));
   if (series.participants.length > 2) {
     const ranked = [...series.participants].sort((a, b) => b.score - a.score || a.seed - b.seed);
@@ -285,7 +285,7 @@ function slotsOf(series: Series): (Series['participants'][number] | undefined)[]
 const PART_NAMES = { UB: 'upper-bracket', LB: 'lower-bracket' } as const;
 
 /** "the grand final", "the upper-bracket final", "lower-bracket round 2". */
-export function roundName(series: Series, stageSeries: readonly Series[]): string | undefined {
+function roundName(series: Series, stageSeries: readonly Series[]): string | undefined {
   const position = series.bracket_position;
   if (!position) return undefined;
   if (position.part === 'GF') return 'the grand final';
@@ -319,7 +319,7 @@ function stageName(
  * upper round with its winner and the lower bracket with its loser); the grand final decides the
  * champion. In a group or lobby, the stage's advance and descend rules.
  */
-export function stakesOf(
+function stakesOf(
   series: Series,
   substage: Substage | undefined,
   stageSeries: readonly Series[],

@@ -47,7 +47,7 @@ export interface Table {
   rows: Text[][];
 }
 
-export interface LinkButton {
+interface LinkButton {
   label: string;
   url: string;
 }

@@ -112,7 +112,7 @@ export const WARMING_DEADLINE_MS = 6000;
 /** Requests waiting for the budget in this process above which a warming command no longer waits longer. */
 const WARMING_QUEUE_LIMIT = 8;
 /** How long one command may run in all (several requests, each with its own deadline) before the user hears why. */
-export const COMMAND_DEADLINE_MS = 10_000;
+const COMMAND_DEADLINE_MS = 10_000;
 /** Discord's autocomplete limits, the tightest of the platforms. */
 const AUTOCOMPLETE_LIMIT = 25;
 const CHOICE_NAME_MAX = 100;

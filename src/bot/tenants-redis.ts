@@ -23,7 +23,7 @@ import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 /** Keys written by earlier builds through keyv (`namespace: 'matchday'`), moved on recovery. */
 const LEGACY_PATTERN = 'matchday::tenant:*:settings';
 const LEGACY_INDEX = 'matchday::index:tenants';
-export const DEFAULT_MIRROR_PATH = './data/settings-mirror.sqlite';
+const DEFAULT_MIRROR_PATH = './data/settings-mirror.sqlite';
 
 /** -2: the epoch marker is gone (Redis lost its data). -1: the revision changed (conflict). */
 const WRITE_SCRIPT = `if redis.call('EXISTS', KEYS[3]) == 0 then return -2 end

@@ -80,7 +80,7 @@ function validate(settings: Settings): Settings {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The settings store's logic (validation, migration, compare-and-set retries) over a backend. */
-export function tenantStoreOver(backend: DocumentStore, logger: Logger, where: string): TenantStore {
+function tenantStoreOver(backend: DocumentStore, logger: Logger, where: string): TenantStore {
   const fail = (action: string, error: unknown): StoreError => {
     if (error instanceof StoreError) return error;
     const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');

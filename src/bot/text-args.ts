@@ -14,7 +14,7 @@ import { type CommandRef, cmd, commandList } from '../core/errors.ts';
 import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
 
-export interface ParsedCommandText {
+interface ParsedCommandText {
   command: string;
   subcommand?: string;
   args: Record<string, string>;

@@ -47,7 +47,7 @@ export function searchTimeZones(text: string, limit = 25): Choice<string>[] {
  * Common abbreviations, as people type them, mapped to the zone they mean: a zone that follows the
  * region's daylight-saving rules (CET and CEST are both Europe/Berlin's), so times stay right all year.
  */
-export const ZONE_ABBREVIATIONS: Record<string, string> = {
+const ZONE_ABBREVIATIONS: Record<string, string> = {
   UTC: 'UTC',
   GMT: 'UTC',
   Z: 'UTC',

@@ -19,7 +19,7 @@ export interface CacheEntry {
   ttl: number;
 }
 
-export interface ResponseCacheOptions {
+interface ResponseCacheOptions {
   /** How long past freshness an entry is kept for stale-if-error. */
   staleIfErrorMs: number;
   /** Longest wait for one store operation before treating the store as down. */

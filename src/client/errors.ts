@@ -8,7 +8,7 @@
 import { type Audience, MatchdayError } from '../core/errors.ts';
 
 /** What every service error exposes. `status` is 0 when no HTTP answer arrived (timeout, network, queue). */
-export interface ServiceErrorInit {
+interface ServiceErrorInit {
   status: number;
   method: string;
   path: string;

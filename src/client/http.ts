@@ -46,7 +46,7 @@ export interface HttpTransport {
   close(): Promise<void>;
 }
 
-export interface TransportOptions {
+interface TransportOptions {
   /** Parallel connections to the service. Default 8 (the rate limit, not sockets, is the bottleneck). */
   connections?: number;
   keepAliveMs?: number;

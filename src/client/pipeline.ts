@@ -21,7 +21,7 @@ import type { SharedBudget } from './shared-budget.ts';
 import { endpointFamily, familyOf, type TtlFamily } from './ttl.ts';
 import type { ClientStats, Priority } from './types.ts';
 
-export interface PipelineOptions {
+interface PipelineOptions {
   secret: string;
   /** Prefix of every cache key: the base URL, so two services never share entries in one store. */
   keyPrefix: string;
@@ -43,7 +43,7 @@ export interface PipelineOptions {
 /** How one answer was served, reported to the caller's view (see `forCaller`). */
 export type AnswerKind = 'cached' | 'upstream' | 'stale';
 
-export interface CallContext {
+interface CallContext {
   priority: Priority;
   deadlineMs: number;
   signal?: AbortSignal | undefined;

@@ -74,7 +74,7 @@ function scalar(resource: ListResource, field: string, value: unknown): string {
 }
 
 /** Validates one `[field, op, value]` tuple and turns it into a grammar condition. */
-export function toCondition<R extends ListResource>(resource: R, where: Where<R>): FilterCondition {
+function toCondition<R extends ListResource>(resource: R, where: Where<R>): FilterCondition {
   const [field, op, value] = where as readonly [string, FilterOperator, WhereValue];
   if (!isFilterField(resource, field)) {
     throw new InvalidQueryError(

@@ -8,7 +8,7 @@
 import { QueueFullError } from './errors.ts';
 import type { Priority } from './types.ts';
 
-export interface RateLimiterOptions {
+interface RateLimiterOptions {
   /** Tokens per second. Default 5 (`shared/notes/service-facts.md`, "Rate limits"). */
   perSecond: number;
   /** Bucket size. Default 5. */

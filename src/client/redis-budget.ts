@@ -44,7 +44,7 @@ redis.call('PEXPIRE', KEYS[1], 60000)
 return wait
 `;
 
-export interface RedisBudgetOptions {
+interface RedisBudgetOptions {
   /** Prefix of the bucket's key. Default `matchday:budget:`. */
   prefix?: string;
   /** Longest wait for Redis before a take counts as "unavailable" (then local pacing only). Default 1,000 ms. */

@@ -3,7 +3,7 @@
  * commands' "now" all read it. Real time by default; it can be frozen at an instant, run faster
  * than real time, or jumped, so a test can play a simulated day in seconds.
  */
-export interface ClockOptions {
+interface ClockOptions {
   /** Where the clock starts. Default: the real current time. */
   start?: Date;
   /** How many simulated milliseconds pass per real millisecond. Default 1. Ignored when frozen. */

@@ -4,7 +4,7 @@
  */
 
 /** The longest wait between two reconnect attempts. */
-export const RECONNECT_CAP_MS = 2000;
+const RECONNECT_CAP_MS = 2000;
 
 /**
  * Milliseconds before reconnect attempt `retries` of every Redis client (settings, ledger, notifier

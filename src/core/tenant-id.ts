@@ -10,7 +10,7 @@ export type Platform = 'discord' | 'slack' | 'terminal';
 export const PLATFORMS: readonly Platform[] = ['discord', 'slack', 'terminal'];
 
 /** The parts of a tenant id. */
-export interface TenantRef {
+interface TenantRef {
   platform: Platform;
   /** The guild id, the Slack workspace key, or `local` for the terminal. */
   key: string;

@@ -28,14 +28,14 @@ import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './q
 import type { SnapshotStore } from './store.ts';
 
 /** The slice of the data client the feed reads. */
-export type FeedClient = Pick<EsportsClient, 'series' | 'matches' | 'casters' | 'substages'>;
+type FeedClient = Pick<EsportsClient, 'series' | 'matches' | 'casters' | 'substages'>;
 
-export interface FeedLogger {
+interface FeedLogger {
   warn(obj: object, msg?: string): void;
   info?(obj: object, msg?: string): void;
 }
 
-export interface FeedOptions {
+interface FeedOptions {
   client: FeedClient;
   clock: Clock;
   logger?: FeedLogger;
@@ -72,7 +72,7 @@ interface Known {
   readAt: number;
 }
 
-export interface FeedStats {
+interface FeedStats {
   ticks: number;
   /** Upstream reads started by the feed (calls, each one or more requests). */
   reads: number;

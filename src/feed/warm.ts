@@ -17,7 +17,7 @@ const NAMES_LEASE = 'names-lease';
 export const NAMES_REFRESH_MS = 10 * 60_000;
 const NAMES_SERIES_MS = 60_000;
 
-export interface WarmLogger {
+interface WarmLogger {
   warn(obj: object, msg?: string): void;
   info?(obj: object, msg?: string): void;
 }
@@ -31,11 +31,7 @@ export function openSnapshotStore(store: Config['store']): SnapshotStore {
 }
 
 /** Loads the stored name index when it is newer than the one in memory; true when it did. */
-export async function loadNames(
-  names: NameIndex,
-  store: SnapshotStore,
-  logger?: WarmLogger,
-): Promise<boolean> {
+async function loadNames(names: NameIndex, store: SnapshotStore, logger?: WarmLogger): Promise<boolean> {
   try {
     const doc = await store.read(NAMES_KEY, names.lastRefresh?.getTime() ?? Number.NEGATIVE_INFINITY);
     if (!doc) return false;
@@ -51,7 +47,7 @@ export async function loadNames(
  * Refreshes the index and writes it to the store, if this process holds (or takes) the `names`
  * lease; otherwise loads what the holder wrote. `whole: false` reloads only the series window.
  */
-export async function refreshNamesShared(
+async function refreshNamesShared(
   names: NameIndex,
   store: SnapshotStore,
   owner: string,

@@ -11,7 +11,7 @@ import type { ClientStats } from '../client/types.ts';
 import type { NotifierStats } from '../notify/notifier.ts';
 
 /** The parts of a running Matchday the metrics read; each may come later or go away. */
-export interface MetricsSources {
+interface MetricsSources {
   clientStats?: () => ClientStats;
   notifierStats?: () => NotifierStats | undefined;
   /** 1 while this process holds the notifier lease (or runs the notifier alone), else 0. */

@@ -13,7 +13,7 @@ import type { Logger } from '../bot/logger.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 /** One readiness check: resolves when the part is usable, rejects with why not. */
-export type ReadinessCheck = () => Promise<void>;
+type ReadinessCheck = () => Promise<void>;
 
 export interface OpsServerOptions {
   host: string;

@@ -28,7 +28,7 @@ export interface FilterCondition {
 }
 
 /** Characters that carry meaning in the grammar; never allowed inside a value (except wildcards in `~=`). */
-export const GRAMMAR_CHARACTERS = [',', '{', '}', '=', '<', '>', '^', '~', '!', '*', '_'] as const;
+const GRAMMAR_CHARACTERS = [',', '{', '}', '=', '<', '>', '^', '~', '!', '*', '_'] as const;
 const STRUCTURAL = new Set([',', '{', '}', '=', '<', '>', '^', '~', '!']);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -126,7 +126,7 @@ export function formatFilter(conditions: readonly FilterCondition[]): string {
 }
 
 /** Longest free text accepted for a `~=` search. */
-export const MAX_SEARCH_LENGTH = 64;
+const MAX_SEARCH_LENGTH = 64;
 
 /** Free text from a user fails this check; the message is fit to show to that user. */
 export class UnsafeFilterTextError extends MatchdayError {

@@ -27,7 +27,7 @@ export type Family =
   | 'streams'
   | 'live';
 
-export interface Segment {
+interface Segment {
   family: Family;
   /** A listing ending in this segment holds the records of this `/x/{id}` endpoint. */
   records?: string;

@@ -41,9 +41,9 @@ import { DiscordDelivery, type DiscordDeliveryOptions } from './delivery.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
 /** What the bot uses of the app (the whole `App` in production; tests may pass the same). */
-export type DiscordApp = Pick<App, 'runtime' | 'tenants' | 'logger' | 'notifier' | 'onClose'>;
+type DiscordApp = Pick<App, 'runtime' | 'tenants' | 'logger' | 'notifier' | 'onClose'>;
 
-export interface DiscordOptions {
+interface DiscordOptions {
   token: string;
   /** The application id; READY tells it too, so it is only checked against that. */
   appId?: string;
@@ -92,7 +92,7 @@ const APOLOGY = notice(
 );
 
 /** `{ subcommand, args }` from an interaction's options; channels and roles arrive as their ids. */
-export function readOptions(data: readonly CommandInteractionOption[]): {
+function readOptions(data: readonly CommandInteractionOption[]): {
   subcommand?: string;
   args: Record<string, unknown>;
 } {

@@ -27,7 +27,7 @@ import {
 import { nonceFor, renderReply, restBody } from './render.ts';
 import { DiscordScheduledEvents } from './scheduled-events.ts';
 
-export interface Pace {
+interface Pace {
   count: number;
   windowMs: number;
 }

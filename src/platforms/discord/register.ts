@@ -135,7 +135,7 @@ export function toDiscordCommands(commands: readonly AnyCommand[]): CommandJson[
   });
 }
 
-export interface RegisterOptions {
+interface RegisterOptions {
   token: string;
   /** The application id; fetched from `/applications/@me` when absent. */
   appId?: string;

@@ -24,7 +24,7 @@ import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.
 import { STALE_NOTICE } from '../../bot/reply.ts';
 
 /** Discord's limits, named. Lengths are counted in UTF-16 units, which never undercounts Discord's characters. */
-export const DISCORD_LIMITS = {
+const DISCORD_LIMITS = {
   content: 2000,
   embedsPerMessage: 10,
   embedTitle: 256,
@@ -47,7 +47,7 @@ const TIME_CODES: Record<TimeStyle, string> = { full: 'f', relative: 'R', time: 
 const SNOWFLAKE = /^\d{15,21}$/;
 
 /** A row of buttons: links, and the previous/next page buttons of a paged reply. */
-export type LinkRow = APIActionRowComponent<APIButtonComponent>;
+type LinkRow = APIActionRowComponent<APIButtonComponent>;
 
 /** One Discord message, in the API's own field names. */
 export interface DiscordMessage {
@@ -60,7 +60,7 @@ export interface DiscordMessage {
   flags?: number;
 }
 
-export interface RenderOptions {
+interface RenderOptions {
   /**
    * Everything in one message (notifications, whose one message is edited in place): what does
    * not fit is shortened with a note instead of spilling into further messages.
@@ -83,7 +83,7 @@ export function escapeText(text: string): string {
 }
 
 /** A Discord timestamp tag, which each reader's client shows in their own zone and language. */
-export function timeTag(time: Date, style: TimeStyle): string {
+function timeTag(time: Date, style: TimeStyle): string {
   const ms = time.getTime();
   if (!Number.isFinite(ms)) return 'an unknown time';
   return `<t:${Math.floor(ms / 1000)}:${TIME_CODES[style]}>`;

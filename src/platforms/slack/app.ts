@@ -39,7 +39,7 @@ import {
 } from './render.ts';
 
 /** What the Slack platform needs of the Matchday app (`createApp` provides all of it). */
-export interface SlackHost {
+interface SlackHost {
   runtime: {
     readonly commands: AnyCommand[];
     find(name: string): AnyCommand | undefined;
@@ -49,7 +49,7 @@ export interface SlackHost {
   logger: Logger;
 }
 
-export interface SlackOptions {
+interface SlackOptions {
   botToken: string;
   /** An app-level token (xapp-...) selects Socket Mode. */
   appToken?: string;
@@ -81,16 +81,16 @@ export interface SlackPlatform extends ChatPlatform {
 }
 
 /** Slack's signature window (https://docs.slack.dev/authentication/verifying-requests-from-slack). */
-export const SIGNATURE_WINDOW_SECONDS = 5 * 60;
+const SIGNATURE_WINDOW_SECONDS = 5 * 60;
 
 /** Whether a request timestamp is present and within the window, in the past or the future. */
-export function freshTimestamp(header: string | string[] | undefined, nowMs: number): boolean {
+function freshTimestamp(header: string | string[] | undefined, nowMs: number): boolean {
   if (typeof header !== 'string' || !/^\d{1,12}$/.test(header)) return false;
   return Math.abs(Math.floor(nowMs / 1000) - Number(header)) <= SIGNATURE_WINDOW_SECONDS;
 }
 
 /** Slash command text arrives with `&`, `<`, `>` as entities; the parser wants the characters. */
-export function decodeCommandText(text: string): string {
+function decodeCommandText(text: string): string {
   return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&amp;', '&');
 }
 
@@ -204,7 +204,7 @@ interface SlashPayload {
 }
 
 /** Answers one `/matchday` command text. Never throws: every failure becomes a reply. */
-export async function answerCommand(
+async function answerCommand(
   host: SlackHost,
   client: WebClient,
   payload: SlashPayload,
@@ -261,7 +261,7 @@ export async function answerCommand(
 }
 
 /** The respond() body for a reply: blocks, fallback text, and who sees it. */
-export function responseOf(reply: Reply): {
+function responseOf(reply: Reply): {
   response_type: 'ephemeral' | 'in_channel';
   text: string;
   blocks: unknown[];
@@ -275,7 +275,7 @@ export function responseOf(reply: Reply): {
 }
 
 /** Registers the listeners: the slash command, reveal and link buttons, uninstall events. */
-export function registerListeners(bolt: App, host: SlackHost): void {
+function registerListeners(bolt: App, host: SlackHost): void {
   const { logger } = host;
   const admins = new AdminCache();
 

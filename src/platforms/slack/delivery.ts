@@ -55,7 +55,7 @@ export interface SlackDeliveryOptions {
 }
 
 /** The metadata event type of Matchday's notifications (the ledger key is its payload's `key`). */
-export const NOTIFICATION_EVENT = 'matchday_notification';
+const NOTIFICATION_EVENT = 'matchday_notification';
 
 /** How many recent messages of a channel are searched for a post whose mark was lost. */
 const RECONCILE_DEPTH = 100;

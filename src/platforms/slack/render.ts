@@ -28,7 +28,7 @@ import {
 import { formatInstant } from '../../bot/time-format.ts';
 
 /** Slack's Block Kit limits, as named constants. */
-export const SLACK_LIMITS = {
+const SLACK_LIMITS = {
   blocks: 50,
   sectionText: 3000,
   sectionFields: 10,
@@ -50,7 +50,7 @@ export const SLACK_LIMITS = {
 export const SLASH_COMMAND = '/matchday';
 
 /** A command as Slack users type it: `series live` is `/matchday series live`. */
-export function slackCommand(command: string): string {
+function slackCommand(command: string): string {
   return `${SLASH_COMMAND} ${command}`;
 }
 
@@ -63,7 +63,7 @@ export const PAGE_ACTION_ID = 'matchday_page';
 /** What a spoiler looks like until revealed: fixed width, so its length gives nothing away. */
 export const SPOILER_MASK = '▒▒▒▒▒';
 
-export type SlackBlock = types.KnownBlock;
+type SlackBlock = types.KnownBlock;
 
 /** A message ready for `chat.postMessage`, `chat.update` or `respond()`. */
 export interface SlackMessage {
@@ -122,7 +122,7 @@ const DATE_TOKENS: Record<TimeStyle, string> = {
  * The fallback Slack shows where it cannot localise a date (old clients, notifications): the house
  * style (`src/bot/time-format.ts`) in UTC, the zone named since nothing else names it there.
  */
-export function timeFallback(time: Date, style: TimeStyle): string {
+function timeFallback(time: Date, style: TimeStyle): string {
   if (!Number.isFinite(time.getTime())) return 'an unknown time';
   // A relative fallback would go stale in the message: the instant itself instead.
   const text = formatInstant(time, style === 'relative' ? 'full' : style, 'UTC');
@@ -157,7 +157,7 @@ interface SpanOptions {
 }
 
 /** Renders a line of spans as mrkdwn; `spoiler` says whether anything was masked. */
-export function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string; spoiler: boolean } {
+function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string; spoiler: boolean } {
   let spoiler = false;
   const render = (spans: readonly Span[]): string =>
     spans

@@ -27,14 +27,14 @@ export { completeLine } from './complete.ts';
 /** The terminal is one tenant (`TERMINAL_TENANT_ID`) with one channel. */
 export const TERMINAL_CHANNEL = { id: 'terminal', name: 'terminal' };
 
-export interface ChatHost {
+interface ChatHost {
   runtime: Pick<Runtime, 'commands' | 'run' | 'autocomplete'>;
   tenants: Pick<TenantStore, 'get'>;
   clock: Pick<Clock, 'now'>;
   logger: Logger;
 }
 
-export interface ChatOptions {
+interface ChatOptions {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream & { isTTY?: boolean; hasColors?: () => boolean; columns?: number };
   /** Default: colour when the output is a TTY that supports it. */

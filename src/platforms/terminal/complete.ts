@@ -15,9 +15,9 @@ import type { AnyCommand, OptionDef } from '../../bot/command.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import { optionsOf } from '../../bot/text-args.ts';
 
-export type CompletionRuntime = Pick<Runtime, 'commands' | 'autocomplete'>;
+type CompletionRuntime = Pick<Runtime, 'commands' | 'autocomplete'>;
 
-export interface Completion {
+interface Completion {
   /** Continuations of `current`: each starts with it exactly (readline inserts their common part). */
   candidates: string[];
   /** The end of the line being completed: the last token, or the words of a positional value. */

@@ -27,7 +27,7 @@ import { TERMINAL_CHANNEL } from './chat.ts';
  * Where notifications are shown: the chat's `showReply`. An update of a message comes as a one-line
  * reply with `update.replaces` naming that message, so the chat may rewrite its last such line.
  */
-export type ReplySink = (reply: Reply, header: string, update?: { replaces: string }) => Promise<void> | void;
+type ReplySink = (reply: Reply, header: string, update?: { replaces: string }) => Promise<void> | void;
 
 export class TerminalDelivery implements Delivery {
   readonly platform = 'terminal' as const;
@@ -104,7 +104,7 @@ const isGame = (name: string) => /^(game|map)\s+\d+/i.test(name);
  * ("Final"), which game is being played on which map, and each finished map's result. Not the game
  * clock, in-game score, economy, streams or viewers: those change every few seconds.
  */
-export function fanView(card: Card): string {
+function fanView(card: Card): string {
   return JSON.stringify([
     card.title,
     card.description ?? [],
@@ -121,7 +121,7 @@ export function fanView(card: Card): string {
  * line says it all (it names the teams), with the game now played; otherwise the card's title, the
  * maps newly finished and the game now played.
  */
-export function updateLine(before: Reply, after: Reply): Text | undefined {
+function updateLine(before: Reply, after: Reply): Text | undefined {
   const parts: Text[] = [];
   for (const [i, card] of after.cards.entries()) {
     const old = before.cards[i];

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Reply } from '../../bot/reply.ts';
 
-export const DEFAULT_IMAGES_DIR = './data/images';
+const DEFAULT_IMAGES_DIR = './data/images';
 
 /** Writes the reply's PNGs into `dir` and returns the reply with each image's path set. Never throws. */
 export function saveImages(reply: Reply, dir = DEFAULT_IMAGES_DIR): Reply {

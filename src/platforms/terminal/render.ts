@@ -10,7 +10,7 @@ import type { Card, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
 import { type Reply, STALE_NOTICE } from '../../bot/reply.ts';
 import { formatInstant, zoneName } from '../../bot/time-format.ts';
 
-export interface TerminalRenderOptions {
+interface TerminalRenderOptions {
   /** ANSI colour and emphasis (only on a TTY). */
   colour: boolean;
   /** IANA zone for times (the tenant's). */
@@ -177,7 +177,7 @@ function pad(text: string, width: number, align: 'left' | 'right'): string {
 }
 
 /** A compact table: headers, a rule, aligned rows; two spaces between columns. */
-export function renderTable(table: Table, options: TerminalRenderOptions): string[] {
+function renderTable(table: Table, options: TerminalRenderOptions): string[] {
   const cells = table.rows.map((row) => table.columns.map((_, i) => renderText(row[i] ?? [], options)));
   const widths = table.columns.map((column, i) =>
     Math.max(visibleWidth(clean(column.header)), ...cells.map((row) => visibleWidth(row[i]!))),
