@@ -31,6 +31,19 @@ import type {
   StandingRoster,
   Team,
 } from '../protocol/types.ts';
+import {
+  ACTIVE_TEAMS_PER_GAME,
+  ASSET_CATEGORIES,
+  CASTERS_PER_GAME,
+  COUNTRY_DEFS,
+  GAME_DEFS,
+  INACTIVE_TEAMS_PER_GAME,
+  LANGUAGES,
+  PLATFORM_DEFS,
+  REGION_DEFS,
+  ROLE_NAMES,
+  SOCIAL_DEFS,
+} from './catalog-defs.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
 
@@ -64,217 +77,6 @@ export interface CasterInfo {
   baseViewers: number;
 }
 
-const GAME_DEFS: {
-  title: string;
-  abbreviation: string;
-  kind: GameKind;
-  color: string;
-  minutes: [number, number];
-  maps: string[];
-}[] = [
-  {
-    title: 'Ancients Clash',
-    abbreviation: 'AC',
-    kind: 'moba',
-    color: '#b3261e',
-    minutes: [25, 50],
-    maps: ['Ancient Valley'],
-  },
-  {
-    title: 'Strike Point',
-    abbreviation: 'SP',
-    kind: 'shooter',
-    color: '#f29f05',
-    minutes: [30, 50],
-    maps: ['Harbor', 'Citadel', 'Dunes', 'Foundry', 'Glacier', 'Metro', 'Vineyard', 'Quarry'],
-  },
-  {
-    title: 'Rift Legends',
-    abbreviation: 'RL',
-    kind: 'moba',
-    color: '#3867d6',
-    minutes: [22, 45],
-    maps: ["Summoner's Rift Valley"],
-  },
-  {
-    title: 'Drop Zone',
-    abbreviation: 'DZ',
-    kind: 'battle-royale',
-    color: '#20bf6b',
-    minutes: [18, 28],
-    maps: ['Archipelago', 'Red Canyon', 'Frostline', 'Old Town'],
-  },
-  {
-    title: 'Pitch Masters',
-    abbreviation: 'PM',
-    kind: 'esoccer',
-    color: '#0fb9b1',
-    minutes: [14, 14],
-    maps: ['Stadium'],
-  },
-  {
-    title: 'Star Dominion',
-    abbreviation: 'SD',
-    kind: 'rts',
-    color: '#8854d0',
-    minutes: [10, 28],
-    maps: ['Nebula Station', 'Crater Ridge', 'Ion Fields', 'Vanguard Plains', 'Echo Basin'],
-  },
-];
-
-const ROLE_NAMES: Record<GameKind, string[]> = {
-  moba: ['carry', 'mid', 'offlane', 'soft support', 'hard support'],
-  shooter: ['entry', 'sniper', 'support', 'lurker', 'in-game leader'],
-  'battle-royale': ['fragger', 'support', 'scout', 'in-game leader', 'substitute'],
-  esoccer: ['attacker', 'midfielder', 'defender', 'goalkeeper', 'substitute'],
-  rts: ['player', 'substitute', 'coach-player', 'analyst-player', 'reserve'],
-};
-
-/** Asset categories every game has, so the live summaries have heroes, items, structures, runes. */
-export const ASSET_CATEGORIES: { category: string; subcategory: string | null; names: string[] }[] = [
-  {
-    category: 'hero',
-    subcategory: null,
-    names: [
-      'Warden',
-      'Shade',
-      'Tinker',
-      'Oracle',
-      'Brute',
-      'Seer',
-      'Ranger',
-      'Mystic',
-      'Golem',
-      'Wisp',
-      'Reaper',
-      'Sentinel',
-      'Drifter',
-      'Hexer',
-      'Lancer',
-      'Phantom',
-      'Warlock',
-      'Druid',
-      'Nomad',
-      'Titan',
-    ],
-  },
-  {
-    category: 'item',
-    subcategory: 'basic',
-    names: [
-      'Iron Branch',
-      'Healing Salve',
-      'Boots',
-      'Magic Wand',
-      'Bracer',
-      'Wraith Band',
-      'Null Talisman',
-      'Ring of Health',
-    ],
-  },
-  {
-    category: 'item',
-    subcategory: 'assembled',
-    names: [
-      'Blink Dagger',
-      'Black Staff',
-      'Battle Fury',
-      'Force Rod',
-      'Glimmer Cape',
-      'Radiant Blade',
-      'Void Mantle',
-      'Storm Hammer',
-    ],
-  },
-  {
-    category: 'item',
-    subcategory: 'neutral',
-    names: ['Trusty Shovel', 'Faded Broach', 'Ocean Heart', 'Pirate Hat'],
-  },
-  {
-    category: 'structure',
-    subcategory: null,
-    names: [
-      'tower_tier_1',
-      'tower_tier_2',
-      'tower_tier_3',
-      'tower_tier_4',
-      'barracks_melee',
-      'barracks_ranged',
-      'ancient',
-    ],
-  },
-  {
-    category: 'rune',
-    subcategory: null,
-    names: ['bounty', 'haste', 'invisibility', 'regeneration', 'arcane', 'water'],
-  },
-  {
-    category: 'rune_location',
-    subcategory: null,
-    names: ['top_river', 'bottom_river', 'radiant_jungle', 'dire_jungle'],
-  },
-  {
-    category: 'outpost',
-    subcategory: null,
-    names: ['outpost_north_west', 'outpost_north_east', 'outpost_south_west', 'outpost_south_east'],
-  },
-  { category: 'aegis', subcategory: null, names: ['aegis'] },
-  { category: 'faction', subcategory: null, names: ['Dawn', 'Dusk'] },
-];
-
-const COUNTRY_DEFS: [string, string][] = [
-  ['Germany', 'DE'],
-  ['Sweden', 'SE'],
-  ['Denmark', 'DK'],
-  ['France', 'FR'],
-  ['Poland', 'PL'],
-  ['Brazil', 'BR'],
-  ['United States', 'US'],
-  ['Canada', 'CA'],
-  ['South Korea', 'KR'],
-  ['China', 'CN'],
-  ['Japan', 'JP'],
-  ['Ukraine', 'UA'],
-  ['Spain', 'ES'],
-  ['Peru', 'PE'],
-  ['Philippines', 'PH'],
-  ['Australia', 'AU'],
-];
-const REGION_DEFS: [string, string, number][] = [
-  ['Western Europe', 'WEU', 0],
-  ['Northern Europe', 'NEU', 1],
-  ['Eastern Europe', 'EEU', 11],
-  ['North America', 'NA', 6],
-  ['South America', 'SA', 5],
-  ['Korea', 'KR', 8],
-  ['China', 'CN', 9],
-  ['Japan', 'JP', 10],
-  ['Southeast Asia', 'SEA', 14],
-  ['Oceania', 'OCE', 15],
-  ['Iberia', 'IB', 12],
-  ['Central Europe', 'CEU', 4],
-];
-const PLATFORM_DEFS: [string, string][] = [
-  ['Streamly', '#9146ff'],
-  ['VidCast', '#ff0000'],
-  ['PlayTV', '#00a8e8'],
-  ['LiveBox', '#53fc18'],
-];
-const LANGUAGES = ['English', 'German', 'Spanish', 'Portuguese', 'Russian', 'Korean', 'Chinese', 'French'];
-const SOCIAL_DEFS: [string, string][] = [
-  ['Chirper', 'chirper'],
-  ['FaceSpace', 'facespace'],
-  ['PicShare', 'picshare'],
-  ['ClipTok', 'cliptok'],
-];
-
-/** Teams per game that play; a few more are inactive. */
-export const ACTIVE_TEAMS_PER_GAME = 32;
-const INACTIVE_TEAMS_PER_GAME = 2;
-/** Casters per game. */
-const CASTERS_PER_GAME = 8;
-
 /** Everything static, with lookups by id. */
 export class Catalog {
   readonly images = new Map<number, Image>();
@@ -306,6 +108,9 @@ export class Catalog {
   readonly lineupById = new Map<number, Lineup>();
   readonly casterById = new Map<number, CasterInfo>();
   #imageId = 0;
+  #usedNames = new Set<string>();
+  /** The last id given, per resource generated with teams. */
+  #next = { team: 100, roster: 1000, lineup: 5000, standing: 2000, player: 10000 };
 
   constructor(readonly seed: number) {
     this.#places();
@@ -491,112 +296,125 @@ export class Catalog {
         teams: [],
       });
     }
-    const usedNames = new Set<string>();
-    let teamId = 100;
-    let rosterId = 1000;
-    let lineupId = 5000;
-    let playerId = 10000;
-    let standingId = 2000;
     for (const info of this.games) {
-      const gameId = info.game.id;
       const active: Roster[] = [];
       for (let t = 0; t < ACTIVE_TEAMS_PER_GAME + INACTIVE_TEAMS_PER_GAME; t++) {
-        const isActive = t < ACTIVE_TEAMS_PER_GAME;
-        let name = teamName(rng);
-        while (usedNames.has(name)) name = teamName(rng);
-        usedNames.add(name);
-        const id = ++teamId;
-        const org = rng.chance(0.8) ? this.organisations[(t * 7 + gameId * 5) % orgCount]! : null;
-        const region = org?.region ?? rng.pick(this.regions);
-        const newPlayer = (roleIndex: number): Player => {
-          const prng = new Rng(this.seed, 'player', playerId + 1);
-          const nick = handle(prng);
-          const player: Player = {
-            id: ++playerId,
-            first_name: firstName(prng),
-            last_name: lastName(prng),
-            nick_name: nick,
-            active: isActive,
-            images: [this.image(`players/${playerId}`, 'default', prng.chance(0.2))],
-            region: prng.chance(0.85) ? region : prng.pick(this.regions),
-            game: { id: gameId },
-            race: info.races.length > 0 ? { ...prng.pick(info.races) } : null,
-            role: info.roles[roleIndex % info.roles.length]
-              ? { id: info.roles[roleIndex % info.roles.length]!.id }
-              : null,
-            teams: [{ id }],
-            social_media_accounts: [socialAccount(this.socialPlatforms[0]!, nick.toLowerCase())],
-            deleted_at: null,
-          };
-          this.players.push(player);
-          this.playerById.set(player.id, player);
-          return player;
-        };
-        const size = rng.chance(0.3) ? 6 : 5;
-        const current = Array.from({ length: size }, (_, i) => newPlayer(i));
-        const rosters: Roster[] = [];
-        const standings: StandingRoster[] = [];
-        const previous = rng.chance(0.35);
-        const makeRoster = (players: Player[], from: string, to: string | null): Roster => {
-          const lineup: Lineup = { id: ++lineupId, players: players.map((p) => ({ id: p.id })) };
-          this.lineups.push(lineup);
-          this.lineupById.set(lineup.id, lineup);
-          const roster: Roster = { id: ++rosterId, team: { id }, line_up: lineup, game: { id: gameId } };
-          this.rosters.push(roster);
-          this.rosterById.set(roster.id, roster);
-          const standing: StandingRoster = {
-            id: ++standingId,
-            from,
-            to,
-            roster: { id: roster.id },
-            deleted_at: null,
-          };
-          this.standingRosters.push(standing);
-          standings.push(standing);
-          rosters.push(roster);
-          return roster;
-        };
-        if (previous) {
-          const former = [newPlayer(3), newPlayer(4)];
-          for (const p of former) p.active = false;
-          makeRoster(
-            [...current.slice(0, 3), ...former],
-            '2024-01-15T00:00:00.000Z',
-            '2025-11-30T00:00:00.000Z',
-          );
-        }
-        const currentRoster = makeRoster(
-          current,
-          previous ? '2025-12-01T00:00:00.000Z' : '2025-01-10T00:00:00.000Z',
-          null,
-        );
-        if (isActive) active.push(currentRoster);
-        this.strength.set(currentRoster.id, rng.next());
-        const team: Team = {
-          id,
-          name,
-          abbreviation: abbreviate(name),
-          also_known_as: rng.chance(0.4)
-            ? [`${name.split(' ')[1]} ${['Club', 'Squad', 'Five'][rng.int(0, 2)]}`]
-            : [],
-          social_media_accounts: this.socialPlatforms
-            .slice(0, rng.int(1, 3))
-            .map((platform) => socialAccount(platform, name.toLowerCase().replace(/\s+/g, ''))),
-          game: { id: gameId },
-          organisation: org ? { id: org.id } : null,
-          deleted_at: null,
-          active: isActive,
-          images: [this.image(`teams/${id}`, 'default', rng.chance(0.1))],
-          region,
-          standing_roster: standings[standings.length - 1] ?? null,
-          resource_version: 1,
-        };
-        this.teams.push(team);
-        this.teamById.set(id, team);
-        org?.teams.push({ id });
+        const roster = this.#team(rng, info, t, t < ACTIVE_TEAMS_PER_GAME);
+        if (t < ACTIVE_TEAMS_PER_GAME) active.push(roster);
       }
-      this.activeRosters.set(gameId, active);
+      this.activeRosters.set(info.game.id, active);
     }
+  }
+
+  /** One team with its players and rosters (a former one for some); returns the current roster. */
+  #team(rng: Rng, info: GameInfo, t: number, isActive: boolean): Roster {
+    const gameId = info.game.id;
+    let name = teamName(rng);
+    while (this.#usedNames.has(name)) name = teamName(rng);
+    this.#usedNames.add(name);
+    const id = ++this.#next.team;
+    const org = rng.chance(0.8)
+      ? this.organisations[(t * 7 + gameId * 5) % this.organisations.length]!
+      : null;
+    const region = org?.region ?? rng.pick(this.regions);
+    const newPlayer = (roleIndex: number) => this.#player(info, id, roleIndex, isActive, region);
+    const size = rng.chance(0.3) ? 6 : 5;
+    const current = Array.from({ length: size }, (_, i) => newPlayer(i));
+    const standings: StandingRoster[] = [];
+    const previous = rng.chance(0.35);
+    const makeRoster = (players: Player[], from: string, to: string | null) =>
+      this.#roster(id, gameId, players, from, to, standings);
+    if (previous) {
+      const former = [newPlayer(3), newPlayer(4)];
+      for (const p of former) p.active = false;
+      makeRoster([...current.slice(0, 3), ...former], '2024-01-15T00:00:00.000Z', '2025-11-30T00:00:00.000Z');
+    }
+    const currentRoster = makeRoster(
+      current,
+      previous ? '2025-12-01T00:00:00.000Z' : '2025-01-10T00:00:00.000Z',
+      null,
+    );
+    this.strength.set(currentRoster.id, rng.next());
+    const team: Team = {
+      id,
+      name,
+      abbreviation: abbreviate(name),
+      also_known_as: rng.chance(0.4)
+        ? [`${name.split(' ')[1]} ${['Club', 'Squad', 'Five'][rng.int(0, 2)]}`]
+        : [],
+      social_media_accounts: this.socialPlatforms
+        .slice(0, rng.int(1, 3))
+        .map((platform) => socialAccount(platform, name.toLowerCase().replace(/\s+/g, ''))),
+      game: { id: gameId },
+      organisation: org ? { id: org.id } : null,
+      deleted_at: null,
+      active: isActive,
+      images: [this.image(`teams/${id}`, 'default', rng.chance(0.1))],
+      region,
+      standing_roster: standings[standings.length - 1] ?? null,
+      resource_version: 1,
+    };
+    this.teams.push(team);
+    this.teamById.set(id, team);
+    org?.teams.push({ id });
+    return currentRoster;
+  }
+
+  #player(info: GameInfo, team: number, roleIndex: number, active: boolean, region: Region): Player {
+    const prng = new Rng(this.seed, 'player', this.#next.player + 1);
+    const nick = handle(prng);
+    const id = ++this.#next.player;
+    const role = info.roles[roleIndex % info.roles.length];
+    const player: Player = {
+      id,
+      first_name: firstName(prng),
+      last_name: lastName(prng),
+      nick_name: nick,
+      active,
+      images: [this.image(`players/${id}`, 'default', prng.chance(0.2))],
+      region: prng.chance(0.85) ? region : prng.pick(this.regions),
+      game: { id: info.game.id },
+      race: info.races.length > 0 ? { ...prng.pick(info.races) } : null,
+      role: role ? { id: role.id } : null,
+      teams: [{ id: team }],
+      social_media_accounts: [socialAccount(this.socialPlatforms[0]!, nick.toLowerCase())],
+      deleted_at: null,
+    };
+    this.players.push(player);
+    this.playerById.set(player.id, player);
+    return player;
+  }
+
+  /** A roster of a team with its lineup and standing roster (appended to `standings`). */
+  #roster(
+    team: number,
+    game: number,
+    players: Player[],
+    from: string,
+    to: string | null,
+    standings: StandingRoster[],
+  ): Roster {
+    const lineup: Lineup = { id: ++this.#next.lineup, players: players.map((p) => ({ id: p.id })) };
+    this.lineups.push(lineup);
+    this.lineupById.set(lineup.id, lineup);
+    const roster: Roster = {
+      id: ++this.#next.roster,
+      team: { id: team },
+      line_up: lineup,
+      game: { id: game },
+    };
+    this.rosters.push(roster);
+    this.rosterById.set(roster.id, roster);
+    const standing: StandingRoster = {
+      id: ++this.#next.standing,
+      from,
+      to,
+      roster: { id: roster.id },
+      deleted_at: null,
+    };
+    this.standingRosters.push(standing);
+    standings.push(standing);
+    return roster;
   }
 
   #casters(): void {

@@ -1,0 +1,69 @@
+/** The four tiers of competition: the tournament template of each, and how many a week has at a scale. */
+import type { Phase, PointsRules } from '../protocol/types.ts';
+
+export interface Template {
+  tier: number;
+  name: string;
+  groups: number;
+  groupSize: number;
+  groupBestOf: number;
+  bracket: 0 | 4 | 8;
+  phase: Phase;
+  points: PointsRules;
+}
+
+export const TEMPLATES: Template[] = [
+  {
+    tier: 1,
+    name: 'Masters',
+    groups: 4,
+    groupSize: 6,
+    groupBestOf: 3,
+    bracket: 8,
+    phase: 'regular',
+    points: { win: 3, draw: 1, loss: 0, scope: 'series' },
+  },
+  {
+    tier: 2,
+    name: 'League',
+    groups: 2,
+    groupSize: 8,
+    groupBestOf: 1,
+    bracket: 4,
+    phase: 'regular',
+    points: { win: 2, draw: 1, loss: 0, scope: 'series' },
+  },
+  {
+    tier: 3,
+    name: 'Cup',
+    groups: 2,
+    groupSize: 6,
+    groupBestOf: 3,
+    bracket: 4,
+    phase: 'regular',
+    points: { win: 3, draw: 1, loss: 0, scope: 'series' },
+  },
+  {
+    tier: 4,
+    name: 'Open Qualifier',
+    groups: 2,
+    groupSize: 5,
+    groupBestOf: 1,
+    bracket: 4,
+    phase: 'qualifier',
+    points: { win: 1, draw: 0, loss: 0, scope: 'series' },
+  },
+];
+
+/** Tournaments of each tier per game and week at scale 1. */
+const BASE_COUNTS = [1, 3, 4, 7];
+
+/** Tournaments of a tier (1-4) per game and week at a scale (tier 1: always one). */
+export function tournamentCount(tier: number, scale: number): number {
+  return tier === 1 ? 1 : Math.max(1, Math.round(BASE_COUNTS[tier - 1]! * scale));
+}
+
+/** Groups and lobbies of a battle-royale tournament of a tier (16 rosters a group). */
+export function battleRoyaleGroups(tier: number): number {
+  return tier === 4 ? 1 : 2;
+}
