@@ -157,7 +157,7 @@ async function run(
         baseUrl: service.url,
         secret: service.secret,
         rate: { perSecond: 1e5, burst: 1e5 },
-        ttl: { series: 0, matches: 0, live: 0 },
+        ttl: { series: 0, matches: 0, live: 0, substages: 0 },
       }),
       tenants,
       clock,

@@ -7,14 +7,14 @@
  */
 
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { guardResult, teamName } from '../src/bot/format.ts';
+import { teamName } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
-import { type Placement, placementsOf, withPrizes } from '../src/bot/outcome.ts';
+import { finalSubstage, outcomeLines, type Placement, readPlacements } from '../src/bot/outcome.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
-import type { Series, Stage, Substage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
+import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
 import { isNotFound, placeName, resolveName, scopeOf, textArg } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
@@ -66,26 +66,8 @@ export default defineCommand({
     // The outcome, once the tournament is over: its last playoff substage decides the places.
     let placements: Placement[] | null = null;
     const final = finalSubstage(stages);
-    if (final && Date.parse(tournament.end) <= ctx.now.getTime()) {
-      let series: Series[];
-      try {
-        series = await data.substages.series(final.id, { order: 'start-asc', take: 50 });
-      } catch (error) {
-        if (!isNotFound(error)) throw error;
-        series = [];
-      }
-      // A lobby is placed by its standings; where the stages came without them (v2 embeds substages
-      // without standings) the substage itself is read (one request more).
-      const decided =
-        final.type === LOBBY && final.standings.length === 0
-          ? await data.substages.get(final.id).catch((error: unknown) => {
-              if (isNotFound(error)) return final;
-              throw error;
-            })
-          : final;
-      placements = placementsOf(decided, series);
-      if (placements) placements = withPrizes(placements, tournament);
-    }
+    if (final && Date.parse(tournament.end) <= ctx.now.getTime())
+      placements = (await readPlacements(data, tournament, final)).placements;
     for (const p of placements ?? []) rosterIds.push(...p.rosters);
     await names.ensureRosters(data, rosterIds);
     const card = tournamentCard(tournament, stages, participants, names);
@@ -94,53 +76,14 @@ export default defineCommand({
   },
 });
 
-/** Substage type of a battle-royale lobby group. */
-const LOBBY = 3;
-
-/** The substage that decides the places: the last stage's last bracket or lobby. */
-export function finalSubstage(stages: readonly Stage[]): Substage | undefined {
-  const live = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => b.order - a.order);
-  for (const stage of live) {
-    const subs = stage.substages
-      .filter((s) => s.deleted_at === null && (s.type === 2 || s.type === 3))
-      .sort((a, b) => b.order - a.order);
-    if (subs[0]) return subs[0];
-  }
-  return undefined;
-}
-
-/** Places shown on the card: the first four (shared places count once). */
-const SHOWN_PLACES = 4;
-
-/**
- * The outcome, in the card's description under the dates (a line a place, which every platform
- * shows as lines): "Champion: A · $125,000", then "2nd B · $62,500" and on. Results, so the
- * spoiler policy applies: names behind a spoiler, or one line saying they are hidden.
- */
+/** The outcome, in the card's description under the dates (`outcomeLines`). */
 export function addOutcome(
   card: Card,
   placements: readonly Placement[],
   names: NameIndex,
   policy: SpoilerPolicy,
 ): void {
-  if (placements.length === 0) return;
-  const lines: Text[] =
-    policy === 'hide'
-      ? [
-          [
-            { text: 'The placements are hidden by the spoiler setting (', italic: true },
-            cmd('settings spoilers'),
-            { text: ').', italic: true },
-          ],
-        ]
-      : placements
-          .slice(0, SHOWN_PLACES)
-          .map((p, i) => [
-            ...(i === 0 ? [{ text: 'Champion:', bold: true }, ' '] : [`${p.place} `]),
-            ...guardResult([p.rosters.map((r) => teamName(names, r)).join(', ')], policy),
-            ...(p.prize ? [` · ${p.prize}`] : []),
-          ]);
-  card.description = [...(card.description ?? []), ...lines];
+  card.description = [...(card.description ?? []), ...outcomeLines(placements, names, policy)];
 }
 
 /** The tournament card. Participants are public before results, so no spoiler policy applies. */

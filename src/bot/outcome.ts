@@ -6,7 +6,12 @@
  * places them by its standings (points). Prize money by place comes from the tournament's
  * `string_prize_pool` (first, second, third) where the data has it.
  */
-import type { Series, StandingEntry, Tournament } from '../protocol/types.ts';
+import type { EsportsClient } from '../client/types.ts';
+import { cmd } from '../core/errors.ts';
+import type { Series, Stage, StandingEntry, Substage, Tournament } from '../protocol/types.ts';
+import { guardResult, type SeriesLabels, teamName } from './format.ts';
+import type { Text } from './reply.ts';
+import type { SpoilerPolicy } from './settings.ts';
 
 export interface Placement {
   /** "1st", "2nd", "5th-6th". */
@@ -69,7 +74,12 @@ export function bracketPlacements(series: readonly Series[]): Placement[] | null
   return places;
 }
 
-/** Placements of a final lobby whose series are all over, by its standings; else null. */
+/**
+ * Placements of a final lobby whose series are all over, by its standings; else null. Standings
+ * that do not yet count every finished lobby (a substage read before the last lobby ended, still
+ * cached) decide nothing either: each team's wins, draws and losses must add up to the lobbies it
+ * played.
+ */
 export function lobbyPlacements(
   series: readonly Series[],
   standings: readonly StandingEntry[],
@@ -79,6 +89,13 @@ export function lobbyPlacements(
   // Standings without points (a service that gives a lobby none) do not rank anyone: no outcome
   // rather than a made-up one.
   if (standings.every((entry) => entry.points === 0)) return null;
+  const lobbies = new Map<number, number>();
+  for (const s of played)
+    for (const p of s.participants) lobbies.set(p.roster.id, (lobbies.get(p.roster.id) ?? 0) + 1);
+  const counted = standings.every(
+    (e) => e.wins + e.draws + e.losses === (lobbies.get(e.roster.id) ?? e.wins + e.draws + e.losses),
+  );
+  if (!counted) return null;
   return standings.map((entry, i) => ({ place: ordinal(i + 1), rosters: [entry.roster.id] }));
 }
 
@@ -104,4 +121,83 @@ export function placementsOf(
   if (substage.type === BRACKET) return bracketPlacements(series);
   if (substage.type === LOBBY) return lobbyPlacements(series, substage.standings);
   return null;
+}
+
+/** The substage that decides the places: the last stage's last bracket or lobby. */
+export function finalSubstage(stages: readonly Stage[]): Substage | undefined {
+  const live = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => b.order - a.order);
+  for (const stage of live) {
+    const subs = stage.substages
+      .filter((s) => s.deleted_at === null && (s.type === BRACKET || s.type === LOBBY))
+      .sort((a, b) => b.order - a.order);
+    if (subs[0]) return subs[0];
+  }
+  return undefined;
+}
+
+/** The service no longer has it (404, or 410 for a deleted resource). */
+function isNotFound(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 404 || status === 410;
+}
+
+/**
+ * Reads the outcome of a tournament from its final substage (`finalSubstage`): the substage's
+ * series (one request) and, for a lobby whose standings did not come with it (v2 embeds substages
+ * without standings), the substage itself (one more). The placements with their prizes, or null
+ * while the final substage plays; and the series read (their teams are the ones placed).
+ */
+export async function readPlacements(
+  data: Pick<EsportsClient, 'substages'>,
+  tournament: Pick<Tournament, 'string_prize_pool'>,
+  final: Substage,
+): Promise<{ placements: Placement[] | null; series: Series[] }> {
+  let series: Series[];
+  try {
+    series = await data.substages.series(final.id, { order: 'start-asc', take: 50 });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    series = [];
+  }
+  const decided =
+    final.type === LOBBY && final.standings.length === 0
+      ? await data.substages.get(final.id).catch((error: unknown) => {
+          if (isNotFound(error)) return final;
+          throw error;
+        })
+      : final;
+  const placements = placementsOf(decided, series);
+  return { placements: placements && withPrizes(placements, tournament), series };
+}
+
+/** Places shown: the first four (shared places count once). */
+const SHOWN_PLACES = 4;
+
+/**
+ * The outcome as lines, one a place (every platform shows them as lines): "Champion: A ·
+ * $125,000", then "2nd B · $62,500" and on, the first four places. Results, so the spoiler policy
+ * applies: names behind a spoiler, or one line saying they are hidden. `/tournament` and the
+ * tournament-end notification both show these lines.
+ */
+export function outcomeLines(
+  placements: readonly Placement[],
+  labels: SeriesLabels,
+  policy: SpoilerPolicy,
+): Text[] {
+  if (placements.length === 0) return [];
+  if (policy === 'hide')
+    return [
+      [
+        { text: 'The placements are hidden by the spoiler setting (', italic: true },
+        cmd('settings spoilers'),
+        { text: ').', italic: true },
+      ],
+    ];
+  return placements
+    .slice(0, SHOWN_PLACES)
+    .map((p, i) => [
+      ...(i === 0 ? [{ text: 'Champion:', bold: true }, ' '] : [`${p.place} `]),
+      ...guardResult([p.rosters.map((r) => teamName(labels, r)).join(', ')], policy),
+      ...(p.prize ? [` · ${p.prize}`] : []),
+    ]);
 }

@@ -5,12 +5,13 @@
  * and the frozen result under the channel's spoiler policy.
  */
 import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
+import { outcomeLines, type Placement } from '../bot/outcome.ts';
 import { type Preview, previewLines } from '../bot/preview.ts';
-import type { Reply, Text } from '../bot/reply.ts';
+import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { formatLocalDate } from '../bot/time-format.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
-import type { Caster, Match, Series } from '../protocol/types.ts';
+import type { Caster, Match, Series, Tournament } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
 
 interface Audience {
@@ -97,6 +98,31 @@ export function resultReply(series: Series, labels: SeriesLabels, audience: Audi
     footer: `Result · series ${series.id}`,
   });
   return { ...mention(audience, ['Series over']), cards: [card] };
+}
+
+/**
+ * The tournament-end card, when a tournament's last series (grand final, last lobby) ends: "<title>
+ * is over", the game, tier and prize pool, then the champion and the top places with the prize of
+ * each (the lines `/tournament` shows, `outcomeLines`), under the channel's spoiler policy: behind
+ * spoilers, or, with `hide`, the card says the tournament ended and that its places are hidden
+ * (as a result card does for a series).
+ */
+export function tournamentEndReply(
+  tournament: Pick<Tournament, 'id' | 'title' | 'tier' | 'game' | 'string_prize_pool'>,
+  placements: readonly Placement[],
+  labels: SeriesLabels,
+  audience: Audience,
+): Reply {
+  const game = labels.game(tournament.game.id)?.title ?? `Game ${tournament.game.id}`;
+  const prize = tournament.string_prize_pool.total;
+  const about = `${game} · tier ${tournament.tier}${prize ? ` · prize pool ${prize}` : ''}`;
+  const card = {
+    title: `${tournament.title} is over`,
+    colour: COLOURS.finished,
+    description: [[about], ...outcomeLines(placements, labels, audience.spoilers)],
+    footer: `Tournament over · tournament ${tournament.id}`,
+  };
+  return { ...mention(audience, ['Tournament over']), cards: [card] };
 }
 
 /**

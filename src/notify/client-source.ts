@@ -17,6 +17,7 @@ import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { ClientLabels } from './labels.ts';
 import { POLL_INTERVAL_MS, pollBand } from './plan.ts';
 import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './source.ts';
+import { type TournamentEnd, TournamentReads } from './tournament-reads.ts';
 
 /** The slice of the data client the notifier reads. */
 export type NotifyClient = Pick<
@@ -62,10 +63,16 @@ export class ClientSource implements NotifySource {
   /** The live listing read whose maps and summaries were read (once per listing read). */
   #liveDataAt = Number.NEGATIVE_INFINITY;
   readonly #live = new Map<number, ClientLiveData>();
+  readonly #tournaments: TournamentReads;
 
   constructor(options: ClientSourceOptions) {
     this.#o = options;
     this.#names = new ClientLabels(options.client, () => this.#counted());
+    this.#tournaments = new TournamentReads(
+      options.client,
+      (list) => this.#names.load(list),
+      () => this.#counted(),
+    );
   }
 
   get labels() {
@@ -93,6 +100,10 @@ export class ClientSource implements NotifySource {
       this.#names.previewLabels,
       (list) => this.#names.load(list),
     );
+  }
+
+  tournamentEnd(series: Series): Promise<TournamentEnd | null> {
+    return this.#tournaments.read(series);
   }
 
   liveData(seriesId: number): LiveData | undefined {

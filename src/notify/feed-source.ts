@@ -15,15 +15,17 @@ import type { NotifyClient } from './client-source.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { POLL_INTERVAL_MS } from './plan.ts';
 import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './source.ts';
+import { type TournamentEnd, TournamentReads } from './tournament-reads.ts';
 
 export interface FeedSourceOptions {
   feed: Feed;
   names: NameIndex;
   /**
    * For rosters the name index lacks (rare: a roster new since its last refresh), and the few
-   * reads of a first reminder's preview the feed cannot answer (form beyond its window).
+   * reads of a first reminder's preview the feed cannot answer (form beyond its window), and of a
+   * tournament's end (its stages, its final substage's series).
    */
-  client: Pick<NotifyClient, 'rosters' | 'teams' | 'series' | 'substages'>;
+  client: Pick<NotifyClient, 'rosters' | 'teams' | 'series' | 'substages' | 'tournaments'>;
   logger: NotifyLogger;
   stats: NotifierStats;
   /** How far ahead upcoming series count (simulated ms). */
@@ -38,9 +40,19 @@ export class FeedSource implements NotifySource {
   readonly #final = new Map<number, LiveData>();
   /** Rosters asked of the service once already (known or not, they are not asked again). */
   readonly #rostersAsked = new Set<number>();
+  readonly #tournaments: TournamentReads;
 
   constructor(options: FeedSourceOptions) {
     this.#o = options;
+    this.#tournaments = new TournamentReads(
+      options.client,
+      (list) => options.names.ensureSeriesLabels(options.client, list),
+      () => options.stats.reads++,
+    );
+  }
+
+  tournamentEnd(series: Series): Promise<TournamentEnd | null> {
+    return this.#tournaments.read(series);
   }
 
   get labels(): SeriesLabels {

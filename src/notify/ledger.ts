@@ -115,11 +115,12 @@ export const DEFAULT_LEASE_MS = 15_000;
 export const LEDGER_RETENTION_MS = 30 * 24 * 3600_000;
 
 /** What a notification is: the first part of its key. */
-export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest';
+export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest' | 'tournament';
 
 /**
  * The key of one notification in one channel: `kind:subject:detail:platform:tenant:channel`, where
- * the subject is the series id (the local date for a digest) and the detail the lead (reminders,
+ * the subject is the series id (the local date for a digest, the tournament id for the end of a
+ * tournament: `tournament:<id>:over:...`) and the detail the lead (reminders,
  * with the start it was computed from, so a moved series gets a reminder for its new start), or the
  * state (`card`, `over`) or the slot (digests). The tenant id already starts with the platform.
  */

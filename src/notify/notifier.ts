@@ -33,6 +33,7 @@ import { runDigests } from './jobs/digest.ts';
 import { dmSubscriptions, isDm, type NotifyUsers, pauseDms } from './jobs/dm.ts';
 import { LiveCards } from './jobs/live-cards.ts';
 import { Reminders } from './jobs/reminders.ts';
+import { TournamentEnds } from './jobs/tournament-end.ts';
 import { LEDGER_RETENTION_MS, type Ledger, LedgerError } from './ledger.ts';
 import { isQualifierTitle, type Subscription } from './plan.ts';
 import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
@@ -115,7 +116,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 class NotifierImpl implements Notifier {
   readonly stats: NotifierStats = {
     ticks: 0,
-    sent: { reminder: 0, live: 0, result: 0, digest: 0 },
+    sent: { reminder: 0, live: 0, result: 0, digest: 0, tournament: 0 },
     edits: 0,
     dropped: 0,
     transientFailures: 0,
@@ -134,6 +135,7 @@ class NotifierImpl implements Notifier {
   readonly #dispatcher: Dispatcher;
   readonly #reminders: Reminders;
   readonly #liveCards: LiveCards;
+  readonly #tournamentEnds: TournamentEnds;
   readonly #ctx: JobContext;
   #task: ScheduledTask | undefined;
   #events: ScheduledEventsMirror | undefined;
@@ -212,6 +214,7 @@ class NotifierImpl implements Notifier {
     };
     this.#reminders = new Reminders(this.#ctx);
     this.#liveCards = new LiveCards(this.#ctx, this.#pacer, o.resultsLateWindowMs);
+    this.#tournamentEnds = new TournamentEnds(this.#ctx, o.resultsLateWindowMs);
   }
 
   async start(): Promise<void> {
@@ -278,6 +281,7 @@ class NotifierImpl implements Notifier {
     await runDigests(this.#ctx, now);
     const t4 = performance.now();
     await this.#liveCards.run(now);
+    await this.#tournamentEnds.run(now);
     await this.#scheduledEvents(now);
     const t5 = performance.now();
     if (t5 - t0 > this.stats.slowestTick.total) {
@@ -406,11 +410,15 @@ class NotifierImpl implements Notifier {
       const from = key.indexOf(':') + 1;
       const to = key.indexOf(':', from);
       const subject = key.slice(from, to < 0 ? undefined : to);
+      // A tournament's end (`t:<id>`, `tournament:<id>:...`) goes with the series that revealed it.
+      if (key.startsWith('t:') || key.startsWith('tournament:'))
+        return this.#tournamentEnds.forgotten(Number(subject), forgotten);
       return key.startsWith('digest:') ? subject < pastDay : forgotten.has(Number(subject));
     };
     this.#dispatcher.forget(stale);
     this.#reminders.forget(stale);
     this.#liveCards.forget(stale);
+    this.#tournamentEnds.forget(stale);
     forgotten.clear();
   }
 

@@ -13,6 +13,7 @@ import type { MapNames, SeriesLabels } from '../bot/format.ts';
 import type { Preview } from '../bot/preview.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../protocol/types.ts';
+import type { TournamentEnd } from './tournament-reads.ts';
 
 /** A series the notifier knows, as last read. */
 export interface Known {
@@ -68,4 +69,10 @@ export interface NotifySource {
    * from the feed where it holds the answer, else a few reads. Rejects when it cannot be read.
    */
   preview(series: Series): Promise<Preview>;
+  /**
+   * The end of `series`' tournament (outcome, prizes, when its last series ended) when `series` is
+   * in the tournament's final substage and that substage is decided; else null. The names of the
+   * teams placed are loaded. A few reads (`tournament-reads.ts`); rejects when they fail.
+   */
+  tournamentEnd(series: Series): Promise<TournamentEnd | null>;
 }

@@ -4,8 +4,8 @@
  * spoiler policy applies; a running tournament has no outcome yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bracketPlacements, ordinal } from '../../src/bot/outcome.ts';
-import type { Series } from '../../src/protocol/types.ts';
+import { bracketPlacements, lobbyPlacements, ordinal } from '../../src/bot/outcome.ts';
+import type { Series, StandingEntry } from '../../src/protocol/types.ts';
 import type { SeriesPlan, TournamentPlan } from '../../src/service/schedule.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { teamNameOf } from './truth.ts';
@@ -167,5 +167,38 @@ describe('bracketPlacements', () => {
       '22nd',
       '101st',
     ]);
+  });
+});
+
+describe('lobbyPlacements', () => {
+  const lobby = (id: number, rosters: number[]): Series =>
+    ({
+      id,
+      lifecycle: 'over',
+      participants: rosters.map((r) => ({ roster: { id: r }, winner: r === rosters[0] })),
+    }) as unknown as Series;
+  const entry = (roster: number, points: number, played: number): StandingEntry => ({
+    roster: { id: roster },
+    points,
+    wins: 0,
+    draws: 0,
+    losses: played,
+    match_diff: 0,
+    score_diff: null,
+  });
+  const lobbies = [lobby(1, [10, 11, 12]), lobby(2, [10, 11, 12])];
+
+  it('places by the standings once they count every lobby played', () => {
+    const places = lobbyPlacements(lobbies, [entry(11, 30, 2), entry(10, 20, 2), entry(12, 5, 2)])!;
+    expect(places.map((p) => [p.place, p.rosters])).toEqual([
+      ['1st', [11]],
+      ['2nd', [10]],
+      ['3rd', [12]],
+    ]);
+  });
+
+  it('decides nothing from standings read before the last lobby ended (a stale cache)', () => {
+    // The standings count one lobby, the series two: the leader may change with the second.
+    expect(lobbyPlacements(lobbies, [entry(11, 20, 1), entry(10, 15, 1), entry(12, 5, 1)])).toBeNull();
   });
 });

@@ -168,7 +168,7 @@ const notifier = createNotifier({
     baseUrl: service.url,
     secret: service.secret,
     rate: { perSecond: 1e5, burst: 1e5 },
-    ttl: { series: 0, matches: 0, live: 0 },
+    ttl: { series: 0, matches: 0, live: 0, substages: 0 },
   }),
   tenants,
   clock,

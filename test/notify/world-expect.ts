@@ -7,12 +7,12 @@ import { DateTime } from 'luxon';
 import type { Settings } from '../../src/bot/settings.ts';
 import { ledgerKey } from '../../src/notify/ledger.ts';
 import { type Subscription, subscriptionsOf } from '../../src/notify/plan.ts';
-import type { SeriesPlan } from '../../src/service/schedule.ts';
+import type { SeriesPlan, SubstagePlan, TournamentPlan } from '../../src/service/schedule.ts';
 import type { World } from '../../src/service/world.ts';
 
 export interface Expected {
   key: string;
-  kind: 'reminder' | 'live' | 'result' | 'digest';
+  kind: 'reminder' | 'live' | 'result' | 'digest' | 'tournament';
   /** Simulated instant it is due. */
   at: number;
 }
@@ -69,6 +69,52 @@ function plansAround(world: World, from: number, to: number): SeriesPlan[] {
   return [...seen.values()];
 }
 
+/** The substage that decides a tournament's places: its last stage's last bracket or lobby. */
+export function finalSubstagePlan(t: TournamentPlan): SubstagePlan | undefined {
+  for (const stage of [...t.stages].sort((a, b) => b.order - a.order)) {
+    const subs = stage.substages
+      .filter((s) => s.type === 2 || s.type === 3)
+      .sort((a, b) => b.order - a.order);
+    if (subs[0]) return subs[0];
+  }
+  return undefined;
+}
+
+/** A tournament decided in the world: when its last series ends, and the series of its final substage. */
+export interface TournamentEndPlan {
+  tournament: TournamentPlan;
+  at: number;
+  series: SeriesPlan[];
+}
+
+/**
+ * The tournaments whose final substage is decided within [from, to): a bracket when its grand
+ * final ends (none when it was deleted), a lobby group when its last lobby ends.
+ */
+export function tournamentEndsIn(world: World, from: number, to: number): TournamentEndPlan[] {
+  const tournaments = new Map<number, TournamentPlan>();
+  for (const p of plansAround(world, from - 24 * 3600_000, to))
+    tournaments.set(p.tournament.id, p.tournament);
+  const out: TournamentEndPlan[] = [];
+  for (const tournament of tournaments.values()) {
+    const final = finalSubstagePlan(tournament);
+    if (!final) continue;
+    const series = final.series.filter((p) => !deletedBy(p, p.start));
+    if (series.length === 0) continue;
+    if (final.type === 2 && !series.some((p) => p.bracket?.part === 'GF')) continue;
+    const at = Math.max(...series.map((p) => p.end));
+    if (at >= from && at < to) out.push({ tournament, at, series });
+  }
+  return out;
+}
+
+/** Does the subscription want this plan (its game and tier, or a team playing)? As `wants`. */
+function wantsPlan(world: World, sub: Subscription, p: SeriesPlan): boolean {
+  const teamOf = (roster: number) => world.catalog.rosterById.get(roster)?.team.id;
+  if (p.rosters.some((r) => sub.teams.has(teamOf(r) ?? -1))) return true;
+  return (sub.games === null || sub.games.has(p.game)) && sub.tiers.has(p.tier);
+}
+
 export function expectedNotifications(
   world: World,
   tenants: [string, Settings][],
@@ -92,6 +138,19 @@ export function expectedFor(
   const plans = plansAround(world, from - 24 * 3600_000, to + horizon);
   const index = new PlanIndex(world, plans);
   const out: Expected[] = [];
+  // Tournament ends: one card per channel that takes results of any series of the final substage,
+  // also for an end shortly before the run began (within the 3-hour late window).
+  const ends = tournamentEndsIn(world, from - 3 * 3600_000, to);
+  for (const sub of subs) {
+    if (!sub.kinds.has('results')) continue;
+    for (const end of ends)
+      if (end.series.some((p) => wantsPlan(world, sub, p)))
+        out.push({
+          key: ledgerKey('tournament', end.tournament.id, 'over', sub),
+          kind: 'tournament',
+          at: end.at,
+        });
+  }
   for (const sub of subs) {
     const mine = index.wantedBy(sub);
     for (const p of mine) {

@@ -14,7 +14,7 @@ export type NotifyLogger = Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
 /** Counters for metrics, tests and the bench. */
 export interface NotifierStats {
   ticks: number;
-  sent: Record<'reminder' | 'live' | 'result' | 'digest', number>;
+  sent: Record<'reminder' | 'live' | 'result' | 'digest' | 'tournament', number>;
   edits: number;
   dropped: number;
   transientFailures: number;
