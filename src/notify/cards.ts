@@ -120,7 +120,7 @@ export function tournamentEndReply(
     title: `${tournament.title} is over`,
     colour: COLOURS.finished,
     description: [[about], ...outcomeLines(placements, labels, audience.spoilers)],
-    footer: `Tournament over · tournament ${tournament.id}`,
+    footer: `Tournament ${tournament.id}`,
   };
   return { ...mention(audience, ['Tournament over']), cards: [card] };
 }

@@ -9,10 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';
+import { finalSubstage, readPlacements } from '../../src/bot/outcome.ts';
 import { previewReads, readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
-import { digestReply, liveReply, reminderReply, resultReply } from '../../src/notify/cards.ts';
+import {
+  digestReply,
+  liveReply,
+  reminderReply,
+  resultReply,
+  tournamentEndReply,
+} from '../../src/notify/cards.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
@@ -152,6 +159,7 @@ function picks() {
     bracket: bracket!,
     lobby: lobby!,
     over,
+    overId: done.id,
   };
 }
 
@@ -251,7 +259,21 @@ describe.each(APIS)('on %s', (version) => {
       const preview = await readPreview(p.upcoming, previewReads(data), stack.names, (list) =>
         stack.names.ensureSeriesLabels(data, list),
       );
+      // The tournament-end card of the finished tournament `/tournament` shows (tournament-over).
+      const [tournament, stages] = await Promise.all([
+        data.tournaments.get(p.overId),
+        data.tournaments.stages(p.overId, { order: 'order-asc', take: 50 }),
+      ]);
+      const outcome = await readPlacements(data, tournament, finalSubstage(stages)!);
+      await stack.names.ensureSeriesLabels(data, outcome.series);
       const replies: Record<string, Reply> = {
+        'tournament-end': tournamentEndReply(tournament, outcome.placements!, stack.names, audience),
+        'tournament-end-spoiler': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+          spoilers: 'spoiler',
+        }),
+        'tournament-end-hidden': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+          spoilers: 'hide',
+        }),
         reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
         'reminder-preview': reminderReply(p.upcoming, stack.names, audience, {
           lead: 60,
