@@ -22,7 +22,12 @@ import {
   tablePng,
 } from './standings-image.ts';
 
-const HIDDEN_NOTE = 'Results are hidden by the spoiler setting (/settings spoilers).';
+/**
+ * Drawn under a picture whose results are left out. A picture holds no command: each platform
+ * writes `/settings spoilers` its own way (`/matchday settings spoilers` on Slack), so the note
+ * names the setting, the same words on every platform.
+ */
+export const HIDDEN_NOTE = 'Results are hidden by the spoiler setting.';
 
 const hasSpoiler = (cell: readonly Span[]): boolean =>
   cell.some((span) => typeof span === 'object' && 'spoiler' in span);

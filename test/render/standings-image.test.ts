@@ -16,7 +16,7 @@ import {
   type TableImage,
   tablePng,
 } from '../../src/render/standings-image.ts';
-import { bracketImageOf } from '../../src/render/standings-input.ts';
+import { bracketImageOf, HIDDEN_NOTE } from '../../src/render/standings-input.ts';
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 
 /** Share of pixels whose colour differs by more than 24 in a channel. */
@@ -107,6 +107,22 @@ describe('standings pictures', () => {
 
   it('draws a bracket with UB, LB, GF and TBD slots like the reviewed golden PNG', async () => {
     await expectGolden('bracket-tbd', bracketPng(BRACKET));
+  });
+
+  it('draws the note of hidden results in words every platform can read, like the reviewed golden PNG', async () => {
+    // No command in the picture: `/settings spoilers` is written `/matchday settings spoilers` on Slack.
+    expect(HIDDEN_NOTE).not.toMatch(/\//);
+    // As `bracketImageOf` gives it under `spoiler`: the teams only (no score, no winner) and the note.
+    const teamsOnly = (slot: { team?: string }) => (slot.team ? { team: slot.team } : {});
+    const hidden: BracketImage = {
+      ...BRACKET,
+      rounds: BRACKET.rounds.map((r) => ({
+        ...r,
+        series: r.series.map((s) => ({ a: teamsOnly(s.a), b: teamsOnly(s.b) })),
+      })),
+      note: HIDDEN_NOTE,
+    };
+    await expectGolden('bracket-hidden', bracketPng(hidden));
   });
 
   it('draws the champion once the grand final is over', async () => {
