@@ -172,7 +172,7 @@ async function run(count: number, dir: string): Promise<RunResult> {
     secret: service.secret,
     rate: { perSecond: 1e6, burst: 1e6 },
     // The client's cache runs on real time; a simulated minute passes in milliseconds here.
-    ttl: { series: 0, matches: 0, live: 0, streams: 0, substages: 0 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0 },
   });
   const notifier = createNotifier({
     client,
