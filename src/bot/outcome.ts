@@ -150,7 +150,7 @@ function isNotFound(error: unknown): boolean {
 export async function readPlacements(
   data: Pick<EsportsClient, 'substages'>,
   tournament: Pick<Tournament, 'string_prize_pool'>,
-  final: Substage,
+  final: Pick<Substage, 'id' | 'type' | 'standings'>,
 ): Promise<{ placements: Placement[] | null; series: Series[] }> {
   let series: Series[];
   try {

@@ -26,8 +26,8 @@ export class TournamentReads {
   readonly #client: Pick<NotifyClient, 'tournaments' | 'substages'>;
   readonly #loadLabels: (series: Series[]) => Promise<void>;
   readonly #counted: () => void;
-  /** The final substage of each tournament looked at (null: it has none). */
-  readonly #finals = new Map<number, Substage | null>();
+  /** The final substage of each tournament looked at, its id and type only (null: it has none). */
+  readonly #finals = new Map<number, Pick<Substage, 'id' | 'type'> | null>();
 
   constructor(
     client: Pick<NotifyClient, 'tournaments' | 'substages'>,
@@ -46,7 +46,8 @@ export class TournamentReads {
     if (final === undefined) {
       this.#counted();
       const stages = await this.#client.tournaments.stages(id, { order: 'order-asc', take: 50 }, BACKGROUND);
-      final = finalSubstage(stages) ?? null;
+      const found = finalSubstage(stages);
+      final = found ? { id: found.id, type: found.type } : null;
       this.#finals.set(id, final);
     }
     return final !== null && final.id === series.substage.id;
@@ -63,7 +64,7 @@ export class TournamentReads {
     const tournament = await this.#client.tournaments.get(series.tournament.id, BACKGROUND);
     this.#counted();
     // A lobby is placed by its standings as they are now (those embedded in the stages read earlier
-    // are old): `readPlacements` reads the substage when the one given carries none.
+    // are old, and not kept): `readPlacements` reads the substage when the one given carries none.
     const { placements, series: list } = await readPlacements(this.#client, tournament, {
       ...final,
       standings: [],
