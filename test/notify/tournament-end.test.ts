@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNameIndex } from '../../src/bot/names.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
+import { createClient, type EsportsClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { createFeed, type Feed } from '../../src/feed/feed.ts';
 import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
@@ -37,6 +38,7 @@ let postedFirst: string[] = [];
 let saidFirst: string[] = [];
 let feed: Feed | undefined;
 const rigs: { notifier: Notifier; ledger: SqliteLedger }[] = [];
+const PAIR = { id: 'notifier', secret: 'notifier-v2-secret' };
 const FAN = '500000000000000001';
 const REMINDERS_ONLY = '500000000000000002';
 
@@ -62,7 +64,21 @@ function firstBracketEnd(): TournamentEndPlan {
   throw new Error('no tournament ends with a grand final in three weeks of the world');
 }
 
-function rig(ledgerName: string, feed?: Parameters<typeof createNotifier>[0]['feed']) {
+/** A client of the local service's /v2, on the simulated clock (as in v2-day.test.ts). */
+function v2Client(): EsportsClient {
+  return createClient({
+    baseUrl: service.v2.url,
+    v2: { clientId: PAIR.id, clientSecret: PAIR.secret, now: () => clock.nowMs(), perMinute: 100_000_000 },
+    rate: { perSecond: 100_000, burst: 100_000 },
+    ttl: { series: 0, matches: 0, live: 0, streams: 0, casters: 0, substages: 0 },
+  });
+}
+
+function rig(
+  ledgerName: string,
+  feed?: Parameters<typeof createNotifier>[0]['feed'],
+  client: EsportsClient = uncachedClient(service),
+) {
   const store = new MemoryTenants();
   for (const [id, s] of tenants) store.set(id, s);
   const now = () => clock.nowMs();
@@ -74,7 +90,7 @@ function rig(ledgerName: string, feed?: Parameters<typeof createNotifier>[0]['fe
   const ledger = new SqliteLedger(join(dir, `${ledgerName}.sqlite`));
   const logger = memoryLogger();
   const notifier = createNotifier({
-    client: uncachedClient(service),
+    client,
     ...(feed ? { feed } : {}),
     tenants: store,
     clock,
@@ -101,7 +117,7 @@ async function tickAt(notifier: Notifier, t: number): Promise<void> {
 
 beforeAll(async () => {
   clock = new Clock({ start: new Date(FROM), frozen: true });
-  service = await startService({ port: 0, seed: 11, clock, rate: 0 });
+  service = await startService({ port: 0, seed: 11, clock, rate: 0, v2Clients: [PAIR] });
   end = firstBracketEnd();
   const other = service.world.catalog.games.map((g) => g.game.id).find((g) => g !== end.tournament.game)!;
   const tier = end.tournament.tier;
@@ -266,6 +282,18 @@ describe('the tournament-end card', () => {
     }
     expect(
       over
+        .tournamentPosts()
+        .map((p) => `${p.key}\n${p.revealed}`)
+        .sort(),
+    ).toEqual(saidFirst);
+  }, 300_000);
+
+  it('says the same on v2', async () => {
+    const v2 = rig('v2', undefined, v2Client());
+    await tickAt(v2.notifier, end.at - 20 * MIN);
+    for (let t = end.at + 90_000; t <= end.at + 10 * MIN; t += 2 * MIN) await tickAt(v2.notifier, t);
+    expect(
+      v2
         .tournamentPosts()
         .map((p) => `${p.key}\n${p.revealed}`)
         .sort(),
