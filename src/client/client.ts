@@ -20,7 +20,8 @@ import type { RetryPolicy } from './retry.ts';
 import type { SharedBudget, SharedBudgetFactory } from './shared-budget.ts';
 import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
 import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
-import { buildV2Resources, Embedded } from './v2/resources.ts';
+import { Embedded } from './v2/embedded.ts';
+import { buildV2Resources } from './v2/resources.ts';
 import type { TokenLock } from './v2/token-store.ts';
 import { V2Transport } from './v2/transport.ts';
 

@@ -4,7 +4,6 @@
  * its pages. The listings themselves run against the local service in `v2.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
-import type { V2Series } from '../../src/client/v2/records.ts';
 import {
   CLUSTER_GAP_MS,
   clusterParams,
@@ -13,6 +12,7 @@ import {
   readClusters,
   type SeriesHint,
 } from '../../src/client/v2/series-batch.ts';
+import type { V2Series } from '../../src/client/v2/shapes.ts';
 
 const T = Date.parse('2026-11-18T12:00:00Z');
 const hints = new Map<number, SeriesHint>([

@@ -11,8 +11,9 @@ import type {
   ShooterRound,
   ShooterSide,
 } from '../../protocol/live-summary.ts';
+import type { LiveApiSummary } from '../../protocol/types.ts';
 import { NotFoundError } from '../errors.ts';
-import { toLiveApi, type V2LightRound, type V2LightSide, type V2LightSummary } from './records.ts';
+import type { V2LightRound, V2LightSide, V2LightSummary } from './shapes.ts';
 
 /** Rounds a shooter team needs (the v2 rounds do not say; the first game's format is 13). */
 const ROUNDS_TO_WIN = 13;
@@ -100,5 +101,65 @@ function toShooter(
     rounds_to_win: ROUNDS_TO_WIN,
     teams: { home: team(home, 'home'), away: team(away, 'away') },
     rounds: played,
+  };
+}
+
+/** The light summary as the v3 API summary a live card reads (score, structures, net worth, clock). */
+export function toLiveApi(matchId: number, l: V2LightSummary, at: number): LiveApiSummary {
+  const home = l.radiant ?? l.home;
+  const away = l.dire ?? l.away;
+  const side = (s: V2LightSide | undefined) => ({
+    roster: { id: s?.roster.id ?? 0 },
+    faction: { id: 0 },
+    score: s?.score ?? 0,
+    is_winner: s?.is_winner ?? false,
+    captain: { id: 0 },
+    players: (s?.player_stats ?? []).map((p, i) => ({
+      id: p.player.id,
+      hero: { id: p.hero?.id ?? 0 },
+      ui_index: i,
+      items: {
+        hero: {
+          inventory: { items: [], default_size: 0 },
+          backpack: { items: [], default_size: 0 },
+          neutral_slot: { items: [], default_size: 0 },
+        },
+      },
+      damage: { hero: { given: { total: 0 } }, structures: { given: { total: 0 } } },
+      healing: { hero: { given: { total: 0 } } },
+      creeps: { overall: { kills: { total: 0 }, denies: { total: 0 } } },
+      gold: { per_minute: p.gpm ?? 0, current: 0, net_worth: p.networth ?? 0 },
+      position: { x: 0, y: 0 },
+      respawn_timer: { milliseconds: 0 },
+      ultimate: { cooldown: { milliseconds: 0 }, state: 'unknown' },
+      kills: { total: p.kills },
+      assists: { total: p.assists },
+      deaths: { total: p.deaths },
+      experience: { per_minute: p.xpm ?? 0 },
+      level: p.level ?? 0,
+    })),
+    structures_status: {
+      towers: (s?.structure_status?.towers ?? []).map((standing) => ({ standing })),
+      barracks: (s?.structure_status?.barracks ?? []).map((standing) => ({ standing })),
+    },
+    draft: { picks: [], bans: [] },
+  });
+  const clock = l.length * 1000;
+  return {
+    timestamp: new Date(at).toISOString(),
+    match: {
+      id: matchId,
+      patch: '',
+      phase: l.ended ? 'post-game' : 'in-game',
+      clock: { milliseconds: clock },
+    },
+    first_blood_time: null,
+    timeline: {
+      length: clock,
+      start: new Date(at - clock).toISOString(),
+      end: l.ended ? new Date(at).toISOString() : null,
+    },
+    delay: { milliseconds: 0 },
+    teams: { home: side(home), away: side(away) },
   };
 }

@@ -21,7 +21,6 @@ import type {
   CoverageValue,
   Game,
   Image,
-  LiveApiSummary,
   Match,
   Participant,
   Player,
@@ -33,180 +32,19 @@ import type {
   Team,
   Tournament,
 } from '../../protocol/types.ts';
-
-/* The v2 shapes read here (service-v2.md, "Resources and their fields"). */
-type Dict<T> = Record<string, T>;
-export interface V2Country {
-  name: string;
-  short_name: string;
-  images?: { default?: string; thumbnail?: string };
-}
-export interface V2Game {
-  id: number;
-  title: string;
-  long_title: string;
-  default_match_type: string;
-  deleted_at: string | null;
-  images?: Dict<string>;
-  color: string;
-}
-export interface V2Team {
-  id: number;
-  name: string;
-  short_name: string;
-  deleted_at: string | null;
-  images?: Dict<string | boolean>;
-  country: V2Country | null;
-  game?: V2Game;
-  rosters?: V2Roster[];
-}
-export interface V2Player {
-  id: number;
-  first_name: string;
-  last_name: string;
-  nick_name: string;
-  deleted_at: string | null;
-  images?: Dict<string | boolean>;
-  country: V2Country | null;
-  race: { id: number; game_id: number; name: string } | null;
-  team?: V2Team | null;
-  game?: V2Game;
-}
-export interface V2Roster {
-  id: number;
-  teams: V2Team[];
-  players: V2Player[];
-}
-export interface V2Caster {
-  id: number;
-  name: string;
-  type: number | null;
-  url: string;
-  primary: boolean;
-  stream: {
-    id: number;
-    username: string;
-    display_name: string;
-    status_text: string;
-    viewer_count: number;
-    online: boolean;
-    last_online?: string | null;
-    platform?: { id: number; name: string; color: string };
-  } | null;
-  country: V2Country | null;
-}
-export interface V2Match {
-  id: number;
-  series_id: number;
-  order: number;
-  deleted_at: string | null;
-  winner: number | null;
-  scores: Dict<number> | null;
-  forfeit: Dict<boolean>;
-  seeding: Dict<number>;
-  game: V2Game;
-  has_pbpstats: boolean;
-  map: { id: number; name: string; official: boolean } | null;
-}
-export interface V2Series {
-  id: number;
-  title: string;
-  start: string | null;
-  end: string | null;
-  tier: number;
-  bestOf: number;
-  tournament_id: number;
-  substage_id: number;
-  deleted_at: string | null;
-  pbp_status: string;
-  postponed_from: string | null;
-  scores: Dict<number>;
-  forfeit: Dict<boolean>;
-  chain: { root_id: number } | null;
-  streamed: boolean;
-  seeding: Dict<number | null>;
-  game: V2Game;
-  bracket_pos: { part: 'UB' | 'LB' | 'GF'; col: number; offset: number } | null;
-  rosters: V2Roster[];
-  tournament?: V2Tournament | null;
-  matches?: V2Match[];
-  casters?: V2Caster[];
-}
-export interface V2Substage {
-  id: number;
-  stage_id: number;
-  tier: number;
-  title: string;
-  deleted_at: string | null;
-  type: number;
-  tournament_id: number;
-  order: number;
-  start: string | null;
-  rules: {
-    advance: { number: number | null; substage_id: number | null };
-    descend: { number: number | null; substage_id: number | null };
-    points: { win: number | null; draw: number | null; loss: number | null; scope: 'series' | 'match' };
-  };
-  standings?: { roster_id: number; points: number | null; wins: number; draws: number; losses: number }[];
-  rosters?: V2Roster[];
-  series?: V2Series[];
-}
-export interface V2Tournament {
-  id: number;
-  title: string;
-  short_title?: string;
-  abbrev?: string;
-  country: V2Country | null;
-  tier: number;
-  description: string;
-  short_description: string;
-  format: string;
-  start: string;
-  end: string;
-  deleted_at: string | null;
-  images?: Dict<string | boolean>;
-  prizepool_string: Dict<string>;
-  links: Dict<string>;
-  game: V2Game;
-  stages?: { id: number; title: string; order: number; substages: V2Substage[] }[];
-  rosters?: V2Roster[];
-  casters?: V2Caster[];
-}
-export interface V2LightSummary {
-  confirmed: boolean;
-  length: number;
-  ended: boolean;
-  radiant?: V2LightSide;
-  dire?: V2LightSide;
-  home?: V2LightSide;
-  away?: V2LightSide;
-  /** The first game shape's rounds (a shooter's); see `light-summary.ts`. */
-  rounds?: V2LightRound[];
-}
-/** A round of the first game shape (`service-v2.md`, "Light summaries"). */
-export interface V2LightRound {
-  round_nr: number;
-  t_side: { roster: { id: number }; is_winner: boolean };
-  ct_side: { roster: { id: number }; is_winner: boolean };
-  win_reason: { id: number; name: string } | null;
-}
-export interface V2LightSide {
-  roster: { id: number };
-  score: number;
-  is_winner: boolean;
-  structure_status?: { towers: boolean[]; barracks: boolean[] };
-  player_stats: {
-    player: { id: number };
-    kills: number;
-    deaths: number;
-    assists: number;
-    level?: number;
-    networth?: number;
-    gpm?: number;
-    xpm?: number;
-    hero?: { id: number };
-  }[];
-}
+import type {
+  Dict,
+  V2Caster,
+  V2Country,
+  V2Game,
+  V2Match,
+  V2Player,
+  V2Roster,
+  V2Series,
+  V2Substage,
+  V2Team,
+  V2Tournament,
+} from './shapes.ts';
 
 const UNKNOWN: CoverageValue = 'unknown';
 function coverage(api: CoverageValue = UNKNOWN): Coverage {
@@ -532,65 +370,5 @@ export function toTournament(t: V2Tournament): Tournament {
     images: image(t.images?.default, t.images?.thumbnail, t.images?.fallback),
     stages: (t.stages ?? []).map((s) => ({ id: s.id })),
     casters: (t.casters ?? []).map((c) => ({ primary: c.primary, caster: { id: c.id } })),
-  };
-}
-
-/** The light summary as the v3 API summary a live card reads (score, structures, net worth, clock). */
-export function toLiveApi(matchId: number, l: V2LightSummary, at: number): LiveApiSummary {
-  const home = l.radiant ?? l.home;
-  const away = l.dire ?? l.away;
-  const side = (s: V2LightSide | undefined) => ({
-    roster: { id: s?.roster.id ?? 0 },
-    faction: { id: 0 },
-    score: s?.score ?? 0,
-    is_winner: s?.is_winner ?? false,
-    captain: { id: 0 },
-    players: (s?.player_stats ?? []).map((p, i) => ({
-      id: p.player.id,
-      hero: { id: p.hero?.id ?? 0 },
-      ui_index: i,
-      items: {
-        hero: {
-          inventory: { items: [], default_size: 0 },
-          backpack: { items: [], default_size: 0 },
-          neutral_slot: { items: [], default_size: 0 },
-        },
-      },
-      damage: { hero: { given: { total: 0 } }, structures: { given: { total: 0 } } },
-      healing: { hero: { given: { total: 0 } } },
-      creeps: { overall: { kills: { total: 0 }, denies: { total: 0 } } },
-      gold: { per_minute: p.gpm ?? 0, current: 0, net_worth: p.networth ?? 0 },
-      position: { x: 0, y: 0 },
-      respawn_timer: { milliseconds: 0 },
-      ultimate: { cooldown: { milliseconds: 0 }, state: 'unknown' },
-      kills: { total: p.kills },
-      assists: { total: p.assists },
-      deaths: { total: p.deaths },
-      experience: { per_minute: p.xpm ?? 0 },
-      level: p.level ?? 0,
-    })),
-    structures_status: {
-      towers: (s?.structure_status?.towers ?? []).map((standing) => ({ standing })),
-      barracks: (s?.structure_status?.barracks ?? []).map((standing) => ({ standing })),
-    },
-    draft: { picks: [], bans: [] },
-  });
-  const clock = l.length * 1000;
-  return {
-    timestamp: new Date(at).toISOString(),
-    match: {
-      id: matchId,
-      patch: '',
-      phase: l.ended ? 'post-game' : 'in-game',
-      clock: { milliseconds: clock },
-    },
-    first_blood_time: null,
-    timeline: {
-      length: clock,
-      start: new Date(at - clock).toISOString(),
-      end: l.ended ? new Date(at).toISOString() : null,
-    },
-    delay: { milliseconds: 0 },
-    teams: { home: side(home), away: side(away) },
   };
 }

@@ -15,7 +15,7 @@
  * `/series/{id}` answers (the same shape with the same `with[]`), so the records are the same.
  */
 import type { QueryParams } from '../query.ts';
-import type { V2Series } from './records.ts';
+import type { V2Series } from './shapes.ts';
 
 /** What a series answer told about where to find it again. */
 export interface SeriesHint {
