@@ -4,7 +4,7 @@
  * when a listing already carried them; and where each series seen was, to find it again in a
  * listing (`series-batch.ts`). Bounded: the oldest entry of a kind is dropped first.
  */
-import type { Caster, GameMap, Player, Roster, Substage, Team } from '../../protocol/types.ts';
+import type { Caster, GameMap, Player, Roster, Team } from '../../protocol/types.ts';
 import { toCaster, toPlayer, toRoster, toTeam } from './records.ts';
 import type { SeriesHint } from './series-batch.ts';
 import type { V2Roster, V2Series } from './shapes.ts';
@@ -17,7 +17,13 @@ export class Embedded {
   readonly players = new Map<number, Player>();
   readonly casters = new Map<number, Caster>();
   readonly maps = new Map<number, GameMap>();
-  readonly substages = new Map<number, Substage>();
+  /**
+   * The game of each substage seen in a tournament (a v2 substage does not name its game). Only the
+   * game: a tournament embeds its substages without standings (v2 gives standings only by id,
+   * `/substages/{id}` with `with[]=standings`), so an embedded substage never answers for a
+   * substage; `substages.get` and `getMany` always read it by id, through the cache like v3.
+   */
+  readonly substageGames = new Map<number, number>();
   /** Where each series seen was (its tournament and start): found again in a listing (`series-batch.ts`). */
   readonly seriesHints = new Map<number, SeriesHint>();
 

@@ -13,6 +13,8 @@
  * - `chain` holds the chain's root only; broadcasters, incident flags, game versions, social
  *   accounts, organisations of teams, player roles, goal differences and movements are empty.
  * - ids v2 does not carry (countries, regions, lineups, standing rosters) are 0.
+ * - substages embedded in tournaments (stages, substage listings) have no standings; a substage
+ *   read by id has them (`tournaments.ts`).
  */
 import type {
   Caster,

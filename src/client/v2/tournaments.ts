@@ -3,6 +3,11 @@
  * `with[]=rosters,stages.substages`, `/substages/{id}`). v2 lists neither tournaments nor substages
  * by id: a tournament is one request each, and the substages of many tournaments come from the
  * tournament listing, which embeds them.
+ *
+ * Standings: v2 gives a substage's standings only by id (`/substages/{id}` with `with[]=standings`).
+ * A substage read by id (`get`, `getMany`) always has them, fresh as the `substages` cache family
+ * allows, as on v3; substages embedded in a tournament (`stages`, `tournaments.substages`,
+ * `substages.list`) have none (`standings: []`) and never answer a read by id.
  */
 import { safeId } from '../../protocol/filter.ts';
 import type { Substage, Tournament } from '../../protocol/types.ts';
@@ -36,9 +41,7 @@ async function tournamentDetail(r: V2Reader, id: number, options?: CallOptions):
   );
   for (const x of a.body.rosters ?? []) r.seen.roster(x, a.body.game.id);
   for (const stage of a.body.stages ?? [])
-    for (const sub of stage.substages)
-      if (!r.seen.substages.has(sub.id))
-        r.seen.put(r.seen.substages, sub.id, toSubstage(sub, a.body.game.id));
+    for (const sub of stage.substages) r.seen.put(r.seen.substageGames, sub.id, a.body.game.id);
   return a.body;
 }
 
@@ -82,7 +85,7 @@ async function tournamentMany(r: V2Reader, wanted: readonly number[], options?: 
 
 async function substageGet(r: V2Reader, id: number, options?: CallOptions): Promise<Substage> {
   const a = await r.get<V2Substage>(`/substages/${safeId(id)}`, { 'with[]': 'rosters,standings' }, options);
-  const game = a.body.rosters?.[0]?.teams[0]?.game?.id ?? r.seen.substages.get(id)?.game.id ?? 0;
+  const game = a.body.rosters?.[0]?.teams[0]?.game?.id ?? r.seen.substageGames.get(id) ?? 0;
   for (const x of a.body.rosters ?? []) r.seen.roster(x, game);
   return toSubstage(a.body, game);
 }
@@ -156,7 +159,8 @@ export function buildTournaments(
       list: (q, o) => substageList(r, q, o),
       paginate: (q, o) => paginate((w, c) => substageList(r, { ...q, ...w }, c), o),
       get,
-      getMany: many(r.seen.substages, get),
+      // Always by id, with standings: never from a tournament's embedded substages (`Embedded`).
+      getMany: many(new Map(), get),
       series: (id, q, o) => substageSeries(r, id, q, o),
       rosters: async (id, o) => {
         const a = await r.get<V2Substage>(`/substages/${safeId(id)}`, { 'with[]': 'rosters,standings' }, o);
