@@ -4,15 +4,18 @@
  * its pages. The listings themselves run against the local service in `v2.test.ts`.
  */
 import { describe, expect, it } from 'vitest';
+import type { QueryParams } from '../../src/client/query.ts';
 import {
   CLUSTER_GAP_MS,
   clusterParams,
   clusters,
+  fitted,
   type ListPage,
   readClusters,
   type SeriesHint,
 } from '../../src/client/v2/series-batch.ts';
 import type { V2Series } from '../../src/client/v2/shapes.ts';
+import { fits, MAX_QUERY_CHARS, queryLength, splitIds } from '../../src/client/v2/url-limit.ts';
 
 const T = Date.parse('2026-11-18T12:00:00Z');
 const hints = new Map<number, SeriesHint>([
@@ -64,5 +67,75 @@ describe('v2 series by id: clusters', () => {
       [2, T + 3],
       [4, T + 1],
     ]);
+  });
+});
+
+describe('v2 series by id: listings under the URL cap', () => {
+  // 400 series, each of its own tournament (7-digit ids, as the local service's), within an hour.
+  const many = new Map<number, SeriesHint>(
+    Array.from({ length: 400 }, (_, i) => [i + 1, { tournament: 1_300_000 + i, start: T + i * 9000 }]),
+  );
+  const ids = [...many.keys()];
+
+  it('cuts a cluster of many tournaments into listings that each fit, every series in exactly one', () => {
+    expect(clusters(ids, many)).toHaveLength(1);
+    expect(fits(clusterParams(ids, many))).toBe(false);
+    const parts = fitted(ids, many);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts)
+      expect(queryLength(clusterParams(part, many))).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(parts.flat().sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('leaves a cluster that fits as it is', () => {
+    expect(fitted([1, 2, 3], many)).toEqual([[1, 2, 3]]);
+  });
+
+  it('asks only for listings that fit, and finds every series in them', async () => {
+    const asked: QueryParams[] = [];
+    const listPage: ListPage = async (params) => {
+      asked.push(params);
+      const tournaments = new Set(params['tournaments[]']!.split(',').map(Number));
+      const data = ids
+        .filter((id) => tournaments.has(many.get(id)!.tournament))
+        .map((id) => ({ id }) as V2Series);
+      return { at: T, lastPage: 1, data };
+    };
+    const found = await readClusters(ids, many, listPage);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.every(fits)).toBe(true);
+    expect([...found.keys()].sort((a, b) => a - b)).toEqual(ids);
+  });
+});
+
+describe('v2 URL cap: splitIds', () => {
+  const params = {
+    'competitors[]': Array.from({ length: 300 }, (_, i) => 100_000 + i).join(','),
+    is_over: 'false',
+  };
+
+  it('cuts an id list into the fewest consecutive parts that fit, keeping the other parameters', () => {
+    const parts = splitIds(params, 'competitors[]');
+    expect(parts.length).toBeGreaterThan(1);
+    for (const part of parts) {
+      expect(fits(part)).toBe(true);
+      expect(part.is_over).toBe('false');
+    }
+    expect(parts.map((p) => p['competitors[]']).join(',')).toBe(params['competitors[]']);
+    // The fewest: two neighbouring parts joined would not fit.
+    const joined = {
+      ...params,
+      'competitors[]': `${parts[0]!['competitors[]']},${parts[1]!['competitors[]']}`,
+    };
+    expect(fits(joined)).toBe(false);
+  });
+
+  it('keeps parameters that fit as one listing', () => {
+    const small = { 'competitors[]': '1,2,3' };
+    expect(splitIds(small, 'competitors[]')).toEqual([small]);
+  });
+
+  it('measures the query as the transport sends it (each id its own parameter)', () => {
+    expect(queryLength({ 'games[]': '1,22' })).toBe('games%5B%5D=1&games%5B%5D=22'.length);
   });
 });

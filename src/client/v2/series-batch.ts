@@ -11,11 +11,14 @@
  * (`starts_after` ... `starts_before`, which also lifts the `is_over` default, so over and not over
  * alike; `is_deleted` unset, so deleted ones too), every page of it. A series that moved out of its
  * window, was never seen, or stands alone is read by id as before, and so is every series of a
- * cluster whose listing would take more pages than it has series. What a listing answers is what
- * `/series/{id}` answers (the same shape with the same `with[]`), so the records are the same.
+ * cluster whose listing would take more pages than it has series. A cluster of many tournaments is
+ * cut into several listings so that no URL is longer than 2,000 characters (`url-limit.ts`). What
+ * a listing answers is what `/series/{id}` answers (the same shape with the same `with[]`), so the
+ * records are the same.
  */
 import type { QueryParams } from '../query.ts';
 import type { V2Series } from './shapes.ts';
+import { fits, splitIds } from './url-limit.ts';
 
 /** What a series answer told about where to find it again. */
 export interface SeriesHint {
@@ -69,7 +72,22 @@ export function clusterParams(ids: readonly number[], hints: ReadonlyMap<number,
 }
 
 /**
- * The series of `ids` found in the listings of their clusters (clusters of two or more), by id.
+ * A cluster whose tournaments would make a listing URL longer than `MAX_URL_CHARS`, cut by
+ * tournament into clusters whose listings fit (`url-limit.ts`); a cluster that fits, unchanged.
+ * Each part lists fewer tournaments in the same or a narrower window, so it fits as its ids did.
+ */
+export function fitted(cluster: number[], hints: ReadonlyMap<number, SeriesHint>): number[][] {
+  const params = clusterParams(cluster, hints);
+  if (fits(params)) return [cluster];
+  return splitIds(params, 'tournaments[]').map((part) => {
+    const tournaments = new Set(part['tournaments[]']!.split(',').map(Number));
+    return cluster.filter((id) => tournaments.has(hints.get(id)!.tournament));
+  });
+}
+
+/**
+ * The series of `ids` found in the listings of their clusters (clusters of two or more, each cut
+ * to a URL that fits), by id.
  * Ids not in the answer are for the caller to read one by one.
  */
 export async function readClusters(
@@ -80,6 +98,7 @@ export async function readClusters(
   const found = new Map<number, Found>();
   await Promise.all(
     clusters(ids, hints)
+      .flatMap((cluster) => fitted(cluster, hints))
       .filter((cluster) => cluster.length >= 2)
       .map(async (cluster) => {
         const wanted = new Set(cluster);
