@@ -254,10 +254,19 @@ describe('v2 resources (service)', () => {
     expect(detail.body.rosters[0].id).toBe(team.standing_roster!.roster.id);
     expect(detail.body.upcoming_series.length).toBeLessThanOrEqual(5);
     expect((await get(`/teams/${team.id}`)).body).not.toHaveProperty('rosters');
+    // `game` is an optional part of a team and a player (`with[]=game`): absent unless asked.
+    expect(teams.body.data[0]).not.toHaveProperty('game');
+    expect((await get(`/teams/${team.id}`)).body).not.toHaveProperty('game');
+    const withGame = await get(`/teams?q=${encodeURIComponent(team.name)}&with[]=game`);
+    expect(withGame.body.data[0].game.id).toBe(team.game.id);
 
     const player = service.world.catalog.players.find((p) => p.active)!;
     const players = await get(`/players?q=${encodeURIComponent(player.nick_name)}`);
     expect(players.body.data.map((p: any) => p.id)).toContain(player.id);
+    expect(players.body.data[0]).not.toHaveProperty('game');
+    expect(players.body.data[0]).not.toHaveProperty('team');
+    expect((await get(`/players/${player.id}`)).body).not.toHaveProperty('game');
+    expect((await get(`/players/${player.id}?with[]=game`)).body.game.id).toBe(player.game.id);
     const games = await get('/games?q=strike');
     expect(games.body.data.map((g: any) => g.long_title)).toEqual(['Strike Point']);
     const orgs = await get('/organisations');

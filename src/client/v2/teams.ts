@@ -31,7 +31,7 @@ async function teamGet(r: V2Reader, id: number, options?: CallOptions): Promise<
 }
 
 async function teamList(r: V2Reader, q: ListQuery<'teams'> | undefined, o?: CallOptions): Promise<Team[]> {
-  const params: QueryParams = {};
+  const params: QueryParams = { 'with[]': 'game' };
   for (const [field, op, value] of q?.filter ?? []) {
     if (field === 'deleted_at' && op === '=' && value === null) continue;
     if (field === 'game.id' && (op === '=' || op === '<=')) params['games[]'] = ids(value);
@@ -79,7 +79,7 @@ async function rosterSeries(r: V2Reader, id: number, q: ListQuery<'series'> | un
 }
 
 async function playerGet(r: V2Reader, id: number, options?: CallOptions): Promise<Player> {
-  const a = await r.get<V2Player>(`/players/${safeId(id)}`, {}, options);
+  const a = await r.get<V2Player>(`/players/${safeId(id)}`, { 'with[]': 'game' }, options);
   return toPlayer(a.body);
 }
 

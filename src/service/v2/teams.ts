@@ -24,6 +24,13 @@ import {
   teamV2,
 } from './shapes.ts';
 
+/** A team or player with its `game` only when `with[]=game` asked for it (the spec's optional part). */
+function withGame<T extends { game: unknown }>(body: T, withParts: Set<string>): Record<string, unknown> {
+  if (withParts.has('game')) return body;
+  const { game: _game, ...rest } = body;
+  return rest;
+}
+
 /** Rosters of teams that play in the given tournaments (window's tournaments). */
 function tournamentRosters(world: World, ids: number[]): Set<number> {
   const rosters = new Set<number>();
@@ -34,7 +41,7 @@ function tournamentRosters(world: World, ids: number[]): Set<number> {
 export function listTeams(c: V2Context): Envelope<unknown> {
   const { query, world } = c;
   const page = readPage(query);
-  readWith(query, ['game']);
+  const withParts = readWith(query, ['game']);
   const games = new Set(readIds(query, 'games'));
   const tournaments = readIds(query, 'tournaments');
   const active = readBool(query, 'active') ?? true;
@@ -55,7 +62,7 @@ export function listTeams(c: V2Context): Envelope<unknown> {
   return envelope(
     teams.sort((a, b) => a.id - b.id),
     page,
-    (team) => teamV2(world, team),
+    (team) => withGame(teamV2(world, team), withParts),
   );
 }
 
@@ -84,7 +91,7 @@ export function getTeam(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'team_stats', 'schedule', 'rosters', 'players']);
   readInt(c.query, 'months_back', 3);
   const team: Team = c.world.catalog.teamById.get(c.ids[0]!) ?? notFound();
-  const body: Record<string, unknown> = teamV2(c.world, team);
+  const body: Record<string, unknown> = withGame(teamV2(c.world, team), withParts);
   // Most recent default (standing) roster first.
   const rosters = c.world.catalog.rosters
     .filter((r) => r.team.id === team.id)
@@ -132,7 +139,7 @@ export function listPlayers(c: V2Context): Envelope<unknown> {
     players.sort((a, b) => a.id - b.id),
     page,
     (p) => {
-      const body: Record<string, unknown> = playerV2(world, p);
+      const body: Record<string, unknown> = withGame(playerV2(world, p), withParts);
       if (!withParts.has('team')) body.team = undefined;
       return body;
     },
@@ -143,7 +150,7 @@ export function getPlayer(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'rosters', 'player_stats', 'schedule']);
   readInt(c.query, 'months_back', 3);
   const player: Player = c.world.catalog.playerById.get(c.ids[0]!) ?? notFound();
-  const body: Record<string, unknown> = playerV2(c.world, player);
+  const body: Record<string, unknown> = withGame(playerV2(c.world, player), withParts);
   const rosters = c.world.catalog.rosters.filter((r) => r.line_up.players.some((x) => x.id === player.id));
   if (withParts.has('rosters')) body.rosters = rosters.map((r) => rosterV2(c.world, r));
   if (withParts.has('schedule')) Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id))));
