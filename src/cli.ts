@@ -10,7 +10,10 @@ const SUBCOMMANDS: Record<
     summary: 'run Matchday (terminal chat, Discord or Slack, per configuration)',
     load: () => import('./main.ts'),
   },
-  service: { summary: 'serve the local esports data service (v3, and v2 beside it)', load: () => import('./service/cli.ts') },
+  service: {
+    summary: 'serve the local esports data service (v3, and v2 beside it)',
+    load: () => import('./service/cli.ts'),
+  },
   ask: {
     summary: 'run one command and print the reply, e.g. matchday ask "/series live"',
     load: () => import('./platforms/terminal/ask.ts'),
