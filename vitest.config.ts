@@ -33,7 +33,7 @@ export const SLOW_TESTS = [
   'test/service/schedule.test.ts', // the schedule's promises over the whole window, also at bench scale (~5 s)
   'test/service/limits.test.ts', // the service's limits, also as a child process (~3 s)
   'test/client/service.test.ts', // 429 storms, faults and the 5/s budget waited out in real time (~9 s)
-  'test/client/v2-long-urls.test.ts', // v2 URLs under the cap, against a world at 4x its series (~20 s)
+  'test/client/v2-long-urls.test.ts', // v2 URLs under the cap, against a world at 4x its series (~20-45 s)
   'test/bot/app.test.ts', // start-up against a service that answers slowly (~13 s)
   // The real `matchday` CLI as a child process (container-style starts, the terminal over stdin).
   'test/ops/headless.test.ts', // no TTY, no platform: started, probed, stopped with SIGTERM (~10 s)

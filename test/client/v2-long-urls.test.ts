@@ -72,7 +72,7 @@ describe('v2 URLs stay under 2,000 characters', () => {
       [['upcoming', 'live'], 'start-asc'],
       [['over', 'over-forfeited'], 'end-desc'],
     ] as const)
-      for (const skip of [0, 50, 120]) {
+      for (const skip of [0, 50, 120, 400]) {
         const query = {
           filter: [
             ['participants.roster.id', '^', rosters],

@@ -92,6 +92,24 @@ async function seriesList(
   return items.map((s) => toSeries(s, at));
 }
 
+/** The first `n` series of a listing: as many pages as that takes (the oldest answer's clock). */
+async function firstRows(
+  r: V2Reader,
+  params: QueryParams,
+  n: number,
+  options: CallOptions | undefined,
+): Promise<{ at: number; items: V2Series[] }> {
+  const items: V2Series[] = [];
+  let at = Number.POSITIVE_INFINITY;
+  for (let page = 1; items.length < n; page++) {
+    const a = await r.get<Envelope<V2Series>>('/series', { ...params, page: String(page) }, options);
+    at = Math.min(at, a.at);
+    items.push(...a.body.data);
+    if (page >= a.body.last_page) break;
+  }
+  return { at, items: items.slice(0, n) };
+}
+
 /**
  * The window of a listing whose ids make too long a URL (`url-limit.ts`): the listing of each part
  * of the ids up to the window's end, merged in the listing's order (start or end, ascending or
@@ -105,9 +123,7 @@ async function splitWindow(
   options: CallOptions | undefined,
 ): Promise<{ at: number; items: V2Series[] }> {
   const parts = splitIds(params, longestArray(params)!);
-  const read = await Promise.all(
-    parts.map((part) => r.window<V2Series>('/series', part, 0, skip + count, options)),
-  );
+  const read = await Promise.all(parts.map((part) => firstRows(r, part, skip + count, options)));
   const byId = new Map<number, V2Series>();
   for (const part of read) for (const s of part.items) byId.set(s.id, s);
   const field = params.order === 'end' ? 'end' : 'start';
