@@ -15,7 +15,7 @@ import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { parseLeads } from './settings.ts';
+import { parseLeads } from './settings-parse.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
 
 const team = {

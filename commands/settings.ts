@@ -5,7 +5,7 @@
  * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
  * what was stored.
  */
-import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
@@ -13,47 +13,32 @@ import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import {
   type ChannelSubscription,
   channelSubscriptionSchema,
-  NOTIFICATION_KINDS,
-  type NotificationKind,
   type Settings,
   SPOILER_POLICIES,
   settingsSchema,
 } from '../src/bot/settings.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { resolveName, scopeOf, textArg } from './shared.ts';
+import {
+  calendarReply,
+  channelId,
+  channelLabel,
+  channelUnknown,
+  eventsChange,
+  str,
+  threadsChange,
+} from './settings-channel.ts';
+import {
+  applyChannelPatch,
+  channelOptions,
+  channelPatch,
+  parseGames,
+  parseLeads,
+  parseTiers,
+} from './settings-parse.ts';
+import { textArg } from './shared.ts';
 
 /** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
 export const MAX_CHANNELS = 25;
-
-const channelOptions = {
-  channel: { type: 'channel', description: 'The channel', required: true },
-  games: {
-    type: 'string',
-    description: 'Games, comma-separated, or "all" (default: the games chosen in settings)',
-    max: 200,
-  },
-  tiers: {
-    type: 'string',
-    description: 'Tiers, e.g. "1,2", or "all" (default: the tiers chosen in settings)',
-    max: 20,
-  },
-  teams: {
-    type: 'string',
-    description: 'Teams announced whatever their tier, comma-separated, or "none"',
-    max: 300,
-  },
-  kinds: {
-    type: 'string',
-    description: `What to post: ${NOTIFICATION_KINDS.join(', ')} (default: all)`,
-    max: 100,
-  },
-  leads: {
-    type: 'string',
-    description: 'Reminder minutes before start, e.g. "15, 60" (default: the reminders chosen in settings)',
-    max: 50,
-  },
-  role: { type: 'role', description: 'A role to mention on notifications' },
-} as const;
 
 export default defineCommand({
   name: 'settings',
@@ -312,123 +297,14 @@ export default defineCommand({
         describe = () => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
         break;
       }
-      case 'events': {
-        const id = channelId(ctx.args.channel);
-        const enabled = ctx.args.enabled;
-        if (typeof enabled !== 'boolean')
-          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
-        if (ctx.tenant.platform !== 'discord')
-          throw new UserError('DISCORD_ONLY', [
-            `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (`,
-            cmd('settings calendar'),
-            ').',
-          ]);
-        if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
-        if (enabled && ctx.channels?.events) {
-          const check = await ctx.channels.events();
-          if (!check.ok)
-            throw new UserError(
-              'EVENTS_PERMISSION',
-              `Matchday cannot make scheduled events here: it is missing ${check.missing.join(', ')}. Give its role Manage Events in Server Settings > Roles, then try again.`,
-              check.missing,
-            );
-        }
-        change = (next) => {
-          const channel = next.channels.find((c) => c.id === id);
-          if (!channel) throw channelUnknown();
-          if (enabled) channel.events = true;
-          else delete channel.events;
-        };
-        describe = (stored) => {
-          const channel = stored.channels.find((c) => c.id === id);
-          const label = channel ? channelLabel(channel) : `channel ${id}`;
-          if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
-          const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
-          return teams === 0
-            ? [
-                `Scheduled events from ${label}: on, but it follows no team yet: add teams with `,
-                cmd('follow team'),
-                ' or ',
-                cmd('settings channel-set teams:'),
-                '.',
-              ]
-            : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
-        };
+      case 'events':
+        ({ change, describe } = await eventsChange(ctx, current, ctx.args));
         break;
-      }
-      case 'threads': {
-        const id = channelId(ctx.args.channel);
-        const enabled = ctx.args.enabled;
-        if (typeof enabled !== 'boolean')
-          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
-        if (ctx.tenant.platform === 'terminal')
-          throw new UserError('NO_THREADS', 'The terminal has no threads; this works on Discord and Slack.');
-        if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
-        if (enabled && ctx.channels?.threads) {
-          const check = await ctx.channels.threads(id);
-          if (!check.ok)
-            throw new UserError(
-              'THREADS_PERMISSION',
-              `Matchday cannot use threads in that channel: it is missing ${check.missing.join(' and ')}. Give Matchday’s role those permissions in the channel (Edit Channel > Permissions) or in Server Settings > Roles, then turn threads on again.`,
-              check.missing,
-            );
-        }
-        change = (next) => {
-          const channel = next.channels.find((c) => c.id === id);
-          if (!channel) throw channelUnknown();
-          if (enabled) channel.threads = true;
-          else delete channel.threads;
-        };
-        describe = (stored) => {
-          const channel = stored.channels.find((c) => c.id === id);
-          const label = channel ? channelLabel(channel) : `channel ${id}`;
-          if (!enabled) return `Threads in ${label}: off.`;
-          const live = channel?.kinds.includes('live') && stored.liveUpdates;
-          const on = `Threads in ${label}: on; each finished game is posted in a thread under the live card`;
-          return live
-            ? `${on}.`
-            : [
-                `${on} (live cards are off for this channel: turn them on with `,
-                cmd('settings channel-set kinds:'),
-                ' or ',
-                cmd('settings live'),
-                ').',
-              ];
-        };
+      case 'threads':
+        ({ change, describe } = await threadsChange(ctx, current, ctx.args));
         break;
-      }
-      case 'calendar': {
-        // No settings change: the token lives beside the profiles (see README "Follow privately").
-        const id = channelId(ctx.args.channel);
-        const channel = current.channels.find((c) => c.id === id);
-        if (!channel) throw channelUnknown();
-        const calendars = ctx.channelCalendars;
-        if (!calendars || calendars.url('probe') === undefined)
-          throw new UserError(
-            'NO_CALENDAR',
-            'This Matchday serves no calendars. Whoever runs it can turn them on with CALENDAR_PORT (see the README, "Follow privately").',
-          );
-        const renew = ctx.args.action === 'renew';
-        const url = calendars.url(await calendars.token(id, renew))!;
-        const card: Card = {
-          title: `Calendar of ${channelLabel(channel)}`,
-          colour: COLOURS.success,
-          description: [
-            [{ link: url, label: url }],
-            [
-              "The channel's series (its games, tiers and teams) as a calendar to subscribe to, with reminders at its lead times.",
-            ],
-            renew
-              ? ['The old URL no longer works.']
-              : [
-                  'Share it with the people who should have it; ',
-                  cmd('settings calendar action:renew'),
-                  ' makes a new one and the old one stops working.',
-                ],
-          ],
-        };
-        return { cards: [card], ephemeral: true };
-      }
+      case 'calendar':
+        return calendarReply(ctx, current, ctx.args);
       case 'channel-remove': {
         const id = channelId(ctx.args.channel);
         let removed: ChannelSubscription | undefined;
@@ -478,160 +354,10 @@ function channelExists(): UserError {
   ]);
 }
 
-function channelUnknown(): UserError {
-  return new UserError('UNKNOWN_CHANNEL', [
-    'That channel is not set up; use ',
-    cmd('settings channel-add'),
-    ' first.',
-  ]);
-}
-
-function str(value: unknown, name: string): string {
-  if (typeof value !== 'string' || value.trim() === '')
-    throw new UserError('MISSING_OPTION', `Give ${name}.`);
-  return value.trim();
-}
-
-function channelId(value: unknown): string {
-  const id = str(value, 'a channel');
-  // Channel ids from the platforms: Discord snowflakes, Slack C/G ids, the terminal's name.
-  if (!/^[A-Za-z0-9_#:-]{1,64}$/.test(id))
-    throw new UserError('BAD_CHANNEL', 'That is not a channel: pick one from the list.');
-  return id;
-}
-
-function splitList(text: string): string[] {
-  return text
-    .split(/[,;\n]+/)
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
-
-const ALL = new Set(['all', 'any', 'every', '*']);
-const NONE = new Set(['none', 'no', '-']);
-
-/** "cs2, dota 2" -> game ids through the name index; "all" -> []. */
-async function parseGames(ctx: CommandContext<unknown>, text: string): Promise<number[]> {
-  if (ALL.has(text.toLowerCase())) return [];
-  const items = splitList(text);
-  if (items.length > 20) throw new UserError('TOO_MANY', 'At most 20 games.');
-  const ids: number[] = [];
-  for (const item of items) ids.push(await resolveName(ctx, 'game', item));
-  return [...new Set(ids)];
-}
-
-/** "1,2" -> [1, 2]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
-function parseTiers(text: string, forChannel: boolean): number[] {
-  if (ALL.has(text.toLowerCase())) return forChannel ? [] : [1, 2, 3, 4];
-  const items = text.split(/[\s,;]+/).filter((s) => s !== '');
-  const tiers = items.map((item) => {
-    if (!/^[1-4]$/.test(item))
-      throw new UserError('BAD_TIER', `"${item.slice(0, 10)}" is not a tier: tiers are 1 (top) to 4.`);
-    return Number(item);
-  });
-  if (tiers.length === 0) throw new UserError('BAD_TIER', 'Give at least one tier, e.g. "1,2".');
-  return [...new Set(tiers)].sort();
-}
-
-/** "15, 60, 2h" -> [15, 60, 120] minutes, 1 to 1440, at most 5. */
-export function parseLeads(text: string, forChannel: boolean): number[] {
-  if (forChannel && ALL.has(text.toLowerCase())) return [];
-  const leads = text
-    .split(/[\s,;]+/)
-    .filter((s) => s !== '')
-    .map((item) => {
-      const match = /^(\d{1,5})\s*(m|min|mins|minutes|h|hr|hours)?$/i.exec(item);
-      const minutes = match ? Number(match[1]) * (match[2] && /^h/i.test(match[2]) ? 60 : 1) : Number.NaN;
-      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
-        throw new UserError(
-          'BAD_LEAD',
-          `"${item.slice(0, 10)}" is not a lead time: use minutes from 1 to 1440, e.g. "15, 60".`,
-        );
-      }
-      return minutes;
-    });
-  const unique = [...new Set(leads)].sort((a, b) => a - b);
-  if (unique.length === 0)
-    throw new UserError('BAD_LEAD', 'Give at least one lead time in minutes, e.g. 15.');
-  if (unique.length > 5) throw new UserError('BAD_LEAD', 'At most 5 reminder lead times.');
-  return unique;
-}
-
-/** A channel's options as given: only what the admin set (`role: null` removes the role). */
-type ChannelPatch = Partial<Omit<ChannelSubscription, 'role'>> & { role?: string | null };
-
-/** Parses the channel options (names resolved through the index); nothing is changed yet. */
-async function channelPatch(
-  ctx: CommandContext<unknown>,
-  channelGames: readonly number[],
-  args: ArgsOf<typeof channelOptions>,
-): Promise<ChannelPatch> {
-  const patch: ChannelPatch = {};
-  const games = textArg('games', args.games, 200);
-  if (games !== undefined) patch.games = await parseGames(ctx, games);
-  const tiers = textArg('tiers', args.tiers, 20);
-  if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
-  const teams = textArg('teams', args.teams, 300);
-  if (teams !== undefined) {
-    if (NONE.has(teams.toLowerCase())) patch.teams = [];
-    else {
-      const items = splitList(teams);
-      if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
-      const scope = scopeOf(ctx, patch.games ?? channelGames);
-      const ids: number[] = [];
-      for (const item of items) ids.push(await resolveName(ctx, 'team', item, scope));
-      patch.teams = [...new Set(ids)];
-    }
-  }
-  const kinds = textArg('kinds', args.kinds, 100);
-  if (kinds !== undefined) {
-    if (ALL.has(kinds.toLowerCase())) patch.kinds = [...NOTIFICATION_KINDS];
-    else {
-      const list: NotificationKind[] = [];
-      for (const k of splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase())) {
-        const kind = NOTIFICATION_KINDS.find((known) => known === k);
-        if (!kind) {
-          throw new UserError(
-            'BAD_KIND',
-            `"${k.slice(0, 20)}" is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}.`,
-          );
-        }
-        list.push(kind);
-      }
-      if (list.length === 0)
-        throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
-      patch.kinds = [...new Set(list)];
-    }
-  }
-  const leads = textArg('leads', args.leads, 50);
-  if (leads !== undefined) patch.leads = parseLeads(leads, true);
-  const role = args.role;
-  if (typeof role === 'string' && role.trim() !== '') {
-    const id = role.trim();
-    if (NONE.has(id.toLowerCase())) patch.role = null;
-    else if (!/^[A-Za-z0-9_:-]{1,64}$/.test(id))
-      throw new UserError('BAD_ROLE', 'That is not a role: pick one from the list.');
-    else patch.role = id;
-  }
-  return patch;
-}
-
-function applyChannelPatch(base: ChannelSubscription, patch: ChannelPatch): ChannelSubscription {
-  const { role, ...rest } = patch;
-  const next: ChannelSubscription = { ...structuredClone(base), ...structuredClone(rest) };
-  if (role === null) delete next.role;
-  else if (role !== undefined) next.role = role;
-  return next;
-}
-
 function describeGames(ctx: CommandContext<unknown>, games: readonly number[]): string {
   if (games.length === 0) return 'all';
   const names = ctx.names;
   return games.map((id) => names.game(id)?.title ?? `game ${id}`).join(', ');
-}
-
-function channelLabel(channel: ChannelSubscription): string {
-  return channel.name ? `#${channel.name}` : `channel ${channel.id}`;
 }
 
 /** The settings as a card; `changed` says what this command just changed. */

@@ -11,6 +11,7 @@ import { commands } from '../../commands/index.ts';
 import type { CommandUser, Platform } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
+import { parseCommandText } from '../../src/bot/text-args.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
 import { APIS, type Stack, startStack } from './helpers.ts';
 
@@ -303,6 +304,59 @@ describe.each(APIS)('on %s', (api) => {
       const renewed = replyText((await run({ channel: 'c-news', action: 'renew' }, admin)).reply);
       expect(renewed).toContain('The old URL no longer works.');
       expect(await users.channelOfToken(token!)).toBeUndefined();
+    });
+
+    it('suggests calendar commands that run as typed (the terminal: events point to the calendar)', async () => {
+      const admin: CommandUser = { id: 'local', name: 'you', isAdmin: true };
+      await stack.tenants.save('terminal:local', {
+        ...(await stack.tenants.get('terminal:local')),
+        channels: [
+          {
+            id: 'terminal',
+            name: 'terminal',
+            games: [],
+            tiers: [],
+            teams: [],
+            kinds: ['reminders'],
+            leads: [],
+          },
+        ],
+      });
+      const typed = (line: string) => {
+        const parsed = parseCommandText(line, commands);
+        return runtime(true).run({
+          platform: 'terminal',
+          tenantKey: 'local',
+          user: admin,
+          channel: { id: 'terminal', name: 'terminal' },
+          command: parsed.command,
+          ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+          args: parsed.args,
+        });
+      };
+      // Scheduled events are Discord's: the answer offers the channel's calendar, with the channel.
+      const events = await typed('/settings events channel:#terminal enabled:true');
+      expect(events.outcome).toBe('user-error');
+      const offered = /\/settings calendar[^)]*/.exec(events.message ?? '')?.[0];
+      expect(offered).toBe('/settings calendar channel:#terminal');
+      const shown = await typed(offered!);
+      expect(shown.outcome).toBe('ok');
+      const text = replyText(shown.reply);
+      const token = /calendar\/([A-Za-z0-9_-]{43})\.ics/.exec(text)?.[1];
+      expect((await users.channelOfToken(token!))?.channelId).toBe('terminal');
+      // Its renew hint names the channel too (channel: is required), and runs as shown.
+      const renew = /\/settings calendar \S+ action:renew/.exec(text)?.[0];
+      expect(renew).toBe('/settings calendar channel:#terminal action:renew');
+      const renewed = await typed(renew!);
+      expect(renewed.outcome).toBe('ok');
+      expect(replyText(renewed.reply)).toContain('The old URL no longer works.');
+      expect(await users.channelOfToken(token!)).toBeUndefined();
+      // A channel that is not set up is offered as given, and that command says what to do.
+      const elsewhere = await typed('/settings events channel:#matches enabled:true');
+      expect(elsewhere.message).toContain('/settings calendar channel:#matches');
+      const notSetUp = await typed('/settings calendar channel:#matches');
+      expect(notSetUp.outcome).toBe('user-error');
+      expect(notSetUp.message).toContain('/settings channel-add');
     });
   });
 

@@ -1,0 +1,162 @@
+/**
+ * Parsing of the `/settings` options (issue 16 split it out of `settings.ts`): games through the
+ * name index, tiers, reminder lead times (also `/me reminders`), and a notification channel's
+ * options as a patch applied to its subscription. Nothing here changes settings.
+ */
+import { type ArgsOf, type CommandContext, UserError } from '../src/bot/command.ts';
+import { type ChannelSubscription, NOTIFICATION_KINDS, type NotificationKind } from '../src/bot/settings.ts';
+import { resolveName, scopeOf, textArg } from './shared.ts';
+
+export const channelOptions = {
+  channel: { type: 'channel', description: 'The channel', required: true },
+  games: {
+    type: 'string',
+    description: 'Games, comma-separated, or "all" (default: the games chosen in settings)',
+    max: 200,
+  },
+  tiers: {
+    type: 'string',
+    description: 'Tiers, e.g. "1,2", or "all" (default: the tiers chosen in settings)',
+    max: 20,
+  },
+  teams: {
+    type: 'string',
+    description: 'Teams announced whatever their tier, comma-separated, or "none"',
+    max: 300,
+  },
+  kinds: {
+    type: 'string',
+    description: `What to post: ${NOTIFICATION_KINDS.join(', ')} (default: all)`,
+    max: 100,
+  },
+  leads: {
+    type: 'string',
+    description: 'Reminder minutes before start, e.g. "15, 60" (default: the reminders chosen in settings)',
+    max: 50,
+  },
+  role: { type: 'role', description: 'A role to mention on notifications' },
+} as const;
+
+function splitList(text: string): string[] {
+  return text
+    .split(/[,;\n]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+const ALL = new Set(['all', 'any', 'every', '*']);
+const NONE = new Set(['none', 'no', '-']);
+
+/** "cs2, dota 2" -> game ids through the name index; "all" -> []. */
+export async function parseGames(ctx: CommandContext<unknown>, text: string): Promise<number[]> {
+  if (ALL.has(text.toLowerCase())) return [];
+  const items = splitList(text);
+  if (items.length > 20) throw new UserError('TOO_MANY', 'At most 20 games.');
+  const ids: number[] = [];
+  for (const item of items) ids.push(await resolveName(ctx, 'game', item));
+  return [...new Set(ids)];
+}
+
+/** "1,2" -> [1, 2]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
+export function parseTiers(text: string, forChannel: boolean): number[] {
+  if (ALL.has(text.toLowerCase())) return forChannel ? [] : [1, 2, 3, 4];
+  const items = text.split(/[\s,;]+/).filter((s) => s !== '');
+  const tiers = items.map((item) => {
+    if (!/^[1-4]$/.test(item))
+      throw new UserError('BAD_TIER', `"${item.slice(0, 10)}" is not a tier: tiers are 1 (top) to 4.`);
+    return Number(item);
+  });
+  if (tiers.length === 0) throw new UserError('BAD_TIER', 'Give at least one tier, e.g. "1,2".');
+  return [...new Set(tiers)].sort();
+}
+
+/** "15, 60, 2h" -> [15, 60, 120] minutes, 1 to 1440, at most 5. */
+export function parseLeads(text: string, forChannel: boolean): number[] {
+  if (forChannel && ALL.has(text.toLowerCase())) return [];
+  const leads = text
+    .split(/[\s,;]+/)
+    .filter((s) => s !== '')
+    .map((item) => {
+      const match = /^(\d{1,5})\s*(m|min|mins|minutes|h|hr|hours)?$/i.exec(item);
+      const minutes = match ? Number(match[1]) * (match[2] && /^h/i.test(match[2]) ? 60 : 1) : Number.NaN;
+      if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
+        throw new UserError(
+          'BAD_LEAD',
+          `"${item.slice(0, 10)}" is not a lead time: use minutes from 1 to 1440, e.g. "15, 60".`,
+        );
+      }
+      return minutes;
+    });
+  const unique = [...new Set(leads)].sort((a, b) => a - b);
+  if (unique.length === 0)
+    throw new UserError('BAD_LEAD', 'Give at least one lead time in minutes, e.g. 15.');
+  if (unique.length > 5) throw new UserError('BAD_LEAD', 'At most 5 reminder lead times.');
+  return unique;
+}
+
+/** A channel's options as given: only what the admin set (`role: null` removes the role). */
+export type ChannelPatch = Partial<Omit<ChannelSubscription, 'role'>> & { role?: string | null };
+
+/** Parses the channel options (names resolved through the index); nothing is changed yet. */
+export async function channelPatch(
+  ctx: CommandContext<unknown>,
+  channelGames: readonly number[],
+  args: ArgsOf<typeof channelOptions>,
+): Promise<ChannelPatch> {
+  const patch: ChannelPatch = {};
+  const games = textArg('games', args.games, 200);
+  if (games !== undefined) patch.games = await parseGames(ctx, games);
+  const tiers = textArg('tiers', args.tiers, 20);
+  if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
+  const teams = textArg('teams', args.teams, 300);
+  if (teams !== undefined) {
+    if (NONE.has(teams.toLowerCase())) patch.teams = [];
+    else {
+      const items = splitList(teams);
+      if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
+      const scope = scopeOf(ctx, patch.games ?? channelGames);
+      const ids: number[] = [];
+      for (const item of items) ids.push(await resolveName(ctx, 'team', item, scope));
+      patch.teams = [...new Set(ids)];
+    }
+  }
+  const kinds = textArg('kinds', args.kinds, 100);
+  if (kinds !== undefined) {
+    if (ALL.has(kinds.toLowerCase())) patch.kinds = [...NOTIFICATION_KINDS];
+    else {
+      const list: NotificationKind[] = [];
+      for (const k of splitList(kinds.replace(/\s+/g, ',')).map((k) => k.toLowerCase())) {
+        const kind = NOTIFICATION_KINDS.find((known) => known === k);
+        if (!kind) {
+          throw new UserError(
+            'BAD_KIND',
+            `"${k.slice(0, 20)}" is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}.`,
+          );
+        }
+        list.push(kind);
+      }
+      if (list.length === 0)
+        throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
+      patch.kinds = [...new Set(list)];
+    }
+  }
+  const leads = textArg('leads', args.leads, 50);
+  if (leads !== undefined) patch.leads = parseLeads(leads, true);
+  const role = args.role;
+  if (typeof role === 'string' && role.trim() !== '') {
+    const id = role.trim();
+    if (NONE.has(id.toLowerCase())) patch.role = null;
+    else if (!/^[A-Za-z0-9_:-]{1,64}$/.test(id))
+      throw new UserError('BAD_ROLE', 'That is not a role: pick one from the list.');
+    else patch.role = id;
+  }
+  return patch;
+}
+
+export function applyChannelPatch(base: ChannelSubscription, patch: ChannelPatch): ChannelSubscription {
+  const { role, ...rest } = patch;
+  const next: ChannelSubscription = { ...structuredClone(base), ...structuredClone(rest) };
+  if (role === null) delete next.role;
+  else if (role !== undefined) next.role = role;
+  return next;
+}
