@@ -12,7 +12,8 @@
  * Titles name the teams, the game and the tournament, never a score or a winner (spoiler-safe).
  */
 import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { gameTag, matchup, type SeriesLabels, streamUrl, tournamentName } from '../bot/format.ts';
+import { gameTag, isLobby, matchup, type SeriesLabels, tournamentName, watchUrl } from '../bot/format.ts';
+import { formatInstant, zoneName } from '../bot/time-format.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 
 /** How long a series without an end is shown: an hour per possible map. */
@@ -29,8 +30,10 @@ export interface CalendarInput {
   streamOf: (series: Series) => Caster | undefined;
   /** Reminder minutes before the start (VALARMs). */
   leads: readonly number[];
-  /** The person's zone (X-WR-TIMEZONE; events are in UTC either way). */
+  /** The person's zone (X-WR-TIMEZONE, and the first planned time of a moved series; events are in UTC). */
   timezone: string;
+  /** Is this roster a followed team's? Those are named first in a lobby's title ("Followed, A, B and 13 more"). */
+  followed?: (rosterId: number) => boolean;
   /** When the calendar was made (DTSTAMP). */
   now: Date;
 }
@@ -51,9 +54,10 @@ export function calendarIcs(input: CalendarInput): string {
     const end = series.end ? new Date(series.end) : new Date(start.getTime() + series.best_of * HOUR);
     const cancelled = series.lifecycle === 'deleted' || series.deleted_at !== null;
     const tag = gameTag(input.labels, series.game.id);
-    const title = `${matchup(series, input.labels)}${tag ? ` (${tag})` : ''}`;
+    const title = `${matchup(followedFirst(series, input), input.labels)}${tag ? ` (${tag})` : ''}`;
     const stream = input.streamOf(series);
-    const url = stream ? streamUrl(stream.stream) : undefined;
+    // The platform's page for the channel, else the caster's own http(s) link (as /casters links it).
+    const url = stream ? watchUrl(stream) : undefined;
     const event = calendar.createEvent({
       id: `series-${series.id}@matchday`,
       sequence: Math.max(0, series.resource_version - 1),
@@ -61,7 +65,7 @@ export function calendarIcs(input: CalendarInput): string {
       start,
       end,
       summary: cancelled ? `Cancelled: ${title}` : title,
-      description: describe(series, input.labels, stream, url),
+      description: describe(series, input, stream, url),
       status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       ...(url ? { url } : {}),
     });
@@ -78,20 +82,39 @@ export function calendarIcs(input: CalendarInput): string {
   return calendar.toString();
 }
 
+/**
+ * A lobby (more than two teams, named three at most) with the followed teams first, so its title
+ * says why it is in the calendar; a two-team series as it is.
+ */
+function followedFirst(series: Series, input: CalendarInput): Series {
+  const followed = input.followed;
+  if (!followed || !isLobby(series)) return series;
+  const ordered = [...series.participants].sort(
+    (a, b) => Number(followed(b.roster.id)) - Number(followed(a.roster.id)) || a.seed - b.seed,
+  );
+  // matchup lists by seed: the order above becomes the seeds of this copy (the title only).
+  return { ...series, participants: ordered.map((p, i) => ({ ...p, seed: i + 1 })) };
+}
+
 /** The description: tournament and stage, format, stream, a move or cancellation; never a result. */
 function describe(
   series: Series,
-  labels: SeriesLabels,
+  input: Pick<CalendarInput, 'labels' | 'timezone' | 'now'>,
   stream: Caster | undefined,
   url: string | undefined,
 ): string {
+  const { labels } = input;
   const lines: string[] = [];
   const stage = labels.substage(series.substage.id)?.title;
   lines.push(`${tournamentName(labels, series.tournament.id)}${stage ? ` · ${stage}` : ''}`);
   const game = labels.game(series.game.id)?.title;
   lines.push([game, `Best of ${series.best_of}`, `tier ${series.tier}`].filter(Boolean).join(' · '));
   if (series.lifecycle === 'deleted' || series.deleted_at !== null) lines.push('Cancelled.');
-  else if (series.postponed_from) lines.push(`Moved; first planned for ${series.postponed_from}.`);
+  else if (series.postponed_from) {
+    // In the calendar's zone, in the house style: "Wed 25 Nov 2026, 19:30 (Europe/Berlin)".
+    const first = formatInstant(new Date(series.postponed_from), 'full', input.timezone, input.now);
+    lines.push(`Moved; first planned for ${first} (${zoneName(input.timezone)}).`);
+  }
   if (stream)
     lines.push(`Watch: ${stream.display_name} on ${stream.stream.platform.name}${url ? `, ${url}` : ''}`);
   return lines.join('\n');

@@ -43,6 +43,8 @@ interface Wanted {
   series: () => Promise<Series[]>;
   leads: readonly number[];
   timezone: string;
+  /** The followed teams (a person's, or the channel's and the server's). */
+  teams: ReadonlySet<number>;
 }
 
 export function calendarRoute(deps: CalendarDeps): CalendarRoute {
@@ -86,6 +88,7 @@ async function wantedBy(deps: CalendarDeps, token: string): Promise<Wanted | und
       series: () => followedSeries(deps, profile.follows, deps.clock.nowMs()),
       leads: profile.leads,
       timezone: profile.timezone,
+      teams: new Set(profile.follows.map((f) => f.team)),
     };
   }
   const place = deps.tenants ? await deps.users.channelOfToken(token) : undefined;
@@ -101,6 +104,7 @@ async function wantedBy(deps: CalendarDeps, token: string): Promise<Wanted | und
     series: () => channelSeries(deps, { games, tiers, teams }, deps.clock.nowMs()),
     leads: channel.leads.length > 0 ? channel.leads : settings.reminderLeads,
     timezone: settings.timezone,
+    teams: new Set(teams),
   };
 }
 
@@ -122,6 +126,10 @@ async function calendarText(deps: CalendarDeps, wanted: Wanted): Promise<string>
     },
     leads: wanted.leads,
     timezone: wanted.timezone,
+    followed: (rosterId) => {
+      const team = deps.names.teamOfRoster(rosterId);
+      return team !== undefined && wanted.teams.has(team.id);
+    },
     now,
   });
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
+import { DateTime } from 'luxon';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
@@ -149,6 +150,7 @@ describe('calendar feeds', () => {
     await users.update(user, (p) => ({
       ...p,
       leads: [15, 60],
+      timezone: 'Europe/Berlin',
       follows: [
         { team: movedTeam, noQualifiers: false },
         { team: droppedTeam, noQualifiers: false },
@@ -196,7 +198,12 @@ describe('calendar feeds', () => {
       expect(movedAfter!.start).toBe(moved.start);
       expect(movedAfter!.start).not.toBe(movedBefore.start);
       expect(movedAfter!.sequence).toBeGreaterThan(movedBefore.sequence);
-      expect(movedAfter!.description).toContain('Moved');
+      // Its first planned time as a person reads it, in their zone (not an ISO string).
+      const firstPlanned = DateTime.fromMillis(moved.postponedFrom!, { zone: 'Europe/Berlin' });
+      expect(movedAfter!.description).toContain(
+        `Moved; first planned for ${firstPlanned.toFormat('ccc d LLL yyyy, HH:mm')} (Europe/Berlin).`,
+      );
+      expect(movedAfter!.description).not.toMatch(/\d{4}-\d\d-\d\dT/);
       const droppedAfter = after.events.find((e) => e.uid === uid(dropped.id));
       expect(droppedAfter, 'the cancelled series stays, cancelled').toBeDefined();
       expect(droppedAfter!.status).toBe('CANCELLED');
@@ -264,6 +271,65 @@ describe('calendar feeds', () => {
     expect(String(event.component.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger'))).toBe(
       '-PT30M',
     );
+  });
+
+  it("links a caster's own http(s) page when the platform is not one Matchday knows", async () => {
+    const series = world()
+      .seriesInWindow(T1)
+      .find((s) => s.lifecycle === 'upcoming' && s.casters.length > 0 && s.participants.length === 2)!;
+    const caster = await stack.truth.casters.get(series.casters[0]!.caster.id);
+    const make = (url: string) =>
+      new ICAL.Event(
+        new ICAL.Component(
+          ICAL.parse(
+            calendarIcs({
+              name: 'test',
+              series: [series],
+              labels: stack.names,
+              streamOf: () => ({ ...caster, url }),
+              leads: [30],
+              timezone: 'UTC',
+              now: FROZEN_AT,
+            }),
+          ),
+        ).getFirstSubcomponent('vevent')!,
+      );
+    const linked = make('https://streams.example.org/arru');
+    expect(linked.description).toContain(
+      `Watch: ${caster.display_name} on ${caster.stream.platform.name}, https://streams.example.org/arru`,
+    );
+    expect(linked.component.getFirstPropertyValue('url')).toBe('https://streams.example.org/arru');
+    // Not a web link: named, not linked.
+    const unlinked = make('javascript:alert(1)');
+    expect(unlinked.description).not.toContain('javascript:');
+    expect(unlinked.component.getFirstPropertyValue('url')).toBeNull();
+  });
+
+  it("names the followed team first in a lobby's title, whatever its seed", async () => {
+    stack.clock.set(FROZEN_AT);
+    // A lobby of the next days whose fourth-seeded team (or later) is one nobody else follows here.
+    const lobby = world()
+      .seriesInWindow(T1)
+      .find(
+        (s) =>
+          s.lifecycle === 'upcoming' &&
+          s.participants.length > 3 &&
+          Date.parse(s.start!) < T1 + 2 * 24 * 3600_000,
+      );
+    expect(lobby, 'the world has an upcoming lobby').toBeDefined();
+    const bySeed = [...lobby!.participants].sort((a, b) => a.seed - b.seed);
+    const team = teamOfRoster(bySeed.at(-1)!.roster.id);
+    await users.update('discord:cal-lobby', (p) => ({ ...p, follows: [{ team, noQualifiers: false }] }));
+    const { events } = await fetchCalendar(await users.calendarToken('discord:cal-lobby'));
+    const event = events.find((e) => e.uid === uid(lobby!.id));
+    expect(event, 'the lobby is in the calendar').toBeDefined();
+    expect(event!.summary.startsWith(`${teamName(team)}, `)).toBe(true);
+    expect(event!.summary).toMatch(/ and \d+ more \(/);
+    // Every lobby of that team in the calendar names it, and two-team series stay "A vs B".
+    for (const e of events.filter((e) => / more \(/.test(e.summary)))
+      expect(e.summary.replace(/^Cancelled: /, '').startsWith(teamName(team))).toBe(true);
+    for (const e of events.filter((e) => e.summary.includes(' vs ')))
+      expect(e.summary).toContain(teamName(team));
   });
 
   it('answers an unknown, malformed or revoked token with 404 and no data', async () => {
