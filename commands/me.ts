@@ -276,16 +276,17 @@ async function follow(
     });
     return saidAndShown(ctx, saved, `You no longer follow ${teamLabel(ctx, id)}.`);
   }
-  const tier = typeof args.tier === 'number' ? args.tier : undefined;
-  const entry: PersonalFollow = {
-    team: id,
-    ...(tier !== undefined ? { tier } : {}),
-    noQualifiers: args.qualifiers === false,
-  };
+  let entry = followEntry(id, args, ctx.now);
   let already = false;
   const saved = await profile.update((current) => {
     const others = current.follows.filter((f) => f.team !== id);
     already = others.length < current.follows.length;
+    entry = followEntry(
+      id,
+      args,
+      ctx.now,
+      current.follows.find((f) => f.team === id),
+    );
     if (!already && current.follows.length >= MAX_PERSONAL_FOLLOWS)
       throw new UserError('TOO_MANY_FOLLOWS', [
         `You follow ${MAX_PERSONAL_FOLLOWS} teams, the most one person can; `,
@@ -337,13 +338,14 @@ async function followOrganisation(
     });
     return saidAndShown(ctx, saved, `You no longer follow ${org.name}: ${names}.`);
   }
-  const tier = typeof args.tier === 'number' ? args.tier : undefined;
-  const entry = (t: number): PersonalFollow => ({
-    team: t,
-    ...(tier !== undefined ? { tier } : {}),
-    noQualifiers: args.qualifiers === false,
-  });
   const saved = await profile.update((current) => {
+    const entry = (t: number) =>
+      followEntry(
+        t,
+        args,
+        ctx.now,
+        current.follows.find((f) => f.team === t),
+      );
     const added = teams.filter((t) => !current.follows.some((f) => f.team === t));
     if (current.follows.length + added.length > MAX_PERSONAL_FOLLOWS)
       throw new UserError('TOO_MANY_FOLLOWS', [
@@ -359,12 +361,33 @@ async function followOrganisation(
     const { paused: _, ...rest } = current;
     return { ...rest, follows };
   });
-  const options = followLabel(ctx, entry(teams[0]!)).split(' · ').slice(1);
+  const options = followLabel(ctx, followEntry(teams[0]!, args, ctx.now))
+    .split(' · ')
+    .slice(1);
   return saidAndShown(
     ctx,
     saved,
     `Now following ${org.name}, just for you: ${names}${options.length ? ` (${options.join(', ')})` : ''}; reminders at ${saved.leads.join(', ')} minutes before.`,
   );
+}
+
+/**
+ * A follow with the options given. A new follow starts now (it hears of nothing already live or
+ * over); following again changes the options and keeps when it began.
+ */
+function followEntry(
+  team: number,
+  args: { tier?: number; qualifiers?: boolean },
+  now: Date,
+  existing?: PersonalFollow,
+): PersonalFollow {
+  const since = existing ? existing.since : now.toISOString();
+  return {
+    team,
+    ...(typeof args.tier === 'number' ? { tier: args.tier } : {}),
+    noQualifiers: args.qualifiers === false,
+    ...(since !== undefined ? { since } : {}),
+  };
 }
 
 async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> {

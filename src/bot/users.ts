@@ -32,6 +32,8 @@ export const personalFollowSchema = z.object({
   tier: z.number().int().min(1).max(4).optional(),
   /** Leave out qualifiers (series whose tournament or stage is a qualifier). */
   noQualifiers: z.boolean().default(false),
+  /** When the person began following it: no live card or result of what was already live or over then. */
+  since: z.iso.datetime().optional(),
 });
 export type PersonalFollow = z.infer<typeof personalFollowSchema>;
 

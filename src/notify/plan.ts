@@ -46,7 +46,7 @@ export interface Subscription {
    * A person's options per followed team (DMs; `/me follow tier: qualifiers:`): only series of
    * that tier or a higher one, and no qualifiers. A team without an entry: every series.
    */
-  followOptions?: ReadonlyMap<number, { tier?: number; noQualifiers: boolean }>;
+  followOptions?: ReadonlyMap<number, { tier?: number; noQualifiers: boolean; since?: number }>;
 }
 
 /** A qualifier: its tournament's or its stage's title says so ("Open Qualifier", "Qualifier Playoffs"). */
@@ -156,12 +156,25 @@ export function wants(
  * Does a channel subscribed at `sub.since` hear of this series' `event`? Not of a result when the
  * series ended before the subscription (a new channel, or the terminal's first start, is not
  * flooded with the past), nor get a live card of a series that went live before it (it gets the
- * result when the series ends).
+ * result when the series ends). A person's DMs go by when they followed each team (`teamsOf`, the
+ * teams playing): a series is announced when one of its followed teams was followed by then.
  */
-export function announces(sub: Subscription, series: Series, event: 'live' | 'result'): boolean {
-  if (sub.since === undefined) return true;
+export function announces(
+  sub: Subscription,
+  series: Series,
+  event: 'live' | 'result',
+  teamsOf: readonly number[] = [],
+): boolean {
   const at = event === 'result' ? (series.end ?? series.start) : series.start;
-  return at === null || Date.parse(at) >= sub.since;
+  if (at === null) return true;
+  const when = Date.parse(at);
+  if (sub.since !== undefined && when < sub.since) return false;
+  const followed = sub.followOptions ? teamsOf.filter((t) => sub.teams.has(t)) : [];
+  if (followed.length === 0) return true;
+  return followed.some((t) => {
+    const since = sub.followOptions?.get(t)?.since;
+    return since === undefined || when >= since;
+  });
 }
 
 /** Can this series still get a reminder? Not when deleted, postponed, without a start, or no longer upcoming. */

@@ -6,7 +6,7 @@
 import type { Series } from '../protocol/types.ts';
 import type { NotifyLogger } from './jobs/context.ts';
 import type { NotifyTenants } from './notifier.ts';
-import { type Subscription, subscriptionsOf, wants } from './plan.ts';
+import { announces, type Subscription, subscriptionsOf, wants } from './plan.ts';
 
 /** Reads every tenant's subscriptions (a tenant whose settings cannot be read is skipped and logged). */
 export async function tenantSubscriptions(
@@ -89,12 +89,22 @@ export class SubscriptionIndex {
     this.#subscribers.clear();
   }
 
-  /** The subscriptions that want this series (cached per series until its teams or the subscriptions change). */
-  subscribersOf(series: Series): Subscription[] {
-    const teams = series.participants.flatMap((p) => {
+  /** The known teams playing a series (from its rosters). */
+  #teamsOf(series: Series): number[] {
+    return series.participants.flatMap((p) => {
       const t = this.#teamOfRoster(p.roster.id);
       return t === undefined ? [] : [t];
     });
+  }
+
+  /** Does `sub` hear of this series' going live or result (`announces`, with the teams playing)? */
+  announces(sub: Subscription, series: Series, event: 'live' | 'result'): boolean {
+    return announces(sub, series, event, sub.followOptions ? this.#teamsOf(series) : []);
+  }
+
+  /** The subscriptions that want this series (cached per series until its teams or the subscriptions change). */
+  subscribersOf(series: Series): Subscription[] {
+    const teams = this.#teamsOf(series);
     // Keyed by rosters and their known teams: a roster whose team becomes known recomputes the list;
     // and by whether it is a qualifier, when someone's follow leaves qualifiers out (titles load late).
     const qualifier = this.#anyFollowOptions && this.#qualifier(series);

@@ -133,13 +133,23 @@ describe.each(APIS)('on %s', (api) => {
     it('stores tier and qualifier options, and following again updates them in place', async () => {
       const user = { ...BO, id: 'u-dee' };
       const team = someTeam(3);
+      const at = stack.clock.now().toISOString();
       await me('follow', { team: team.name, tier: '2', qualifiers: 'no' }, { user });
+      // Since when: a new follow hears of nothing already live or over (test/notify/dm.test.ts).
       expect((await users.get('discord:u-dee')).follows).toEqual([
-        { team: team.id, tier: 2, noQualifiers: true },
+        { team: team.id, tier: 2, noQualifiers: true, since: at },
       ]);
-      const again = await me('follow', { team: team.name }, { user });
-      expect(again.text).toContain(`Updated ${team.name}`);
-      expect((await users.get('discord:u-dee')).follows).toEqual([{ team: team.id, noQualifiers: false }]);
+      stack.clock.set(new Date(Date.parse(at) + 3600_000));
+      try {
+        const again = await me('follow', { team: team.name }, { user });
+        expect(again.text).toContain(`Updated ${team.name}`);
+      } finally {
+        stack.clock.set(new Date(at));
+      }
+      // Following again changes the options and keeps when it began.
+      expect((await users.get('discord:u-dee')).follows).toEqual([
+        { team: team.id, noQualifiers: false, since: at },
+      ]);
       const gone = await me('unfollow', { team: team.name }, { user });
       expect(gone.text).toContain(`You no longer follow ${team.name}`);
       const notFollowed = await me('unfollow', { team: team.name }, { user });
@@ -171,14 +181,17 @@ describe.each(APIS)('on %s', (api) => {
       expect(followed.text).toContain(`Now following ${org.name}, just for you:`);
       for (const t of active) expect(followed.text).toContain(t.name);
       for (const t of inactive) expect(followed.text).not.toContain(t.name);
+      const since = stack.clock.now().toISOString();
       expect((await users.get('discord:u-org')).follows).toEqual([
-        { team: other.id, noQualifiers: false },
-        ...active.map((t) => ({ team: t.id, tier: 2, noQualifiers: false })),
+        { team: other.id, noQualifiers: false, since },
+        ...active.map((t) => ({ team: t.id, tier: 2, noQualifiers: false, since })),
       ]);
 
       const gone = await me('unfollow', { organisation: org.name }, { user });
       expect(gone.text).toContain(`You no longer follow ${org.name}`);
-      expect((await users.get('discord:u-org')).follows).toEqual([{ team: other.id, noQualifiers: false }]);
+      expect((await users.get('discord:u-org')).follows).toEqual([
+        { team: other.id, noQualifiers: false, since },
+      ]);
       const again = await me('unfollow', { organisation: org.name }, { user });
       expect(again.outcome).toBe('user-error');
       expect(again.message).toContain(`You follow none of ${org.name}'s teams`);

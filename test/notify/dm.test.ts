@@ -315,4 +315,48 @@ describe('reminders by direct message', () => {
     for (const user of [LIVE, RESULTS, QUIET, NONE])
       await users.update(`discord:${user}`, (p) => ({ ...p, follows: [] }));
   });
+
+  it('a new follow hears of nothing already live or over, as a new channel does', async () => {
+    const { plan, team } = plannedSeries((p) => p.forfeit < 0 && p.end - p.start < 4 * 3600_000);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const EARLY = '400000000000000011'; // followed before the start: live card, frozen with the result
+    const DURING = '400000000000000012'; // followed while it plays: no live card, the result
+    const AFTER = '400000000000000013'; // followed after it ended: nothing of it
+    const OLD = '400000000000000014'; // a follow stored before follows had a start: as before
+    const follow = (since?: number) => ({
+      leads: [5],
+      follows: [{ team, noQualifiers: false, ...(since !== undefined ? { since: iso(since) } : {}) }],
+    });
+    await users.update(`discord:${EARLY}`, (p) => ({ ...p, ...follow(plan.start - 3600_000) }));
+    await users.update(`discord:${DURING}`, (p) => ({ ...p, ...follow(plan.start + 30 * 60_000) }));
+    await users.update(`discord:${AFTER}`, (p) => ({ ...p, ...follow(plan.end + 10 * 60_000) }));
+    await users.update(`discord:${OLD}`, (p) => ({ ...p, ...follow() }));
+    const footer = (m: { embeds: { footer?: { text?: string } }[] }) => m.embeds[0]?.footer?.text ?? '';
+    const of = (user: string) =>
+      fake
+        .directMessages(user)
+        .filter((m) => [`Final · series ${plan.id}`, `Result · series ${plan.id}`].includes(footer(m)));
+    const n = notifier();
+    const at = async (ms: number) => {
+      clock.set(new Date(ms));
+      await n.run();
+    };
+    for (const ms of [
+      plan.start + 60_000,
+      plan.start + 31 * 60_000,
+      plan.end + 60_000,
+      plan.end + 2 * 60_000,
+    ])
+      await at(ms);
+    await at(plan.end + 15 * 60_000);
+    // A live card is frozen as "Final" (an edit of the "Live now" post); without one, a "Result" post.
+    expect(of(EARLY).map(footer)).toEqual([`Final · series ${plan.id}`]);
+    expect(of(EARLY)[0]!.edits).toBeGreaterThan(0);
+    expect(of(OLD).map(footer)).toEqual([`Final · series ${plan.id}`]);
+    expect(of(DURING).map(footer)).toEqual([`Result · series ${plan.id}`]);
+    expect(of(AFTER)).toEqual([]);
+    await n.close();
+    for (const user of [EARLY, DURING, AFTER, OLD])
+      await users.update(`discord:${user}`, (p) => ({ ...p, follows: [] }));
+  });
 });

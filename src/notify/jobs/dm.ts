@@ -37,7 +37,17 @@ export async function dmSubscriptions(users: NotifyUsers, logger: NotifyLogger):
         games: new Set(),
         tiers: new Set(),
         teams: new Set(profile.follows.map((f) => f.team)),
-        followOptions: new Map(profile.follows.map((f) => [f.team, f])),
+        // Each team's options, and since when it is followed (nothing already over is announced).
+        followOptions: new Map(
+          profile.follows.map(({ team, tier, noQualifiers, since }) => [
+            team,
+            {
+              noQualifiers,
+              ...(tier !== undefined ? { tier } : {}),
+              ...(since !== undefined ? { since: Date.parse(since) } : {}),
+            },
+          ]),
+        ),
         kinds: new Set(profile.dms),
         leads: [...profile.leads].sort((a, b) => b - a),
         spoilers: profile.spoilers,

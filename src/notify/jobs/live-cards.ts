@@ -16,7 +16,7 @@ import { type Delivery, DeliveryError, type PostOptions } from '../delivery.ts';
 import { isUnknownMessage, type Outgoing, sentMessage, target, targetKey } from '../dispatcher.ts';
 import type { EditPacer } from '../edit-pacer.ts';
 import { ledgerKey } from '../ledger.ts';
-import { announces, inQuietHours, type Subscription } from '../plan.ts';
+import { inQuietHours, type Subscription } from '../plan.ts';
 import type { Known, LiveData } from '../source.ts';
 import { gameReplies, threadName } from '../threads.ts';
 import type { JobContext } from './context.ts';
@@ -62,7 +62,7 @@ export class LiveCards {
     const unknownCards: string[] = [];
     for (const k of wantedLive)
       for (const sub of subs.subscribersOf(k.series))
-        if (sub.kinds.has('live') && announces(sub, k.series, 'live'))
+        if (sub.kinds.has('live') && subs.announces(sub, k.series, 'live'))
           unknownCards.push(cardKeyOf(k.series, sub));
     await this.#loadCards(
       unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
@@ -83,7 +83,7 @@ export class LiveCards {
     for (const k of wantedLive) {
       const data = source.liveData(k.series.id) ?? {};
       for (const sub of subs.subscribersOf(k.series)) {
-        if (!sub.kinds.has('live') || !announces(sub, k.series, 'live')) continue;
+        if (!sub.kinds.has('live') || !subs.announces(sub, k.series, 'live')) continue;
         const posting = this.#updateCard(k.series, sub, data, memo);
         if (posting) out.push(posting);
         if (sub.threads) out.push(...this.#threadReplies(k.series, sub, data));

@@ -9,7 +9,7 @@ import type { Series } from '../../protocol/types.ts';
 import { liveReply, resultReply } from '../cards.ts';
 import { isUnknownMessage, type Outgoing, runLimited, sentMessage, target } from '../dispatcher.ts';
 import { ledgerKey } from '../ledger.ts';
-import { announces, inQuietHours, type Subscription } from '../plan.ts';
+import { inQuietHours, type Subscription } from '../plan.ts';
 import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
@@ -53,7 +53,7 @@ export class Results {
         .filter(
           (sub) =>
             (sub.kinds.has('live') || sub.kinds.has('results')) &&
-            announces(sub, k.series, 'result') &&
+            subs.announces(sub, k.series, 'result') &&
             !dispatcher.done.has(ledgerKey('result', k.series.id, 'over', sub)),
         );
       const endAt = Date.parse(k.series.end ?? k.series.start ?? new Date(now).toISOString());
