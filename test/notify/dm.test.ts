@@ -58,6 +58,7 @@ function notifier() {
   const ledger = new SqliteLedger(join(dir, 'ledger.sqlite'));
   const client = uncachedClient(service);
   const rest = new REST({ api: fake.apiUrl, retries: 0, timeout: 2000 }).setToken(fake.token);
+  const logger = memoryLogger();
   const n = createNotifier({
     client,
     tenants: new MemoryTenants(),
@@ -70,10 +71,12 @@ function notifier() {
         minIntervalMs: 0,
       }),
     },
-    logger: memoryLogger() as never,
+    logger: logger as never,
     users,
   });
   return {
+    /** What the notifier logged. */
+    logs: logger.lines,
     async run() {
       await n.tick();
       await n.drain();
@@ -198,6 +201,17 @@ describe('reminders by direct message', () => {
     const stale = dms(STALE);
     expect(stale).toHaveLength(1);
     expect(JSON.stringify(stale[0])).toContain('Reminder 10 min before');
+    // Logged: each hold once, and the stale reminder's drop (with its key), never sent.
+    const keyOf = (user: string, lead: number) =>
+      `reminder:${plan.id}:${lead}m@${plan.start / 60_000}:discord:${user}:dm:${user}`;
+    const logged = (msg: string) => n.logs.filter((l) => l.msg === msg).map((l) => JSON.stringify(l.obj));
+    const holds = logged('reminder held: quiet hours');
+    for (const key of [keyOf(HELD, 45), keyOf(STALE, 45)])
+      expect(holds.filter((h) => h.includes(`"${key}"`))).toHaveLength(1);
+    expect(holds.some((h) => h.includes(keyOf(HELD, 10)))).toBe(false);
+    const drops = logged('reminder dropped: a shorter lead was due before it went out');
+    expect(drops.some((d) => d.includes(keyOf(STALE, 45)))).toBe(true);
+    expect(drops.some((d) => d.includes(keyOf(HELD, 45)))).toBe(false);
     await n.close();
   });
 

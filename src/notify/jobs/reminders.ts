@@ -12,7 +12,7 @@ import { reminderReply } from '../cards.ts';
 import { type Outgoing, target, targetKey } from '../dispatcher.ts';
 import { reminderBatch } from '../grouping.ts';
 import { ledgerKey } from '../ledger.ts';
-import { inQuietHours, planReminders } from '../plan.ts';
+import { inQuietHours, planReminders, type Subscription } from '../plan.ts';
 import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
@@ -25,6 +25,8 @@ export class Reminders {
   readonly #ctx: JobContext;
   /** Dropped groups already logged. */
   readonly #loggedDrops = new Set<string>();
+  /** Reminders held in a person's quiet hours, already logged (each once). */
+  readonly #loggedHolds = new Set<string>();
   /** Previews of series with a first reminder going out, by `<series>@<start>` (read once). */
   readonly #previews = new Map<string, Preview | null>();
 
@@ -46,6 +48,7 @@ export class Reminders {
 
   forget(stale: (key: string) => boolean): void {
     for (const key of this.#loggedDrops) if (stale(key)) this.#loggedDrops.delete(key);
+    for (const key of this.#loggedHolds) if (stale(key)) this.#loggedHolds.delete(key);
     // Previews are wanted for minutes only (the first reminder's tick, and a retry of its post).
     if (this.#previews.size > 1000) this.#previews.clear();
   }
@@ -84,8 +87,8 @@ export class Reminders {
 
   /** One series' due reminders, per lead and channel, into `tick`. */
   #plan(known: Known, tick: TickReminders): void {
-    const { source, subs, dispatcher, logger, stats } = this.#ctx;
-    const { now, out, superseded, replies } = tick;
+    const { subs, dispatcher, logger, stats } = this.#ctx;
+    const { now, out, superseded } = tick;
     const { series } = known;
     if (series.start === null) return;
     // The pooled leads are cached per subscriber list: a series with nothing due costs no scan of
@@ -131,52 +134,77 @@ export class Reminders {
         if (own?.action !== 'send') continue;
         if (dispatcher.done.has(key)) continue;
         pending = true;
-        // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then.
-        if (sub.quiet && inQuietHours(sub.quiet, sub.timezone, now)) continue;
-        const movedFrom =
-          known.firstStart !== null && known.firstStart !== series.start ? known.firstStart : undefined;
-        // The first reminder this channel gets of the series (no longer lead of its went out) carries
-        // the match preview.
-        const first = !sub.leads.some(
-          (lead) =>
-            lead > plan.lead &&
-            dispatcher.done.has(
-              ledgerKey('reminder', series.id, `${lead}m@${Date.parse(series.start!) / 60_000}`, sub),
-            ),
-        );
-        const previewKey = `${series.id}@${series.start}`;
-        if (first) tick.previews.set(previewKey, series);
-        const reply = () => {
-          const memoKey = `${series.id}|${plan.lead}|${sub.spoilers}|${sub.role ?? ''}|${first}`;
-          let made = replies.get(memoKey);
-          if (!made) {
-            const casters = series.casters.flatMap((c) => {
-              const found = source.caster(c.caster.id);
-              return found ? [found] : [];
-            });
-            const preview = first ? this.#previews.get(previewKey) : undefined;
-            made = reminderReply(series, source.labels, sub, {
-              lead: plan.lead,
-              casters,
-              ...(movedFrom ? { movedFrom } : {}),
-              ...(preview ? { preview } : {}),
-            });
-            replies.set(memoKey, made);
-          }
-          return made;
-        };
-        out.push({
-          kind: 'reminder',
-          key,
-          sub,
-          // Reminders of one channel due in the same minute are posted as one message (the dispatcher).
-          batch: reminderBatch(targetKey(sub), Date.parse(series.start) - plan.lead * 60_000),
-          reply,
-          act: async (delivery, guard) => (await delivery.post(target(sub), reply(), key, guard)).messageId,
-        });
+        // Quiet hours hold it: a later tick sends it once they end, unless it is stale by then (a
+        // shorter lead due instead, or the series started: dropped and logged as such above).
+        if (this.#held(sub, key, now)) continue;
+        out.push(this.#outgoing(known, series.start, plan.lead, sub, key, tick));
       }
       if (!pending) dispatcher.groupsDone.add(group);
     }
+  }
+
+  /** Is this reminder held by the person's quiet hours? Logged once per reminder. */
+  #held(sub: Subscription, key: string, now: number): boolean {
+    if (!sub.quiet || !inQuietHours(sub.quiet, sub.timezone, now)) return false;
+    if (!this.#loggedHolds.has(key)) {
+      this.#loggedHolds.add(key);
+      this.#ctx.logger.info({ key, quiet: sub.quiet, timezone: sub.timezone }, 'reminder held: quiet hours');
+    }
+    return true;
+  }
+
+  /** One channel's reminder of a series at `lead`: its post, the reply built once per audience. */
+  #outgoing(
+    known: Known,
+    start: string,
+    lead: number,
+    sub: Subscription,
+    key: string,
+    tick: TickReminders,
+  ): Outgoing {
+    const { source, dispatcher } = this.#ctx;
+    const { replies } = tick;
+    const { series } = known;
+    const movedFrom = known.firstStart !== null && known.firstStart !== start ? known.firstStart : undefined;
+    // The first reminder this channel gets of the series (no longer lead of its went out) carries
+    // the match preview.
+    const first = !sub.leads.some(
+      (longer) =>
+        longer > lead &&
+        dispatcher.done.has(
+          ledgerKey('reminder', series.id, `${longer}m@${Date.parse(start) / 60_000}`, sub),
+        ),
+    );
+    const previewKey = `${series.id}@${start}`;
+    if (first) tick.previews.set(previewKey, series);
+    const reply = () => {
+      const memoKey = `${series.id}|${lead}|${sub.spoilers}|${sub.role ?? ''}|${first}`;
+      let made = replies.get(memoKey);
+      if (!made) {
+        const casters = series.casters.flatMap((c) => {
+          const found = source.caster(c.caster.id);
+          return found ? [found] : [];
+        });
+        const preview = first ? this.#previews.get(previewKey) : undefined;
+        made = reminderReply(series, source.labels, sub, {
+          lead,
+          casters,
+          ...(movedFrom ? { movedFrom } : {}),
+          ...(preview ? { preview } : {}),
+        });
+        replies.set(memoKey, made);
+      }
+      return made;
+    };
+    return {
+      kind: 'reminder',
+      key,
+      sub,
+      // Reminders of one channel due in the same minute are posted as one message (the dispatcher).
+      batch: reminderBatch(targetKey(sub), Date.parse(start) - lead * 60_000),
+      reply,
+      act: async (delivery, guard) => (await delivery.post(target(sub), reply(), key, guard)).messageId,
+    };
   }
 }
 
