@@ -6,8 +6,9 @@
  * paused subscriptions and why, and the bot's version.
  */
 
-import { defineCommand } from '../src/bot/command.ts';
+import { type ChannelCheck, defineCommand } from '../src/bot/command.ts';
 import { COLOURS, type Field, type Text } from '../src/bot/reply.ts';
+import type { ChannelSubscription } from '../src/bot/settings.ts';
 import type { ProcessStatus } from '../src/bot/status.ts';
 import { VERSION } from '../src/bot/status.ts';
 import type { Where } from '../src/client/types.ts';
@@ -80,8 +81,7 @@ export default defineCommand({
     else {
       const checks = await Promise.all(
         channels.map(
-          async (c) =>
-            [c, c.disabled ? undefined : await ctx.channels!.check(c.id).catch(() => undefined)] as const,
+          async (c) => [c, c.disabled ? undefined : await checkChannel(ctx.channels!, c)] as const,
         ),
       );
       for (const [c, check] of checks) {
@@ -134,6 +134,34 @@ export default defineCommand({
     };
   },
 });
+
+type CheckResult = Awaited<ReturnType<ChannelCheck['check']>>;
+
+/**
+ * What Matchday lacks in a channel: to post there, and what the channel turned on needs (Discord:
+ * Manage Events for its scheduled events, the thread permissions for its threads). Undefined when
+ * the platform could not be asked.
+ */
+async function checkChannel(
+  checks: ChannelCheck,
+  channel: ChannelSubscription,
+): Promise<CheckResult | undefined> {
+  try {
+    const posting = await checks.check(channel.id);
+    const missing = posting.ok ? [] : [...posting.missing];
+    if (channel.events && checks.events) {
+      const events = await checks.events();
+      if (!events.ok) missing.push(...events.missing.map((m) => `${m} (scheduled events are on)`));
+    }
+    if (channel.threads && checks.threads) {
+      const threads = await checks.threads(channel.id);
+      if (!threads.ok) missing.push(...threads.missing.map((m) => `${m} (threads are on)`));
+    }
+    return missing.length === 0 ? posting : { ok: false, missing };
+  } catch {
+    return undefined;
+  }
+}
 
 function feedLine(status: ProcessStatus, now: number): { text: Text; health: Health } {
   if (!status.hasFeed)

@@ -86,6 +86,53 @@ describe('/status on Discord', () => {
     expect(answer.text).not.toContain('missing');
   });
 
+  it('checks Manage Events only for a channel with scheduled events on, and thread permissions only with threads on', async () => {
+    const guild = () => rig.bot.client.guilds.cache.get(GUILD)!;
+    const setChannel = (extra: { events?: boolean; threads?: boolean }) =>
+      rig.app.tenants.update(TENANT, (s) => ({
+        ...s,
+        channels: s.channels.map((c) => {
+          const { events: _e, threads: _t, ...rest } = c;
+          return c.id === CHANNELS.matches ? { ...rest, ...extra } : c;
+        }),
+      }));
+    // Matchday has no Manage Events in this server: nothing to say while events are off.
+    expect(guild().members.me?.permissions.has('ManageEvents')).toBe(false);
+    expect((await status()).text).toContain('#matches: OK');
+    await setChannel({ events: true });
+    const events = await status();
+    expect(events.title).toBe('Matchday status: something is wrong');
+    expect(events.text).toContain('#matches: missing Manage Events (scheduled events are on)');
+    rig.fake.grantBot(GUILD, ['MANAGE_EVENTS']);
+    await expect
+      .poll(() => guild().members.me?.permissions.has('ManageEvents'), { timeout: 3000 })
+      .toBe(true);
+    expect((await status()).text).toContain('#matches: OK');
+
+    // Threads: without Send Messages in Threads, said only once threads are on for the channel.
+    const may = () =>
+      guild()
+        .channels.cache.get(CHANNELS.matches)
+        ?.permissionsFor(guild().members.me!)
+        ?.has('SendMessagesInThreads');
+    rig.fake.denyBotAndTell(CHANNELS.matches, ['SEND_MESSAGES_IN_THREADS']);
+    try {
+      await expect.poll(may, { timeout: 3000 }).toBe(false);
+      expect((await status()).text).toContain('#matches: OK');
+      await setChannel({ events: true, threads: true });
+      const threads = await status();
+      expect(threads.text).toContain('#matches: missing Send Messages in Threads (threads are on)');
+      expect(threads.text).not.toContain('Manage Events');
+    } finally {
+      rig.fake.denyBotAndTell(CHANNELS.matches, []);
+      await expect.poll(may, { timeout: 3000 }).toBe(true);
+      await setChannel({});
+    }
+    const fixed = await status();
+    expect(fixed.text).toContain('#matches: OK');
+    expect(fixed.text).not.toContain('missing');
+  });
+
   it('says the service is not answering when it fails', async () => {
     const service = rig.app.service!;
     service.faults.errorRate = 1;
