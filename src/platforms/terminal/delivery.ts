@@ -58,7 +58,7 @@ export class TerminalDelivery implements Delivery {
     const number = ++this.#sequence;
     const messageId = `${this.#run}.${number}`;
     this.#shown.set(messageId, reply);
-    await this.#show(reply, `#${target.channelId} · message ${number}`);
+    await this.#show(reply, `${placeOf(target)} · message ${number}`);
     return { messageId };
   }
 
@@ -67,13 +67,13 @@ export class TerminalDelivery implements Delivery {
     const before = this.#shown.get(messageId);
     this.#shown.set(messageId, reply);
     if (!before) {
-      await this.#show(reply, `#${target.channelId} · a message from before the restart (updated)`);
+      await this.#show(reply, `${placeOf(target)} · a message from before the restart (updated)`);
       return;
     }
     const line = updateLine(before, reply);
     if (!line) return;
     // Short, so the line has room for what changed: the channel is named unless it is the chat's own.
-    const channel = target.channelId === TERMINAL_CHANNEL.id ? '' : `#${target.channelId} `;
+    const channel = target.channelId === TERMINAL_CHANNEL.id ? '' : `${placeOf(target)} `;
     const name = `${channel}↻ message ${messageId.slice(this.#run.length + 1)}`;
     await this.#show({ content: line, cards: [] }, name, { replaces: messageId });
   }
@@ -145,4 +145,9 @@ function updateLine(before: Reply, after: Reply): Text | undefined {
   }
   if (parts.length === 0) return undefined;
   return parts.flatMap((part, j) => (j === 0 ? part : [' | ', ...part]));
+}
+
+/** Where a post goes, as the header names it: "#terminal", or "your DMs" for the person's own (`dm:<id>`). */
+function placeOf(target: ChannelTarget): string {
+  return target.channelId.startsWith('dm:') ? 'your DMs' : `#${target.channelId}`;
 }

@@ -103,6 +103,16 @@ describe('TerminalDelivery in the chat', () => {
     expect(text).not.toContain('2-0');
   });
 
+  it("names the person's own DMs as such, not as a channel", async () => {
+    const dm = { ...target, channelId: 'dm:local' };
+    const first = await delivery.post(dm, card('Spirit vs NAVI', '1-0'), 'k-dm');
+    await delivery.edit(dm, first.messageId, card('Spirit vs NAVI', '2-0'));
+    const text = out.text();
+    expect(text).toContain('your DMs · message 1\n▌ Spirit vs NAVI');
+    expect(text).toContain('your DMs ↻ message 1 · Score');
+    expect(text).not.toContain('#dm:');
+  });
+
   it('prints an edit of a card from before a restart whole, named as such', async () => {
     await delivery.edit(target, 'abc123.4', card('Spirit vs NAVI', '2-1'));
     const text = out.text();
