@@ -113,8 +113,10 @@ describe('reminders by direct message', () => {
   it('reach a person once at their own lead, across a restart; closed DMs pause and tell once', async () => {
     const { plan, team } = plannedSeries();
     const teamName = service.world.catalog.teams.find((t) => t.id === team)!.name;
-    // Discord people, and two Slack people: one in the workspace, one Slack cannot message.
-    const keys = [`discord:${OPEN_USER}`, `discord:${CLOSED_USER}`, 'slack:T1.U0FAN', 'slack:T1.U0GONE'];
+    // Discord people, and Slack people: one in the workspace, one gone (user_not_found), and the
+    // app's own bot user (cannot_dm_bot).
+    const bot = `slack:T1.${slack.botUserId}`;
+    const keys = [`discord:${OPEN_USER}`, `discord:${CLOSED_USER}`, 'slack:T1.U0FAN', 'slack:T1.U0GONE', bot];
     for (const key of keys)
       await users.update(key, (p) => ({ ...p, leads: [45], follows: [{ team, noQualifiers: false }] }));
     fake.closeDms(CLOSED_USER);
@@ -149,9 +151,17 @@ describe('reminders by direct message', () => {
     expect(paused.paused?.reason).toContain('DM_CLOSED');
     expect(paused.notices).toHaveLength(1);
     expect(messageText(paused.notices[0]!)).toContain('paused');
-    const gone = await users.get('slack:T1.U0GONE');
-    expect(gone.paused?.reason).toContain('DM_CLOSED');
-    expect(gone.notices).toHaveLength(1);
+    for (const key of ['slack:T1.U0GONE', bot]) {
+      const closed = await users.get(key);
+      expect(closed.paused?.reason, key).toContain('DM_CLOSED');
+      expect(closed.notices, key).toHaveLength(1);
+    }
+    // Each refusal was asked once (paused, not retried): Slack's own error codes, as it answers them.
+    const refused = slack
+      .callsOf('conversations.open')
+      .map((c) => [(c.params as { users?: string }).users, (c.answer as { error?: string }).error]);
+    expect(refused.filter(([u]) => u === 'U0GONE')).toEqual([['U0GONE', 'user_not_found']]);
+    expect(refused.filter(([u]) => u === slack.botUserId)).toEqual([[slack.botUserId, 'cannot_dm_bot']]);
     for (const key of [`discord:${OPEN_USER}`, 'slack:T1.U0FAN']) {
       const open = await users.get(key);
       expect(open.paused).toBeUndefined();
