@@ -75,42 +75,12 @@ export default defineCommand({
     // Channels: the platform says what Matchday lacks in each subscribed channel.
     const channels = tenant.settings.channels;
     const paused = channels.filter((c) => c.disabled);
-    const lines: Text[] = [];
-    if (channels.length === 0) lines.push(['No notification channels (', cmd('settings channel-add'), ').']);
-    else if (!ctx.channels) lines.push([`${channels.length} channel(s); nothing to check on this platform.`]);
-    else {
-      const checks = await Promise.all(
-        channels.map(
-          async (c) => [c, c.disabled ? undefined : await checkChannel(ctx.channels!, c)] as const,
-        ),
-      );
-      for (const [c, check] of checks) {
-        const name = `#${c.name ?? c.id}`;
-        if (c.disabled) lines.push([`${name}: paused (below)`]);
-        else if (!check) lines.push([`${name}: could not be checked right now`]);
-        else if (check.ok) lines.push([`${name}: OK`]);
-        else {
-          lines.push([`${name}: missing ${check.missing.join(', ')}`]);
-          worst.push('error');
-        }
-      }
-    }
+    const channelLines = await channelsLine(channels, ctx.channels);
+    if (channelLines.health !== 'ok') worst.push(channelLines.health);
+    const lines = channelLines.lines;
     fields.push({ name: 'Channels', value: lines.flatMap((line, i) => [...(i > 0 ? ['\n'] : []), ...line]) });
     if (paused.length > 0) worst.push('warning');
-    fields.push({
-      name: 'Paused subscriptions',
-      value:
-        paused.length === 0
-          ? ['None']
-          : paused.flatMap((c, i) => [
-              ...(i > 0 ? ['\n'] : []),
-              `#${c.name ?? c.id} since `,
-              { time: new Date(c.disabled!.at), style: 'full' as const },
-              `: ${c.disabled!.reason} (fix it, then `,
-              cmd('settings channel-add'),
-              ' to resume)',
-            ]),
-    });
+    fields.push(pausedField(paused));
     fields.push({
       name: 'Version',
       value: [`Matchday ${status?.version ?? VERSION}${status?.notifier ? ' · notifier running here' : ''}`],
@@ -134,6 +104,51 @@ export default defineCommand({
     };
   },
 });
+
+/** The paused subscriptions, since when and why, and how to resume them. */
+function pausedField(paused: readonly ChannelSubscription[]): Field {
+  return {
+    name: 'Paused subscriptions',
+    value:
+      paused.length === 0
+        ? ['None']
+        : paused.flatMap((c, i) => [
+            ...(i > 0 ? ['\n'] : []),
+            `#${c.name ?? c.id} since `,
+            { time: new Date(c.disabled!.at), style: 'full' as const },
+            `: ${c.disabled!.reason} (fix it, then `,
+            cmd('settings channel-add'),
+            ' to resume)',
+          ]),
+  };
+}
+
+/** One line per notification channel: OK, paused, or what Matchday lacks there. */
+async function channelsLine(
+  channels: readonly ChannelSubscription[],
+  checks: ChannelCheck | undefined,
+): Promise<{ lines: Text[]; health: Health }> {
+  const lines: Text[] = [];
+  let health: Health = 'ok';
+  if (channels.length === 0) lines.push(['No notification channels (', cmd('settings channel-add'), ').']);
+  else if (!checks) lines.push([`${channels.length} channel(s); nothing to check on this platform.`]);
+  else {
+    const found = await Promise.all(
+      channels.map(async (c) => [c, c.disabled ? undefined : await checkChannel(checks, c)] as const),
+    );
+    for (const [c, check] of found) {
+      const name = `#${c.name ?? c.id}`;
+      if (c.disabled) lines.push([`${name}: paused (below)`]);
+      else if (!check) lines.push([`${name}: could not be checked right now`]);
+      else if (check.ok) lines.push([`${name}: OK`]);
+      else {
+        lines.push([`${name}: missing ${check.missing.join(', ')}`]);
+        health = 'error';
+      }
+    }
+  }
+  return { lines, health };
+}
 
 type CheckResult = Awaited<ReturnType<ChannelCheck['check']>>;
 
