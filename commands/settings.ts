@@ -5,7 +5,7 @@
  * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
  * what was stored.
  */
-import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
@@ -15,6 +15,7 @@ import {
   channelSubscriptionSchema,
   type Settings,
   SPOILER_POLICIES,
+  type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
@@ -24,6 +25,7 @@ import {
   channelLabel,
   channelUnknown,
   eventsChange,
+  type SettingsChange,
   str,
   threadsChange,
 } from './settings-channel.ts';
@@ -185,29 +187,12 @@ export default defineCommand({
         describe = (stored) => `Tiers: ${stored.tiers.join(', ')}.`;
         break;
       }
-      case 'timezone': {
-        const typed = str(ctx.args.zone, 'zone');
-        const zone = resolveTimeZone(typed);
-        change = (next) => {
-          next.timezone = zone;
-        };
-        // An abbreviation or offset says which zone it was taken as.
-        const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
-        describe = (stored) => `Timezone: ${stored.timezone}${read}.`;
+      case 'timezone':
+        ({ change, describe } = timezoneChange(ctx.args));
         break;
-      }
-      case 'spoilers': {
-        // One of SPOILER_POLICIES by type; checked again for a call that skipped the runtime.
-        const policy = ctx.args.policy;
-        if (!SPOILER_POLICIES.includes(policy)) {
-          throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
-        }
-        change = (next) => {
-          next.spoilers = policy;
-        };
-        describe = (stored) => `Spoilers: ${stored.spoilers}.`;
+      case 'spoilers':
+        ({ change, describe } = spoilersChange(ctx.args));
         break;
-      }
       case 'reminders': {
         const leads = parseLeads(str(ctx.args.minutes, 'minutes'), false);
         change = (next) => {
@@ -216,87 +201,16 @@ export default defineCommand({
         describe = (stored) => `Reminders: ${stored.reminderLeads.join(', ')} minutes before.`;
         break;
       }
-      case 'digest': {
-        const time = textArg('time', ctx.args.time, 5);
-        const whenEmpty = ctx.args.when_empty;
-        if (time === undefined && whenEmpty === undefined) {
-          throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
-        }
-        if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-          throw new UserError(
-            'BAD_TIME',
-            `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`,
-          );
-        }
-        if (whenEmpty !== undefined && whenEmpty !== 'say' && whenEmpty !== 'skip')
-          throw new UserError('BAD_CHOICE', 'when_empty must be say or skip.');
-        change = (next) => {
-          if (time !== undefined) next.digestTime = time;
-          if (whenEmpty !== undefined) next.digestWhenEmpty = whenEmpty;
-        };
-        describe = (stored) =>
-          `Digest: ${stored.digestTime} (${stored.timezone}), on empty days ${stored.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
+      case 'digest':
+        ({ change, describe } = digestChange(ctx.args));
         break;
-      }
-      case 'live': {
-        const enabled = ctx.args.enabled;
-        if (typeof enabled !== 'boolean')
-          throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
-        change = (next) => {
-          next.liveUpdates = enabled;
-        };
-        describe = (stored) => `Live updates: ${stored.liveUpdates ? 'on' : 'off'}.`;
+      case 'live':
+        ({ change, describe } = liveChange(ctx.args));
         break;
-      }
       case 'channel-add':
-      case 'channel-set': {
-        const id = channelId(ctx.args.channel);
-        const seen = current.channels.find((c) => c.id === id);
-        if (sub === 'channel-add' && seen) throw channelExists();
-        if (sub === 'channel-set' && !seen) throw channelUnknown();
-        let name: string | undefined;
-        if (ctx.channels) {
-          const check = await ctx.channels.check(id);
-          if (!check.ok) {
-            throw new UserError(
-              'CHANNEL_PERMISSIONS',
-              `Matchday cannot post in that channel: it is missing ${check.missing.join(', ')}. Grant those permissions and try again.`,
-              check.missing,
-            );
-          }
-          name = check.name;
-        }
-        const patch = await channelPatch(ctx, seen?.games ?? [], ctx.args);
-        let updated: ChannelSubscription | undefined;
-        let added = false;
-        change = (next) => {
-          const existing = next.channels.find((c) => c.id === id);
-          if (sub === 'channel-add' && existing) throw channelExists();
-          if (sub === 'channel-set' && !existing) throw channelUnknown();
-          if (!existing && next.channels.length >= MAX_CHANNELS) {
-            throw new UserError(
-              'TOO_MANY_CHANNELS',
-              `At most ${MAX_CHANNELS} notification channels; remove one first.`,
-            );
-          }
-          // A new channel hears of nothing already over (no flood of earlier results).
-          const channel = applyChannelPatch(
-            existing ?? channelSubscriptionSchema.parse({ id, since: ctx.now.toISOString() }),
-            patch,
-          );
-          const label = name ?? existing?.name;
-          if (label) channel.name = label;
-          // A re-enabled or re-checked channel starts delivering again.
-          delete channel.disabled;
-          next.channels = existing
-            ? next.channels.map((c) => (c.id === id ? channel : c))
-            : [...next.channels, channel];
-          updated = channel;
-          added = !existing;
-        };
-        describe = () => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
+      case 'channel-set':
+        ({ change, describe } = await channelChange(ctx, current, ctx.subcommand, ctx.args));
         break;
-      }
       case 'events':
         ({ change, describe } = await eventsChange(ctx, current, ctx.args));
         break;
@@ -305,18 +219,9 @@ export default defineCommand({
         break;
       case 'calendar':
         return calendarReply(ctx, current, ctx.args);
-      case 'channel-remove': {
-        const id = channelId(ctx.args.channel);
-        let removed: ChannelSubscription | undefined;
-        change = (next) => {
-          removed = next.channels.find((c) => c.id === id);
-          if (!removed)
-            throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
-          next.channels = next.channels.filter((c) => c.id !== id);
-        };
-        describe = () => (removed ? `Removed ${channelLabel(removed)}.` : '');
+      case 'channel-remove':
+        ({ change, describe } = channelRemoveChange(ctx.args));
         break;
-      }
       default:
         throw new UserError(
           'UNKNOWN_SUBCOMMAND',
@@ -324,27 +229,156 @@ export default defineCommand({
         );
     }
     // Pending admin notices are shown and cleared by the runtime after any admin command.
-    let stored = current;
-    if (change) {
-      const edit = change;
-      stored = await ctx.updateSettings((latest) => {
-        const next = structuredClone(latest);
-        edit(next);
-        const parsed = settingsSchema.safeParse(next);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0];
-          throw new UserError(
-            'BAD_SETTINGS',
-            `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
-          );
-        }
-        return parsed.data;
-      });
-    }
+    const stored = change ? await save(ctx, change) : current;
     const reply: Reply = { cards: [settingsCard(ctx, stored, describe(stored))], ephemeral: true };
     return reply;
   },
 });
+
+/** `/settings digest`: its time and what an empty day says. */
+function digestChange(args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
+  const time = textArg('time', args.time, 5);
+  const whenEmpty = args.when_empty;
+  if (time === undefined && whenEmpty === undefined) {
+    throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
+  }
+  if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
+    throw new UserError('BAD_TIME', `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`);
+  }
+  if (whenEmpty !== undefined && whenEmpty !== 'say' && whenEmpty !== 'skip')
+    throw new UserError('BAD_CHOICE', 'when_empty must be say or skip.');
+  const change = (next: Settings): void => {
+    if (time !== undefined) next.digestTime = time;
+    if (whenEmpty !== undefined) next.digestWhenEmpty = whenEmpty;
+  };
+  const describe = (stored: Settings) =>
+    `Digest: ${stored.digestTime} (${stored.timezone}), on empty days ${stored.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
+  return { change, describe };
+}
+
+/** `/settings channel-remove`. */
+function channelRemoveChange(args: { channel?: unknown }): SettingsChange {
+  const id = channelId(args.channel);
+  let removed: ChannelSubscription | undefined;
+  const change = (next: Settings): void => {
+    removed = next.channels.find((c) => c.id === id);
+    if (!removed) throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
+    next.channels = next.channels.filter((c) => c.id !== id);
+  };
+  const describe = () => (removed ? `Removed ${channelLabel(removed)}.` : '');
+  return { change, describe };
+}
+
+/** `/settings timezone`: an IANA name, a city, an abbreviation or an offset. */
+function timezoneChange(args: { zone?: string }): SettingsChange {
+  const typed = str(args.zone, 'zone');
+  const zone = resolveTimeZone(typed);
+  const change = (next: Settings): void => {
+    next.timezone = zone;
+  };
+  // An abbreviation or offset says which zone it was taken as.
+  const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
+  const describe = (stored: Settings) => `Timezone: ${stored.timezone}${read}.`;
+  return { change, describe };
+}
+
+/** `/settings live`: live score updates on or off, in every channel. */
+function liveChange(args: { enabled?: unknown }): SettingsChange {
+  const enabled = args.enabled;
+  if (typeof enabled !== 'boolean') throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+  return {
+    change: (next) => {
+      next.liveUpdates = enabled;
+    },
+    describe: (stored) => `Live updates: ${stored.liveUpdates ? 'on' : 'off'}.`,
+  };
+}
+
+/** `/settings spoilers`. */
+function spoilersChange(args: { policy: SpoilerPolicy }): SettingsChange {
+  // One of SPOILER_POLICIES by type; checked again for a call that skipped the runtime.
+  const policy = args.policy;
+  if (!SPOILER_POLICIES.includes(policy)) {
+    throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
+  }
+  const change = (next: Settings): void => {
+    next.spoilers = policy;
+  };
+  const describe = (stored: Settings) => `Spoilers: ${stored.spoilers}.`;
+  return { change, describe };
+}
+
+/** `/settings channel-add` and `channel-set`: a channel's filters, checked with the platform first. */
+async function channelChange(
+  ctx: CommandContext<unknown>,
+  current: Settings,
+  sub: 'channel-add' | 'channel-set',
+  args: ArgsOf<typeof channelOptions>,
+): Promise<SettingsChange> {
+  const id = channelId(args.channel);
+  const seen = current.channels.find((c) => c.id === id);
+  if (sub === 'channel-add' && seen) throw channelExists();
+  if (sub === 'channel-set' && !seen) throw channelUnknown();
+  let name: string | undefined;
+  if (ctx.channels) {
+    const check = await ctx.channels.check(id);
+    if (!check.ok) {
+      throw new UserError(
+        'CHANNEL_PERMISSIONS',
+        `Matchday cannot post in that channel: it is missing ${check.missing.join(', ')}. Grant those permissions and try again.`,
+        check.missing,
+      );
+    }
+    name = check.name;
+  }
+  const patch = await channelPatch(ctx, seen?.games ?? [], args);
+  let updated: ChannelSubscription | undefined;
+  let added = false;
+  const change = (next: Settings): void => {
+    const existing = next.channels.find((c) => c.id === id);
+    if (sub === 'channel-add' && existing) throw channelExists();
+    if (sub === 'channel-set' && !existing) throw channelUnknown();
+    if (!existing && next.channels.length >= MAX_CHANNELS) {
+      throw new UserError(
+        'TOO_MANY_CHANNELS',
+        `At most ${MAX_CHANNELS} notification channels; remove one first.`,
+      );
+    }
+    // A new channel hears of nothing already over (no flood of earlier results).
+    const channel = applyChannelPatch(
+      existing ?? channelSubscriptionSchema.parse({ id, since: ctx.now.toISOString() }),
+      patch,
+    );
+    const label = name ?? existing?.name;
+    if (label) channel.name = label;
+    // A re-enabled or re-checked channel starts delivering again.
+    delete channel.disabled;
+    next.channels = existing
+      ? next.channels.map((c) => (c.id === id ? channel : c))
+      : [...next.channels, channel];
+    updated = channel;
+    added = !existing;
+  };
+  const describe = (): Message => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
+  return { change, describe };
+}
+
+/** Applies `edit` to the latest stored settings (again if another admin saved meanwhile), validated. */
+function save(ctx: CommandContext<unknown>, edit: (next: Settings) => void): Promise<Settings> {
+  return ctx.updateSettings((latest) => {
+    const next = structuredClone(latest);
+    edit(next);
+    const parsed = settingsSchema.safeParse(next);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UserError(
+        'BAD_SETTINGS',
+        `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
+      );
+    }
+    return parsed.data;
+  });
+}
 
 function channelExists(): UserError {
   return new UserError('CHANNEL_EXISTS', [
