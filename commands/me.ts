@@ -9,10 +9,10 @@
  */
 
 import { type CommandContext, defineCommand, type ProfileAccess, UserError } from '../src/bot/command.ts';
-import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
+import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { parseLeads } from './settings-parse.ts';

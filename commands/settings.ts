@@ -7,7 +7,6 @@
  */
 import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
-import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import {
@@ -18,6 +17,7 @@ import {
   type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
+import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import {
   calendarReply,
