@@ -6,13 +6,15 @@
  * (`series-detail.ts`).
  */
 
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
-import { COLOURS } from '../src/bot/reply.ts';
+import { type Card, COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
+import type { Series } from '../src/protocol/types.ts';
 import { seriesDetail } from './series-detail.ts';
 import {
+  type FromFeed,
   fromFeed,
   gamesFor,
   gamesLabel,
@@ -71,8 +73,7 @@ export default defineCommand({
     limit: { type: 'integer', description: 'How many (1 to 20, default 10)', min: 1, max: 20 },
   },
   async run(ctx) {
-    const { args, tenant } = ctx;
-    const { data, names } = ctx;
+    const { args } = ctx;
     // `when` is typed as one of WHEN; checked again for a call that skipped the runtime's validation.
     if (args.when !== undefined && !WHEN.includes(args.when)) {
       throw new UserError(
@@ -82,107 +83,159 @@ export default defineCommand({
     }
     const seriesText = textArg('series', args.series);
     if (seriesText) {
-      const others = (['when', 'game', 'tier', 'team', 'tournament', 'limit'] as const).filter(
-        (name) => args[name] !== undefined,
-      );
-      if (others.length > 0)
-        throw new UserError('SERIES_AND_FILTERS', [
-          `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. `,
-          cmd(`series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}`),
-          '.',
-        ]);
+      refuseListFilters(seriesText, args);
       return seriesDetail(ctx, seriesText);
     }
     const when = args.when ?? 'upcoming';
     const limit = intArg('limit', args.limit, 1, 20, 10);
     const tier = intArg('tier', args.tier, 1, 4);
-    const games = await gamesFor(ctx, args.game);
-    const teamText = textArg('team', args.team);
-    const tournamentText = textArg('tournament', args.tournament);
-    const teamId = teamText ? await resolveName(ctx, 'team', teamText, scopeOf(ctx, games)) : undefined;
-    const tournamentId = tournamentText
-      ? await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx, games))
-      : undefined;
-    // A named team or tournament is asked for on purpose: the tenant's default games and tiers do
-    // not silently hide it; an explicit game or tier still narrows.
-    const specific = teamId !== undefined || tournamentId !== undefined;
-    const gameFilter = args.game ? games : specific ? [] : games;
-    const tiers = tier !== undefined ? [tier] : specific ? [] : tenant.settings.tiers;
-
-    // The conditions besides the lifecycle; "nothing live" reuses them for what comes next.
-    const filter: Where<'series'>[] = [];
-    // The same conditions for the feed, which answers without asking the service when it can.
-    const wanted: { games: number[]; tiers: number[]; tournament?: number; rosters?: number[] } = {
-      games: gameFilter,
-      tiers,
-    };
-    if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
-    if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
-    if (tournamentId !== undefined) {
-      filter.push(['tournament.id', '=', tournamentId]);
-      wanted.tournament = tournamentId;
-    }
-    if (teamId !== undefined) {
-      const rosters = await teamRosters(ctx, teamId);
-      wanted.rosters = rosters;
-      if (rosters.length === 0) {
-        return {
-          cards: [
-            {
-              title: names.team(teamId)?.name ?? 'Team',
-              colour: COLOURS.info,
-              description: [['This team has no roster yet, so no series.']],
-            },
-          ],
-        };
-      }
-      filter.push(['participants.roster.id', '^', rosters]);
-    }
-    const lifecycle: Where<'series'> =
-      when === 'upcoming'
-        ? ['lifecycle', '=', 'upcoming']
-        : when === 'live'
-          ? ['lifecycle', '=', 'live']
-          : ['lifecycle', '<=', ['over', 'over-forfeited']];
-    const order = when === 'recent' ? 'end-desc' : 'start-asc';
-    const held = fromFeed(ctx, {
-      ...wanted,
-      lifecycles:
-        when === 'upcoming' ? ['upcoming'] : when === 'live' ? ['live'] : ['over', 'over-forfeited'],
-      order,
-      take: limit,
-    });
-    const series =
-      held?.series ?? visible(await data.series.list({ filter: [lifecycle, ...filter], order, take: limit }));
-
-    const scope: string[] = [];
-    if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
-    if (tournamentId !== undefined) scope.push(names.tournament(tournamentId)?.title ?? 'tournament');
-    if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
-    if (tiers.length > 0) scope.push(tiersLabel(tiers));
-    if (when === 'live' && series.length === 0)
-      return { cards: [await nothingLiveCard(ctx, filter, scope.join(' · '), wanted)] };
-    await names.ensureSeriesLabels(data, series);
-    await names.ensureTournaments(
-      data,
-      series.map((s) => s.tournament.id),
-    );
-    const heading =
-      when === 'upcoming' ? 'Upcoming series' : when === 'live' ? 'Live series' : 'Recent results';
-    const empty = when === 'upcoming' ? 'No upcoming series scheduled.' : 'No finished series yet.';
-    const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
-    return {
-      cards: [
-        noteFilling(
-          seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
-            spoilers: tenant.settings.spoilers,
-            empty,
-            colour,
-            showTournament: tournamentId === undefined,
-          }),
-          held,
-        ),
-      ],
-    };
+    const picked = await seriesFilter(ctx, args.game, tier, args.team, args.tournament);
+    if ('card' in picked) return { cards: [picked.card] };
+    const { held, series } = await readSeries(ctx, picked, when, limit);
+    return { cards: [await seriesCard(ctx, picked, when, series, held)] };
   },
 });
+
+type When = (typeof WHEN)[number];
+
+/** What the listing asks for, besides the lifecycle; "nothing live" reuses it for what comes next. */
+interface Picked {
+  teamId?: number;
+  tournamentId?: number;
+  /** A named team or tournament: the tenant's default games and tiers do not hide it. */
+  specific: boolean;
+  gameFilter: number[];
+  tiers: number[];
+  /** The conditions for the service. */
+  filter: Where<'series'>[];
+  /** The same conditions for the feed, which answers without asking the service when it can. */
+  wanted: { games: number[]; tiers: number[]; tournament?: number; rosters?: number[] };
+}
+
+/** The options that list several series. */
+const LIST_OPTIONS = ['when', 'game', 'tier', 'team', 'tournament', 'limit'] as const;
+type ListOption = (typeof LIST_OPTIONS)[number];
+
+/** `series:` shows one series; refused beside the filters that list several. */
+function refuseListFilters(seriesText: string, args: Partial<Record<ListOption, unknown>>): void {
+  const others = LIST_OPTIONS.filter((name) => args[name] !== undefined);
+  if (others.length > 0)
+    throw new UserError('SERIES_AND_FILTERS', [
+      `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. `,
+      cmd(`series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}`),
+      '.',
+    ]);
+}
+
+/**
+ * The games, tiers, team and tournament asked for, as conditions for the service and the feed;
+ * a card instead when the team has no roster (so no series).
+ */
+async function seriesFilter(
+  ctx: CommandContext<unknown>,
+  game: string | undefined,
+  tier: number | undefined,
+  team: string | undefined,
+  tournament: string | undefined,
+): Promise<Picked | { card: Card }> {
+  const { tenant, names } = ctx;
+  const games = await gamesFor(ctx, game);
+  const teamText = textArg('team', team);
+  const tournamentText = textArg('tournament', tournament);
+  const teamId = teamText ? await resolveName(ctx, 'team', teamText, scopeOf(ctx, games)) : undefined;
+  const tournamentId = tournamentText
+    ? await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx, games))
+    : undefined;
+  // A named team or tournament is asked for on purpose: the tenant's default games and tiers do
+  // not silently hide it; an explicit game or tier still narrows.
+  const specific = teamId !== undefined || tournamentId !== undefined;
+  const gameFilter = game ? games : specific ? [] : games;
+  const tiers = tier !== undefined ? [tier] : specific ? [] : tenant.settings.tiers;
+
+  const filter: Where<'series'>[] = [];
+  const wanted: Picked['wanted'] = { games: gameFilter, tiers };
+  if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
+  if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
+  if (tournamentId !== undefined) {
+    filter.push(['tournament.id', '=', tournamentId]);
+    wanted.tournament = tournamentId;
+  }
+  if (teamId !== undefined) {
+    const rosters = await teamRosters(ctx, teamId);
+    wanted.rosters = rosters;
+    if (rosters.length === 0) {
+      return {
+        card: {
+          title: names.team(teamId)?.name ?? 'Team',
+          colour: COLOURS.info,
+          description: [['This team has no roster yet, so no series.']],
+        },
+      };
+    }
+    filter.push(['participants.roster.id', '^', rosters]);
+  }
+  return { teamId, tournamentId, specific, gameFilter, tiers, filter, wanted };
+}
+
+/** The series to show: from the feed when it holds them, else one listing request. */
+async function readSeries(
+  ctx: CommandContext<unknown>,
+  picked: Picked,
+  when: When,
+  limit: number,
+): Promise<{ held: FromFeed | undefined; series: Series[] }> {
+  const lifecycle: Where<'series'> =
+    when === 'upcoming'
+      ? ['lifecycle', '=', 'upcoming']
+      : when === 'live'
+        ? ['lifecycle', '=', 'live']
+        : ['lifecycle', '<=', ['over', 'over-forfeited']];
+  const order = when === 'recent' ? 'end-desc' : 'start-asc';
+  const held = fromFeed(ctx, {
+    ...picked.wanted,
+    lifecycles: when === 'upcoming' ? ['upcoming'] : when === 'live' ? ['live'] : ['over', 'over-forfeited'],
+    order,
+    take: limit,
+  });
+  const series =
+    held?.series ??
+    visible(await ctx.data.series.list({ filter: [lifecycle, ...picked.filter], order, take: limit }));
+  return { held, series };
+}
+
+/** The listing's card, headed by what it covers; nothing live: the next few upcoming instead. */
+async function seriesCard(
+  ctx: CommandContext<unknown>,
+  picked: Picked,
+  when: When,
+  series: Series[],
+  held: FromFeed | undefined,
+): Promise<Card> {
+  const { data, names, tenant } = ctx;
+  const { teamId, tournamentId, gameFilter, tiers, specific } = picked;
+  const scope: string[] = [];
+  if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
+  if (tournamentId !== undefined) scope.push(names.tournament(tournamentId)?.title ?? 'tournament');
+  if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
+  if (tiers.length > 0) scope.push(tiersLabel(tiers));
+  if (when === 'live' && series.length === 0)
+    return nothingLiveCard(ctx, picked.filter, scope.join(' · '), picked.wanted);
+  await names.ensureSeriesLabels(data, series);
+  await names.ensureTournaments(
+    data,
+    series.map((s) => s.tournament.id),
+  );
+  const heading =
+    when === 'upcoming' ? 'Upcoming series' : when === 'live' ? 'Live series' : 'Recent results';
+  const empty = when === 'upcoming' ? 'No upcoming series scheduled.' : 'No finished series yet.';
+  const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
+  return noteFilling(
+    seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
+      spoilers: tenant.settings.spoilers,
+      empty,
+      colour,
+      showTournament: tournamentId === undefined,
+    }),
+    held,
+  );
+}
