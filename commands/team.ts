@@ -4,14 +4,16 @@
  * name index; requests: the players (1), upcoming series (1), recent series (1).
  */
 
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
-import type { Player } from '../src/protocol/types.ts';
+import type { ListedLifecycle } from '../src/feed/query.ts';
+import type { Player, Series, Team } from '../src/protocol/types.ts';
 import {
+  type FromFeed,
   fromFeed,
   intArg,
   noteFilling,
@@ -38,7 +40,7 @@ export default defineCommand({
     count: { type: 'integer', description: 'Series to show each way (1 to 10, default 5)', min: 1, max: 10 },
   },
   async run(ctx) {
-    const { args, tenant } = ctx;
+    const { args } = ctx;
     const { data, names } = ctx;
     const text = textArg('team', args.team);
     if (!text)
@@ -59,91 +61,94 @@ export default defineCommand({
     const active = team.standing_roster?.roster.id;
     const playerIds = active !== undefined ? (names.roster(active)?.players ?? []) : [];
 
+    const playersRead = playerIds.length > 0 ? data.players.getMany(playerIds) : Promise.resolve([]);
     // Upcoming and recent series from the feed when it holds them; else one request each.
-    const heldUpcoming =
-      rosters.length > 0
-        ? fromFeed(ctx, { rosters, lifecycles: ['upcoming', 'live'], order: 'start-asc', take: count })
-        : undefined;
-    const heldRecent =
-      rosters.length > 0
-        ? fromFeed(ctx, { rosters, lifecycles: ['over', 'over-forfeited'], order: 'end-desc', take: count })
-        : undefined;
-    const [players, upcoming, recent] = await Promise.all([
-      playerIds.length > 0 ? data.players.getMany(playerIds) : Promise.resolve([]),
-      heldUpcoming
-        ? heldUpcoming.series
-        : rosters.length > 0
-          ? data.series.list({
-              filter: [
-                ['participants.roster.id', '^', rosters],
-                ['lifecycle', '<=', ['upcoming', 'live']],
-              ],
-              order: 'start-asc',
-              take: count,
-            })
-          : Promise.resolve([]),
-      heldRecent
-        ? heldRecent.series
-        : rosters.length > 0
-          ? data.series.list({
-              filter: [
-                ['participants.roster.id', '^', rosters],
-                ['lifecycle', '<=', ['over', 'over-forfeited']],
-              ],
-              order: 'end-desc',
-              take: count,
-            })
-          : Promise.resolve([]),
+    const upcoming = teamSeries(ctx, rosters, ['upcoming', 'live'], 'start-asc', count);
+    const recent = teamSeries(ctx, rosters, ['over', 'over-forfeited'], 'end-desc', count);
+    const [players, upcomingSeries, recentSeries] = await Promise.all([
+      playersRead,
+      upcoming.series,
+      recent.series,
     ]);
-    await names.ensureSeriesLabels(data, [...upcoming, ...recent]);
+    await names.ensureSeriesLabels(data, [...upcomingSeries, ...recentSeries]);
     await names.ensureTournaments(
       data,
-      [...upcoming, ...recent].map((s) => s.tournament.id),
+      [...upcomingSeries, ...recentSeries].map((s) => s.tournament.id),
     );
 
-    const organisation = team.organisation ? names.organisation(team.organisation.id) : undefined;
-    const game = names.game(team.game.id);
-    const fields: Field[] = [
-      { name: 'Game', value: [game?.title ?? `Game ${team.game.id}`], inline: true },
-      {
-        name: 'Region',
-        value: [placeName(team.region.name, team.region.country.name, ' (', ')')],
-        inline: true,
-      },
-    ];
-    if (organisation) fields.push({ name: 'Organisation', value: [organisation.name], inline: true });
-    if (team.also_known_as.length > 0)
-      fields.push({ name: 'Also known as', value: [team.also_known_as.join(', ')], inline: true });
-    // One field per player: single-line values render alike on every platform.
-    if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
-    else fields.push({ name: 'Roster', value: ['No active roster on record.'] });
-    const card: Card = {
-      title:
-        team.abbreviation && team.abbreviation !== team.name
-          ? `${team.name} (${team.abbreviation})`
-          : team.name,
-      colour: team.active ? COLOURS.info : COLOURS.finished,
-      fields,
-      footer: team.active ? `Team ${team.id}` : `Team ${team.id} · inactive`,
-    };
-    const links = team.social_media_accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);
-    if (links.length > 0) card.buttons = links.map((a) => ({ label: a.platform.name, url: a.url }));
-    const options = { spoilers: tenant.settings.spoilers };
-    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcoming), names, {
+    const options = { spoilers: ctx.tenant.settings.spoilers };
+    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcomingSeries), names, {
       ...options,
       empty: 'Nothing scheduled.',
       colour: COLOURS.upcoming,
     });
-    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recent), names, {
+    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recentSeries), names, {
       ...options,
       empty: 'No finished series yet.',
       colour: COLOURS.finished,
     });
-    noteFilling(upcomingCard, heldUpcoming);
-    noteFilling(recentCard, heldRecent);
-    return { cards: [card, upcomingCard, recentCard] };
+    noteFilling(upcomingCard, upcoming.held);
+    noteFilling(recentCard, recent.held);
+    return { cards: [teamCard(team, players, names), upcomingCard, recentCard] };
   },
 });
+
+/**
+ * A team's series in these lifecycles: from the feed when it holds them (`held`), else one
+ * request; none without a roster.
+ */
+function teamSeries(
+  ctx: CommandContext<unknown>,
+  rosters: number[],
+  lifecycles: ListedLifecycle[],
+  order: 'start-asc' | 'end-desc',
+  count: number,
+): { held: FromFeed | undefined; series: Series[] | Promise<Series[]> } {
+  if (rosters.length === 0) return { held: undefined, series: Promise.resolve([]) };
+  const held = fromFeed(ctx, { rosters, lifecycles, order, take: count });
+  if (held) return { held, series: held.series };
+  const series = ctx.data.series.list({
+    filter: [
+      ['participants.roster.id', '^', rosters],
+      ['lifecycle', '<=', lifecycles],
+    ],
+    order,
+    take: count,
+  });
+  return { held, series };
+}
+
+/** The team's own card: game, region, organisation, aliases, one field per player, its links. */
+function teamCard(team: Team, players: readonly Player[], names: NameIndex): Card {
+  const organisation = team.organisation ? names.organisation(team.organisation.id) : undefined;
+  const game = names.game(team.game.id);
+  const fields: Field[] = [
+    { name: 'Game', value: [game?.title ?? `Game ${team.game.id}`], inline: true },
+    {
+      name: 'Region',
+      value: [placeName(team.region.name, team.region.country.name, ' (', ')')],
+      inline: true,
+    },
+  ];
+  if (organisation) fields.push({ name: 'Organisation', value: [organisation.name], inline: true });
+  if (team.also_known_as.length > 0)
+    fields.push({ name: 'Also known as', value: [team.also_known_as.join(', ')], inline: true });
+  // One field per player: single-line values render alike on every platform.
+  if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
+  else fields.push({ name: 'Roster', value: ['No active roster on record.'] });
+  const card: Card = {
+    title:
+      team.abbreviation && team.abbreviation !== team.name
+        ? `${team.name} (${team.abbreviation})`
+        : team.name,
+    colour: team.active ? COLOURS.info : COLOURS.finished,
+    fields,
+    footer: team.active ? `Team ${team.id}` : `Team ${team.id} · inactive`,
+  };
+  const links = team.social_media_accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);
+  if (links.length > 0) card.buttons = links.map((a) => ({ label: a.platform.name, url: a.url }));
+  return card;
+}
 
 /**
  * A player as a field: the nick, then "First Last · role" and the `/player` line that shows them
