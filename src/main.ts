@@ -136,103 +136,27 @@ export function banner(
 }
 
 export async function run(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(
-      'Usage: matchday start [--api v2|v3]\n\nConfiguration comes from environment variables; see .env.example.\n--api v2 speaks the earlier (v2) interface (same as ESPORTS_API_VERSION=v2).\n',
-    );
-    return;
-  }
-  // `--api v2|v3` (issue 11): the interface to speak, over ESPORTS_API_VERSION.
-  const apiAt = argv.indexOf('--api');
-  const api = apiAt >= 0 ? (argv[apiAt + 1] ?? '') : undefined;
-  if (api !== undefined && api !== 'v2' && api !== 'v3') {
-    process.stderr.write(`--api "${api}" is not an interface: use --api v2 or --api v3.\n`);
-    process.exitCode = 2;
-    return;
-  }
-  let config: Config;
-  try {
-    config = loadConfig(undefined, api ? { api } : {});
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exitCode = 1;
-    return;
-  }
-
+  const config = configFromArgs(argv);
+  if (!config) return;
   const platformsWanted = Boolean(config.discord || config.slack);
   // A container or service manager gives no terminal: stdin is /dev/null (or closed). The terminal
   // chat would read nothing and end at once, so Matchday runs as a notifier-only service instead.
   const headless = !platformsWanted && stdinIsNothing();
-  const secrets = new Set(config.secrets);
   const logFile = platformsWanted || headless ? undefined : logFileFor(config);
-  const logger = logFile
-    ? createLogger({ level: config.logLevel, secrets, file: logFile })
-    : createLogger({ level: config.logLevel, secrets, pretty: process.stderr.isTTY === true });
-
-  const metrics = config.ops ? new OpsMetrics() : undefined;
-  let app: App;
-  try {
-    app = await createApp(config, {
-      logger,
-      secrets,
-      feed: 'poller',
-      warmInBackground: true,
-      ...(metrics ? { onCommand: metrics.observeCommand } : {}),
-    });
-  } catch (error) {
-    metrics?.close();
-    logger.error({ err: error }, 'start-up failed');
-    process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
+  const running = await openApp(config, logFile);
+  if (!running) return;
+  const { app, logger } = running;
+  const shutdown = gracefulStop(running);
+  const failed = async (what: string, error: unknown, text: string) => {
+    logger.error({ err: error }, what);
+    process.stderr.write(`Matchday could not start: ${text}\n`);
+    await shutdown();
     process.exitCode = 1;
-    return;
-  }
-
-  let ops: OpsServer | undefined;
-  let shuttingDown = false;
-  /** The chat platforms started (Discord, Slack): left first on a graceful stop. */
-  const platforms: Partial<Record<Platform, ChatPlatform>> = {};
-  /**
-   * Graceful stop (SIGTERM), as a replica behind others should stop:
-   * 1. /readyz turns 503, and this process leaves the chat platforms (the Discord gateway session
-   *    and the Slack socket close), so they route new commands to the other processes; the
-   *    commands already received are answered. A command that still reaches the runtime after that
-   *    (the terminal, `ask`) gets a short "restarting" notice.
-   * 2. The notifier stops: posts under way finish, and the notifier lease is released at once, so
-   *    another process takes the notifications over without waiting for the lease to expire.
-   * 3. Everything else closes in reverse order of opening.
-   * Bounded: a stop that hangs past SHUTDOWN_LIMIT_MS exits 1 (orchestrators send SIGKILL at 10 s).
-   */
-  const shutdown = async () => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    const forced = setTimeout(() => {
-      logger.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting');
-      process.exit(1);
-    }, SHUTDOWN_LIMIT_MS);
-    forced.unref();
-    if (ops) ops.draining = true;
-    await Promise.all(
-      Object.entries(platforms).map(([platform, chat]) =>
-        chat.leave().catch((error: unknown) => logger.warn({ err: error, platform }, 'leaving failed')),
-      ),
-    );
-    app.runtime.closing = true;
-    await app.close();
-    await ops?.close();
-    metrics?.close();
-    clearTimeout(forced);
   };
 
+  const { users, tenants, client, names, clock } = app;
   const calendar = config.calendar
-    ? calendarRoute({
-        users: app.users,
-        tenants: app.tenants,
-        client: app.client,
-        names: app.names,
-        clock: app.clock,
-        logger,
-      })
+    ? calendarRoute({ users, tenants, client, names, clock, logger })
     : undefined;
   if (calendar && config.calendar?.port !== undefined) {
     const { host, port } = config.calendar;
@@ -240,58 +164,29 @@ export async function run(argv: string[]): Promise<void> {
       const server = await startCalendarServer(calendar, { host, port, logger });
       app.onClose(() => server.close());
     } catch (error) {
-      logger.error({ err: error }, 'the calendar endpoint failed to start');
-      process.stderr.write(
-        `Matchday could not start: the calendar endpoint (CALENDAR_PORT=${port}) could not listen on ${host}: ${(error as Error).message}\n`,
-      );
-      await shutdown();
-      process.exitCode = 1;
-      return;
+      const why = `the calendar endpoint (CALENDAR_PORT=${port}) could not listen on ${host}`;
+      return failed('the calendar endpoint failed to start', error, `${why}: ${(error as Error).message}`);
     }
   }
-
-  if (metrics && config.ops) {
+  if (running.metrics && config.ops) {
     try {
-      ops = await startOperations(
-        app,
-        config.ops,
-        metrics,
-        config.calendar?.port === undefined ? calendar : undefined,
-      );
+      const route = config.calendar?.port === undefined ? calendar : undefined;
+      running.ops = await startOperations(app, config.ops, running.metrics, route);
     } catch (error) {
-      logger.error({ err: error }, 'the operations endpoint failed to start');
-      process.stderr.write(
-        `Matchday could not start: the operations endpoint (METRICS_PORT=${config.ops.port}) could not listen on ${config.ops.host}: ${(error as Error).message}\n`,
-      );
-      await shutdown();
-      process.exitCode = 1;
-      return;
+      const why = `the operations endpoint (METRICS_PORT=${config.ops.port}) could not listen on ${config.ops.host}`;
+      return failed('the operations endpoint failed to start', error, `${why}: ${(error as Error).message}`);
     }
   }
 
   let deliveries: Partial<Record<Platform, Delivery>> = {};
   if (platformsWanted) {
     try {
-      deliveries = await startPlatforms(app, config, platforms);
+      deliveries = await startPlatforms(app, config, running.platforms);
     } catch (error) {
-      logger.error({ err: error }, 'a chat platform failed to start');
-      process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
-      await shutdown();
-      process.exitCode = 1;
-      return;
+      return failed('a chat platform failed to start', error, (error as Error).message);
     }
   }
-
-  if (discordClient && ops && metrics) {
-    metrics.use({ shards: discordShards });
-    ops.check('discord', async () => {
-      const shards = discordShards();
-      const down = shards.filter((shard) => shard.status !== 0).map((shard) => shard.id);
-      if (shards.length === 0 || down.length > 0)
-        throw new Error(`shard${down.length === 1 ? '' : 's'} ${down.join(', ') || '(none)'} not connected`);
-    });
-  }
-
+  watchDiscord(running);
   if (Object.keys(deliveries).length > 0) {
     await startNotifier(app, deliveries);
     const stopped = untilSignal();
@@ -301,8 +196,131 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
 
-  // The terminal tenant's channel: on first start it is subscribed, so notifications show at once.
   const terminal = new TerminalDelivery();
+  const live = await startTerminalNotifier(running, terminal);
+  if (headless) await runHeadless(app, terminal, 'stdin is not a terminal');
+  else await runTerminalChat(running, terminal, logFile, live);
+  await shutdown();
+}
+
+/** What `run` opened, closed by its graceful stop. */
+interface Running {
+  app: App;
+  config: Config;
+  logger: Logger;
+  metrics?: OpsMetrics;
+  ops?: OpsServer;
+  /** The chat platforms started (Discord, Slack): left first on a graceful stop. */
+  platforms: Partial<Record<Platform, ChatPlatform>>;
+}
+
+/** The configuration from the environment and `--api`; undefined (said on stdout or stderr) when none. */
+function configFromArgs(argv: string[]): Config | undefined {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(
+      'Usage: matchday start [--api v2|v3]\n\nConfiguration comes from environment variables; see .env.example.\n--api v2 speaks the earlier (v2) interface (same as ESPORTS_API_VERSION=v2).\n',
+    );
+    return undefined;
+  }
+  // `--api v2|v3` (issue 11): the interface to speak, over ESPORTS_API_VERSION.
+  const apiAt = argv.indexOf('--api');
+  const api = apiAt >= 0 ? (argv[apiAt + 1] ?? '') : undefined;
+  if (api !== undefined && api !== 'v2' && api !== 'v3') {
+    process.stderr.write(`--api "${api}" is not an interface: use --api v2 or --api v3.\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  try {
+    return loadConfig(undefined, api ? { api } : {});
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
+/** The logger (to the log file in the terminal chat, else stderr) and the app; undefined if it failed. */
+async function openApp(config: Config, logFile: string | undefined): Promise<Running | undefined> {
+  const secrets = new Set(config.secrets);
+  const logger = logFile
+    ? createLogger({ level: config.logLevel, secrets, file: logFile })
+    : createLogger({ level: config.logLevel, secrets, pretty: process.stderr.isTTY === true });
+  const metrics = config.ops ? new OpsMetrics() : undefined;
+  try {
+    const app = await createApp(config, {
+      logger,
+      secrets,
+      feed: 'poller',
+      warmInBackground: true,
+      ...(metrics ? { onCommand: metrics.observeCommand } : {}),
+    });
+    return { app, config, logger, ...(metrics ? { metrics } : {}), platforms: {} };
+  } catch (error) {
+    metrics?.close();
+    logger.error({ err: error }, 'start-up failed');
+    process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return undefined;
+  }
+}
+
+/**
+ * Graceful stop (SIGTERM), as a replica behind others should stop:
+ * 1. /readyz turns 503, and this process leaves the chat platforms (the Discord gateway session
+ *    and the Slack socket close), so they route new commands to the other processes; the
+ *    commands already received are answered. A command that still reaches the runtime after that
+ *    (the terminal, `ask`) gets a short "restarting" notice.
+ * 2. The notifier stops: posts under way finish, and the notifier lease is released at once, so
+ *    another process takes the notifications over without waiting for the lease to expire.
+ * 3. Everything else closes in reverse order of opening.
+ * Bounded: a stop that hangs past SHUTDOWN_LIMIT_MS exits 1 (orchestrators send SIGKILL at 10 s).
+ */
+function gracefulStop(running: Running): () => Promise<void> {
+  const { app, logger, metrics } = running;
+  let shuttingDown = false;
+  return async () => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    const forced = setTimeout(() => {
+      logger.error({ limitMs: SHUTDOWN_LIMIT_MS }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS);
+    forced.unref();
+    if (running.ops) running.ops.draining = true;
+    await Promise.all(
+      Object.entries(running.platforms).map(([platform, chat]) =>
+        chat.leave().catch((error: unknown) => logger.warn({ err: error, platform }, 'leaving failed')),
+      ),
+    );
+    app.runtime.closing = true;
+    await app.close();
+    await running.ops?.close();
+    metrics?.close();
+    clearTimeout(forced);
+  };
+}
+
+/** With Discord and the operations endpoint: the shards in the metrics, and a readiness check. */
+function watchDiscord({ ops, metrics }: Running): void {
+  if (!discordClient || !ops || !metrics) return;
+  metrics.use({ shards: discordShards });
+  ops.check('discord', async () => {
+    const shards = discordShards();
+    const down = shards.filter((shard) => shard.status !== 0).map((shard) => shard.id);
+    if (shards.length === 0 || down.length > 0)
+      throw new Error(`shard${down.length === 1 ? '' : 's'} ${down.join(', ') || '(none)'} not connected`);
+  });
+}
+
+/**
+ * The notifier over the terminal tenant's channel: on first start it is subscribed, so
+ * notifications show at once. Returns the banner's live line.
+ */
+async function startTerminalNotifier(
+  { app, config, logger }: Running,
+  terminal: TerminalDelivery,
+): Promise<string | undefined> {
   const subscribe = async () => {
     try {
       const done = await subscribeTerminal(app.tenants, app.clock.now(), config.systemTimeZone);
@@ -322,19 +340,21 @@ export async function run(argv: string[]): Promise<void> {
   if (known) await subscribe();
   await startNotifier(app, { terminal });
   if (!known) await subscribe();
-  let live: string | undefined;
   try {
-    live = await liveSummary(app.client, app.tenants);
+    return await liveSummary(app.client, app.tenants);
   } catch (error) {
     logger.warn({ err: error }, 'could not count the live series for the banner');
+    return undefined;
   }
+}
 
-  if (headless) {
-    await runHeadless(app, terminal, 'stdin is not a terminal');
-    await shutdown();
-    return;
-  }
-
+/** The terminal chat, until it ends (exit, end of input, SIGTERM; SIGINT too without a TTY). */
+async function runTerminalChat(
+  { app, logger }: Running,
+  terminal: TerminalDelivery,
+  logFile: string | undefined,
+  live: string | undefined,
+): Promise<void> {
   process.stdout.write(banner(app, 'terminal', logFile, live));
   const historyFile = join(dirname(logFile ?? './data/matchday.log'), 'chat-history.txt');
   const chat = startChat(app, {
@@ -365,7 +385,6 @@ export async function run(argv: string[]): Promise<void> {
   if (!process.stdin.isTTY && !signalled && chat.history().length === 0) {
     await runHeadless(app, terminal, 'stdin ended before any command');
   }
-  await shutdown();
 }
 
 /**
