@@ -81,6 +81,41 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   for (const secret of config.secrets) secrets.add(secret);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
   const clock = overrides.clock ?? new Clock(config.clockSpeed ? { speed: config.clockSpeed } : {});
+  const { onClose, close } = cleanupList(logger);
+  try {
+    const { tenants, users } = await openStores(config, logger, onClose);
+    const connection = await connectService(config, clock, secrets, onClose);
+    const client = await openClient(config, connection, logger, onClose);
+    const names = createNameIndex({ client, clock, logger });
+    const feed = await startNames(config, overrides, { client, clock, logger, names, onClose });
+    const commands = overrides.commands ?? (await import('../commands/index.ts')).commands;
+    const { service } = connection;
+    const app: App = {
+      config,
+      clock,
+      ...(service ? { service } : {}),
+      client,
+      tenants,
+      users,
+      names,
+      ...(feed ? { feed } : {}),
+      runtime: undefined as unknown as Runtime,
+      logger,
+      onClose,
+      close,
+    };
+    app.runtime = commandRuntime(app, commands, overrides);
+    return app;
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+type OnClose = App['onClose'];
+
+/** `onClose` registers cleanups; `close` runs them, last registered first, logging what fails. */
+function cleanupList(logger: Logger): { onClose: OnClose; close: () => Promise<void> } {
   const cleanups: (() => Promise<void> | void)[] = [];
   let closed = false;
   const onClose = (cleanup: () => Promise<void> | void) => {
@@ -102,179 +137,211 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       }
     }
   }
+  return { onClose, close };
+}
 
-  try {
-    // The store first: it is the part most likely to be misconfigured, and it needs no network.
-    // A Redis that came back empty is refilled from this process's mirror: said on stderr at start
-    // (later restores are logged), as a deliberate FLUSHDB would otherwise be undone silently.
-    let starting = true;
-    const onRestore = (notice: string) => {
-      if (starting) process.stderr.write(`${notice}\n`);
-    };
-    const tenants = await openTenantStore(config.store, { logger, onRestore });
-    onClose(() => tenants.close());
-    const users = await openUserStore(config.store, { logger, onRestore });
-    starting = false;
-    onClose(() => users.close());
+/**
+ * The tenant and user stores, first: the part most likely to be misconfigured, and it needs no
+ * network. A Redis that came back empty is refilled from this process's mirror: said on stderr at
+ * start (later restores are logged), as a deliberate FLUSHDB would otherwise be undone silently.
+ */
+async function openStores(
+  config: Config,
+  logger: Logger,
+  onClose: OnClose,
+): Promise<{ tenants: TenantStore; users: UserStore }> {
+  let starting = true;
+  const onRestore = (notice: string) => {
+    if (starting) process.stderr.write(`${notice}\n`);
+  };
+  const tenants = await openTenantStore(config.store, { logger, onRestore });
+  onClose(() => tenants.close());
+  const users = await openUserStore(config.store, { logger, onRestore });
+  starting = false;
+  onClose(() => users.close());
+  return { tenants, users };
+}
 
-    let service: RunningService | undefined;
-    // The embedded service is ours alone: a higher budget than the real service's 5/s lets the name
-    // index load in about a second instead of ten. ESPORTS_RATE=5 restores the real service's pace.
-    const embedded = !config.esports.url;
-    const embeddedRate = config.esports.rate ?? EMBEDDED_RATE;
-    const rate = config.esports.rate ?? (embedded ? EMBEDDED_RATE : undefined);
-    let baseUrl = config.esports.url;
-    let secret = config.esports.secret;
-    const v2 = config.esports.api === 'v2';
-    let v2Pair =
-      v2 && config.esports.clientId && config.esports.clientSecret
-        ? { id: config.esports.clientId, secret: config.esports.clientSecret }
-        : undefined;
-    if (!baseUrl || (!secret && !v2)) {
-      const { startService } = await import('./service/index.ts');
-      // A random secret for this start, known only to this process, and only in a header: another
-      // local user who finds the loopback port cannot use it (issue 19, item 4).
-      service = await startService({
-        port: 0,
-        querySecret: false,
-        seed: config.esports.seed,
-        clock,
-        rate: embeddedRate,
-        burst: Math.max(5, Math.ceil(embeddedRate)),
-        // v2 (issue 11): the configured pair, else the pair the service generates for this start.
-        ...(v2Pair ? { v2Clients: [v2Pair] } : {}),
-      });
-      onClose(() => service!.close());
-      baseUrl = v2 ? service.v2.url : service.url;
-      secret = service.secret;
-      secrets.add(secret);
-      v2Pair ??= service.v2.clients[0];
-      if (v2Pair) secrets.add(v2Pair.secret);
-    }
+/** Where the client connects, with what; the embedded service when it is the one. */
+interface Connection {
+  service?: RunningService;
+  baseUrl: string;
+  secret?: string;
+  /** v2: the client id and secret. */
+  v2Pair?: { id: string; secret: string };
+  /** Requests per second, when set or embedded. */
+  rate?: number;
+}
 
-    // On Redis, every process on this secret spends one shared budget (issue 14).
-    const sharedBudget =
-      config.store.kind === 'redis'
-        ? await import('./client/redis-budget.ts').then(
-            ({ RedisBudget }) =>
-              (plan: SharedBudgetPlan) =>
-                new RedisBudget(config.store.url, plan, { logger }),
-          )
-        : undefined;
-    // v2: the token is shared with every process on the pair through the store (issue 11).
-    // (Loaded only on v2: its Redis and SQLite keyv stores are not for a v3 `ask` to pay for.)
-    const tokens = v2 && v2Pair ? await import('./client/v2/token-store.ts') : undefined;
-    const tokenStore = tokens?.openTokenStore(config.store);
-    if (tokenStore) onClose(() => tokenStore.disconnect());
-    // The lock beside it: one process at a time asks for a token, the others read it from the store.
-    const tokenLock = tokens?.openTokenLock(config.store);
-    if (tokenLock) onClose(() => tokenLock.close());
-    const client = createClient({
-      baseUrl,
-      ...(v2 && v2Pair
-        ? {
-            v2: {
-              clientId: v2Pair.id,
-              clientSecret: v2Pair.secret,
-              perMinute: 60 * (rate ?? 5),
-              ...(tokenStore ? { tokenStore } : {}),
-              ...(tokenLock ? { tokenLock } : {}),
-            },
-          }
-        : { secret }),
-      logger,
-      ...(sharedBudget ? { sharedBudget } : {}),
-      ...(rate !== undefined ? { rate: { perSecond: rate, burst: Math.max(5, Math.ceil(rate)) } } : {}),
-    });
-    onClose(() => client.close());
+/** The configured service, or the embedded one started for this process (its secrets kept from logs). */
+async function connectService(
+  config: Config,
+  clock: Clock,
+  secrets: Set<string>,
+  onClose: OnClose,
+): Promise<Connection> {
+  // The embedded service is ours alone: a higher budget than the real service's 5/s lets the name
+  // index load in about a second instead of ten. ESPORTS_RATE=5 restores the real service's pace.
+  const embedded = !config.esports.url;
+  const embeddedRate = config.esports.rate ?? EMBEDDED_RATE;
+  const rate = config.esports.rate ?? (embedded ? EMBEDDED_RATE : undefined);
+  const baseUrl = config.esports.url;
+  const secret = config.esports.secret;
+  const v2 = config.esports.api === 'v2';
+  let v2Pair =
+    v2 && config.esports.clientId && config.esports.clientSecret
+      ? { id: config.esports.clientId, secret: config.esports.clientSecret }
+      : undefined;
+  const known = { ...(v2Pair ? { v2Pair } : {}), ...(rate !== undefined ? { rate } : {}) };
+  if (baseUrl && (secret || v2)) return { baseUrl, ...(secret !== undefined ? { secret } : {}), ...known };
+  const { startService } = await import('./service/index.ts');
+  // A random secret for this start, known only to this process, and only in a header: another
+  // local user who finds the loopback port cannot use it (issue 19, item 4).
+  const service = await startService({
+    port: 0,
+    querySecret: false,
+    seed: config.esports.seed,
+    clock,
+    rate: embeddedRate,
+    burst: Math.max(5, Math.ceil(embeddedRate)),
+    // v2 (issue 11): the configured pair, else the pair the service generates for this start.
+    ...(v2Pair ? { v2Clients: [v2Pair] } : {}),
+  });
+  onClose(() => service.close());
+  secrets.add(service.secret);
+  v2Pair ??= service.v2.clients[0];
+  if (v2Pair) secrets.add(v2Pair.secret);
+  return {
+    service,
+    baseUrl: v2 ? service.v2.url : service.url,
+    secret: service.secret,
+    ...(v2Pair ? { v2Pair } : {}),
+    ...(rate !== undefined ? { rate } : {}),
+  };
+}
 
-    const names = createNameIndex({ client, clock, logger });
-    let feed: Feed | undefined;
-    if (overrides.feed) {
-      // Warm from the store: the name index and the feed's snapshot, each refreshed only when stale
-      // and by one process at a time (leases in the store).
-      const snapshots = openSnapshotStore(config.store);
-      onClose(() => snapshots.close());
-      const owner = randomUUID();
-      const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
-      const mode = overrides.feed;
-      feed = createFeed({ client, clock, logger, store: snapshots, owner, mode });
-      const started = feed;
-      onClose(() => started.stop());
-      const warm = async () => {
-        await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
-        if (mode === 'poller') onClose(keepNamesShared(names, snapshots, clock, owner, logger));
-        try {
-          await started.start();
-        } catch (error) {
-          logger.warn({ err: error }, 'the feed could not start; commands ask the service directly');
+/** The data client: v2 with a token shared through the store, or v3 with the secret. */
+async function openClient(
+  config: Config,
+  { baseUrl, secret, v2Pair, rate }: Connection,
+  logger: Logger,
+  onClose: OnClose,
+): Promise<EsportsClient> {
+  const v2 = config.esports.api === 'v2';
+  // On Redis, every process on this secret spends one shared budget (issue 14).
+  const sharedBudget =
+    config.store.kind === 'redis'
+      ? await import('./client/redis-budget.ts').then(
+          ({ RedisBudget }) =>
+            (plan: SharedBudgetPlan) =>
+              new RedisBudget(config.store.url, plan, { logger }),
+        )
+      : undefined;
+  // v2: the token is shared with every process on the pair through the store (issue 11).
+  // (Loaded only on v2: its Redis and SQLite keyv stores are not for a v3 `ask` to pay for.)
+  const tokens = v2 && v2Pair ? await import('./client/v2/token-store.ts') : undefined;
+  const tokenStore = tokens?.openTokenStore(config.store);
+  if (tokenStore) onClose(() => tokenStore.disconnect());
+  // The lock beside it: one process at a time asks for a token, the others read it from the store.
+  const tokenLock = tokens?.openTokenLock(config.store);
+  if (tokenLock) onClose(() => tokenLock.close());
+  const client = createClient({
+    baseUrl,
+    ...(v2 && v2Pair
+      ? {
+          v2: {
+            clientId: v2Pair.id,
+            clientSecret: v2Pair.secret,
+            perMinute: 60 * (rate ?? 5),
+            ...(tokenStore ? { tokenStore } : {}),
+            ...(tokenLock ? { tokenLock } : {}),
+          },
         }
-      };
-      // `npm start` shows its banner first and fills the data in behind it (a slow service must not
-      // hold the banner for minutes); `ask` waits, since its one command needs the names.
-      if (overrides.warmInBackground) {
-        warm().catch((error: unknown) =>
-          logger.warn(
-            { err: error },
-            'the name index could not be loaded; commands resolve names once it is',
-          ),
-        );
-      } else await warm();
-    } else {
-      if (!overrides.skipNameRefresh) {
-        try {
-          await names.refresh();
-        } catch (error) {
-          // Commands still work; names resolve once a later refresh succeeds.
-          logger.warn({ err: error }, 'the name index could not be loaded; retrying in the background');
-        }
+      : { secret }),
+    logger,
+    ...(sharedBudget ? { sharedBudget } : {}),
+    ...(rate !== undefined ? { rate: { perSecond: rate, burst: Math.max(5, Math.ceil(rate)) } } : {}),
+  });
+  onClose(() => client.close());
+  return client;
+}
+
+/**
+ * The name index loaded and kept fresh: with a feed (`overrides.feed`), both warmed from the store
+ * and refreshed by one process at a time; else the index refreshes itself. Returns the feed.
+ */
+async function startNames(
+  config: Config,
+  overrides: AppOverrides,
+  parts: { client: EsportsClient; clock: Clock; logger: Logger; names: NameIndex; onClose: OnClose },
+): Promise<Feed | undefined> {
+  const { client, clock, logger, names, onClose } = parts;
+  if (!overrides.feed) {
+    if (!overrides.skipNameRefresh) {
+      try {
+        await names.refresh();
+      } catch (error) {
+        // Commands still work; names resolve once a later refresh succeeds.
+        logger.warn({ err: error }, 'the name index could not be loaded; retrying in the background');
       }
-      names.start();
-      onClose(() => names.stop());
     }
-
-    const commands = overrides.commands ?? (await import('../commands/index.ts')).commands;
-    const app: App = {
-      config,
-      clock,
-      ...(service ? { service } : {}),
-      client,
-      tenants,
-      users,
-      names,
-      ...(feed ? { feed } : {}),
-      runtime: undefined as unknown as Runtime,
-      logger,
-      onClose,
-      close,
-    };
-    const tracker = new StatusTracker({
-      clientStats: () => client.stats(),
-      ...(feed ? { lastPollAt: () => feed.lastLiveReadAt, feedFilling: () => feed.filling } : {}),
-      notifier: () => app.notifier !== undefined,
-    });
-    onClose(() => tracker.close());
-    app.runtime = new Runtime({
-      commands,
-      status: () => tracker.status(),
-      client,
-      names,
-      ...(feed ? { feed } : {}),
-      tenants,
-      users,
-      ...(config.calendar ? { calendarUrl: calendarUrlOf(config.calendar.baseUrl) } : {}),
-      clock,
-      logger,
-      ...(overrides.perUserLimit ? { perUserLimit: overrides.perUserLimit } : {}),
-      // A settings change (channels, games, leads) should reach the notifier's next tick.
-      onSettingsSaved: () => app.notifier?.invalidate(),
-      ...(overrides.onCommand ? { onExecuted: overrides.onCommand } : {}),
-    });
-    return app;
-  } catch (error) {
-    await close();
-    throw error;
+    names.start();
+    onClose(() => names.stop());
+    return undefined;
   }
+  // Warm from the store: the name index and the feed's snapshot, each refreshed only when stale
+  // and by one process at a time (leases in the store).
+  const snapshots = openSnapshotStore(config.store);
+  onClose(() => snapshots.close());
+  const owner = randomUUID();
+  const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
+  const mode = overrides.feed;
+  const feed = createFeed({ client, clock, logger, store: snapshots, owner, mode });
+  onClose(() => feed.stop());
+  const warm = async () => {
+    await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
+    if (mode === 'poller') onClose(keepNamesShared(names, snapshots, clock, owner, logger));
+    try {
+      await feed.start();
+    } catch (error) {
+      logger.warn({ err: error }, 'the feed could not start; commands ask the service directly');
+    }
+  };
+  // `npm start` shows its banner first and fills the data in behind it (a slow service must not
+  // hold the banner for minutes); `ask` waits, since its one command needs the names.
+  if (overrides.warmInBackground) {
+    warm().catch((error: unknown) =>
+      logger.warn({ err: error }, 'the name index could not be loaded; commands resolve names once it is'),
+    );
+  } else await warm();
+  return feed;
+}
+
+/** The command runtime over the app's parts, with the status `/status` reads. */
+function commandRuntime(app: App, commands: AnyCommand[], overrides: AppOverrides): Runtime {
+  const { config, client, feed, onClose } = app;
+  const tracker = new StatusTracker({
+    clientStats: () => client.stats(),
+    ...(feed ? { lastPollAt: () => feed.lastLiveReadAt, feedFilling: () => feed.filling } : {}),
+    notifier: () => app.notifier !== undefined,
+  });
+  onClose(() => tracker.close());
+  return new Runtime({
+    commands,
+    status: () => tracker.status(),
+    client,
+    names: app.names,
+    ...(feed ? { feed } : {}),
+    tenants: app.tenants,
+    users: app.users,
+    ...(config.calendar ? { calendarUrl: calendarUrlOf(config.calendar.baseUrl) } : {}),
+    clock: app.clock,
+    logger: app.logger,
+    ...(overrides.perUserLimit ? { perUserLimit: overrides.perUserLimit } : {}),
+    // A settings change (channels, games, leads) should reach the notifier's next tick.
+    onSettingsSaved: () => app.notifier?.invalidate(),
+    ...(overrides.onCommand ? { onExecuted: overrides.onCommand } : {}),
+  });
 }
 
 /** The public URL of a personal calendar token. */
