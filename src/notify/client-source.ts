@@ -40,6 +40,27 @@ export interface ClientSourceOptions {
 }
 
 const BACKGROUND: CallOptions = { priority: 'background' };
+/** Most finished series the look-back after downtime reads (a day of the whole feed is far fewer). */
+const PAST_LIMIT = 5000;
+
+/** Finished series that ended in (from, to], newest first (the look-back after downtime). */
+export async function readEnded(
+  client: Pick<NotifyClient, 'series'>,
+  from: number,
+  to: number,
+): Promise<Series[]> {
+  const found: Series[] = [];
+  for await (const s of client.series.paginate(
+    { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc' },
+    { ...BACKGROUND, limit: PAST_LIMIT },
+  )) {
+    const end = Date.parse(s.end ?? s.start ?? '');
+    if (Number.isNaN(end) || end > to) continue;
+    if (end <= from) break;
+    found.push(s);
+  }
+  return found;
+}
 /** How often the streams of series with live cards are read again (online state, viewers). */
 const STREAMS_REFRESH_MS = 5 * 60_000;
 const HOUR = 3600_000;
@@ -108,6 +129,13 @@ export class ClientSource implements NotifySource {
 
   liveData(seriesId: number): LiveData | undefined {
     return this.#live.get(seriesId);
+  }
+
+  async pastSeries(from: number, to: number): Promise<Series[]> {
+    this.#counted();
+    const found = await readEnded(this.#o.client, from, to);
+    await this.#names.load(found);
+    return found;
   }
 
   #counted(): void {

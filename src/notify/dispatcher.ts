@@ -76,12 +76,8 @@ export class Dispatcher {
   stopping = false;
 
   readonly #o: DispatcherOptions;
-  /** Keys whose lateness drop was logged (`logDrops`). */
-  readonly #loggedDrops = new Set<string>();
   /** Channels whose refused threads are being turned off (`onThreadsDenied` under way). */
   readonly #threadsOff = new Set<string>();
-  /** Keys due with a last moment (digests: 3 hours after their slot), for `dropStale`. */
-  readonly #staleAt = new Map<string, number>();
   /** Channels backing off after a transient failure: until when (simulated ms). */
   readonly #channelRetry = new Map<string, number>();
   /** Keys this process holds a claim on, with the real instant (ms) until which the claim surely holds. */
@@ -241,54 +237,10 @@ export class Dispatcher {
     await this.#o.onDisabled(sub, error);
   }
 
-  /**
-   * Logs a lateness drop with the keys that never went out (asked of the ledger: another instance may
-   * have sent some), once per key.
-   */
-  async logDrops(keys: string[], message: string): Promise<void> {
-    const fresh = keys.filter((key) => !this.#loggedDrops.has(key));
-    if (fresh.length === 0) return;
-    for (const key of fresh) this.#loggedDrops.add(key);
-    let entries: Map<string, LedgerEntry>;
-    try {
-      entries = await this.#o.ledger.getMany(fresh);
-    } catch {
-      entries = new Map();
-    }
-    // Sent, or failed for good (a disabled channel, a digest skipped as empty), is decided: not a drop.
-    const decided = (key: string) => ['sent', 'failed'].includes(entries.get(key)?.state ?? '');
-    const dropped = fresh.filter((key) => !decided(key));
-    for (const key of fresh) if (decided(key)) this.done.add(key);
-    if (dropped.length === 0) return;
-    this.#o.stats.dropped += dropped.length;
-    this.#o.logger.info({ keys: dropped }, message);
-  }
-
-  /** Notes that `key` is due and may go out until `staleAt` (simulated ms), for `dropStale`. */
-  dueUntil(key: string, staleAt: number): void {
-    if (!this.done.has(key)) this.#staleAt.set(key, staleAt);
-  }
-
-  /**
-   * Keys noted with `dueUntil` whose last moment passed before they went out (held back by failures
-   * and backoff): logged as dropped with their keys (`logDrops`), once each.
-   */
-  async dropStale(now: number, message: string): Promise<void> {
-    const stale: string[] = [];
-    for (const [key, at] of this.#staleAt) {
-      if (at > now) continue;
-      this.#staleAt.delete(key);
-      if (!this.done.has(key)) stale.push(key);
-    }
-    await this.logDrops(stale, message);
-  }
-
   /** Forgets the in-memory marks of keys `stale` says are long past (the ledger still holds them). */
   forget(stale: (key: string) => boolean): void {
-    for (const set of [this.done, this.groupsDone, this.#loggedDrops])
-      for (const key of set) if (stale(key)) set.delete(key);
+    for (const set of [this.done, this.groupsDone]) for (const key of set) if (stale(key)) set.delete(key);
     for (const key of this.retry.keys()) if (stale(key)) this.retry.delete(key);
-    for (const key of this.#staleAt.keys()) if (stale(key)) this.#staleAt.delete(key);
   }
 
   /** Sends one claimed notification; the message id, or undefined after a failure (handled here). */

@@ -11,7 +11,7 @@ import type { NameIndex } from '../bot/names.ts';
 import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Caster, Series } from '../protocol/types.ts';
-import type { NotifyClient } from './client-source.ts';
+import { type NotifyClient, readEnded } from './client-source.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { POLL_INTERVAL_MS } from './plan.ts';
 import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './source.ts';
@@ -149,6 +149,16 @@ export class FeedSource implements NotifySource {
       for (const id of missing) this.#rostersAsked.delete(id);
       this.#o.logger.warn({ err: error }, 'rosters could not be read; their series show TBD for now');
     }
+  }
+
+  /** Read from the service (the feed holds a window, not the whole downtime); rosters made known. */
+  async pastSeries(from: number, to: number): Promise<Series[]> {
+    this.#o.stats.reads++;
+    const found = await readEnded(this.#o.client, from, to);
+    const rosters = new Set(found.flatMap((s) => s.participants.map((p) => p.roster.id)));
+    const missing = [...rosters].filter((id) => !this.#o.names.roster(id));
+    if (missing.length > 0) await this.#o.names.ensureRosters(this.#o.client, missing);
+    return found;
   }
 
   preview(series: Series): Promise<Preview> {

@@ -94,6 +94,13 @@ export interface Ledger {
   getMany(keys: readonly string[]): Promise<Map<string, LedgerEntry>>;
   /** Deletes sent and failed entries last changed before `before` (epoch ms); returns how many. */
   prune(before: number): Promise<number>;
+  /**
+   * The last tick any notifier completed on this ledger (the notifier's clock, epoch ms), or
+   * undefined when none ever did (a first start). The look-back after downtime starts there.
+   */
+  lastRun(): Promise<number | undefined>;
+  /** Records a completed tick at `at`; an earlier `at` than the one recorded leaves it as it is. */
+  recordRun(at: number): Promise<void>;
   close(): Promise<void>;
 }
 

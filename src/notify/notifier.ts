@@ -17,11 +17,10 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Platform } from '../bot/command.ts';
 import type { NameIndex } from '../bot/names.ts';
-import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
-import { cmd } from '../core/errors.ts';
 import type { Feed } from '../feed/feed.ts';
+import { recordDisabled, recordThreadsOff } from './channel-off.ts';
 import { ClientSource, type NotifyClient } from './client-source.ts';
 import type { Delivery, DeliveryError } from './delivery.ts';
 import { Dispatcher, targetKey } from './dispatcher.ts';
@@ -30,10 +29,12 @@ import { FeedSource } from './feed-source.ts';
 import { keepFirstStarts } from './first-starts.ts';
 import type { JobContext, NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { runDigests } from './jobs/digest.ts';
-import { dmSubscriptions, isDm, type NotifyUsers, pauseDms } from './jobs/dm.ts';
+import { dmSubscriptions, type NotifyUsers } from './jobs/dm.ts';
+import { lookBack } from './jobs/downtime.ts';
 import { LiveCards } from './jobs/live-cards.ts';
 import { Reminders } from './jobs/reminders.ts';
 import { TournamentEnds } from './jobs/tournament-end.ts';
+import { LateDrops } from './late-drops.ts';
 import { LEDGER_RETENTION_MS, type Ledger, LedgerError } from './ledger.ts';
 import { isQualifierTitle, type Subscription } from './plan.ts';
 import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
@@ -133,6 +134,7 @@ class NotifierImpl implements Notifier {
   readonly #source: NotifySource;
   readonly #subs: SubscriptionIndex;
   readonly #dispatcher: Dispatcher;
+  readonly #drops: LateDrops;
   readonly #reminders: Reminders;
   readonly #liveCards: LiveCards;
   readonly #tournamentEnds: TournamentEnds;
@@ -149,6 +151,12 @@ class NotifierImpl implements Notifier {
   /** Series forgotten since the last `#forgetKeys`, and when (simulated ms) it last ran. */
   readonly #forgotten = new Set<number>();
   #forgetKeysAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The look-back after downtime (`jobs/downtime.ts`): undefined until the first tick asked the
+   * ledger for the last run; then from there (null: a first start, nothing to look back on) until done.
+   */
+  #lookBackFrom: number | null | undefined;
+  #lookedBack = false;
 
   constructor(options: NotifierOptions) {
     this.#o = {
@@ -203,11 +211,18 @@ class NotifierImpl implements Notifier {
       onDisabled: (sub, error) => this.#disabled(sub, error),
       onThreadsDenied: (sub, error) => this.#threadsDenied(sub, error),
     });
+    this.#drops = new LateDrops({
+      ledger: o.ledger,
+      logger: o.logger,
+      stats: this.stats,
+      done: this.#dispatcher.done,
+    });
     this.#ctx = {
       clock: o.clock,
       source: this.#source,
       subs: this.#subs,
       dispatcher: this.#dispatcher,
+      drops: this.#drops,
       ledger: o.ledger,
       logger: o.logger,
       stats: this.stats,
@@ -266,14 +281,43 @@ class NotifierImpl implements Notifier {
     this.stats.ticks++;
     this.stats.deferred = 0;
     if (!(await this.#ledgerSound())) return;
+    await this.#lastRun(now);
     await this.#dispatcher.retryMarks();
     await this.#prune();
+    await this.#work(now);
+    // Recorded only after a whole tick: a process that dies mid-tick leaves the look-back to cover it.
+    try {
+      await this.#o.ledger.recordRun(now);
+    } catch (error) {
+      this.#o.logger.warn({ err: error }, 'the last run could not be recorded in the ledger');
+    }
+  }
+
+  /**
+   * On the first tick: the last run any notifier recorded on the ledger sets the drops' floor and
+   * where the look-back starts; a first start (none recorded) has its floor at this tick.
+   */
+  async #lastRun(now: number): Promise<void> {
+    if (this.#lookBackFrom !== undefined) return;
+    const last = await this.#o.ledger.lastRun();
+    this.#lookBackFrom = last ?? null;
+    this.#drops.floor = Math.min(last ?? now, now);
+  }
+
+  async #work(now: number): Promise<void> {
     const t0 = performance.now();
     this.#dispatcher.deadline = t0 + this.#o.tickBudgetMs;
     if (now - this.#subsAt >= this.#o.tenantsRefreshMs) await this.#reloadSubscriptions(now);
     if (this.#subs.all.length === 0) return;
     const t1 = performance.now();
     await this.#read(now);
+    if (!this.#lookedBack) {
+      if (typeof this.#lookBackFrom === 'number')
+        await lookBack(this.#ctx, this.#lookBackFrom, now, {
+          resultsLateWindowMs: this.#o.resultsLateWindowMs,
+        });
+      this.#lookedBack = true;
+    }
     const t2 = performance.now();
     // Most urgent first: a reminder is never sent late, a digest has its slot, a live card can wait.
     await this.#reminders.run(now);
@@ -416,80 +460,30 @@ class NotifierImpl implements Notifier {
       return key.startsWith('digest:') ? subject < pastDay : forgotten.has(Number(subject));
     };
     this.#dispatcher.forget(stale);
+    this.#drops.forget(stale);
     this.#reminders.forget(stale);
     this.#liveCards.forget(stale);
     this.#tournamentEnds.forget(stale);
     forgotten.clear();
   }
 
-  /**
-   * Raised by the dispatcher when the platform refused a channel's thread (permissions lost): only
-   * the channel's threads are turned off, in memory at once and in the stored settings, with one
-   * notice for the admins; the live cards and every other notification go on.
-   */
+  /** Raised by the dispatcher: a channel's threads were refused; only they are turned off (`channel-off.ts`). */
   async #threadsDenied(sub: Subscription, error: DeliveryError): Promise<void> {
     const tk = targetKey(sub);
     for (const s of this.#subs.all) if (targetKey(s) === tk) s.threads = false;
-    this.#o.logger.warn(
-      { tenant: sub.tenantId, channel: sub.channelId, code: error.code },
-      'threads turned off for a channel: the platform refused them',
-    );
-    try {
-      await this.#o.tenants.update(sub.tenantId, (settings: Settings) => {
-        const channel = settings.channels.find((c) => c.id === sub.channelId);
-        if (!channel?.threads) return settings;
-        delete channel.threads;
-        settings.adminNotices.push([
-          `Threads in channel ${channel.name ?? channel.id} were turned off: Discord refused them (Matchday needs Create Public Threads and Send Messages in Threads there). ` +
-            'Live cards and the other notifications go on. Grant those permissions to Matchday’s role in the channel, then turn threads on again with ',
-          cmd('settings threads'),
-          '.',
-        ]);
-        return settings;
-      });
-    } catch (saveError) {
-      this.#o.logger.error(
-        { tenant: sub.tenantId, err: saveError },
-        'could not record the threads turned off',
-      );
-    }
+    await recordThreadsOff(this.#o.tenants, sub, error, this.#o.logger);
   }
 
-  /**
-   * Raised by the dispatcher when a channel fails for good: its subscription is turned off here, and
-   * recorded where its owner sees it (the tenant's settings and admin notices, or a person's profile).
-   */
+  /** Raised by the dispatcher: a channel failed for good; its subscription is turned off (`channel-off.ts`). */
   async #disabled(sub: Subscription, error: DeliveryError): Promise<void> {
     const tk = targetKey(sub);
     this.#subs.set(this.#subs.all.filter((s) => targetKey(s) !== tk));
     const at = new Date(this.#o.clock.nowMs()).toISOString();
-    this.#o.logger.warn(
-      { tenant: sub.tenantId, channel: sub.channelId, code: error.code },
-      'subscription disabled',
+    await recordDisabled(
+      { tenants: this.#o.tenants, users: this.#o.users, logger: this.#o.logger },
+      sub,
+      error,
+      at,
     );
-    if (isDm(sub)) {
-      if (this.#o.users) await pauseDms(this.#o.users, sub, error, at, this.#o.logger);
-      return;
-    }
-    try {
-      // Applied to the latest stored settings, so an admin's change made meanwhile is kept.
-      await this.#o.tenants.update(sub.tenantId, (settings: Settings) => {
-        const channel = settings.channels.find((c) => c.id === sub.channelId);
-        if (!channel || channel.disabled) return settings;
-        channel.disabled = { reason: `${error.code}: ${error.message}`, at };
-        settings.adminNotices.push([
-          `Notifications to channel ${channel.name ?? channel.id} were turned off: ${error.message} (${error.code}). ` +
-            'Fix the bot’s access to the channel, then turn them on again with ',
-          cmd('settings channel-add'),
-          '.',
-        ]);
-        return settings;
-      });
-    } catch (saveError) {
-      this.#o.logger.error(
-        { tenant: sub.tenantId, err: saveError },
-        'could not record the disabled subscription',
-      );
-    }
   }
 }

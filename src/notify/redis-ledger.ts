@@ -82,6 +82,13 @@ if ARGV[3] == '1' then
 end
 return redis.call('DEL', KEYS[1])`;
 
+/** Keeps the later of the recorded last run and ARGV[1]; ARGV[2]: how long it is kept (ms). */
+const RECORD_RUN_SCRIPT = `local at = tonumber(ARGV[1])
+local was = tonumber(redis.call('GET', KEYS[1]) or '')
+if was == nil or at > was then redis.call('SET', KEYS[1], ARGV[1], 'PX', tonumber(ARGV[2]))
+else redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2])) end
+return 1`;
+
 type RedisConnection = ReturnType<typeof createClient>;
 
 export class RedisLedger implements Ledger {
@@ -94,10 +101,13 @@ export class RedisLedger implements Ledger {
   readonly #now: () => number;
   readonly #holder: string;
   readonly #session = randomUUID();
+  /** The last run's key: beside the entries, not among them (`matchday:ledger-last-run`). */
+  readonly #runKey: string;
 
   /** Connects to `url` (e.g. `redis://127.0.0.1:6390`). */
   constructor(url: string, options: RedisLedgerOptions = {}) {
     this.#prefix = options.prefix ?? 'matchday:ledger:';
+    this.#runKey = `${this.#prefix.replace(/:$/, '')}-last-run`;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#holder = (options.holder ?? `anonymous-${randomUUID()}`).replaceAll('|', '/');
     this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
@@ -218,6 +228,21 @@ export class RedisLedger implements Ledger {
   /** Redis expires sent and failed keys itself after `retentionMs`: nothing to delete. */
   async prune(_before: number): Promise<number> {
     return 0;
+  }
+
+  async lastRun(): Promise<number | undefined> {
+    await this.#connected;
+    const value = await this.#client.get(this.#runKey);
+    return value === null ? undefined : Number(value);
+  }
+
+  /** Kept as long as sent entries: a deployment silent for longer starts as a first start. */
+  async recordRun(at: number): Promise<void> {
+    await this.#connected;
+    await this.#client.eval(RECORD_RUN_SCRIPT, {
+      keys: [this.#runKey],
+      arguments: [String(at), String(this.#retentionMs)],
+    });
   }
 
   async markSent(key: string, messageId: string): Promise<void> {

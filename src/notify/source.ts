@@ -65,6 +65,11 @@ export interface NotifySource {
   /** The final matches of series that ended with a card to freeze. */
   readFinal(ids: number[]): Promise<void>;
   /**
+   * Finished series (over or forfeited) that ended in (from, to], newest first, with their rosters'
+   * teams known: read once, for the look-back after downtime (`jobs/downtime.ts`).
+   */
+  pastSeries(from: number, to: number): Promise<Series[]>;
+  /**
    * A match preview of `series` (form, head-to-head, what is at stake) for its first reminder:
    * from the feed where it holds the answer, else a few reads. Rejects when it cannot be read.
    */

@@ -171,6 +171,11 @@ export class SqliteLedger implements Ledger {
         await this.#exec('ALTER TABLE ledger ADD COLUMN session TEXT');
         await this.#exec('ALTER TABLE ledger ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1');
       }
+      // The last completed tick (`lastRun`): a table of its own, one row. Added without a new layout
+      // version: a Matchday that does not know it opens the file as before and ignores it.
+      await this.#exec(
+        'CREATE TABLE IF NOT EXISTS notifier_runs (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL)',
+      );
       if (version !== LEDGER_SCHEMA_VERSION)
         await this.#exec(`PRAGMA user_version = ${LEDGER_SCHEMA_VERSION}`);
       await this.#exec('COMMIT');
@@ -270,6 +275,22 @@ export class SqliteLedger implements Ledger {
     await this.#ready;
     // Claims are pruned too once far past any lease: their holder died long ago.
     return this.#run('DELETE FROM ledger WHERE updated_at < ?', [before]);
+  }
+
+  async lastRun(): Promise<number | undefined> {
+    await this.#ready;
+    const [row] = await this.#all<{ at: number }>('SELECT at FROM notifier_runs WHERE id = 1', []);
+    return row?.at;
+  }
+
+  async recordRun(at: number): Promise<void> {
+    await this.#ready;
+    await this.#serial(async () => {
+      await this.#run(
+        'INSERT INTO notifier_runs (id, at) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET at = max(at, excluded.at)',
+        [at],
+      );
+    });
   }
 
   async release(key: string, options: { maybePosted?: boolean } = {}): Promise<void> {

@@ -100,6 +100,19 @@ function ledgerContract(name: string, make: (leaseMs: number, now: () => number)
       expect((await ledger.claimMany([])).size).toBe(0);
       await ledger.close();
     });
+
+    it('records the last run: none on a first start, then only ever later, seen by another opening', async () => {
+      const ledger = make(60_000, Date.now);
+      expect(await ledger.lastRun()).toBeUndefined();
+      await ledger.recordRun(5_000);
+      await ledger.recordRun(3_000);
+      expect(await ledger.lastRun()).toBe(5_000);
+      await Promise.all([ledger.recordRun(9_000), ledger.recordRun(7_000)]);
+      const other = make(60_000, Date.now);
+      expect(await other.lastRun()).toBe(9_000);
+      await other.close();
+      await ledger.close();
+    });
   });
 }
 

@@ -5,6 +5,7 @@
 import type { Logger } from '../../bot/logger.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Dispatcher } from '../dispatcher.ts';
+import type { LateDrops } from '../late-drops.ts';
 import type { Ledger } from '../ledger.ts';
 import type { NotifySource } from '../source.ts';
 import type { SubscriptionIndex } from '../subscriptions.ts';
@@ -42,6 +43,8 @@ export interface JobContext {
   source: NotifySource;
   subs: SubscriptionIndex;
   dispatcher: Dispatcher;
+  /** Drops by the lateness rules: recorded in the ledger and logged with their keys, once. */
+  drops: LateDrops;
   ledger: Ledger;
   logger: NotifyLogger;
   stats: NotifierStats;

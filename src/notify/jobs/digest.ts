@@ -11,11 +11,14 @@ import { ledgerKey } from '../ledger.ts';
 import { DIGEST_LATE_WINDOW_MS, digestSeries, dueDigest } from '../plan.ts';
 import type { JobContext } from './context.ts';
 
+/** Lateness rule 3, as logged (with the keys). */
+export const DIGEST_DROPPED = 'digest dropped: its slot passed more than 3 hours ago';
+
 /** Plans this tick's digests and posts them. */
 export async function runDigests(ctx: JobContext, now: number): Promise<void> {
-  const { source, subs, dispatcher } = ctx;
+  const { source, subs, dispatcher, drops } = ctx;
   // Held back (429s, backoff) until 3 hours after their slot: dropped by that rule, each logged.
-  await dispatcher.dropStale(now, 'digest dropped: its slot passed more than 3 hours ago');
+  await drops.dropStale(now, DIGEST_DROPPED);
   const out: Outgoing[] = [];
   const skipped: string[] = [];
   for (const [group, members] of subs.digestGroups) {
@@ -40,7 +43,7 @@ export async function runDigests(ctx: JobContext, now: number): Promise<void> {
         skipped.push(key);
         continue;
       }
-      dispatcher.dueUntil(key, slot.at + DIGEST_LATE_WINDOW_MS);
+      drops.dueUntil(key, slot.at + DIGEST_LATE_WINDOW_MS);
       out.push({
         kind: 'digest',
         key,

@@ -67,9 +67,7 @@ export class LiveCards {
     await this.#loadCards(
       unknownCards.filter((key) => !this.#cards.has(key) && !this.#cardsChecked.has(key)),
     );
-    const settled = await this.#results.settleCards(
-      pendingEnded.flatMap(([k, members]) => members.map((sub) => cardKeyOf(k.series, sub))),
-    );
+    const settled = await this.#results.settleCards(pendingEnded);
 
     await source.readFinal(
       pendingEnded

@@ -16,6 +16,10 @@ import { inQuietHours, planReminders, type Subscription } from '../plan.ts';
 import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
+/** Lateness rule 1, as logged (with the keys). */
+export const REMINDER_STARTED = 'reminder dropped: series started or removed';
+export const REMINDER_SUPERSEDED = 'reminder dropped: a shorter lead was due before it went out';
+
 /** The group of one reminder (series, lead, start): every subscriber has had it once it is done. */
 function groupOf(series: Series, lead: number): string {
   return `r:${series.id}:${lead}:${series.start}`;
@@ -23,8 +27,6 @@ function groupOf(series: Series, lead: number): string {
 
 export class Reminders {
   readonly #ctx: JobContext;
-  /** Dropped groups already logged. */
-  readonly #loggedDrops = new Set<string>();
   /** Reminders held in a person's quiet hours, already logged (each once). */
   readonly #loggedHolds = new Set<string>();
   /** Previews of series with a first reminder going out, by `<series>@<start>` (read once). */
@@ -46,8 +48,8 @@ export class Reminders {
     return false;
   }
 
+  /** Hourly, with the other in-memory marks (`Notifier`): the logged holds and previews kept stay few. */
   forget(stale: (key: string) => boolean): void {
-    for (const key of this.#loggedDrops) if (stale(key)) this.#loggedDrops.delete(key);
     for (const key of this.#loggedHolds) if (stale(key)) this.#loggedHolds.delete(key);
     // Previews are wanted for minutes only (the first reminder's tick, and a retry of its post).
     if (this.#previews.size > 1000) this.#previews.clear();
@@ -77,17 +79,25 @@ export class Reminders {
 
   /** Plans this tick's reminders and posts them. */
   async run(now: number): Promise<void> {
-    const { source, dispatcher } = this.#ctx;
-    const tick: TickReminders = { now, out: [], superseded: [], replies: new Map(), previews: new Map() };
+    const { source, dispatcher, drops } = this.#ctx;
+    const tick: TickReminders = {
+      now,
+      out: [],
+      superseded: [],
+      started: [],
+      replies: new Map(),
+      previews: new Map(),
+    };
     for (const known of source.known()) this.#plan(known, tick);
     await this.#readPreviews(tick.previews);
-    await dispatcher.logDrops(tick.superseded, 'reminder dropped: a shorter lead was due before it went out');
+    await drops.log(tick.started, REMINDER_STARTED);
+    await drops.log(tick.superseded, REMINDER_SUPERSEDED);
     await dispatcher.dispatch(tick.out);
   }
 
   /** One series' due reminders, per lead and channel, into `tick`. */
   #plan(known: Known, tick: TickReminders): void {
-    const { subs, dispatcher, logger, stats } = this.#ctx;
+    const { subs, dispatcher, drops } = this.#ctx;
     const { now, out, superseded } = tick;
     const { series } = known;
     if (series.start === null) return;
@@ -107,30 +117,26 @@ export class Reminders {
       const members = subscribers.filter((s) => s.leads.includes(plan.lead));
       const at = `${plan.lead}m@${Date.parse(series.start) / 60_000}`;
       if (plan.action === 'drop') {
-        // Never sent late: logged once, and nothing is written (a restart decides the same way).
+        // Never sent late (lateness rule 1): recorded and logged once, unless its series started (or
+        // was removed) before the drops' floor, when a notifier that ran then decided it.
         dispatcher.groupsDone.add(group);
-        if (members.length > 0 && !this.#loggedDrops.has(group)) {
-          this.#loggedDrops.add(group);
-          stats.dropped += members.length;
-          logger.info(
-            {
-              series: series.id,
-              lead: plan.lead,
-              lifecycle: series.lifecycle,
-              keys: members.map((sub) => ledgerKey('reminder', series.id, at, sub)),
-            },
-            'reminder dropped: series started or removed',
-          );
-        }
+        if (Math.min(Date.parse(series.start), now) > drops.floor)
+          for (const sub of members)
+            if (sub.since === undefined || plan.at >= sub.since)
+              tick.started.push(ledgerKey('reminder', series.id, at, sub));
         continue;
       }
       // Each member's own decision for this lead (a shorter due lead of theirs supersedes it).
       let pending = false;
       for (const sub of members) {
-        const own = planReminders(series, sub.leads, now).find((p) => p.lead === plan.lead);
+        const ownPlans = planReminders(series, sub.leads, now);
+        const own = ownPlans.find((p) => p.lead === plan.lead);
         const key = ledgerKey('reminder', series.id, at, sub);
-        // Lateness rule 1: a shorter lead now due replaces this one (logged if it never went out).
-        if (own?.action === 'superseded' && !dispatcher.done.has(key)) superseded.push(key);
+        // Lateness rule 1: a shorter lead now due replaces this one (logged if it never went out, and
+        // if that shorter lead came due after the drops' floor: a first start logs no past).
+        const replacedAt = ownPlans.find((p) => p.action === 'send')?.at ?? now;
+        if (own?.action === 'superseded' && !dispatcher.done.has(key) && replacedAt > drops.floor)
+          superseded.push(key);
         if (own?.action !== 'send') continue;
         if (dispatcher.done.has(key)) continue;
         pending = true;
@@ -213,6 +219,8 @@ interface TickReminders {
   now: number;
   out: Outgoing[];
   superseded: string[];
+  /** Keys of reminders whose series started (or was removed) before they went out. */
+  started: string[];
   /** One reply per series, lead and audience (spoilers, role), shared by every channel that gets it. */
   replies: Map<string, Reply>;
   /** Series whose first reminder goes out: their previews are read before anything is posted. */

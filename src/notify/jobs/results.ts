@@ -19,6 +19,10 @@ export type CardIds = Map<string, { messageId: string; last: string }>;
 /** Replies built once per tick and shared by every channel with the same audience. */
 export type ReplyMemo = Map<string, { reply: Reply; json: string }>;
 
+/** Lateness rules 2 and 4, as logged (with the keys). */
+export const RESULT_DROPPED = 'result dropped: series ended more than 3 hours ago';
+export const CARD_DROPPED = 'live card dropped: series ended before it could be posted';
+
 export function cardKeyOf(series: Series, sub: Subscription): string {
   return ledgerKey('live', series.id, 'card', sub);
 }
@@ -42,7 +46,7 @@ export class Results {
    * are logged as dropped, with their keys; series that ended during downtime are not looked up.
    */
   async pending(ended: Known[], now: number): Promise<[Known, Subscription[]][]> {
-    const { subs, dispatcher } = this.#ctx;
+    const { subs, dispatcher, drops } = this.#ctx;
     const pending: [Known, Subscription[]][] = [];
     const tooLate: string[] = [];
     for (const k of ended) {
@@ -70,7 +74,7 @@ export class Results {
         this.#endedPending.add(group);
       }
     }
-    await dispatcher.logDrops(tooLate, 'result dropped: series ended more than 3 hours ago');
+    await drops.log(tooLate, RESULT_DROPPED);
     return pending;
   }
 
@@ -83,12 +87,17 @@ export class Results {
    * instance may have posted it since this one last looked). A card key nobody ever claimed is
    * closed (claimed and failed as "ended before a card"), so no instance posts a card after the
    * result. Returns the keys decided: sent (the card is frozen) or closed (a result where wanted);
-   * a card still claimed by another holder is left for a later tick.
+   * a card still claimed by another holder is left for a later tick. A closed card of a series that
+   * ended after the drops' floor is a drop (lateness rule 4), logged with its key.
    */
-  async settleCards(keys: string[]): Promise<Set<string>> {
-    const { ledger, logger } = this.#ctx;
+  async settleCards(ended: [Known, Subscription[]][]): Promise<Set<string>> {
+    const { ledger, logger, stats, drops } = this.#ctx;
     const settled = new Set<string>();
-    const unknown = keys.filter((key) => {
+    const endOf = new Map<string, number>();
+    for (const [k, members] of ended)
+      for (const sub of members)
+        endOf.set(cardKeyOf(k.series, sub), Date.parse(k.series.end ?? k.series.start ?? '') || 0);
+    const unknown = [...endOf.keys()].filter((key) => {
       if (this.#cards.has(key)) settled.add(key);
       return !this.#cards.has(key);
     });
@@ -115,9 +124,11 @@ export class Results {
         16,
       );
       // Lateness rule 4: a card not posted while its series was live (held back by failures such as
-      // 429s, here or at another instance, or downtime) is replaced by the result.
-      if (won.size > 0)
-        logger.info({ keys: [...won.keys()] }, 'live card dropped: series ended before it could be posted');
+      // 429s, here or at another instance, or downtime) is replaced by the result. Series that ended
+      // before the floor (a first start) are closed without a word.
+      const dropped = [...won.keys()].filter((key) => (endOf.get(key) ?? 0) > drops.floor);
+      stats.dropped += dropped.length;
+      if (dropped.length > 0) logger.info({ keys: dropped }, CARD_DROPPED);
     }
     return settled;
   }

@@ -54,7 +54,7 @@ export class TournamentEnds {
   }
 
   async run(now: number): Promise<void> {
-    const { subs, dispatcher } = this.#ctx;
+    const { subs, dispatcher, drops } = this.#ctx;
     if (!subs.anyLiveOrResults) return;
     const out: Outgoing[] = [];
     const tooLate: string[] = [];
@@ -80,10 +80,7 @@ export class TournamentEnds {
         out.push(this.#card(end, sub, memo));
       }
     }
-    await dispatcher.logDrops(
-      tooLate,
-      'tournament card dropped: its last series ended more than 3 hours ago',
-    );
+    await drops.log(tooLate, 'tournament card dropped: its last series ended more than 3 hours ago');
     await dispatcher.dispatch(out);
   }
 
