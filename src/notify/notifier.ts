@@ -157,6 +157,7 @@ class NotifierImpl implements Notifier {
    */
   #lookBackFrom: number | null | undefined;
   #lookedBack = false;
+  #runUnrecorded = false;
 
   constructor(options: NotifierOptions) {
     this.#o = {
@@ -288,8 +289,12 @@ class NotifierImpl implements Notifier {
     // Recorded only after a whole tick: a process that dies mid-tick leaves the look-back to cover it.
     try {
       await this.#o.ledger.recordRun(now);
+      this.#runUnrecorded = false;
     } catch (error) {
-      this.#o.logger.warn({ err: error }, 'the last run could not be recorded in the ledger');
+      // Said once per outage: a later record covers this tick (the look-back only reaches further).
+      if (!this.#runUnrecorded)
+        this.#o.logger.warn({ err: error }, 'the last run could not be recorded in the ledger');
+      this.#runUnrecorded = true;
     }
   }
 

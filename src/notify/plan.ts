@@ -233,6 +233,15 @@ export function planReminders(
   return plans;
 }
 
+/**
+ * The last moment a channel's reminder for `lead` could go out (epoch ms): its series' start, or
+ * earlier, when the channel's next shorter lead came due (that one replaces it, lateness rule 1).
+ */
+export function reminderLastMoment(start: number, lead: number, leads: readonly number[]): number {
+  const shorter = leads.filter((l) => l < lead);
+  return shorter.length === 0 ? start : start - Math.max(...shorter) * 60_000;
+}
+
 export interface DigestSlot {
   /** The tenant's local date of the digest (YYYY-MM-DD): the digest's identity. */
   localDate: string;

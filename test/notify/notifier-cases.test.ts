@@ -186,23 +186,49 @@ describe('moved and postponed series', () => {
 
   it('drops a reminder whose series started while the notifier was down, and sends one still pending', async () => {
     const plan = findPlan((p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0);
-    const { discord, notifier, logger } = setup('downtime', [
+    const tenant: [string, Partial<Settings>][] = [
       ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }],
-    ]);
-    // Down from before both reminders until 5 minutes before the start: only the 10-minute one goes out.
-    clock.set(new Date(plan.start - 5 * 60_000));
+    ];
+    const key = (lead: number) => (p: { key: string }) => p.key.startsWith(`reminder:${plan.id}:${lead}m@`);
+    const droppedKeys = (lines: { msg?: string; obj: unknown }[], text: string) =>
+      lines
+        .filter((l) => l.msg?.includes(text))
+        .flatMap((l) => (l.obj as { keys: string[] }).keys)
+        .filter((k) => k.startsWith(`reminder:${plan.id}:`))
+        .map((k) => k.split(':')[2]!.split('@')[0]);
+    // A run 90 minutes before the start, then down until 5 minutes before it: only the 10-minute
+    // reminder goes out; the 60-minute one, replaced by it, is logged.
+    const { notifier } = setup('downtime', tenant);
+    clock.set(new Date(plan.start - 90 * 60_000));
     await notifier.tick();
-    const sent = discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
+    await notifier.stop();
+    const restarted = setup('downtime', tenant);
+    clock.set(new Date(plan.start - 5 * 60_000));
+    await restarted.notifier.tick();
+    const sent = restarted.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`));
     expect(sent.map((p) => p.key.split(':')[2]!.split('@')[0])).toEqual(['10m']);
-    // A second notifier started after the series began drops what is left and logs it.
-    const later = setup('downtime-2', [
-      ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [60, 10])] }],
-    ]);
+    expect(droppedKeys(restarted.logger.lines, 'a shorter lead was due')).toEqual(['60m']);
+    expect(sent.some(key(60))).toBe(false);
+    // The same first run, then down until after the start: both are dropped, each logged with its key.
+    const early = setup('downtime-2', tenant);
+    clock.set(new Date(plan.start - 90 * 60_000));
+    await early.notifier.tick();
+    await early.notifier.stop();
+    const later = setup('downtime-2', tenant);
     clock.set(new Date(plan.start + 2 * 60_000));
     await later.notifier.tick();
     expect(later.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toEqual([]);
-    expect(later.logger.lines.some((l) => l.msg?.includes('reminder dropped'))).toBe(true);
-    expect(logger.lines.some((l) => l.level === 'error')).toBe(false);
+    expect(droppedKeys(later.logger.lines, 'reminder dropped: series started').sort()).toEqual([
+      '10m',
+      '60m',
+    ]);
+    // A first start after the series began (no run recorded) logs no past.
+    const fresh = setup('downtime-3', tenant);
+    await fresh.notifier.tick();
+    expect(fresh.logger.lines.some((l) => l.msg?.includes('dropped'))).toBe(false);
+    expect(fresh.discord.posts().filter((p) => p.key.startsWith(`reminder:${plan.id}:`))).toEqual([]);
+    for (const run of [restarted, later, fresh])
+      expect(run.logger.lines.some((l) => l.level === 'error')).toBe(false);
   });
 });
 

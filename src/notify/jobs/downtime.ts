@@ -7,7 +7,8 @@
  * - results (rule 2): series that ended while down and more than 3 hours ago, in channels that
  *   want results or had the series' live card (its freeze is the result);
  * - live cards (rule 4): the same series in channels with live cards that never got one;
- * - reminders (rule 1): series that started after `from`, each lead of each channel.
+ * - reminders (rule 1): each lead of each channel whose last moment (the series' start, or the
+ *   channel's next shorter lead) passed after `from`.
  * `from` is the last tick any notifier recorded on the ledger (`Ledger.lastRun`); without one (a
  * first start) nothing is looked up. What is still within its window at `now` is left to the jobs,
  * which send it late. Series deleted while down are not looked up (the service no longer lists them).
@@ -16,7 +17,13 @@ import { DateTime } from 'luxon';
 import type { Series } from '../../protocol/types.ts';
 import { targetKey } from '../dispatcher.ts';
 import { LEDGER_RETENTION_MS, ledgerKey } from '../ledger.ts';
-import { announces, DIGEST_LATE_WINDOW_MS, digestSlot, type Subscription } from '../plan.ts';
+import {
+  announces,
+  DIGEST_LATE_WINDOW_MS,
+  digestSlot,
+  reminderLastMoment,
+  type Subscription,
+} from '../plan.ts';
 import type { JobContext } from './context.ts';
 import { DIGEST_DROPPED } from './digest.ts';
 import { REMINDER_STARTED } from './reminders.ts';
@@ -85,9 +92,10 @@ async function missedSeries(
     const start = Date.parse(series.start);
     const end = Date.parse(series.end ?? series.start);
     for (const sub of subs.subscribersOf(series)) {
-      if (start > since && sub.kinds.has('reminders'))
+      if (sub.kinds.has('reminders'))
         for (const lead of sub.leads) {
           const at = start - lead * 60_000;
+          if (reminderLastMoment(start, lead, sub.leads) <= since) continue;
           if (sub.since === undefined || at >= sub.since)
             reminders.push(ledgerKey('reminder', series.id, `${lead}m@${start / 60_000}`, sub));
         }

@@ -12,7 +12,7 @@ import { reminderReply } from '../cards.ts';
 import { type Outgoing, target, targetKey } from '../dispatcher.ts';
 import { reminderBatch } from '../grouping.ts';
 import { ledgerKey } from '../ledger.ts';
-import { inQuietHours, planReminders, type Subscription } from '../plan.ts';
+import { inQuietHours, planReminders, reminderLastMoment, type Subscription } from '../plan.ts';
 import type { Known } from '../source.ts';
 import type { JobContext } from './context.ts';
 
@@ -117,13 +117,17 @@ export class Reminders {
       const members = subscribers.filter((s) => s.leads.includes(plan.lead));
       const at = `${plan.lead}m@${Date.parse(series.start) / 60_000}`;
       if (plan.action === 'drop') {
-        // Never sent late (lateness rule 1): recorded and logged once, unless its series started (or
-        // was removed) before the drops' floor, when a notifier that ran then decided it.
+        // Never sent late (lateness rule 1): recorded and logged once, unless its last moment (its
+        // series' start, or its channel's next shorter lead) was before the drops' floor, when a
+        // notifier that ran then decided it.
         dispatcher.groupsDone.add(group);
-        if (Math.min(Date.parse(series.start), now) > drops.floor)
-          for (const sub of members)
-            if (sub.since === undefined || plan.at >= sub.since)
-              tick.started.push(ledgerKey('reminder', series.id, at, sub));
+        const start = Date.parse(series.start);
+        for (const sub of members)
+          if (
+            Math.min(reminderLastMoment(start, plan.lead, sub.leads), now) > drops.floor &&
+            (sub.since === undefined || plan.at >= sub.since)
+          )
+            tick.started.push(ledgerKey('reminder', series.id, at, sub));
         continue;
       }
       // Each member's own decision for this lead (a shorter due lead of theirs supersedes it).
