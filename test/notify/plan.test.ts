@@ -6,6 +6,7 @@ import {
   dueDigest,
   planReminders,
   pollBand,
+  reminderLastMoment,
   subscriptionsOf,
   unionOf,
   wants,
@@ -141,6 +142,16 @@ describe('planReminders', () => {
       action: 'wait',
       at: T0 + 105 * 60_000,
     });
+  });
+});
+
+describe('reminderLastMoment', () => {
+  it('is the start for the shortest lead, and the next shorter lead’s time for a longer one', () => {
+    const start = T0;
+    expect(reminderLastMoment(start, 10, [60, 30, 10])).toBe(start);
+    expect(reminderLastMoment(start, 30, [60, 30, 10])).toBe(start - 10 * 60_000);
+    expect(reminderLastMoment(start, 60, [10, 60, 30])).toBe(start - 30 * 60_000);
+    expect(reminderLastMoment(start, 15, [15])).toBe(start);
   });
 });
 
