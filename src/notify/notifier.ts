@@ -108,6 +108,8 @@ export interface Notifier {
 }
 
 const HOUR = 3600_000;
+/** A gap between two of this process's ticks longer than this is looked back over like downtime. */
+const LOOK_BACK_GAP_MS = 30 * 60_000;
 
 /** Creates the notifier. Nothing runs until `start()` (or a manual `tick()`). */
 export function createNotifier(options: NotifierOptions): Notifier {
@@ -157,6 +159,8 @@ class NotifierImpl implements Notifier {
    */
   #lookBackFrom: number | null | undefined;
   #lookedBack = false;
+  /** The clock's time of this process's last completed tick. */
+  #tickedAt: number | undefined;
   #runUnrecorded = false;
 
   constructor(options: NotifierOptions) {
@@ -287,6 +291,7 @@ class NotifierImpl implements Notifier {
     await this.#prune();
     await this.#work(now);
     // Recorded only after a whole tick: a process that dies mid-tick leaves the look-back to cover it.
+    this.#tickedAt = now;
     try {
       await this.#o.ledger.recordRun(now);
       this.#runUnrecorded = false;
@@ -300,13 +305,20 @@ class NotifierImpl implements Notifier {
 
   /**
    * On the first tick: the last run any notifier recorded on the ledger sets the drops' floor and
-   * where the look-back starts; a first start (none recorded) has its floor at this tick.
+   * where the look-back starts; a first start (none recorded) has its floor at this tick. Later, a
+   * gap of more than 30 minutes since this process's last tick is looked back over the same way.
    */
   async #lastRun(now: number): Promise<void> {
-    if (this.#lookBackFrom !== undefined) return;
-    const last = await this.#o.ledger.lastRun();
-    this.#lookBackFrom = last ?? null;
-    this.#drops.floor = Math.min(last ?? now, now);
+    if (this.#lookBackFrom === undefined) {
+      const last = await this.#o.ledger.lastRun();
+      this.#lookBackFrom = last ?? null;
+      this.#drops.floor = Math.min(last ?? now, now);
+    } else if (this.#tickedAt !== undefined && now - this.#tickedAt > LOOK_BACK_GAP_MS) {
+      // Ticks stalled (the machine slept, the process was suspended): looked back over the gap too,
+      // from the last run any instance recorded (another one may have run meanwhile).
+      this.#lookBackFrom = (await this.#o.ledger.lastRun()) ?? this.#tickedAt;
+      this.#lookedBack = false;
+    }
   }
 
   async #work(now: number): Promise<void> {

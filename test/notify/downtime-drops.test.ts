@@ -177,6 +177,22 @@ describe.each(BACKENDS)('drops while down, on the $name ledger', (backend) => {
   );
 
   it.skipIf(backend.skip)(
+    'a process whose ticks stalled past the window (the machine slept) logs the digest dropped once',
+    async () => {
+      const { slot, settings, key } = digestDay();
+      const d = deployment(backend, `digest-stall-${slot}`, settings);
+      const run = d.start();
+      await play([run.notifier], slot - 30 * MINUTE, slot - 15 * MINUTE);
+      await play([run.notifier], slot + 3 * HOUR + 10 * MINUTE, slot + 3 * HOUR + 30 * MINUTE);
+      expect(d.logged('digest dropped')).toEqual([key]);
+      expect(run.notifier.stats.dropped).toBe(1);
+      expect(d.posted()).not.toContain(key);
+      await run.stop();
+    },
+    120_000,
+  );
+
+  it.skipIf(backend.skip)(
     'a first-ever start long after the slot logs no drops; a restart within the window sends the digest late',
     async () => {
       const { slot, settings, key } = digestDay();

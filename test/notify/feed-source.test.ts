@@ -49,6 +49,7 @@ function notifierOf(name: string, feed?: Parameters<typeof createNotifier>[0]['f
   tenants.set('discord:1', settings);
   const discord = new RecordingDelivery('discord', () => clock.nowMs());
   const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
+  const logger = memoryLogger();
   const notifier = createNotifier({
     client: uncachedClient(service),
     ...(feed ? { feed } : {}),
@@ -56,14 +57,14 @@ function notifierOf(name: string, feed?: Parameters<typeof createNotifier>[0]['f
     clock,
     ledger,
     deliveries: { discord },
-    logger: memoryLogger() as never,
+    logger: logger as never,
     editIntervalMs: 0,
   });
   closers.push(async () => {
     await notifier.stop();
     await ledger.close();
   });
-  return { notifier, discord };
+  return { notifier, discord, logger };
 }
 
 describe('the notifier over the feed', () => {
@@ -117,5 +118,34 @@ describe('the notifier over the feed', () => {
     // The feed did the reading: the notifier over it sent no request of its own; the other read a lot.
     expect(over.notifier.stats.reads).toBe(0);
     expect(own.notifier.stats.reads).toBeGreaterThan(100);
+  }, 600_000);
+
+  it('after downtime, looks back and logs the same drops as the notifier reading the service', async () => {
+    const client = uncachedClient(service);
+    const names = createNameIndex({ client, clock });
+    await names.refresh();
+    const feed = createFeed({ client, clock, horizonMs: 26 * HOUR, pastMs: 3 * HOUR });
+    closers.push(() => feed.stop());
+    const over = notifierOf('over-down', { feed, names });
+    const own = notifierOf('own-down');
+    clock.set(new Date(FROM));
+    await feed.tick();
+    await over.notifier.tick();
+    await own.notifier.tick();
+    // Down for 10 hours: the series of that span started and ended unseen.
+    clock.set(new Date(FROM + 10 * HOUR));
+    await feed.tick();
+    await over.notifier.tick();
+    await own.notifier.tick();
+    const dropped = (logger: ReturnType<typeof memoryLogger>) =>
+      logger.lines
+        .filter((l) => l.msg?.includes('dropped'))
+        .flatMap((l) => (l.obj as { keys: string[] }).keys)
+        .sort();
+    const overDropped = dropped(over.logger);
+    for (const kind of ['reminder:', 'result:'])
+      expect(overDropped.filter((k) => k.startsWith(kind)).length, kind).toBeGreaterThan(0);
+    expect(overDropped).toEqual(dropped(own.logger));
+    expect(new Set(overDropped).size).toBe(overDropped.length);
   }, 600_000);
 });
