@@ -47,7 +47,7 @@ export class FeedSource implements NotifySource {
     this.#tournaments = new TournamentReads(
       options.client,
       (list) => options.names.ensureSeriesLabels(options.client, list),
-      () => options.stats.reads++,
+      () => options.stats.tournamentReads++,
     );
   }
 

@@ -27,7 +27,7 @@ import { Dispatcher, targetKey } from './dispatcher.ts';
 import { EditPacer } from './edit-pacer.ts';
 import { FeedSource } from './feed-source.ts';
 import { keepFirstStarts } from './first-starts.ts';
-import type { JobContext, NotifierStats, NotifyLogger } from './jobs/context.ts';
+import { emptyStats, type JobContext, type NotifierStats, type NotifyLogger } from './jobs/context.ts';
 import { runDigests } from './jobs/digest.ts';
 import { dmSubscriptions, type NotifyUsers } from './jobs/dm.ts';
 import { lookBack } from './jobs/downtime.ts';
@@ -117,19 +117,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
 }
 
 class NotifierImpl implements Notifier {
-  readonly stats: NotifierStats = {
-    ticks: 0,
-    sent: { reminder: 0, live: 0, result: 0, digest: 0, tournament: 0 },
-    edits: 0,
-    dropped: 0,
-    transientFailures: 0,
-    permanentFailures: 0,
-    reads: 0,
-    previewReads: 0,
-    summaries: 0,
-    deferred: 0,
-    slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },
-  };
+  readonly stats: NotifierStats = emptyStats();
 
   readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed'>> & Pick<NotifierOptions, 'users' | 'feed'>;
   readonly #pacer: EditPacer;

@@ -28,6 +28,11 @@ export interface NotifierStats {
    * notifier makes itself.
    */
   previewReads: number;
+  /**
+   * Reads of a finished tournament's final stage and placements for its tournament-end card that
+   * the feed does not hold: a few per tournament, once. Over a feed, counted here, not in `reads`.
+   */
+  tournamentReads: number;
   /** Live summaries read (every live series, at most `summariesPerRead` per live read). */
   summaries: number;
   /** Notifications the last tick left to the next one because its posting budget ran out. */
@@ -48,4 +53,22 @@ export interface JobContext {
   ledger: Ledger;
   logger: NotifyLogger;
   stats: NotifierStats;
+}
+
+/** Every count at zero, as a new notifier starts. */
+export function emptyStats(): NotifierStats {
+  return {
+    ticks: 0,
+    sent: { reminder: 0, live: 0, result: 0, digest: 0, tournament: 0 },
+    edits: 0,
+    dropped: 0,
+    transientFailures: 0,
+    permanentFailures: 0,
+    reads: 0,
+    previewReads: 0,
+    tournamentReads: 0,
+    summaries: 0,
+    deferred: 0,
+    slowestTick: { total: 0, subscriptions: 0, read: 0, reminders: 0, live: 0, digests: 0 },
+  };
 }
