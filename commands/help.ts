@@ -20,9 +20,15 @@ import type { Platform } from '../src/core/tenant-id.ts';
 import { commands } from './index.ts';
 import { textArg } from './shared.ts';
 
-/** On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form. */
-const HOW_ARGUMENTS =
-  'Arguments go as name:value pairs or in the order shown; put values with spaces in quotes, e.g. team:"Team Spirit".';
+/**
+ * On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form.
+ * The example quotes a real team name, so it works as typed.
+ */
+function howArguments(sample: Sample): string {
+  const team = sample('team');
+  const example = team ? `, e.g. team:"${team}"` : '';
+  return `Arguments go as name:value pairs or in the order shown; put values with spaces in quotes${example}.`;
+}
 
 export default defineCommand({
   name: 'help',
@@ -35,6 +41,14 @@ export default defineCommand({
     const visible = commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
     const typed = ctx.tenant.platform !== 'discord';
     const name = textArg('command', ctx.args.command, 32)?.replace(/^\//, '').toLowerCase();
+    // Examples name something that exists (the first name the index offers), so they work as typed.
+    const sample = (source: AutocompleteSource) => {
+      try {
+        return ctx.names.search(source, '', 1)[0]?.name;
+      } catch {
+        return undefined;
+      }
+    };
     if (name) {
       const command = visible.find((c) => c.name === name);
       if (!command) {
@@ -45,14 +59,6 @@ export default defineCommand({
           closest(name, names).map((n) => cmd(`help ${n}`)),
         );
       }
-      // Examples name something that exists (the first name the index offers), so they work as typed.
-      const sample = (source: AutocompleteSource) => {
-        try {
-          return ctx.names.search(source, '', 1)[0]?.name;
-        } catch {
-          return undefined;
-        }
-      };
       return { cards: [commandCard(command, ctx.tenant.platform, sample)], ephemeral: true };
     }
     const card: Card = {
@@ -66,7 +72,7 @@ export default defineCommand({
             ` ${c.description}${c.adminOnly ? ' (admins)' : ''}`,
           ],
         ),
-        ...(typed ? [[HOW_ARGUMENTS]] : []),
+        ...(typed ? [[howArguments(sample)]] : []),
         ['Details of one command: ', cmd('help command:<name>')],
       ],
     };
@@ -141,6 +147,6 @@ export function commandCard(command: AnyCommand, platform: Platform, sample: Sam
     lines.push(...optionLines(options));
   }
   if (typed && Object.keys(command.options ?? {}).length + Object.keys(command.subcommands ?? {}).length > 0)
-    lines.push([HOW_ARGUMENTS]);
+    lines.push([howArguments(sample)]);
   return { title: `Help: ${command.name}`, colour: COLOURS.info, description: lines };
 }

@@ -358,6 +358,12 @@ describe.each(APIS)('on %s', (api) => {
         expect(answer.outcome, example).toBe('ok');
       }
       expect(examples).toBeGreaterThanOrEqual(3);
+      // The note on quoting names a real team too, and /team takes it as shown.
+      const overview = await call(stack, 'help');
+      const quoted = overview.text.match(/put values with spaces in quotes, e\.g\. (team:"[^"]+")/)?.[1];
+      expect(quoted).toBeDefined();
+      const parsed = parseCommandText(`/team ${quoted}`, commands);
+      expect((await call(stack, parsed.command, parsed.args)).outcome, quoted).toBe('ok');
       // Discord fills options in its own form: no typed example there.
       const discord = await call(stack, 'help', { command: 'team' }, { platform: 'discord' });
       expect(discord.text).not.toContain('Example:');

@@ -83,7 +83,8 @@ export function wrapLine(line: string, width: number, indent = 0): string[] {
       continue;
     }
     if (gap) {
-      space = gap;
+      // Gaps on either side of a style change are one gap (a padded bold label, then its spaces).
+      space += gap;
       continue;
     }
     let rest = [...(word ?? '')];

@@ -85,6 +85,33 @@ describe('renderReply (terminal)', () => {
     expect(renderReply(reply, plain)).not.toContain('\u001b[');
   });
 
+  it('keeps a wrapped field in its column, with colour as without', () => {
+    const card: Reply = {
+      cards: [
+        {
+          title: 'Status',
+          fields: [
+            { name: 'Esports data service', value: ['Answering'] },
+            {
+              name: 'Next series',
+              value: ['Wild Comets vs Golden Krakens (series 1403600237) in 6 minutes: live data expected'],
+            },
+          ],
+        },
+      ],
+    };
+    for (const colour of [false, true]) {
+      const lines = renderReply(card, { ...plain, colour, width: 60 })
+        .replace(/\u001b\[[0-9;]*m/g, '')
+        .split('\n');
+      const first = lines.findIndex((line) => line.includes('Next series'));
+      const valueAt = lines[first]!.indexOf('Wild');
+      // The value starts after the padded label column, and its next line starts under it.
+      expect(valueAt, `colour ${colour}`).toBe(lines[first - 1]!.indexOf('Answering'));
+      expect(lines[first + 1]!.slice(2).search(/\S/) + 2, `colour ${colour}`).toBe(valueAt);
+    }
+  });
+
   it('formats each time style in the given zone', () => {
     expect(formatTime(start, 'time', 'Asia/Tokyo')).toBe('03:30');
     expect(formatTime(start, 'date', 'Asia/Tokyo')).toBe('Mon 2 Mar 2026');
