@@ -4,7 +4,7 @@
  * `NameSnapshot`, the same plain data the store keeps, which the index takes with `restore`.
  */
 import { InvalidQueryError } from '../client/errors.ts';
-import type { EsportsClient } from '../client/types.ts';
+import type { EsportsClient, Priority } from '../client/types.ts';
 import { MatchdayError } from '../core/errors.ts';
 import type {
   Game,
@@ -198,13 +198,14 @@ export async function fetchSeriesWindow(
 }
 
 /**
- * The players not deleted: one listing walk at background priority; on an interface without a
+ * The players not deleted: one listing walk at `priority`; on an interface without a
  * players listing (v2), the players of `rosters` (records the rosters carried, so no request).
  */
 export async function fetchPlayers(
   client: NameIndexClient,
   rosters: readonly RosterEntry[],
   limit: number,
+  priority: Priority = 'background',
 ): Promise<Player[]> {
   const players = client.players;
   if (!players) throw new MatchdayError('NAMES_UNAVAILABLE', 'outage', 'Players cannot be read here.');
@@ -212,13 +213,13 @@ export async function fetchPlayers(
   try {
     const walk = players.paginate(
       { filter: [['deleted_at', '=', null]], order: 'id-asc' },
-      { limit, priority: 'background' },
+      { limit, priority },
     );
     for await (const player of walk) list.push(player);
   } catch (error) {
     if (!(error instanceof InvalidQueryError)) throw error;
     const ids = [...new Set(rosters.flatMap((r) => r.players))];
-    list = await players.getMany(ids, { priority: 'background' });
+    list = await players.getMany(ids, { priority });
   }
   return list.filter((p) => p.deleted_at === null);
 }

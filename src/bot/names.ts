@@ -8,6 +8,7 @@
  * load. User text never reaches the service from here: it is matched locally and turned into ids.
  */
 
+import type { Priority } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
 import type {
   Game,
@@ -292,22 +293,38 @@ export class NameIndex {
   }
 
   /**
-   * Loads the players (once, then again when older than half an hour): one listing walk at
-   * background priority on v3; on an interface without a players listing (v2), the players of the
-   * rosters the index holds (records the rosters carried, so no request). Concurrent calls share it.
+   * Loads the players (once, then again when older than half an hour): one listing walk on v3; on an
+   * interface without a players listing (v2), the players of the rosters the index holds. Only a
+   * first load is waited for, at `priority` ('interactive' when a person waits on it); held players
+   * keep answering while a reload runs in the background. Concurrent calls share one load.
    */
-  ensurePlayers(): Promise<void> {
-    if (this.#players.size > 0 && this.#clock.nowMs() - this.#playersAt < PLAYERS_MAX_AGE_MS)
-      return Promise.resolve();
-    this.#playersLoading ??= this.#loadPlayers().finally(() => {
-      this.#playersLoading = undefined;
-    });
-    return this.#playersLoading;
+  ensurePlayers(priority: Priority = 'background'): Promise<void> {
+    const held = this.#players.size > 0;
+    if (held && this.#clock.nowMs() - this.#playersAt < PLAYERS_MAX_AGE_MS) return Promise.resolve();
+    if (!this.#playersLoading) {
+      const loading = this.#loadPlayers(held ? 'background' : priority).finally(() => {
+        this.#playersLoading = undefined;
+      });
+      this.#playersLoading = loading;
+      if (held)
+        loading.catch((error: unknown) =>
+          this.#logger?.warn(
+            { err: error instanceof Error ? error.message : String(error) },
+            'players refresh failed',
+          ),
+        );
+    }
+    return held ? Promise.resolve() : this.#playersLoading;
   }
 
-  async #loadPlayers(): Promise<void> {
+  async #loadPlayers(priority: Priority): Promise<void> {
     if (!this.#loaded) await this.refresh();
-    const list = await fetchPlayers(this.#client, [...this.#rosters.values()], this.#limits.players);
+    const list = await fetchPlayers(
+      this.#client,
+      [...this.#rosters.values()],
+      this.#limits.players,
+      priority,
+    );
     this.#players = new Map(list.map((p) => [p.id, p]));
     this.#playersAt = this.#clock.nowMs();
     this.#entries.player = playerEntries(this.#records());
@@ -346,17 +363,14 @@ export class NameIndex {
         throw namesUnavailable(`${NOUN[source]} names`);
       }
     }
-    if (source === 'player') {
+    // A person waits on a first load of the players: it goes at their priority.
+    if (source === 'player' && this.#players.size === 0) {
       try {
-        await this.ensurePlayers();
-      } catch (error) {
-        if (this.#players.size === 0) throw namesUnavailable('players');
-        this.#logger?.warn(
-          { err: error instanceof Error ? error.message : String(error) },
-          'players refresh failed',
-        );
+        await this.ensurePlayers('interactive');
+      } catch {
+        throw namesUnavailable('players');
       }
-    }
+    } else if (source === 'player') void this.ensurePlayers();
     return this.resolveLoaded(source, text, scope, notes);
   }
 

@@ -183,6 +183,45 @@ describe('NameIndex against the local service', () => {
     expect(await stack.names.resolve('tournament', stack.names.tournament(id)!.title)).toBe(id);
   });
 
+  it('answers /player from the held players while their half-hourly reload is still running', async () => {
+    const clock = new Clock({ start: FROZEN_AT, frozen: true });
+    const client = createClient({
+      baseUrl: stack.service.url,
+      secret: stack.service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    // The real client, but once `stall` is set its players listing never answers.
+    let stall = false;
+    let walks = 0;
+    const players = client.players;
+    const index = createNameIndex({
+      client: {
+        ...client,
+        players: {
+          ...players,
+          paginate: (query, options) => {
+            walks++;
+            if (!stall) return players.paginate(query, options);
+            return (async function* () {
+              await new Promise(() => {});
+            })();
+          },
+        },
+      },
+      clock,
+    });
+    const player = stack.service.world.catalog.players.find((p) => p.active && p.deleted_at === null)!;
+    expect(await index.resolve('player', String(player.id))).toBe(player.id);
+    expect(index.player(player.id)?.nick_name).toBe(player.nick_name);
+    expect(walks).toBe(1);
+    stall = true;
+    clock.advance(31 * 60 * 1000);
+    // Stale: a reload starts (and never ends), but the held players answer at once.
+    expect(await index.resolve('player', String(player.id))).toBe(player.id);
+    expect(walks).toBe(2);
+    await client.close();
+  });
+
   it('waits for the first load in resolve, and says so plainly when names cannot be loaded', async () => {
     const clock = new Clock({ start: FROZEN_AT, frozen: true });
     const client = createClient({
