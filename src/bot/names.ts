@@ -228,12 +228,14 @@ export class NameIndex {
       this.#series = new Map(series.map((s) => [s.id, s]));
       this.#rebuild();
     } catch (error) {
-      this.#logger?.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'series window refresh failed',
-      );
+      this.#warn('series window refresh failed', error);
       throw error;
     }
+  }
+
+  /** Logs a failed load (the old contents keep serving). */
+  #warn(message: string, error: unknown): void {
+    this.#logger?.warn({ err: error instanceof Error ? error.message : String(error) }, message);
   }
 
   /** Adds a roster and indexes it under its team. */
@@ -249,10 +251,7 @@ export class NameIndex {
       this.restore(await fetchNames(this.#client, this.#clock.nowMs(), this.#limits, this.#windows));
       this.#logger?.info?.({ sizes: this.sizes() }, 'name index refreshed');
     } catch (error) {
-      this.#logger?.warn(
-        { err: error instanceof Error ? error.message : String(error) },
-        'name index refresh failed',
-      );
+      this.#warn('name index refresh failed', error);
       throw error;
     }
   }
@@ -306,13 +305,7 @@ export class NameIndex {
         this.#playersLoading = undefined;
       });
       this.#playersLoading = loading;
-      if (held)
-        loading.catch((error: unknown) =>
-          this.#logger?.warn(
-            { err: error instanceof Error ? error.message : String(error) },
-            'players refresh failed',
-          ),
-        );
+      if (held) loading.catch((error: unknown) => this.#warn('players refresh failed', error));
     }
     return held ? Promise.resolve() : this.#playersLoading;
   }
@@ -460,9 +453,10 @@ export class NameIndex {
     data: Pick<NameIndexClient, 'rosters' | 'teams'>,
     series: readonly Series[],
   ): Promise<void> {
-    const rosterIds = new Set<number>();
-    for (const s of series) for (const p of s.participants) rosterIds.add(p.roster.id);
-    await this.ensureRosters(data, [...rosterIds]);
+    await this.ensureRosters(
+      data,
+      series.flatMap((s) => s.participants.map((p) => p.roster.id)),
+    );
   }
 
   /** Fetches unknown rosters, then their unknown teams, adding both to the index. */
@@ -473,11 +467,7 @@ export class NameIndex {
     const missing = [...new Set(rosterIds)].filter((id) => !this.#rosters.has(id));
     if (missing.length > 0)
       for (const roster of await data.rosters.getMany(missing)) this.#addRoster(rosterEntry(roster));
-    const teamIds = [
-      ...new Set(
-        rosterIds.map((id) => this.#rosters.get(id)?.team).filter((t): t is number => t !== undefined),
-      ),
-    ];
+    const teamIds = rosterIds.flatMap((id) => this.#rosters.get(id)?.team ?? []);
     if (await fetchMissing(this.#teams, teamIds, (missing) => data.teams.getMany(missing))) this.#rebuild();
   }
 
