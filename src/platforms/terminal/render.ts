@@ -52,6 +52,9 @@ export function visibleWidth(text: string): number {
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
+/** The widest label column of a card's fields (a longer label runs into its value). */
+const FIELD_COLUMN = 30;
+
 const TOKENS = /(\u001b\[[0-9;]*m)|(\s+)|([^\s\u001b]+)/g;
 
 /**
@@ -96,6 +99,12 @@ export function wrapLine(line: string, width: number, indent = 0): string[] {
         rest = [];
       } else if (!empty && pad.length + rest.length <= width) {
         newLine();
+      } else if (rest.length <= width) {
+        // A long word (a link) that fits a line without the indent: a line of its own, not cut.
+        if (!empty) newLine();
+        current = open;
+        used = 0;
+        continue;
       } else {
         // Longer than a whole line: cut it where the line ends.
         const take = Math.max(1, width - used - lead.length);
@@ -204,7 +213,9 @@ function renderCard(card: Card, options: TerminalRenderOptions): string[] {
   push(title);
   for (const line of card.description ?? []) push(renderText(line, options));
   if (card.fields?.length) {
-    const width = Math.max(...card.fields.map((f) => visibleWidth(clean(f.name))));
+    // The label column: as wide as the labels up to FIELD_COLUMN; a longer one runs into its value.
+    const widths = card.fields.map((f) => visibleWidth(clean(f.name)));
+    const width = Math.max(0, ...widths.filter((w) => w <= FIELD_COLUMN)) || FIELD_COLUMN;
     for (const field of card.fields) {
       push(
         `${style(options, '1', pad(clean(field.name), width, 'left'))}  ${renderText(field.value, options)}`,

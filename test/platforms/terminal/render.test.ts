@@ -112,6 +112,34 @@ describe('renderReply (terminal)', () => {
     }
   });
 
+  it('does not let one very long label push every value aside, and never cuts a link', () => {
+    const url = 'https://stream.matchday.invalid/zerzertekcasts-and-more';
+    const card: Reply = {
+      cards: [
+        {
+          title: 'Live',
+          fields: [
+            {
+              name: "Now: game 1 · Summoner's Rift Valley",
+              value: ['Azure Golems 4–1 Onyx Rangers (kills) · 1:53'],
+            },
+            { name: 'Gold lead', value: ['Azure Golems +840'] },
+            {
+              name: 'Stream: XenceCasts',
+              value: ['VidCast · online, 31,399 viewers · ', { link: url, label: 'watch' }],
+            },
+          ],
+        },
+      ],
+    };
+    const lines = renderReply(card, { ...plain, width: 80 }).split('\n');
+    const gold = lines.find((line) => line.includes('Gold lead'))!;
+    // The column fits the short labels ("Stream: XenceCasts"), not the 36-column one.
+    expect(gold.indexOf('Azure')).toBe(2 + 'Stream: XenceCasts'.length + 2);
+    expect(lines.some((line) => line.includes(url))).toBe(true);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+
   it('formats each time style in the given zone', () => {
     expect(formatTime(start, 'time', 'Asia/Tokyo')).toBe('03:30');
     expect(formatTime(start, 'date', 'Asia/Tokyo')).toBe('Mon 2 Mar 2026');
