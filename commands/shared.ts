@@ -11,6 +11,7 @@ import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
+import { MatchdayError } from '../src/core/errors.ts';
 import type { SeriesWanted } from '../src/feed/query.ts';
 import type { Series } from '../src/protocol/types.ts';
 
@@ -54,6 +55,25 @@ export const FILLING_NOTE = 'Still reading the schedule: this list may be incomp
 export function noteFilling(card: Card, answer: FromFeed | undefined): Card {
   if (answer?.filling) card.footer = card.footer ? `${FILLING_NOTE} · ${card.footer}` : FILLING_NOTE;
   return card;
+}
+
+/** Said above an answer that lacks a part the data service could not give in time. */
+export const BUSY_NOTE =
+  'The data service is busy or unreachable, so part of this answer is missing: ask again in a minute.';
+
+/**
+ * A part of an answer the rest stands without (a team's players, the names in a list): its value,
+ * or `undefined` when the data service is busy or unreachable (an error for the `outage` audience:
+ * shed, timed out, down), with BUSY_NOTE once above the reply. Any other error is thrown.
+ */
+export async function unlessBusy<T>(ctx: CommandContext<unknown>, read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (!(error instanceof MatchdayError) || error.audience !== 'outage') throw error;
+    if (ctx.notes && !ctx.notes.includes(BUSY_NOTE)) ctx.notes.push(BUSY_NOTE);
+    return undefined;
+  }
 }
 
 /**

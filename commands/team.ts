@@ -22,8 +22,12 @@ import {
   scopeOf,
   teamRosters,
   textArg,
+  unlessBusy,
   visible,
 } from './shared.ts';
+
+/** In place of a part of the answer the data service could not give (see `unlessBusy`). */
+const NOT_READ = 'Could not be read just now.';
 
 export default defineCommand({
   name: 'team',
@@ -65,26 +69,32 @@ export default defineCommand({
     // Upcoming and recent series from the feed when it holds them; else one request each.
     const upcoming = teamSeries(ctx, rosters, ['upcoming', 'live'], 'start-asc', count);
     const recent = teamSeries(ctx, rosters, ['over', 'over-forfeited'], 'end-desc', count);
+    // The team stands without its players and series: while the service is busy or down, what
+    // could not be read is said so (and noted above the reply) instead of failing the command.
     const [players, upcomingSeries, recentSeries] = await Promise.all([
-      playersRead,
-      upcoming.series,
-      recent.series,
+      unlessBusy(ctx, playersRead),
+      unlessBusy(ctx, Promise.resolve(upcoming.series)),
+      unlessBusy(ctx, Promise.resolve(recent.series)),
     ]);
-    await names.ensureSeriesLabels(data, [...upcomingSeries, ...recentSeries]);
-    await names.ensureTournaments(
-      data,
-      [...upcomingSeries, ...recentSeries].map((s) => s.tournament.id),
+    const listed = [...(upcomingSeries ?? []), ...(recentSeries ?? [])];
+    await unlessBusy(ctx, names.ensureSeriesLabels(data, listed));
+    await unlessBusy(
+      ctx,
+      names.ensureTournaments(
+        data,
+        listed.map((s) => s.tournament.id),
+      ),
     );
 
     const options = { spoilers: ctx.tenant.settings.spoilers };
-    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcomingSeries), names, {
+    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcomingSeries ?? []), names, {
       ...options,
-      empty: 'Nothing scheduled.',
+      empty: upcomingSeries ? 'Nothing scheduled.' : NOT_READ,
       colour: COLOURS.upcoming,
     });
-    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recentSeries), names, {
+    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recentSeries ?? []), names, {
       ...options,
-      empty: 'No finished series yet.',
+      empty: recentSeries ? 'No finished series yet.' : NOT_READ,
       colour: COLOURS.finished,
     });
     noteFilling(upcomingCard, upcoming.held);
@@ -118,8 +128,11 @@ function teamSeries(
   return { held, series };
 }
 
-/** The team's own card: game, region, organisation, aliases, one field per player, its links. */
-function teamCard(team: Team, players: readonly Player[], names: NameIndex): Card {
+/**
+ * The team's own card: game, region, organisation, aliases, one field per player (undefined: they
+ * could not be read), its links.
+ */
+function teamCard(team: Team, players: readonly Player[] | undefined, names: NameIndex): Card {
   const organisation = team.organisation ? names.organisation(team.organisation.id) : undefined;
   const game = names.game(team.game.id);
   const fields: Field[] = [
@@ -134,7 +147,8 @@ function teamCard(team: Team, players: readonly Player[], names: NameIndex): Car
   if (team.also_known_as.length > 0)
     fields.push({ name: 'Also known as', value: [team.also_known_as.join(', ')], inline: true });
   // One field per player: single-line values render alike on every platform.
-  if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
+  if (!players) fields.push({ name: 'Roster', value: [NOT_READ] });
+  else if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
   else fields.push({ name: 'Roster', value: ['No active roster on record.'] });
   const card: Card = {
     title:

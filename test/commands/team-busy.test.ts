@@ -1,0 +1,62 @@
+/**
+ * `/team` while the data service is busy or unreachable (issue 13, warm-up: "commands answer from
+ * what is there"): the team itself comes from the name index, so the answer stands; the parts the
+ * service could not give (players, series) say so, with one note above the reply. Parts a command
+ * cannot stand without (a tournament's stages) still fail as an outage. Real service, real client:
+ * the service is stopped, so the client's requests are refused.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUSY_NOTE } from '../../commands/shared.ts';
+import { call, type Stack, startStack } from './helpers.ts';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.client.close();
+  await stack.truth.close();
+});
+
+/** Active teams with players on their standing roster, as the world has them. */
+function teamsWithPlayers() {
+  return stack.service.world.catalog.teams.filter((t) => {
+    if (!t.active || !t.standing_roster) return false;
+    const roster = stack.service.world.catalog.rosterById.get(t.standing_roster.roster.id);
+    return (roster?.line_up.players.length ?? 0) > 0 && stack.names.team(t.id)?.standing_roster;
+  });
+}
+
+describe('/team while the data service is unreachable', () => {
+  it('answers in full, with no busy note, while the service answers', async () => {
+    const team = teamsWithPlayers()[0]!;
+    const result = await call(stack, 'team', { team: String(team.id) });
+    expect(result.outcome).toBe('ok');
+    expect(result.text).not.toContain(BUSY_NOTE);
+    expect(result.text).not.toContain('could not be read');
+    const roster = stack.service.world.catalog.rosterById.get(team.standing_roster!.roster.id)!;
+    const nick = stack.service.world.catalog.playerById.get(roster.line_up.players[0]!.id)!.nick_name;
+    expect(result.text).toContain(nick);
+  });
+
+  it('still shows the team, says its players and series could not be read, and notes it once', async () => {
+    const team = teamsWithPlayers()[1]!;
+    const tournament = stack.service.world.window(stack.clock.nowMs()).tournaments[0]!;
+    await stack.service.close();
+
+    const result = await call(stack, 'team', { team: String(team.id) });
+    expect(result.outcome).toBe('ok');
+    expect(result.reply.cards[0]!.title).toContain(team.name);
+    expect(result.text).toContain('Roster: Could not be read just now.');
+    expect(result.text.split(BUSY_NOTE)).toHaveLength(2);
+    // Not "Nothing scheduled": the bot does not know, and says so.
+    expect(result.text).not.toContain('Nothing scheduled.');
+    expect(result.text).not.toContain('No finished series yet.');
+    expect(result.text.match(/Could not be read just now\./g)).toHaveLength(3);
+
+    // A tournament's card cannot stand without its stages: still an outage, said as one.
+    const refused = await call(stack, 'tournament', { tournament: String(tournament.id) });
+    expect(refused.outcome).toBe('error');
+    expect(refused.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
