@@ -61,6 +61,9 @@ export function noteFilling(card: Card, answer: FromFeed | undefined): Card {
 export const BUSY_NOTE =
   'The data service is busy or unreachable, so part of this answer is missing: ask again in a minute.';
 
+/** In place of a part of an answer the data service could not give (see `unlessBusy`). */
+export const NOT_READ = 'Could not be read just now.';
+
 /**
  * A part of an answer the rest stands without (a team's players, the names in a list): its value,
  * or `undefined` when the data service is busy or unreachable (an error for the `outage` audience:

@@ -16,6 +16,7 @@ import {
   type FromFeed,
   fromFeed,
   intArg,
+  NOT_READ,
   noteFilling,
   placeName,
   resolveName,
@@ -25,9 +26,6 @@ import {
   unlessBusy,
   visible,
 } from './shared.ts';
-
-/** In place of a part of the answer the data service could not give (see `unlessBusy`). */
-const NOT_READ = 'Could not be read just now.';
 
 export default defineCommand({
   name: 'team',

@@ -15,7 +15,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { isNotFound, placeName, resolveName, scopeOf, textArg } from './shared.ts';
+import { isNotFound, NOT_READ, placeName, resolveName, scopeOf, textArg, unlessBusy } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -45,36 +45,43 @@ export default defineCommand({
       ]);
     const id = await resolveName(ctx, 'tournament', text, scopeOf(ctx));
     let tournament: Tournament;
-    let stages: Stage[];
-    let participants: TournamentParticipants;
+    let stages: Stage[] | undefined;
+    let participants: TournamentParticipants | undefined;
     try {
+      // The tournament itself is needed; the card stands without its stages and participants
+      // while the service is busy or down, and says so (`unlessBusy`).
       [tournament, stages, participants] = await Promise.all([
         names.tournament(id) ?? data.tournaments.get(id),
-        data.tournaments.stages(id, { order: 'order-asc', take: 50 }),
-        data.tournaments.participants(id),
+        unlessBusy(ctx, data.tournaments.stages(id, { order: 'order-asc', take: 50 })),
+        unlessBusy(ctx, data.tournaments.participants(id)),
       ]);
     } catch (error) {
       if (isNotFound(error)) throw new UserError('UNKNOWN_TOURNAMENT', 'That tournament no longer exists.');
       throw error;
     }
-    const rosterIds = [
-      ...new Set([
-        ...participants.confirmed_participants.map((p) => p.roster.id),
-        ...PHASES.flatMap((phase) => (participants.phase_participants[phase] ?? []).map((p) => p.roster.id)),
-      ]),
-    ];
+    const rosterIds = participants ? participantRosters(participants) : [];
     // The outcome, once the tournament is over: its last playoff substage decides the places.
     let placements: Placement[] | null = null;
-    const final = finalSubstage(stages);
+    const final = stages && finalSubstage(stages);
     if (final && Date.parse(tournament.end) <= ctx.now.getTime())
-      placements = (await readPlacements(data, tournament, final)).placements;
+      placements = (await unlessBusy(ctx, readPlacements(data, tournament, final)))?.placements ?? null;
     for (const p of placements ?? []) rosterIds.push(...p.rosters);
-    await names.ensureRosters(data, rosterIds);
+    await unlessBusy(ctx, names.ensureRosters(data, rosterIds));
     const card = tournamentCard(tournament, stages, participants, names);
     if (placements) addOutcome(card, placements, names, ctx.tenant.settings.spoilers);
     return { cards: [card] };
   },
 });
+
+/** Every roster entered in the tournament, confirmed or in a phase, once each. */
+function participantRosters(participants: TournamentParticipants): number[] {
+  return [
+    ...new Set([
+      ...participants.confirmed_participants.map((p) => p.roster.id),
+      ...PHASES.flatMap((phase) => (participants.phase_participants[phase] ?? []).map((p) => p.roster.id)),
+    ]),
+  ];
+}
 
 /** The outcome, in the card's description under the dates (`outcomeLines`). */
 export function addOutcome(
@@ -89,8 +96,8 @@ export function addOutcome(
 /** The tournament card. Participants are public before results, so no spoiler policy applies. */
 export function tournamentCard(
   tournament: Tournament,
-  stages: readonly Stage[],
-  participants: TournamentParticipants,
+  stages: readonly Stage[] | undefined,
+  participants: TournamentParticipants | undefined,
   names: NameIndex,
 ): Card {
   const game = names.game(tournament.game.id);
@@ -128,26 +135,7 @@ export function tournamentCard(
       inline: true,
     });
   }
-  // One field per stage (its substages on one line): single-line values render alike everywhere.
-  const liveStages = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => a.order - b.order);
-  for (const stage of liveStages.slice(0, 10)) {
-    const subs = [...stage.substages]
-      .filter((s) => s.deleted_at === null)
-      .sort((a, b) => a.order - b.order)
-      .map(
-        (s) =>
-          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}${s.default_series_format.best_of > 0 ? `, Bo${s.default_series_format.best_of}` : ''})`,
-      );
-    fields.push({ name: `Stage: ${stage.title}`, value: [capList(subs, ', ') || 'No groups yet.'] });
-  }
-  if (liveStages.length === 0) fields.push({ name: 'Stages', value: ['No stages announced yet.'] });
-  const confirmed = participants.confirmed_participants
-    .map((p) => teamName(names, p.roster.id))
-    .sort((a, b) => a.localeCompare(b));
-  fields.push({
-    name: `Participants (${confirmed.length})`,
-    value: [capList(confirmed, ', ') || 'None confirmed yet.'],
-  });
+  fields.push(...stageFields(stages), participantsField(participants, names));
   const card: Card = {
     title: tournament.title,
     colour: COLOURS.info,
@@ -163,6 +151,35 @@ export function tournamentCard(
   );
   if (links.length > 0) card.buttons = links;
   return card;
+}
+
+/** One field per stage, its substages on one line (single-line values render alike everywhere). */
+function stageFields(stages: readonly Stage[] | undefined): Field[] {
+  if (!stages) return [{ name: 'Stages', value: [NOT_READ] }];
+  const liveStages = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => a.order - b.order);
+  if (liveStages.length === 0) return [{ name: 'Stages', value: ['No stages announced yet.'] }];
+  return liveStages.slice(0, 10).map((stage) => {
+    const subs = [...stage.substages]
+      .filter((s) => s.deleted_at === null)
+      .sort((a, b) => a.order - b.order)
+      .map(
+        (s) =>
+          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}${s.default_series_format.best_of > 0 ? `, Bo${s.default_series_format.best_of}` : ''})`,
+      );
+    return { name: `Stage: ${stage.title}`, value: [capList(subs, ', ') || 'No groups yet.'] };
+  });
+}
+
+/** The confirmed participants by name, or that they could not be read. */
+function participantsField(participants: TournamentParticipants | undefined, names: NameIndex): Field {
+  if (!participants) return { name: 'Participants', value: [NOT_READ] };
+  const confirmed = participants.confirmed_participants
+    .map((p) => teamName(names, p.roster.id))
+    .sort((a, b) => a.localeCompare(b));
+  return {
+    name: `Participants (${confirmed.length})`,
+    value: [capList(confirmed, ', ') || 'None confirmed yet.'],
+  };
 }
 
 /** Joins items up to MAX_FIELD characters, then "and N more". */

@@ -1,8 +1,9 @@
 /**
  * `/team` while the data service is busy or unreachable (issue 13, warm-up: "commands answer from
  * what is there"): the team itself comes from the name index, so the answer stands; the parts the
- * service could not give (players, series) say so, with one note above the reply. Parts a command
- * cannot stand without (a tournament's stages) still fail as an outage. Real service, real client:
+ * service could not give (players, series; a tournament's stages and participants) say so, with one
+ * note above the reply. What a command cannot stand without (the series list of `/series`) still
+ * fails as an outage. Real service, real client:
  * the service is stopped, so the client's requests are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ function teamsWithPlayers() {
   });
 }
 
-describe('/team while the data service is unreachable', () => {
+describe('/team and /tournament while the data service is unreachable', () => {
   it('answers in full, with no busy note, while the service answers', async () => {
     const team = teamsWithPlayers()[0]!;
     const result = await call(stack, 'team', { team: String(team.id) });
@@ -54,9 +55,18 @@ describe('/team while the data service is unreachable', () => {
     expect(result.text).not.toContain('No finished series yet.');
     expect(result.text.match(/Could not be read just now\./g)).toHaveLength(3);
 
-    // A tournament's card cannot stand without its stages: still an outage, said as one.
-    const refused = await call(stack, 'tournament', { tournament: String(tournament.id) });
+    // A tournament the name index holds: its card stands without stages and participants.
+    const held = await call(stack, 'tournament', { tournament: String(tournament.id) });
+    expect(held.outcome).toBe('ok');
+    expect(held.reply.cards[0]!.title).toBe(tournament.title);
+    expect(held.text).toContain('Stages: Could not be read just now.');
+    expect(held.text).toContain('Participants: Could not be read just now.');
+    expect(held.text.split(BUSY_NOTE)).toHaveLength(2);
+
+    // A list that is the whole answer cannot stand without the service: an outage, said as one.
+    const refused = await call(stack, 'series', {});
     expect(refused.outcome).toBe('error');
     expect(refused.code).toBe('SERVICE_UNAVAILABLE');
+    expect(refused.text).not.toContain(BUSY_NOTE);
   });
 });
