@@ -38,6 +38,7 @@ import {
   teamRosters,
   textArg,
   tiersLabel,
+  unlessBusy,
   visible,
 } from './shared.ts';
 
@@ -199,29 +200,35 @@ async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promis
   const [matches, casters, summary] = await Promise.all([
     heldMatches ??
       (asked.has('matches')
-        ? data.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 })
+        ? unlessBusy(
+            ctx,
+            data.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 }),
+          )
         : undefined),
-    heldCasters ?? (asked.has('casters') ? data.casters.getMany(casterIds) : []),
+    heldCasters ?? (asked.has('casters') ? unlessBusy(ctx, data.casters.getMany(casterIds)) : []),
     heldSummary && current
       ? usableSummary(heldSummary, current, ctx.now)
       : asked.has('summary') && current
-        ? liveSummary(ctx, current)
+        ? unlessBusy(ctx, liveSummary(ctx, current))
         : undefined,
-    labelsReady,
+    unlessBusy(ctx, labelsReady),
   ]);
   // Map names: the index holds them once loaded; before that (a cold start), one read of the
   // shown matches' maps, so the first answer names them too.
   if (matches)
-    await names.ensureMaps(
-      data,
-      matches.flatMap((m) => (m.map ? [m.map.id] : [])),
+    await unlessBusy(
+      ctx,
+      names.ensureMaps(
+        data,
+        matches.flatMap((m) => (m.map ? [m.map.id] : [])),
+      ),
     );
   let shown = summary;
   let shownOrder = current?.order;
   const playing =
     !shown && lobbyDetail && asked.has('summary') && matches ? playingGame(one, matches) : undefined;
   if (playing) {
-    shown = await liveSummary(ctx, playing);
+    shown = await unlessBusy(ctx, liveSummary(ctx, playing));
     shownOrder = playing.order;
   }
   /** The summary the feed holds of a series' current game, as the notifier's card shows it. */
@@ -233,8 +240,9 @@ async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promis
       ? usableSummary(held, { matchId: game.id, order: game.order, source }, ctx.now)
       : undefined;
   };
-  const castersLeft = casterIds.length > 0 && !heldCasters && !asked.has('casters');
-  return { matches, casters, shown, shownOrder, overview, castersLeft };
+  // Left to /casters when the budget ran out or the service could not give them in time.
+  const castersLeft = casterIds.length > 0 && !heldCasters && (!asked.has('casters') || !casters);
+  return { matches, casters: casters ?? [], shown, shownOrder, overview, castersLeft };
 }
 
 /** One card per series (the first in detail when one was asked for), with hints to go further. */

@@ -28,7 +28,7 @@ function teamsWithPlayers() {
   });
 }
 
-describe('/team and /tournament while the data service is unreachable', () => {
+describe('/team, /tournament and /live series: while the data service is unreachable', () => {
   it('answers in full, with no busy note, while the service answers', async () => {
     const team = teamsWithPlayers()[0]!;
     const result = await call(stack, 'team', { team: String(team.id) });
@@ -43,6 +43,12 @@ describe('/team and /tournament while the data service is unreachable', () => {
   it('still shows the team, says its players and series could not be read, and notes it once', async () => {
     const team = teamsWithPlayers()[1]!;
     const tournament = stack.service.world.window(stack.clock.nowMs()).tournaments[0]!;
+    // A live series the client has cached (a listing primes each series it holds), not its games.
+    const live = await call(stack, 'series', { when: 'live' });
+    expect(live.outcome).toBe('ok');
+    const liveId = stack.service.world
+      .window(stack.clock.nowMs())
+      .series.find((p) => stack.service.world.lifecycle(p, stack.clock.nowMs()) === 'live')!.id;
     await stack.service.close();
 
     const result = await call(stack, 'team', { team: String(team.id) });
@@ -62,6 +68,14 @@ describe('/team and /tournament while the data service is unreachable', () => {
     expect(held.text).toContain('Stages: Could not be read just now.');
     expect(held.text).toContain('Participants: Could not be read just now.');
     expect(held.text.split(BUSY_NOTE)).toHaveLength(2);
+
+    // A live series in detail: the series from the cache, its games, casters and names missing.
+    const detail = await call(stack, 'live', { series: String(liveId) });
+    expect(detail.outcome).toBe('ok');
+    expect(detail.text).toMatch(/^Series: .+ \d+–\d+ .+$/m);
+    // Its streams are left to /casters, which the card points to.
+    expect(detail.text).toContain(`Streams: /casters series:${liveId}`);
+    expect(detail.text.split(BUSY_NOTE)).toHaveLength(2);
 
     // A list that is the whole answer cannot stand without the service: an outage, said as one.
     const refused = await call(stack, 'series', {});
