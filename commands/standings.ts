@@ -24,7 +24,7 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds } from '../src/render/standings-input.ts';
-import { fromFeed, isNotFound, resolveName, scopeOf, textArg, visible } from './shared.ts';
+import { fromFeed, isNotFound, resolveName, scopeOf, textArg, unlessBusy, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -64,7 +64,7 @@ export default defineCommand({
     if (!tournamentText)
       throw new UserError('EMPTY_NAME', ['Name a tournament, e.g. ', cmd('standings tournament:Major'), '.']);
     const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
-    await names.ensureTournaments(data, [tournamentId]);
+    await unlessBusy(ctx, names.ensureTournaments(data, [tournamentId]));
     let substages = names.substagesOf(tournamentId);
     if (substages.length === 0) substages = await data.tournaments.substages(tournamentId, { take: 50 });
     // In playing order: the stage (groups before playoffs: by start, then stage), then the substage.
@@ -94,17 +94,14 @@ export default defineCommand({
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
       const series = await substageSeries(ctx, substage.id);
-      await names.ensureSeriesLabels(data, series);
+      await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(title, series, names, policy, footer);
       return { cards: [attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
       const series = await substageSeries(ctx, substage.id);
-      await names.ensureRosters(data, [
-        ...substage.standings.map((s) => s.roster.id),
-        ...substage.rosters.map((r) => r.id),
-      ]);
+      await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(title, substage, series, names, policy, footer);
       return { cards: [attachTable(card, `standings-${substage.id}.png`)] };
     }
@@ -120,15 +117,17 @@ export default defineCommand({
         ],
       };
     }
-    await names.ensureRosters(data, [
-      ...substage.standings.map((s) => s.roster.id),
-      ...substage.rosters.map((r) => r.id),
-    ]);
+    await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
     return {
       cards: [attachTable(tableCard(title, substage, names, policy, footer), `standings-${substage.id}.png`)],
     };
   },
 });
+
+/** The rosters a table names: those with standings and those entered. */
+function tableRosters(substage: Substage): number[] {
+  return [...substage.standings.map((s) => s.roster.id), ...substage.rosters.map((r) => r.id)];
+}
 
 /** A substage's series from the feed when it holds them all, else from the service (one request). */
 async function substageSeries(ctx: Parameters<typeof fromFeed>[0], substageId: number): Promise<Series[]> {
