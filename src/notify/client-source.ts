@@ -91,7 +91,7 @@ export class ClientSource implements NotifySource {
     this.#names = new ClientLabels(options.client, () => this.#counted());
     this.#tournaments = new TournamentReads(
       options.client,
-      (list) => this.#names.load(list),
+      (list, rosters) => this.#names.load(list, rosters),
       () => this.#counted(),
     );
   }

@@ -46,7 +46,10 @@ export class FeedSource implements NotifySource {
     this.#o = options;
     this.#tournaments = new TournamentReads(
       options.client,
-      (list) => options.names.ensureSeriesLabels(options.client, list),
+      async (list, rosters) => {
+        await options.names.ensureSeriesLabels(options.client, list);
+        await options.names.ensureRosters(options.client, rosters);
+      },
       () => options.stats.tournamentReads++,
     );
   }

@@ -69,10 +69,13 @@ export class ClientLabels {
     return read();
   }
 
-  /** Names for the cards and rosters for team follows: batched, only for ids not seen before. */
-  async load(series: Iterable<Series>): Promise<void> {
+  /**
+   * Names for the cards and rosters for team follows (those of the series, and `moreRosters`):
+   * batched, only for ids not seen before.
+   */
+  async load(series: Iterable<Series>, moreRosters: Iterable<number> = []): Promise<void> {
     const client = this.#client;
-    const rosters = new Set<number>();
+    const rosters = new Set<number>([...moreRosters].filter((id) => !this.#rosterTeam.has(id)));
     const tournaments = new Set<number>();
     const casters = new Set<number>();
     const games = new Set<number>();

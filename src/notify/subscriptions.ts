@@ -122,6 +122,22 @@ export class SubscriptionIndex {
     return subs;
   }
 
+  /**
+   * The subscriptions that follow the team of one of these rosters and would want `series` were
+   * that team playing it: a tournament's end reaches the followers of every team entered.
+   */
+  followersOf(series: Series, rosters: readonly number[]): Subscription[] {
+    const qualifier = this.#anyFollowOptions && this.#qualifier(series);
+    const found = new Set<Subscription>();
+    for (const roster of rosters) {
+      const team = this.#teamOfRoster(roster);
+      if (team === undefined) continue;
+      for (const sub of this.#byTeam.get(team) ?? [])
+        if (wants(sub, series, [team], qualifier)) found.add(sub);
+    }
+    return [...found];
+  }
+
   /** The subscribers of a series as a set (digests test membership for every channel). */
   subscriberSet(series: Series): Set<Subscription> {
     const list = this.subscribersOf(series);

@@ -16,6 +16,11 @@ export interface TournamentEnd {
   placements: Placement[];
   /** The final substage's series (not deleted): their teams are the ones placed. */
   series: Series[];
+  /**
+   * Every roster entered in the tournament (confirmed or in a phase), the final's and those out
+   * before it: the followers of each hear who won.
+   */
+  entrants: number[];
   /** Epoch ms of the end of the final substage's last series. */
   endedAt: number;
 }
@@ -24,14 +29,14 @@ const BACKGROUND: CallOptions = { priority: 'background' };
 
 export class TournamentReads {
   readonly #client: Pick<NotifyClient, 'tournaments' | 'substages'>;
-  readonly #loadLabels: (series: Series[]) => Promise<void>;
+  readonly #loadLabels: (series: Series[], rosters: number[]) => Promise<void>;
   readonly #counted: () => void;
   /** The final substage of each tournament looked at, its id and type only (null: it has none). */
   readonly #finals = new Map<number, Pick<Substage, 'id' | 'type'> | null>();
 
   constructor(
     client: Pick<NotifyClient, 'tournaments' | 'substages'>,
-    loadLabels: (series: Series[]) => Promise<void>,
+    loadLabels: (series: Series[], rosters: number[]) => Promise<void>,
     counted: () => void,
   ) {
     this.#client = client;
@@ -71,8 +76,16 @@ export class TournamentReads {
     });
     if (!placements) return null;
     const played = list.filter((s) => s.lifecycle !== 'deleted' && s.deleted_at === null);
-    await this.#loadLabels(played);
+    this.#counted();
+    const participants = await this.#client.tournaments.participants(tournament.id, BACKGROUND);
+    const entrants = [
+      ...new Set([
+        ...participants.confirmed_participants.map((p) => p.roster.id),
+        ...Object.values(participants.phase_participants).flatMap((list) => list.map((p) => p.roster.id)),
+      ]),
+    ];
+    await this.#loadLabels(played, entrants);
     const endedAt = Math.max(...played.map((s) => Date.parse(s.end ?? s.start ?? tournament.end)));
-    return { tournament, placements, series: played, endedAt };
+    return { tournament, placements, series: played, entrants, endedAt };
   }
 }

@@ -3,8 +3,9 @@
  * each channel that takes results of its final substage gets one card "<title> is over" with the
  * champion and places, derived here from the world's plans (not hard-coded), under each channel's
  * spoiler policy; not a channel with results off, nor one of another game; by DM to a follower who
- * takes results by DM; once across a restart; not past the 3-hour late window. Whatever the
- * world's timetable, the tournament is found in it (its grand final's end).
+ * takes results by DM, also of a team knocked out before the final; once across a restart; not
+ * past the 3-hour late window. Whatever the world's timetable, the tournament is found in it (its
+ * grand final's end).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,6 +42,8 @@ const rigs: { notifier: Notifier; ledger: SqliteLedger }[] = [];
 const PAIR = { id: 'notifier', secret: 'notifier-v2-secret' };
 const FAN = '500000000000000001';
 const REMINDERS_ONLY = '500000000000000002';
+/** Follows a team entered in the tournament but knocked out before its final substage. */
+const KNOCKED_OUT = '500000000000000003';
 
 const settings = (over: Partial<Settings>): Settings =>
   settingsSchema.parse({ ...defaultSettings(), ...over });
@@ -164,6 +167,15 @@ beforeAll(async () => {
   const follow = { follows: [{ team, noQualifiers: false }] };
   await users.update(`discord:${FAN}`, (p) => ({ ...p, ...follow, dms: ['results'], spoilers: 'show' }));
   await users.update(`discord:${REMINDERS_ONLY}`, (p) => ({ ...p, ...follow, dms: ['reminders'] }));
+  const finalists = new Set(end.series.flatMap((p) => p.rosters));
+  const out = end.tournament.rosters.find((r) => !finalists.has(r))!;
+  const outTeam = service.world.catalog.rosterById.get(out)!.team.id;
+  await users.update(`discord:${KNOCKED_OUT}`, (p) => ({
+    ...p,
+    follows: [{ team: outTeam, noQualifiers: false }],
+    dms: ['results'],
+    spoilers: 'show',
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -199,6 +211,7 @@ describe('the tournament-end card', () => {
       [
         key('discord:100', 'd-results'),
         key(`discord:${FAN}`, `dm:${FAN}`),
+        key(`discord:${KNOCKED_OUT}`, `dm:${KNOCKED_OUT}`),
         key('slack:T100', 's'),
         key('terminal:local', 't'),
       ].sort(),
@@ -222,6 +235,8 @@ describe('the tournament-end card', () => {
     expect(shown.text).toContain(`Champion: ${champion}${first}`);
     expect(shown.text).toContain(`2nd ${runnerUp}${second}`);
     expect(posts.find((p) => p.channelId === `dm:${FAN}`)!.text).toContain(`Champion: ${champion}`);
+    // The follower of a team out before the final hears who won all the same.
+    expect(posts.find((p) => p.channelId === `dm:${KNOCKED_OUT}`)!.text).toContain(`Champion: ${champion}`);
 
     const guarded = posts.find((p) => p.channelId === 't')!;
     expect(guarded.text).toContain(`${title} is over`);
@@ -249,7 +264,7 @@ describe('the tournament-end card', () => {
   it('goes out late within 3 hours of the end, and not after (a logged drop when it was pending)', async () => {
     const late = rig('late');
     await tickAt(late.notifier, end.at + 2 * 3600_000 + 50 * MIN);
-    expect(late.tournamentPosts().length).toBe(4);
+    expect(late.tournamentPosts().length).toBe(5);
 
     const tooLate = rig('too-late');
     await tickAt(tooLate.notifier, end.at + 3 * 3600_000 + 2 * MIN);
@@ -261,7 +276,7 @@ describe('the tournament-end card', () => {
     await tickAt(held.notifier, end.at + 2 * MIN);
     const slackKey = `tournament:${end.tournament.id}:over:slack:T100:s`;
     expect(held.tournamentPosts().map((p) => p.key)).not.toContain(slackKey);
-    expect(held.tournamentPosts().length).toBe(3);
+    expect(held.tournamentPosts().length).toBe(4);
     await tickAt(held.notifier, end.at + 3 * 3600_000 + 2 * MIN);
     expect(held.tournamentPosts().map((p) => p.key)).not.toContain(slackKey);
     const drop = held.logger.lines.find((l) => l.msg?.startsWith('tournament card dropped'));

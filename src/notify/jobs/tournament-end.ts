@@ -3,8 +3,9 @@
  * final lobby group), every channel that wants results of its series gets one card "<title> is
  * over" with the champion, the top places and the prize of each (`tournamentEndReply`, the lines
  * `/tournament` shows). A channel wants it when it wants any series of the final substage (its
- * games and tiers, or a team placed in it): `wants`, as for a series' result; people get it by DM
- * when they take results by DM.
+ * games and tiers, or a team placed in it): `wants`, as for a series' result; or when it follows a
+ * team entered in the tournament, one knocked out before the final too. People get it by DM when
+ * they take results by DM.
  *
  * As results: the channel's spoiler policy (hidden behind spoilers; with `hide` the card says the
  * tournament is over and that its places are hidden), a person's quiet hours hold it, and no card
@@ -122,19 +123,25 @@ export class TournamentEnds {
     return [...ends.values()];
   }
 
-  /** The channels and people that want results of any series of the final substage, not yet told. */
+  /**
+   * The channels and people that want results of any series of the final substage, or follow a
+   * team entered in the tournament (one knocked out before the final too), not yet told.
+   */
   #members(end: TournamentEnd): Subscription[] {
     const { subs, dispatcher } = this.#ctx;
     const last = end.series.reduce((a, b) => (Date.parse(b.end ?? '') > Date.parse(a.end ?? '') ? b : a));
     const members = new Set<Subscription>();
-    for (const s of end.series)
-      for (const sub of subs.subscribersOf(s))
-        if (
-          sub.kinds.has('results') &&
-          announces(sub, last, 'result') &&
-          !dispatcher.done.has(tournamentEndKey(end.tournament.id, sub))
-        )
-          members.add(sub);
+    const wanting = [
+      ...end.series.flatMap((s) => subs.subscribersOf(s)),
+      ...subs.followersOf(last, end.entrants),
+    ];
+    for (const sub of wanting)
+      if (
+        sub.kinds.has('results') &&
+        announces(sub, last, 'result') &&
+        !dispatcher.done.has(tournamentEndKey(end.tournament.id, sub))
+      )
+        members.add(sub);
     return [...members];
   }
 
