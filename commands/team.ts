@@ -1,7 +1,8 @@
 /**
  * `/team`: a team's organisation, region, active roster (players and roles), and its upcoming and
  * recent series (results under the spoiler policy). Team, organisation and rosters come from the
- * name index; requests: the players (1), upcoming series (1), recent series (1).
+ * name index; requests: the players (1, none once the index holds them), upcoming series (1),
+ * recent series (1), each none when the feed holds them.
  */
 
 import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
@@ -63,7 +64,10 @@ export default defineCommand({
     const active = team.standing_roster?.roster.id;
     const playerIds = active !== undefined ? (names.roster(active)?.players ?? []) : [];
 
-    const playersRead = playerIds.length > 0 ? data.players.getMany(playerIds) : Promise.resolve([]);
+    // The players from the name index when it holds them all (once `/player` loaded them), else one request.
+    const held = playerIds.flatMap((id) => names.player(id) ?? []);
+    const playersRead =
+      held.length === playerIds.length ? Promise.resolve(held) : data.players.getMany(playerIds);
     // Upcoming and recent series from the feed when it holds them; else one request each.
     const upcoming = teamSeries(ctx, rosters, ['upcoming', 'live'], 'start-asc', count);
     const recent = teamSeries(ctx, rosters, ['over', 'over-forfeited'], 'end-desc', count);

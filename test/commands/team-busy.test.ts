@@ -20,11 +20,11 @@ afterAll(async () => {
 });
 
 /** Active teams with players on their standing roster, as the world has them. */
-function teamsWithPlayers() {
-  return stack.service.world.catalog.teams.filter((t) => {
+function teamsWithPlayers(on: Stack = stack) {
+  return on.service.world.catalog.teams.filter((t) => {
     if (!t.active || !t.standing_roster) return false;
-    const roster = stack.service.world.catalog.rosterById.get(t.standing_roster.roster.id);
-    return (roster?.line_up.players.length ?? 0) > 0 && stack.names.team(t.id)?.standing_roster;
+    const roster = on.service.world.catalog.rosterById.get(t.standing_roster.roster.id);
+    return (roster?.line_up.players.length ?? 0) > 0 && on.names.team(t.id)?.standing_roster;
   });
 }
 
@@ -82,5 +82,32 @@ describe('/team, /tournament and /live series: while the data service is unreach
     expect(refused.outcome).toBe('error');
     expect(refused.code).toBe('SERVICE_UNAVAILABLE');
     expect(refused.text).not.toContain(BUSY_NOTE);
+  });
+});
+
+describe('/team with the players in the name index', () => {
+  let own: Stack;
+  beforeAll(async () => {
+    own = await startStack();
+  });
+  afterAll(async () => {
+    await own.close();
+  });
+
+  it('reads no players once the name index holds them (a miss asks the service for them)', async () => {
+    const playerReads = () =>
+      Object.values(own.client.stats().upstream.players ?? {}).reduce((a, b) => a + b, 0);
+    const [cold, warm] = teamsWithPlayers(own).slice(2, 4);
+    const before = playerReads();
+    expect((await call(own, 'team', { team: String(cold!.id) })).outcome).toBe('ok');
+    expect(playerReads()).toBe(before + 1);
+    await own.names.ensurePlayers('interactive');
+    const loaded = playerReads();
+    const result = await call(own, 'team', { team: String(warm!.id) });
+    expect(result.outcome).toBe('ok');
+    expect(playerReads()).toBe(loaded);
+    const roster = own.service.world.catalog.rosterById.get(warm!.standing_roster!.roster.id)!;
+    for (const { id } of roster.line_up.players)
+      expect(result.text).toContain(own.service.world.catalog.playerById.get(id)!.nick_name);
   });
 });

@@ -130,12 +130,7 @@ describe('the notifier over 24 simulated hours, on v3 and on v2', () => {
   it('expects every kind of notification from the world', () => {
     // Tournament-end cards too when a tournament's last series ends within the day (none on this one).
     const kinds = expected.map((e) => e.kind).filter((k) => k !== 'tournament');
-    expect([...new Set(kinds)].sort()).toEqual([
-      'digest',
-      'live',
-      'reminder',
-      'result',
-    ]);
+    expect([...new Set(kinds)].sort()).toEqual(['digest', 'live', 'reminder', 'result']);
     expect(expected.length).toBeGreaterThan(50);
   });
 

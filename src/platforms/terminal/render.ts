@@ -51,10 +51,10 @@ export function visibleWidth(text: string): number {
   return [...text.replace(ANSI, '')].length;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
 /** The widest label column of a card's fields (a longer label runs into its value). */
 const FIELD_COLUMN = 30;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
 const TOKENS = /(\u001b\[[0-9;]*m)|(\s+)|([^\s\u001b]+)/g;
 
 /**

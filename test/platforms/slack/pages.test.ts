@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../../src/bot/reply.ts';
 import { PAGE_ACTION_ID, renderReply } from '../../../src/platforms/slack/render.ts';
 import type { ResponsePost } from '../../fakes/slack.ts';
-import { CHANNELS, COMMAND_NAMES, type Rig, startRig, USERS } from './harness.ts';
+import { CHANNELS, type Rig, startRig, USERS } from './harness.ts';
 
 type Json = Record<string, unknown>;
 

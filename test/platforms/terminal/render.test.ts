@@ -102,6 +102,7 @@ describe('renderReply (terminal)', () => {
     };
     for (const colour of [false, true]) {
       const lines = renderReply(card, { ...plain, colour, width: 60 })
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
         .replace(/\u001b\[[0-9;]*m/g, '')
         .split('\n');
       const first = lines.findIndex((line) => line.includes('Next series'));
