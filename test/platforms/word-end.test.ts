@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderReply as renderDiscord, wordEnd } from '../../src/platforms/discord/render.ts';
-import { renderReply as renderSlack, truncateMrkdwn } from '../../src/platforms/slack/render.ts';
+import { truncateMrkdwn } from '../../src/platforms/slack/mrkdwn.ts';
+import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 
 /** A hint far past every limit, of whole words only ("narrow0 narrow1 ..."). */
 const words = Array.from({ length: 2000 }, (_, i) => `narrow${i}`);

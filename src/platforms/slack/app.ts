@@ -29,14 +29,8 @@ import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { type ChatPlatform, InFlight } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { uploadImages } from './files.ts';
-import {
-  LINK_ACTION,
-  PAGE_ACTION_ID,
-  REVEAL_ACTION,
-  renderReply,
-  revealMessage,
-  SLASH_COMMAND,
-} from './render.ts';
+import { SLASH_COMMAND } from './mrkdwn.ts';
+import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
 
 /** What the Slack platform needs of the Matchday app (`createApp` provides all of it). */
 interface SlackHost {

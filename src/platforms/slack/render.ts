@@ -1,31 +1,29 @@
 /**
  * The neutral reply as a Slack message: Block Kit blocks within Slack's limits, plus the fallback
- * `text` Slack shows in notifications. Pure: no network, no Bolt.
+ * `text` Slack shows in notifications. Pure: no network, no Bolt. The text inside the blocks (mrkdwn
+ * from spans, escaping, cutting) comes from `mrkdwn.ts`.
  *
  * - Limits (https://docs.slack.dev/reference/block-kit/blocks): 50 blocks, section text 3000, header
  *   150, 10 fields of 2000. Long text is split over several sections; what still does not fit in 50
  *   blocks is left out with a note saying so. A message never comes back `invalid_blocks`.
- * - Text from data is escaped (`&`, `<`, `>`, https://docs.slack.dev/messaging/formatting-message-text#escaping)
- *   so a team called `<!channel>` pings nobody; `@here`-like words get a word joiner as well, and every
- *   mrkdwn object is `verbatim` so Slack does not auto-parse names into mentions or channel links.
- *   Headers are `plain_text`, which Slack never parses.
- * - Times are `<!date^unix^{token}|fallback>`, shown in each reader's own time zone.
+ * - Every mrkdwn object is `verbatim` so Slack does not auto-parse names into mentions or channel
+ *   links. Headers are `plain_text`, which Slack never parses.
  * - Slack has no spoiler markup: a spoiler is blanked out and its section gets a "Reveal" button whose
  *   click answers the clicker alone (`REVEAL_ACTION`, handled in `app.ts`).
  */
 import type { types } from '@slack/bolt';
 import { pageButtons } from '../../bot/pages.ts';
+import { type Card, type Field, type Reply, STALE_NOTICE, type Table, type Text } from '../../bot/reply.ts';
 import {
-  type Card,
-  type Field,
-  type Reply,
-  type Span,
-  STALE_NOTICE,
-  type Table,
-  type Text,
-  type TimeStyle,
-} from '../../bot/reply.ts';
-import { formatInstant } from '../../bot/time-format.ts';
+  cellText,
+  escapeMrkdwn,
+  httpUrl,
+  mrkdwnUrl,
+  renderSpans,
+  type SpanOptions,
+  truncateMrkdwn,
+  truncatePlain,
+} from './mrkdwn.ts';
 
 /** Slack's Block Kit limits, as named constants. */
 const SLACK_LIMITS = {
@@ -46,22 +44,11 @@ const SLACK_LIMITS = {
 } as const;
 
 /** Action ids of the reveal buttons start with this; the value holds the revealed mrkdwn. */
-/** The one slash command of the Slack app (see slack-manifest.yml); every Matchday command is its first word. */
-export const SLASH_COMMAND = '/matchday';
-
-/** A command as Slack users type it: `series live` is `/matchday series live`. */
-function slackCommand(command: string): string {
-  return `${SLASH_COMMAND} ${command}`;
-}
-
 export const REVEAL_ACTION = 'matchday_reveal';
 /** Action ids of link buttons start with this (Slack still sends a block action for them: ack it). */
 export const LINK_ACTION = 'matchday_link';
 /** The action id of the previous/next page buttons (`matchday_page_previous`, `matchday_page_next`). */
 export const PAGE_ACTION_ID = 'matchday_page';
-
-/** What a spoiler looks like until revealed: fixed width, so its length gives nothing away. */
-export const SPOILER_MASK = '▒▒▒▒▒';
 
 type SlackBlock = types.KnownBlock;
 
@@ -69,152 +56,6 @@ type SlackBlock = types.KnownBlock;
 export interface SlackMessage {
   text: string;
   blocks: SlackBlock[];
-}
-
-/**
- * Escapes text from data for mrkdwn: `&`, `<`, `>` become entities, so nothing in a name can form a
- * mention, link or `<!channel>`; `@here`, `@channel` and `@everyone` get an invisible word joiner so no
- * client or `link_names` setting can turn them into a ping either.
- */
-export function escapeMrkdwn(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replace(/@(here|channel|everyone)\b/gi, '@\u2060$1');
-}
-
-/** Cuts mrkdwn to at most `max` characters without breaking a `<...>` sequence or an `&...;` entity. */
-export function truncateMrkdwn(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let cut = text.slice(0, Math.max(0, max - 1));
-  const open = cut.lastIndexOf('<');
-  if (open > cut.lastIndexOf('>')) cut = cut.slice(0, open);
-  const amp = cut.lastIndexOf('&');
-  if (amp > cut.lastIndexOf(';') && cut.length - amp < 8) cut = cut.slice(0, amp);
-  return `${wordEnd(cut, text)}…`;
-}
-
-function truncatePlain(text: string, max: number): string {
-  return text.length <= max ? text : `${wordEnd(text.slice(0, max - 1), text)}…`;
-}
-
-/**
- * A cut text ending on a whole word: when the cut falls inside a word, back to the space before it
- * (unless that would drop most of the text, as with one very long word). Hints stay readable.
- */
-export function wordEnd(cut: string, whole: string): string {
-  if (whole.length > cut.length && /\S/.test(whole[cut.length]!) && /\S$/.test(cut)) {
-    const space = cut.search(/\s\S*$/);
-    if (space > cut.length / 2) return cut.slice(0, space).trimEnd();
-  }
-  return cut.trimEnd();
-}
-
-const DATE_TOKENS: Record<TimeStyle, string> = {
-  full: '{date_short_pretty} {time}',
-  relative: '{ago}',
-  time: '{time}',
-  date: '{date_short_pretty}',
-};
-
-/**
- * The fallback Slack shows where it cannot localise a date (old clients, notifications): the house
- * style (`src/bot/time-format.ts`) in UTC, the zone named since nothing else names it there.
- */
-function timeFallback(time: Date, style: TimeStyle): string {
-  if (!Number.isFinite(time.getTime())) return 'an unknown time';
-  // A relative fallback would go stale in the message: the instant itself instead.
-  const text = formatInstant(time, style === 'relative' ? 'full' : style, 'UTC');
-  return style === 'date' ? text : `${text} UTC`;
-}
-
-/** The URL normalised, when it is http(s); anything else (javascript:, slack:, junk) is refused. */
-function httpUrl(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** An http(s) URL fit for mrkdwn's `<url|label>`: `|` and `>` would end it; `&` must be an entity. */
-function mrkdwnUrl(url: string): string | undefined {
-  return httpUrl(url)
-    ?.replaceAll('|', '%7C')
-    .replaceAll('<', '%3C')
-    .replaceAll('>', '%3E')
-    .replaceAll('&', '&amp;');
-}
-
-/** Only Slack user group ids (S...) can be mentioned, and only those the reply names in `mentionRoles`. */
-const USER_GROUP = /^S[A-Z0-9]{2,20}$/;
-
-interface SpanOptions {
-  reveal: boolean;
-  mentionRoles: ReadonlySet<string>;
-}
-
-/** Renders a line of spans as mrkdwn; `spoiler` says whether anything was masked. */
-function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string; spoiler: boolean } {
-  let spoiler = false;
-  const render = (spans: readonly Span[]): string =>
-    spans
-      .map((span): string => {
-        if (typeof span === 'string') return escapeMrkdwn(span);
-        if ('command' in span) return `\`${escapeMrkdwn(slackCommand(span.command)).replaceAll('`', 'ˋ')}\``;
-        if ('text' in span) {
-          const escaped = escapeMrkdwn(span.text);
-          // Markers must hug the text (`*bold*`, not `* bold *`): keep surrounding spaces outside.
-          const match = /^(\s*)(.*?)(\s*)$/s.exec(escaped);
-          const [, lead = '', core = '', trail = ''] = match ?? [];
-          if (core === '') return escaped;
-          let styled = core;
-          if (span.code) styled = `\`${styled.replaceAll('`', 'ˋ')}\``;
-          if (span.italic) styled = `_${styled}_`;
-          if (span.bold) styled = `*${styled}*`;
-          return `${lead}${styled}${trail}`;
-        }
-        if ('time' in span) {
-          const unix = Math.floor(span.time.getTime() / 1000);
-          if (!Number.isFinite(unix)) return 'an unknown time';
-          return `<!date^${unix}^${DATE_TOKENS[span.style]}|${timeFallback(span.time, span.style)}>`;
-        }
-        if ('spoiler' in span) {
-          spoiler = true;
-          return options.reveal ? render(span.spoiler) : SPOILER_MASK;
-        }
-        if ('link' in span) {
-          const url = mrkdwnUrl(span.link);
-          const label = escapeMrkdwn(span.label).replaceAll('|', '¦');
-          return url ? `<${url}|${label}>` : label;
-        }
-        if (options.mentionRoles.has(span.role) && USER_GROUP.test(span.role))
-          return `<!subteam^${span.role}>`;
-        return escapeMrkdwn(`@${span.role}`);
-      })
-      .join('');
-  const mrkdwn = render(text);
-  return { mrkdwn, spoiler };
-}
-
-/** A span as plain characters for a monospace table cell (no markup works inside code blocks). */
-function cellText(cell: Text, reveal: boolean): string {
-  return cell
-    .map((span): string => {
-      if (typeof span === 'string') return span;
-      if ('text' in span) return span.text;
-      if ('command' in span) return slackCommand(span.command);
-      // In a table the column's header names the zone once (`tableLines`).
-      if ('time' in span)
-        return formatInstant(span.time, span.style === 'relative' ? 'full' : span.style, 'UTC');
-      if ('spoiler' in span) return reveal ? cellText(span.spoiler, true) : SPOILER_MASK;
-      if ('link' in span) return span.label;
-      return `@${span.role}`;
-    })
-    .join('')
-    .replace(/[\r\n\t]+/g, ' ');
 }
 
 function hasSpoiler(text: Text): boolean {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SLASH_COMMAND } from '../../../src/platforms/slack/render.ts';
+import { SLASH_COMMAND } from '../../../src/platforms/slack/mrkdwn.ts';
 
 const manifest = readFileSync(new URL('../../../slack-manifest.yml', import.meta.url), 'utf8');
 const lines = manifest.split('\n').filter((line) => !line.trim().startsWith('#'));

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Card, Reply, Text } from '../../../src/bot/reply.ts';
 import { STALE_NOTICE } from '../../../src/bot/reply.ts';
+import { escapeMrkdwn, SPOILER_MASK, truncateMrkdwn } from '../../../src/platforms/slack/mrkdwn.ts';
 import {
-  escapeMrkdwn,
   LINK_ACTION,
   REVEAL_ACTION,
   renderReply,
   type SlackMessage,
-  SPOILER_MASK,
-  truncateMrkdwn,
 } from '../../../src/platforms/slack/render.ts';
 import { blockKitProblems } from '../../fakes/slack/limits.ts';
 
