@@ -88,34 +88,72 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
     terminal: interactive,
     historySize: 500,
     ...(options.history ? { history: options.history } : {}),
-    ...(interactive ? { completer } : {}),
+    ...(interactive ? { completer: (line: string) => complete(line, host.runtime, screen.print) } : {}),
   });
   rl.setPrompt(prompt);
 
-  /**
-   * Tab: continuations of what was typed go to readline; other matches (a word inside a name, a
-   * typo) are listed above the prompt and the line is left as typed.
-   */
-  function completer(line: string): [string[], string] {
-    const { candidates, current, offers } = completionsFor(line, host.runtime);
-    if (candidates.length === 0 && offers.length > 0)
-      print(
-        `Matches for ${JSON.stringify(current)}: ${offers.slice(0, 10).join('  ')}${offers.length > 10 ? `  and ${offers.length - 10} more` : ''}`,
-      );
-    return [candidates, current];
-  }
-
-  let busy = false;
-  let ended = false;
-  const typed: string[] = [...(options.history ?? [])];
-  /** The message whose one-line update is the last line printed above the prompt. */
-  let lastUpdate: string | undefined;
+  const state: PromptState = { busy: false, ended: false, lastUpdate: undefined };
+  const screen = screenOf(rl, output, interactive, state);
   /** Columns to fit: the terminal's, read at each reply (it may be resized); 80 when not a TTY. */
   const width = () => (interactive && output.columns ? output.columns : DEFAULT_WIDTH);
+  const showReply = replyPrinter(host, screen, { colour, width, imagesDir: options.imagesDir });
+  const typed: string[] = [...(options.history ?? [])];
 
+  /** A typed line: `exit` ends the chat; a command is remembered in the history and answered. */
+  async function handle(line: string): Promise<void> {
+    const text = line.trim();
+    if (text === '') return;
+    if (EXIT.test(text)) {
+      rl.close();
+      return;
+    }
+    if (typed[0] !== text) typed.unshift(text);
+    await showReply(await answerLine(host, user, text));
+  }
+  const closed = answerLines(rl, state, { interactive, output, logger: host.logger }, handle);
+  if (interactive) rl.prompt();
+
+  return {
+    print: screen.print,
+    showReply,
+    closed,
+    close: () => rl.close(),
+    history: () => [...typed],
+  };
+}
+
+/** `exit`, `quit`, `/exit` or `/quit`: the chat ends. */
+const EXIT = /^\/?(exit|quit)$/i;
+
+/** What the prompt is doing, shared by the line loop and the printing above the prompt. */
+interface PromptState {
+  /** A line is being answered: text is printed as it comes, and the prompt redrawn after the answer. */
+  busy: boolean;
+  /** The input has ended (exit typed, Ctrl+C, the end of piped input). */
+  ended: boolean;
+  /** The message whose one-line update is the last line printed above the prompt. */
+  lastUpdate: string | undefined;
+}
+
+/** Printing above the prompt without garbling what is typed. */
+interface Screen {
+  print(text: string): void;
+  /** One line in place of the previous update of the same message, when that is the last line. */
+  printUpdate(id: string, line: string): void;
+}
+
+/** The chat's printing over its readline prompt (plain writes when not interactive). */
+function screenOf(
+  rl: Interface,
+  output: NodeJS.WritableStream,
+  interactive: boolean,
+  state: PromptState,
+): Screen {
+  /** Nothing is being answered and the prompt is on screen, with whatever the user has typed. */
+  const atPrompt = () => interactive && !state.busy && !state.ended;
   function print(text: string): void {
-    lastUpdate = undefined;
-    if (interactive && !busy && !ended) {
+    state.lastUpdate = undefined;
+    if (atPrompt()) {
       // Move to the start of the prompt line, print, then redraw the prompt with what was typed.
       clearLine(output, 0);
       cursorTo(output, 0);
@@ -125,18 +163,8 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
       output.write(`${text}\n`);
     }
   }
-
-  async function timezone(): Promise<string> {
-    try {
-      return (await host.tenants.get(TERMINAL_TENANT_ID)).timezone;
-    } catch {
-      return 'UTC';
-    }
-  }
-
-  /** One line in place of the previous update of the same message, when that is the last line. */
   function printUpdate(id: string, line: string): void {
-    if (interactive && !busy && !ended && lastUpdate === id) {
+    if (atPrompt() && state.lastUpdate === id) {
       clearLine(output, 0);
       cursorTo(output, 0);
       moveCursor(output, 0, -1);
@@ -146,101 +174,129 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
     } else {
       print(line);
     }
-    lastUpdate = id;
+    state.lastUpdate = id;
   }
+  return { print, printUpdate };
+}
 
-  async function showReply(reply: Reply, header?: string, update?: { replaces: string }): Promise<void> {
-    const columns = width();
-    const text = renderReply(saveImages(reply, options.imagesDir), {
-      colour,
-      timezone: await timezone(),
+/**
+ * The chat's `showReply`: a reply rendered in the tenant's time zone, fitted to the width, printed
+ * above the prompt; a notification under its header, an update on one line.
+ */
+function replyPrinter(
+  host: Pick<ChatHost, 'tenants' | 'clock'>,
+  screen: Screen,
+  look: { colour: boolean; width: () => number; imagesDir: string | undefined },
+): Chat['showReply'] {
+  return async (reply, header, update) => {
+    const columns = look.width();
+    const text = renderReply(saveImages(reply, look.imagesDir), {
+      colour: look.colour,
+      timezone: await terminalTimezone(host.tenants),
       now: host.clock.now(),
       width: columns,
       // An answer names its zone once; notifications, many and short, do not repeat it.
       nameZone: !header,
     });
-    if (!header) return print(`${text}\n`);
-    const label = colour ? `\u001b[2m${header}\u001b[0m` : header;
+    if (!header) return screen.print(`${text}\n`);
+    const label = look.colour ? `\u001b[2m${header}\u001b[0m` : header;
     if (update)
-      return printUpdate(update.replaces, clipLine(`${label} · ${text.replace(/\n/g, ' ')}`, columns));
+      return screen.printUpdate(update.replaces, clipLine(`${label} · ${text.replace(/\n/g, ' ')}`, columns));
     // A notification is one block under its header, printed at once above the prompt; its cards
     // (a digest's tournaments) keep the blank line between them, as in an answer.
-    print(`${label}\n${text}\n`);
-  }
+    screen.print(`${label}\n${text}\n`);
+  };
+}
 
-  async function handle(line: string): Promise<void> {
-    const text = line.trim();
-    if (text === '') return;
-    if (/^\/?(exit|quit)$/i.test(text)) {
-      rl.close();
-      return;
-    }
-    if (typed[0] !== text) typed.unshift(text);
-    let reply: Reply;
-    try {
-      const parsed = parseCommandText(text, host.runtime.commands);
-      reply = (
-        await host.runtime.run({
-          platform: 'terminal',
-          tenantKey: TERMINAL_TENANT_KEY,
-          user,
-          channel: TERMINAL_CHANNEL,
-          command: parsed.command,
-          ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
-          args: parsed.args,
-          channels: terminalChannels,
-        })
-      ).reply;
-    } catch (error) {
-      if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
-      reply =
-        error instanceof UserError
-          ? errorReply('Not quite', error.rich, { suggestions: error.suggestions })
-          : errorReply('Sorry', 'Something went wrong; it has been logged.', { colour: COLOURS.error });
-    }
-    await showReply(reply);
+/** The terminal tenant's time zone; UTC when the store cannot say. */
+async function terminalTimezone(tenants: ChatHost['tenants']): Promise<string> {
+  try {
+    return (await tenants.get(TERMINAL_TENANT_ID)).timezone;
+  } catch {
+    return 'UTC';
   }
+}
 
+/**
+ * Tab: continuations of what was typed go to readline; other matches (a word inside a name, a
+ * typo) are listed above the prompt and the line is left as typed.
+ */
+function complete(
+  line: string,
+  runtime: ChatHost['runtime'],
+  print: (text: string) => void,
+): [string[], string] {
+  const { candidates, current, offers } = completionsFor(line, runtime);
+  if (candidates.length === 0 && offers.length > 0)
+    print(
+      `Matches for ${JSON.stringify(current)}: ${offers.slice(0, 10).join('  ')}${offers.length > 10 ? `  and ${offers.length - 10} more` : ''}`,
+    );
+  return [candidates, current];
+}
+
+/**
+ * Answers typed lines one at a time, in the order typed, with the prompt redrawn after each answer.
+ * Resolves once the input has ended (exit, Ctrl+C, the end of piped input) and the last line is answered.
+ */
+function answerLines(
+  rl: Interface,
+  state: PromptState,
+  chat: { interactive: boolean; output: NodeJS.WritableStream; logger: Logger },
+  handle: (line: string) => Promise<void>,
+): Promise<void> {
   let queue = Promise.resolve();
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
   });
-
   rl.on('line', (line) => {
-    lastUpdate = undefined;
+    state.lastUpdate = undefined;
     queue = queue.then(async () => {
-      if (ended && /^\/?(exit|quit)$/i.test(line.trim())) return;
-      busy = true;
+      if (state.ended && EXIT.test(line.trim())) return;
+      state.busy = true;
       try {
         await handle(line);
       } catch (error) {
-        host.logger.error({ err: error }, 'terminal chat failed to answer');
+        chat.logger.error({ err: error }, 'terminal chat failed to answer');
       } finally {
-        busy = false;
-        if (interactive && !ended) rl.prompt();
+        state.busy = false;
+        if (chat.interactive && !state.ended) rl.prompt();
       }
     });
   });
   rl.on('close', () => {
-    ended = true;
+    state.ended = true;
     queue.then(() => {
-      if (interactive) output.write('\n');
+      if (chat.interactive) chat.output.write('\n');
       resolveClosed();
     });
   });
   // Ctrl+C at the prompt ends the chat (readline would otherwise swallow it).
   rl.on('SIGINT', () => rl.close());
+  return closed;
+}
 
-  if (interactive) rl.prompt();
-
-  return {
-    print,
-    showReply,
-    closed,
-    close: () => rl.close(),
-    history: () => [...typed],
-  };
+/** A typed line, parsed and run as the terminal tenant's user; every failure becomes a reply. */
+async function answerLine(host: ChatHost, user: CommandUser, text: string): Promise<Reply> {
+  try {
+    const parsed = parseCommandText(text, host.runtime.commands);
+    const result = await host.runtime.run({
+      platform: 'terminal',
+      tenantKey: TERMINAL_TENANT_KEY,
+      user,
+      channel: TERMINAL_CHANNEL,
+      command: parsed.command,
+      ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+      args: parsed.args,
+      channels: terminalChannels,
+    });
+    return result.reply;
+  } catch (error) {
+    if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
+    return error instanceof UserError
+      ? errorReply('Not quite', error.rich, { suggestions: error.suggestions })
+      : errorReply('Sorry', 'Something went wrong; it has been logged.', { colour: COLOURS.error });
+  }
 }
 
 function safeUserName(): string {
