@@ -6,7 +6,7 @@
  */
 import { createApp } from '../../app.ts';
 import { validateArgs } from '../../bot/args.ts';
-import { UserError } from '../../bot/command.ts';
+import { type AnyCommand, UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
@@ -18,6 +18,7 @@ import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
 
+/** Runs `matchday ask`: the command line is the arguments, joined. Sets `process.exitCode`. */
 export async function run(argv: string[]): Promise<void> {
   const line = argv.join(' ').trim();
   if (line === '' || line === '--help' || line === '-h') {
@@ -36,29 +37,19 @@ export async function run(argv: string[]): Promise<void> {
   }
   // Check the line against the declarations before starting anything: a typo answers at once.
   const { commands } = await import('../../../commands/index.ts');
-  let parsed: ReturnType<typeof parseCommandText>;
-  let command: (typeof commands)[number];
-  try {
-    parsed = parseCommandText(line, commands);
-    command = commands.find((c) => c.name === parsed.command)!;
-    const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
-    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
-  } catch (error) {
-    if (!(error instanceof UserError)) throw error;
-    const hint = error.suggestions.length
-      ? ` Did you mean: ${error.suggestions.map(messageText).join(', ')}?`
-      : '';
-    process.stderr.write(`${error.message}${hint}\n`);
+  const checked = checkLine(line, commands);
+  if ('problem' in checked) {
+    process.stderr.write(`${checked.problem}\n`);
     process.exitCode = 1;
     return;
   }
   // stdout carries only the answer; logs go to stderr, and only warnings unless asked for more.
   const level = config.logLevel === 'info' ? 'warn' : config.logLevel;
   const logger = createLogger({ level, secrets: new Set(config.secrets) });
-  let app: Awaited<ReturnType<typeof createApp>>;
+  let app: App;
   try {
     // /help reads nothing; any other command starts from the stored name index and feed.
-    const needsData = command.name !== 'help';
+    const needsData = checked.command.name !== 'help';
     app = await createApp(config, {
       logger,
       commands,
@@ -70,35 +61,69 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
   try {
-    const colour = process.stdout.isTTY === true;
-    const result = await app.runtime.run({
-      platform: 'terminal',
-      tenantKey: TERMINAL_TENANT_KEY,
-      user: { id: 'local', name: 'matchday ask', isAdmin: true },
-      channel: TERMINAL_CHANNEL,
-      command: parsed.command,
-      ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
-      args: parsed.args,
-    });
-    let timezone = 'UTC';
-    try {
-      timezone = (await app.tenants.get(TERMINAL_TENANT_ID)).timezone;
-    } catch {
-      // the reply itself already says if the store failed
-    }
-    // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
-    const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
-    const text = renderReply(saveImages(result.reply), { colour, timezone, now: app.clock.now(), width });
-    if (result.outcome === 'ok') {
-      process.stdout.write(`${text}\n`);
-      process.exitCode = 0;
-    } else {
-      process.stderr.write(
-        `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone })}\n`,
-      );
-      process.exitCode = result.outcome === 'error' ? 2 : 1;
-    }
+    await answer(app, checked.parsed);
   } finally {
     await app.close();
+  }
+}
+
+type App = Awaited<ReturnType<typeof createApp>>;
+type ParsedCommandText = ReturnType<typeof parseCommandText>;
+
+/**
+ * The line parsed and its arguments checked against the command's declaration; or, for a user
+ * error (bad command, option or value), the message to show, with its suggestions.
+ */
+function checkLine(
+  line: string,
+  commands: AnyCommand[],
+): { parsed: ParsedCommandText; command: AnyCommand } | { problem: string } {
+  try {
+    const parsed = parseCommandText(line, commands);
+    const command = commands.find((c) => c.name === parsed.command)!;
+    const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
+    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
+    return { parsed, command };
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    const hint = error.suggestions.length
+      ? ` Did you mean: ${error.suggestions.map(messageText).join(', ')}?`
+      : '';
+    return { problem: `${error.message}${hint}` };
+  }
+}
+
+/**
+ * Runs the command as the terminal tenant's admin: the reply goes to stdout (exit 0), or to stderr
+ * (exit 1 for a user error, 2 when Matchday could not answer).
+ */
+async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
+  const colour = process.stdout.isTTY === true;
+  const result = await app.runtime.run({
+    platform: 'terminal',
+    tenantKey: TERMINAL_TENANT_KEY,
+    user: { id: 'local', name: 'matchday ask', isAdmin: true },
+    channel: TERMINAL_CHANNEL,
+    command: parsed.command,
+    ...(parsed.subcommand ? { subcommand: parsed.subcommand } : {}),
+    args: parsed.args,
+  });
+  let timezone = 'UTC';
+  try {
+    timezone = (await app.tenants.get(TERMINAL_TENANT_ID)).timezone;
+  } catch {
+    // the reply itself already says if the store failed
+  }
+  // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
+  const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
+  const text = renderReply(saveImages(result.reply), { colour, timezone, now: app.clock.now(), width });
+  if (result.outcome === 'ok') {
+    process.stdout.write(`${text}\n`);
+    process.exitCode = 0;
+  } else {
+    process.stderr.write(
+      `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone })}\n`,
+    );
+    process.exitCode = result.outcome === 'error' ? 2 : 1;
   }
 }
