@@ -1,6 +1,6 @@
 /**
  * Live match summaries per kind of game. The v3 specification ("Live match summary") shows the
- * shapes of a MOBA only (`LiveCvSummary`, `LiveApiSummary` in `types.ts`) and leaves the other
+ * shapes of a MOBA only (`LiveCvSummary`, `LiveApiSummary` in `moba-summary.ts`) and leaves the other
  * games' shapes open; these are the local service's, documented in the README ("Live summaries
  * per game"). A summary says which kind it is in `game_kind`; a MOBA summary may lack it (the
  * specification's shapes do not carry it), which `liveSummaryKind` reads as a MOBA.
@@ -8,7 +8,8 @@
  * For the games other than MOBA the local service answers the same document on both summary
  * endpoints (`/live/cv/summary` and `/live/api/summary`): one match, one account of it.
  */
-import type { DateTime, LiveApiSummary, LiveCvSummary, Millis, Ref } from './types.ts';
+import type { LiveApiSummary, LiveCvSummary } from './moba-summary.ts';
+import type { DateTime, Millis, Ref } from './types.ts';
 
 /** What kind of play a game has: it decides its summary's shape and the words of its live card. */
 export type GameKind = 'moba' | 'shooter' | 'esoccer' | 'rts' | 'battle-royale';

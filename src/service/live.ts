@@ -15,8 +15,8 @@ import type {
   CvTeamState,
   LiveApiSummary,
   LiveCvSummary,
-  Ref,
-} from '../protocol/types.ts';
+} from '../protocol/moba-summary.ts';
+import type { Ref } from '../protocol/types.ts';
 import { ApiError } from './api-error.ts';
 import { battleRoyaleSummary, esoccerSummary, rtsSummary, shooterSummary } from './live-games.ts';
 import { hash32, Rng } from './random.ts';

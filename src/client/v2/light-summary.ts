@@ -11,7 +11,7 @@ import type {
   ShooterRound,
   ShooterSide,
 } from '../../protocol/live-summary.ts';
-import type { LiveApiSummary } from '../../protocol/types.ts';
+import type { LiveApiSummary } from '../../protocol/moba-summary.ts';
 import { NotFoundError } from '../errors.ts';
 import type { V2LightRound, V2LightSide, V2LightSummary } from './shapes.ts';
 

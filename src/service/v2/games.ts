@@ -3,7 +3,7 @@
  * `/substages/{id}` and `/incidents` (`service-v2.md`, "Endpoints").
  */
 import type { ShooterRound } from '../../protocol/live-summary.ts';
-import type { ApiTeamState } from '../../protocol/types.ts';
+import type { ApiTeamState } from '../../protocol/moba-summary.ts';
 import { liveApiSummary } from '../live.ts';
 import { shooterState } from '../live-games.ts';
 import type { MatchPlan, SeriesPlan } from '../schedule.ts';
