@@ -163,8 +163,24 @@ function positive(name: string, value: number, min = 0): number {
   return value;
 }
 
-/** Creates the client. See `ClientOptions` for every default. */
-export function createClient(options: ClientOptions): EsportsClient {
+type Rate = Required<NonNullable<ClientOptions['rate']>>;
+type Deadlines = Required<NonNullable<ClientOptions['deadlines']>>;
+
+/** The options checked, with the defaults merged in: every check `createClient` makes. */
+interface Settings {
+  url: URL;
+  /** Set on a /v2 baseUrl only. */
+  v2: ClientOptions['v2'];
+  /** The v3 secret, or on v2 the client secret: what must never appear in a path or a log line. */
+  secret: string;
+  logger: Logger;
+  rate: Rate;
+  deadlines: Deadlines;
+  retry: RetryPolicy;
+  ttl: Record<TtlFamily, number>;
+}
+
+function settingsOf(options: ClientOptions): Settings {
   const url = checkBaseUrl(options.baseUrl);
   const v2 = /\/v2\/?$/.test(url.pathname) ? options.v2 : undefined;
   if (/\/v2\/?$/.test(url.pathname) && (!v2 || !usable(v2.clientId) || !usable(v2.clientSecret))) {
@@ -199,10 +215,15 @@ export function createClient(options: ClientOptions): EsportsClient {
     }
     positive(`ttl.${family}`, ms);
   }
+  return { url, v2, secret, logger, rate, deadlines, retry, ttl };
+}
 
-  const baseKey = url.href.replace(/\/+$/, '');
-  const credential = v2 ? `${v2.clientId}\0${v2.clientSecret}` : secret;
-  const limiterKey = `${baseKey} ${createHash('sha256').update(credential).digest('hex')}`;
+/** The process's limiter for this secret and service: the one already open, or a new one. */
+function shareLimiter(
+  limiterKey: string,
+  rate: Rate,
+  logger: Logger,
+): { limiter: RateLimiter; users: number } {
   let shared = limiters.get(limiterKey);
   if (shared) {
     if (shared.limiter.perSecond !== rate.perSecond) {
@@ -216,6 +237,81 @@ export function createClient(options: ClientOptions): EsportsClient {
     shared = { limiter: new RateLimiter(rate), users: 1 };
     limiters.set(limiterKey, shared);
   }
+  return shared;
+}
+
+function openTransport(settings: Settings, keyv: Keyv, connections: number): Transport | V2Transport {
+  const { url, v2, secret, logger } = settings;
+  return v2
+    ? new V2Transport({
+        baseUrl: url,
+        ...v2,
+        store: v2.tokenStore ?? keyv,
+        ...(v2.tokenLock ? { lock: v2.tokenLock } : {}),
+        connections,
+        logger,
+      })
+    : new Transport(url, secret, { connections });
+}
+
+/** What every view of one client shares. */
+interface Shared {
+  v2: boolean;
+  deadlines: Deadlines;
+  pipeline: Pipeline;
+  transport: Transport | V2Transport;
+  /** Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view. */
+  embedded: Embedded;
+  close: () => Promise<void>;
+}
+
+/** A view of the client with a caller's defaults, counting its own answers (`servedStale`). */
+function viewOf(shared: Shared, defaults: Partial<CallerDefaults>): ScopedEsportsClient {
+  const { pipeline, transport, deadlines } = shared;
+  const answers = { cached: 0, upstream: 0, stale: 0 };
+  const onAnswer = (kind: AnswerKind) => {
+    answers[kind]++;
+  };
+  const send = (path: string, params: Record<string, string>, call: CallOptions | undefined) => {
+    const priority: Priority = call?.priority ?? defaults.priority ?? 'background';
+    const deadlineMs =
+      call?.deadlineMs ??
+      defaults.deadlineMs ??
+      (priority === 'interactive' ? deadlines.interactiveMs : deadlines.backgroundMs);
+    if (!(deadlineMs > 0)) throw new InvalidQueryError(`deadlineMs must be above 0; got ${deadlineMs}.`);
+    return pipeline.get(path, params, { priority, deadlineMs, signal: call?.signal, onAnswer });
+  };
+  const peek = async (path: string) => {
+    const value = await pipeline.peek(path);
+    if (value !== undefined) onAnswer('cached');
+    return value;
+  };
+  return {
+    ...(shared.v2 ? buildV2Resources(send, peek, shared.embedded) : buildResources(send, peek)),
+    forCaller: (next: CallerDefaults) => viewOf(shared, next),
+    stats: () => ({
+      ...pipeline.stats(),
+      tokenRequests: transport instanceof V2Transport ? transport.tokens.requests : 0,
+    }),
+    close: shared.close,
+    get servedStale() {
+      return answers.stale > 0;
+    },
+    get answers() {
+      return { ...answers };
+    },
+  };
+}
+
+/** Creates the client. See `ClientOptions` for every default. */
+export function createClient(options: ClientOptions): EsportsClient {
+  const settings = settingsOf(options);
+  const { url, v2, secret, logger, rate, deadlines } = settings;
+
+  const baseKey = url.href.replace(/\/+$/, '');
+  const credential = v2 ? `${v2.clientId}\0${v2.clientSecret}` : secret;
+  const limiterKey = `${baseKey} ${createHash('sha256').update(credential).digest('hex')}`;
+  const shared = shareLimiter(limiterKey, rate, logger);
   const limiter = shared.limiter;
 
   // The bucket this process plans for, shared: the same size and rate, under a hash of the secret.
@@ -236,19 +332,7 @@ export function createClient(options: ClientOptions): EsportsClient {
       serialize: undefined,
       deserialize: undefined,
     });
-  const connections = options.connections ?? DEFAULTS.connections;
-  const transport = v2
-    ? new V2Transport({
-        baseUrl: url,
-        ...v2,
-        store: v2.tokenStore ?? keyv,
-        ...(v2.tokenLock ? { lock: v2.tokenLock } : {}),
-        connections,
-        logger,
-      })
-    : new Transport(url, secret, { connections });
-  // Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view.
-  const embedded = new Embedded();
+  const transport = openTransport(settings, keyv, options.connections ?? DEFAULTS.connections);
   const cache = new ResponseCache(keyv, {
     staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
     opTimeoutMs: options.cacheTimeoutMs ?? DEFAULTS.cacheTimeoutMs,
@@ -263,8 +347,8 @@ export function createClient(options: ClientOptions): EsportsClient {
     ...(sharedBudget ? { sharedBudget } : {}),
     cache,
     logger,
-    ttl,
-    retry,
+    ttl: settings.ttl,
+    retry: settings.retry,
     revalidateFactor: options.revalidateFactor ?? DEFAULTS.revalidateFactor,
     staleIfErrorMs: options.staleIfErrorMs ?? DEFAULTS.staleIfErrorMs,
     backgroundDeadlineMs: deadlines.backgroundMs,
@@ -285,40 +369,8 @@ export function createClient(options: ClientOptions): EsportsClient {
     if (ownsCache) await keyv.disconnect().catch(() => {});
   };
 
-  const view = (defaults: Partial<CallerDefaults>): ScopedEsportsClient => {
-    const answers = { cached: 0, upstream: 0, stale: 0 };
-    const onAnswer = (kind: AnswerKind) => {
-      answers[kind]++;
-    };
-    const send = (path: string, params: Record<string, string>, call: CallOptions | undefined) => {
-      const priority: Priority = call?.priority ?? defaults.priority ?? 'background';
-      const deadlineMs =
-        call?.deadlineMs ??
-        defaults.deadlineMs ??
-        (priority === 'interactive' ? deadlines.interactiveMs : deadlines.backgroundMs);
-      if (!(deadlineMs > 0)) throw new InvalidQueryError(`deadlineMs must be above 0; got ${deadlineMs}.`);
-      return pipeline.get(path, params, { priority, deadlineMs, signal: call?.signal, onAnswer });
-    };
-    const peek = async (path: string) => {
-      const value = await pipeline.peek(path);
-      if (value !== undefined) onAnswer('cached');
-      return value;
-    };
-    return {
-      ...(v2 ? buildV2Resources(send, peek, embedded) : buildResources(send, peek)),
-      forCaller: (next: CallerDefaults) => view(next),
-      stats: () => ({
-        ...pipeline.stats(),
-        tokenRequests: transport instanceof V2Transport ? transport.tokens.requests : 0,
-      }),
-      close,
-      get servedStale() {
-        return answers.stale > 0;
-      },
-      get answers() {
-        return { ...answers };
-      },
-    };
-  };
-  return view({});
+  return viewOf(
+    { v2: v2 !== undefined, deadlines, pipeline, transport, embedded: new Embedded(), close },
+    {},
+  );
 }
