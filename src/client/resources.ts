@@ -52,174 +52,218 @@ function asArray<T>(body: unknown): T[] {
   return body === null || body === undefined ? [] : [body as T];
 }
 
-export function buildResources(send: Send, peek: Peek): Resources {
-  const list =
-    <T, R extends ListResource>(resource: R, path: string, space = false) =>
-    async (query?: ListQuery<R>, options?: CallOptions): Promise<T[]> =>
-      asArray<T>(await send(path, withSpace(listParams(resource, query), options, space, path), options));
+/**
+ * The batched read of records by id: those already cached one by one cost nothing; the rest go as
+ * `id<=` listings of sorted ids, 50 a request, so the same set always costs the same (cacheable)
+ * requests. Answers in the order of `ids`, without the ones the service does not hold.
+ */
+async function getMany<T extends { id: number }, R extends ListResource>(
+  io: { send: Send; peek: Peek },
+  resource: R,
+  path: string,
+  ids: readonly number[],
+  options: CallOptions | undefined,
+): Promise<T[]> {
+  const unique = [...new Set(ids.map((id) => safeId(id)))].sort((a, b) => a - b);
+  const found = new Map<number, T>();
+  // Records already cached one by one (by `get` or by a listing that held them) cost nothing.
+  let missing = unique;
+  if (detailPathOf(path) === path) {
+    const cached = await Promise.all(unique.map((id) => io.peek(`${path}/${id}`)));
+    unique.forEach((id, i) => {
+      if (cached[i] !== undefined) found.set(id, cached[i] as T);
+    });
+    missing = unique.filter((id) => !found.has(id));
+  }
+  // Sorted ids in chunks of 50: the same set always costs the same (cacheable) requests.
+  const chunks: number[][] = [];
+  for (let i = 0; i < missing.length; i += MAX_TAKE) chunks.push(missing.slice(i, i + MAX_TAKE));
+  const pages = await Promise.all(
+    chunks.map(async (chunk) => {
+      const params = listParams(resource, { take: MAX_TAKE } as ListQuery<R>, [['id', '<=', chunk]] as never);
+      return asArray<T>(await io.send(path, withSpace(params, options, false, path), options));
+    }),
+  );
+  for (const item of pages.flat()) found.set(item.id, item);
+  return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+}
 
-  const listEndpoint = <T, R extends ListResource>(
-    resource: R,
-    path: string,
-    space = false,
-  ): ListEndpoint<T, R> => {
-    const doList = list<T, R>(resource, path, space);
-    return {
-      list: doList,
-      paginate: (query, options) => paginate(doList, query, options),
-    };
-  };
+/**
+ * The shapes an endpoint takes (a listing, a record by id, records by ids, a sub-listing or a
+ * sub-record of a parent), each building its path and handing it to one view's `send`. `space`:
+ * the endpoint takes an id space (`IS`).
+ */
+class Endpoints {
+  constructor(
+    readonly send: Send,
+    readonly peek: Peek,
+  ) {}
 
-  const byId = <T>(path: string, space = false): ByIdEndpoint<T> => ({
-    get: async (id, options) =>
-      (await send(`${path}/${safeId(id)}`, withSpace({}, options, space, path), options)) as T,
-  });
-
-  const many = <T extends { id: number }, R extends ListResource>(
-    resource: R,
-    path: string,
-  ): ManyEndpoint<T> => ({
-    getMany: async (ids, options) => {
-      const unique = [...new Set(ids.map((id) => safeId(id)))].sort((a, b) => a - b);
-      const found = new Map<number, T>();
-      // Records already cached one by one (by `get` or by a listing that held them) cost nothing.
-      let missing = unique;
-      if (detailPathOf(path) === path) {
-        const cached = await Promise.all(unique.map((id) => peek(`${path}/${id}`)));
-        unique.forEach((id, i) => {
-          if (cached[i] !== undefined) found.set(id, cached[i] as T);
-        });
-        missing = unique.filter((id) => !found.has(id));
-      }
-      // Sorted ids in chunks of 50: the same set always costs the same (cacheable) requests.
-      const chunks: number[][] = [];
-      for (let i = 0; i < missing.length; i += MAX_TAKE) chunks.push(missing.slice(i, i + MAX_TAKE));
-      const pages = await Promise.all(
-        chunks.map(async (chunk) => {
-          const params = listParams(
-            resource,
-            { take: MAX_TAKE } as ListQuery<R>,
-            [['id', '<=', chunk]] as never,
-          );
-          return asArray<T>(await send(path, withSpace(params, options, false, path), options));
-        }),
+  listEndpoint<T, R extends ListResource>(resource: R, path: string, space = false): ListEndpoint<T, R> {
+    const list = async (query?: ListQuery<R>, options?: CallOptions): Promise<T[]> =>
+      asArray<T>(
+        await this.send(path, withSpace(listParams(resource, query), options, space, path), options),
       );
-      for (const item of pages.flat()) found.set(item.id, item);
-      return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
-    },
-  });
+    return {
+      list,
+      paginate: (query, options) => paginate(list, query, options),
+    };
+  }
 
-  const resource = <T extends { id: number }, R extends ListResource>(
-    name: R,
-    path: string,
-    space = false,
-  ) => ({
-    ...listEndpoint<T, R>(name, path, space),
-    ...byId<T>(path, space),
-    ...many<T, R>(name, path),
-  });
+  byId<T>(path: string, space = false): ByIdEndpoint<T> {
+    return {
+      get: async (id, options) =>
+        (await this.send(`${path}/${safeId(id)}`, withSpace({}, options, space, path), options)) as T,
+    };
+  }
 
-  const sub =
-    <T, R extends ListResource>(resource: R, parent: string, child: string, space = false): SubList<T, R> =>
-    async (id, query, options) => {
+  many<T extends { id: number }, R extends ListResource>(resource: R, path: string): ManyEndpoint<T> {
+    return { getMany: (ids, options) => getMany<T, R>(this, resource, path, ids, options) };
+  }
+
+  /** A listing, a record by id and records by ids. */
+  resource<T extends { id: number }, R extends ListResource>(name: R, path: string, space = false) {
+    return {
+      ...this.listEndpoint<T, R>(name, path, space),
+      ...this.byId<T>(path, space),
+      ...this.many<T, R>(name, path),
+    };
+  }
+
+  sub<T, R extends ListResource>(resource: R, parent: string, child: string, space = false): SubList<T, R> {
+    return async (id, query, options) => {
       const path = `${parent}/${safeId(id)}/${child}`;
       return asArray<T>(
-        await send(path, withSpace(listParams(resource, query), options, space, path), options),
+        await this.send(path, withSpace(listParams(resource, query), options, space, path), options),
       );
     };
+  }
 
-  const subGet =
-    <T>(parent: string, child: string, space = false): SubGet<T> =>
-    async (id, options) => {
+  subGet<T>(parent: string, child: string, space = false): SubGet<T> {
+    return async (id, options) => {
       const path = `${parent}/${safeId(id)}/${child}`;
-      return (await send(path, withSpace({}, options, space, path), options)) as T;
+      return (await this.send(path, withSpace({}, options, space, path), options)) as T;
     };
+  }
+}
 
+/** The series and what they belong to: games, tournaments, their stages and substages, matches. */
+function competitionResources(
+  e: Endpoints,
+): Pick<Resources, 'games' | 'series' | 'matches' | 'tournaments' | 'stages' | 'substages'> {
   return {
     games: {
-      ...resource('games', '/games'),
-      ...byId('/games', true),
-      maps: sub('maps', '/games', 'maps', true),
-      mappools: subGet('/games', 'mappools', true),
-      races: sub('races', '/games', 'races', true),
-      roles: sub('roles', '/games', 'roles', true),
-      releases: sub('releases', '/games', 'releases', true),
+      ...e.resource('games', '/games'),
+      ...e.byId('/games', true),
+      maps: e.sub('maps', '/games', 'maps', true),
+      mappools: e.subGet('/games', 'mappools', true),
+      races: e.sub('races', '/games', 'races', true),
+      roles: e.sub('roles', '/games', 'roles', true),
+      releases: e.sub('releases', '/games', 'releases', true),
     },
     series: {
-      ...resource('series', '/series'),
-      ...byId('/series', true),
-      casters: sub('casters', '/series', 'casters', true),
-      matches: sub('matches', '/series', 'matches', true),
-      rosters: sub('rosters', '/series', 'rosters', true),
-      scoring: subGet('/series', 'scoring', true),
-      draft: subGet('/series', 'draft', true),
+      ...e.resource('series', '/series'),
+      ...e.byId('/series', true),
+      casters: e.sub('casters', '/series', 'casters', true),
+      matches: e.sub('matches', '/series', 'matches', true),
+      rosters: e.sub('rosters', '/series', 'rosters', true),
+      scoring: e.subGet('/series', 'scoring', true),
+      draft: e.subGet('/series', 'draft', true),
     },
     matches: {
-      ...resource('matches', '/matches', true),
-      rosters: sub('rosters', '/matches', 'rosters', true),
-      liveCv: subGet('/matches', 'live/cv/summary', true),
-      liveApi: subGet('/matches', 'live/api/summary', true),
-    },
-    teams: {
-      ...resource('teams', '/teams'),
-      ...byId('/teams', true),
-      standingRosters: sub('standing_rosters', '/teams', 'standingrosters'),
-    },
-    rosters: { ...resource('rosters', '/rosters'), series: sub('series', '/rosters', 'series') },
-    players: {
-      ...resource('players', '/players'),
-      ...byId('/players', true),
-      standingRosters: subGet('/players', 'standingrosters', true),
+      ...e.resource('matches', '/matches', true),
+      rosters: e.sub('rosters', '/matches', 'rosters', true),
+      liveCv: e.subGet('/matches', 'live/cv/summary', true),
+      liveApi: e.subGet('/matches', 'live/api/summary', true),
     },
     tournaments: {
-      ...resource('tournaments', '/tournaments', true),
-      stages: sub('stages', '/tournaments', 'stages', true),
-      substages: sub('substages', '/tournaments', 'substages', true),
-      series: sub('series', '/tournaments', 'series', true),
-      casters: sub('casters', '/tournaments', 'casters', true),
-      participants: subGet('/tournaments', 'participants'),
+      ...e.resource('tournaments', '/tournaments', true),
+      stages: e.sub('stages', '/tournaments', 'stages', true),
+      substages: e.sub('substages', '/tournaments', 'substages', true),
+      series: e.sub('series', '/tournaments', 'series', true),
+      casters: e.sub('casters', '/tournaments', 'casters', true),
+      participants: e.subGet('/tournaments', 'participants'),
     },
-    stages: { ...resource('stages', '/stages'), substages: sub('substages', '/stages', 'substages') },
+    stages: { ...e.resource('stages', '/stages'), substages: e.sub('substages', '/stages', 'substages') },
     substages: {
-      ...resource('substages', '/substages'),
-      series: sub('series', '/substages', 'series'),
-      rosters: subGet('/substages', 'rosters'),
+      ...e.resource('substages', '/substages'),
+      series: e.sub('series', '/substages', 'series'),
+      rosters: e.subGet('/substages', 'rosters'),
     },
-    casters: { ...resource('casters', '/casters'), streams: subGet('/casters', 'streams') },
-    organisations: resource('organisations', '/organisations'),
+  };
+}
+
+/** Who plays and who casts: teams, rosters, players, lineups, organisations, casters. */
+function participantResources(
+  e: Endpoints,
+): Pick<
+  Resources,
+  'teams' | 'rosters' | 'players' | 'lineups' | 'organisations' | 'casters' | 'standingRosters'
+> {
+  return {
+    teams: {
+      ...e.resource('teams', '/teams'),
+      ...e.byId('/teams', true),
+      standingRosters: e.sub('standing_rosters', '/teams', 'standingrosters'),
+    },
+    rosters: { ...e.resource('rosters', '/rosters'), series: e.sub('series', '/rosters', 'series') },
+    players: {
+      ...e.resource('players', '/players'),
+      ...e.byId('/players', true),
+      standingRosters: e.subGet('/players', 'standingrosters', true),
+    },
     lineups: {
-      ...resource('lineups', '/lineups'),
-      rosters: sub('rosters', '/lineups', 'rosters'),
-      series: sub('series', '/lineups', 'series'),
+      ...e.resource('lineups', '/lineups'),
+      rosters: e.sub('rosters', '/lineups', 'rosters'),
+      series: e.sub('series', '/lineups', 'series'),
     },
+    organisations: e.resource('organisations', '/organisations'),
+    casters: { ...e.resource('casters', '/casters'), streams: e.subGet('/casters', 'streams') },
+    standingRosters: e.byId('/standingrosters'),
+  };
+}
+
+/** The reference data: places, languages, maps, platforms, images and the id spaces. */
+function referenceResources(
+  e: Endpoints,
+): Omit<
+  Resources,
+  keyof ReturnType<typeof competitionResources> | keyof ReturnType<typeof participantResources>
+> {
+  return {
     countries: {
-      ...resource('countries', '/countries'),
-      ...byId('/countries', true),
-      region: subGet('/countries', 'region', true),
+      ...e.resource('countries', '/countries'),
+      ...e.byId('/countries', true),
+      region: e.subGet('/countries', 'region', true),
     },
-    assets: resource('assets', '/assets'),
-    broadcasters: resource('broadcasters', '/broadcasters'),
-    platforms: resource('platforms', '/platforms'),
-    languages: { ...listEndpoint('languages', '/languages'), ...many('languages', '/languages') },
-    incidents: { ...listEndpoint('incidents', '/incidents'), ...many('incidents', '/incidents') },
-    maps: resource('maps', '/maps'),
-    mapLayouts: resource('map_layouts', '/maps/layouts'),
+    regions: { countries: e.sub('countries', '/regions', 'countries') },
+    languages: { ...e.listEndpoint('languages', '/languages'), ...e.many('languages', '/languages') },
+    incidents: { ...e.listEndpoint('incidents', '/incidents'), ...e.many('incidents', '/incidents') },
+    maps: e.resource('maps', '/maps'),
+    mapLayouts: e.resource('map_layouts', '/maps/layouts'),
+    assets: e.resource('assets', '/assets'),
+    broadcasters: e.resource('broadcasters', '/broadcasters'),
+    platforms: e.resource('platforms', '/platforms'),
     socialMediaPlatforms: {
-      ...listEndpoint('social_media_platforms', '/socialmedia/platforms'),
-      ...many('social_media_platforms', '/socialmedia/platforms'),
+      ...e.listEndpoint('social_media_platforms', '/socialmedia/platforms'),
+      ...e.many('social_media_platforms', '/socialmedia/platforms'),
     },
-    regions: { countries: sub('countries', '/regions', 'countries') },
-    standingRosters: byId('/standingrosters'),
-    images: byId('/images'),
+    images: e.byId('/images'),
     idSpaces: {
       series: async (space, query, options) => {
         const path = `/id_spaces/${safeId(space)}/series`;
         return asArray(
-          await send(path, withSpace(listParams('id_space_series', query), options, false, path), options),
+          await e.send(path, withSpace(listParams('id_space_series', query), options, false, path), options),
         );
       },
     },
   };
+}
+
+/** Every v3 resource of one view, each sending through its `send` (and peeking its cache). */
+export function buildResources(send: Send, peek: Peek): Resources {
+  const e = new Endpoints(send, peek);
+  return { ...competitionResources(e), ...participantResources(e), ...referenceResources(e) };
 }
 
 /** Walks a listing 50 at a time until `limit` items or a short page (facts note, "Paging"). */
