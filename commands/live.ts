@@ -21,7 +21,7 @@ import { isLobby, liveCard } from '../src/bot/format.ts';
 import { type Card, COLOURS, type Text } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
-import { summarySource } from '../src/feed/feed.ts';
+import { summarySource } from '../src/feed/reads.ts';
 import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../src/protocol/types.ts';
 import {

@@ -17,23 +17,22 @@
  * polls; the others load the snapshot parts that are newer than theirs. `mode: 'reader'` (used by
  * `matchday ask`) never scans: it loads the snapshot and reads only the live listing when it is stale
  * and nobody else is refreshing it.
+ *
+ * This file is the read API and the running (ticks, the lease, load and save). Beside it: what the
+ * feed holds (`state.ts`), every upstream read it makes (`reads.ts`), the window walk (`scan.ts`)
+ * and the snapshot documents (`snapshot.ts`).
  */
 import { randomUUID } from 'node:crypto';
-import type { CallOptions, EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
-import { POLL_INTERVAL_MS, pollBand } from '../notify/plan.ts';
+import { POLL_INTERVAL_MS } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
 import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './query.ts';
+import { type FeedClient, type FeedLogger, FeedReads } from './reads.ts';
+import { type Walk, walkWindow } from './scan.ts';
+import { restoreSnapshot, snapshotDocument } from './snapshot.ts';
+import { FeedState, type LiveData, PARTS, type Part } from './state.ts';
 import type { SnapshotStore } from './store.ts';
-
-/** The slice of the data client the feed reads. */
-type FeedClient = Pick<EsportsClient, 'series' | 'matches' | 'casters' | 'substages'>;
-
-interface FeedLogger {
-  warn(obj: object, msg?: string): void;
-  info?(obj: object, msg?: string): void;
-}
 
 interface FeedOptions {
   client: FeedClient;
@@ -57,21 +56,6 @@ interface FeedOptions {
   saveEveryMs?: number;
 }
 
-/** A live series' matches and the live summary of its current game. */
-export interface LiveData {
-  matches: Match[];
-  summary?: LiveSummary;
-  /** `cv:<match id>` or `api:<match id>`: which summary it is. */
-  summaryKey?: string;
-  summaryAt?: number;
-}
-
-interface Known {
-  series: Series;
-  /** Simulated ms of the read. */
-  readAt: number;
-}
-
 interface FeedStats {
   ticks: number;
   /** Upstream reads started by the feed (calls, each one or more requests). */
@@ -84,32 +68,17 @@ interface FeedStats {
   followed: number;
 }
 
-const BACKGROUND: CallOptions = { priority: 'background' };
 const LEASE_KEY = 'lease';
-const PARTS = ['live', 'window', 'details'] as const;
-type Part = (typeof PARTS)[number];
-
-/** JSON has no Infinity: the edges of coverage are stored as null. */
-const edge = (n: number): number | null => (Number.isFinite(n) ? n : null);
-const unedge = (n: number | null, infinite: number): number => (n === null ? infinite : n);
 
 export class Feed {
   readonly stats: FeedStats = { ticks: 0, reads: 0, scans: 0, loads: 0, saves: 0, followed: 0 };
   readonly #o: Required<Omit<FeedOptions, 'store' | 'logger'>> & Pick<FeedOptions, 'store' | 'logger'>;
 
-  readonly #series = new Map<number, Known>();
-  readonly #live = new Map<number, LiveData>();
-  readonly #casters = new Map<number, Caster>();
+  /** What the feed holds (`state.ts`), and the reads that fill it (`reads.ts`). */
+  readonly #state = new FeedState();
+  readonly #reads: FeedReads;
   /** Final matches of ended series, read when asked (`finalMatches`), with when (simulated ms). */
   readonly #final = new Map<number, { matches: Match[]; at: number }>();
-  readonly #substages = new Map<number, { substage: Substage; readAt: number }>();
-  /** Substages whose standings may have changed (a series of theirs is live or just finished). */
-  readonly #substagesDue = new Set<number>();
-  #liveAt = Number.NEGATIVE_INFINITY;
-  #upcomingUntil = Number.NEGATIVE_INFINITY;
-  #finishedFrom = Number.POSITIVE_INFINITY;
-  #scanAt = Number.NEGATIVE_INFINITY;
-  #scanned = false;
 
   #scanning: Promise<void> | undefined;
   #ticking: Promise<void> | undefined;
@@ -117,9 +86,10 @@ export class Feed {
   #holder = false;
   /** Set by `stop()`: a scan under way ends at its next series. */
   #stopping = false;
-  /** Per part: the instant of the newest document loaded or written, and whether memory is newer. */
+  /** The window walk under way (`scan.ts`), kept when cut short so the next tick resumes it. */
+  #walk: Walk | undefined;
+  /** Per part: the instant of the newest document loaded or written. */
   readonly #partAt: Record<Part, number> = { live: -1, window: -1, details: -1 };
-  readonly #dirty: Record<Part, boolean> = { live: false, window: false, details: false };
   #windowSavedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: FeedOptions) {
@@ -133,27 +103,35 @@ export class Feed {
       saveEveryMs: 60_000,
       ...options,
     };
+    this.#reads = new FeedReads({
+      client: this.#o.client,
+      state: this.#state,
+      stats: this.stats,
+      logger: this.#o.logger,
+      summariesPerRead: this.#o.summariesPerRead,
+    });
   }
 
   // ---- reading (synchronous, for commands) ----------------------------------------------------
 
   /** True until the first scan of the whole window is complete: answers may miss series. */
   get filling(): boolean {
-    return !this.#scanned;
+    return !this.#state.scanned;
   }
 
   /** True once the live listing has been read (or loaded): the feed can answer something. */
   get ready(): boolean {
-    return Number.isFinite(this.#liveAt);
+    return this.#state.ready;
   }
 
   /** When the live listing was last read successfully (service clock ms; by this or another process), if ever. */
   get lastLiveReadAt(): number | undefined {
-    return Number.isFinite(this.#liveAt) ? this.#liveAt : undefined;
+    return this.#state.ready ? this.#state.liveAt : undefined;
   }
 
   coverage(): Coverage {
-    return { live: this.ready, upcomingUntil: this.#upcomingUntil, finishedFrom: this.#finishedFrom };
+    const state = this.#state;
+    return { live: this.ready, upcomingUntil: state.upcomingUntil, finishedFrom: state.finishedFrom };
   }
 
   /** The series the service would list for `q`, or undefined before anything was read. */
@@ -162,7 +140,7 @@ export class Feed {
     return answer(
       (function* (map) {
         for (const k of map.values()) yield k.series;
-      })(this.#series),
+      })(this.#state.series),
       q,
       this.coverage(),
     );
@@ -170,23 +148,23 @@ export class Feed {
 
   /** One series as last read, if the feed holds it. */
   seriesById(id: number): Series | undefined {
-    const s = this.#series.get(id)?.series;
+    const s = this.#state.series.get(id)?.series;
     return s && s.lifecycle !== 'deleted' ? s : undefined;
   }
 
   /** Every series held, deleted ones included, with the instant (simulated ms) of its last read (the notifier's source). */
   *entries(): IterableIterator<{ readonly series: Series; readonly readAt: number }> {
-    yield* this.#series.values();
+    yield* this.#state.series.values();
   }
 
   /** A live series' matches and current summary (as of the last live read), if the feed read them. */
   liveData(seriesId: number): LiveData | undefined {
-    return this.#live.get(seriesId);
+    return this.#state.live.get(seriesId);
   }
 
   /** One caster (with its streams), if the feed holds it. */
   caster(id: number): Caster | undefined {
-    return this.#casters.get(id);
+    return this.#state.casters.get(id);
   }
 
   /**
@@ -196,12 +174,12 @@ export class Feed {
   async recheck(ids: readonly number[], maxAgeMs: number): Promise<void> {
     const now = this.#o.clock.nowMs();
     const stale = ids.filter((id) => {
-      const k = this.#series.get(id);
+      const k = this.#state.series.get(id);
       return k !== undefined && now - k.readAt >= maxAgeMs;
     });
     if (stale.length === 0) return;
-    const fresh = await this.#read(() => this.#o.client.series.getMany(stale, BACKGROUND));
-    this.#applyRereads(stale, fresh, now);
+    const fresh = await this.#reads.seriesByIds(stale);
+    this.#state.applyRereads(stale, fresh, now);
   }
 
   /**
@@ -213,14 +191,7 @@ export class Feed {
     for (const [id, f] of this.#final) if (now - f.at > 12 * 3600_000) this.#final.delete(id);
     const wanted = ids.filter((id) => !this.#final.has(id));
     if (wanted.length > 0) {
-      const matches: Match[] = [];
-      await this.#read(async () => {
-        for await (const m of this.#o.client.matches.paginate(
-          { filter: [['series.id', '<=', wanted]], order: 'order-asc' },
-          { ...BACKGROUND, limit: 50 * Math.ceil(wanted.length / 10) },
-        ))
-          matches.push(m);
-      });
+      const matches = await this.#reads.matchesOf(wanted);
       for (const id of wanted)
         this.#final.set(id, { matches: matches.filter((m) => m.series.id === id), at: now });
     }
@@ -234,12 +205,12 @@ export class Feed {
 
   /** The matches of a live series (as of the last live read), if the feed read them. */
   liveMatches(seriesId: number): Match[] | undefined {
-    return this.#live.get(seriesId)?.matches;
+    return this.#state.live.get(seriesId)?.matches;
   }
 
   /** The live summary of a match from a source, if the feed read it. */
   liveSummary(source: 'cv' | 'api', matchId: number): LiveSummary | undefined {
-    for (const data of this.#live.values())
+    for (const data of this.#state.live.values())
       if (data.summaryKey === `${source}:${matchId}`) return data.summary;
     return undefined;
   }
@@ -248,7 +219,7 @@ export class Feed {
   casters(ids: readonly number[]): Caster[] | undefined {
     const found: Caster[] = [];
     for (const id of ids) {
-      const c = this.#casters.get(id);
+      const c = this.#state.casters.get(id);
       if (!c) return undefined;
       found.push(c);
     }
@@ -257,16 +228,11 @@ export class Feed {
 
   /** A substage with its standings, if it belongs to a windowed tournament the feed read. */
   substage(id: number): Substage | undefined {
-    return this.#substages.get(id)?.substage;
+    return this.#state.substages.get(id)?.substage;
   }
 
   sizes(): Record<string, number> {
-    return {
-      series: this.#series.size,
-      live: this.#live.size,
-      casters: this.#casters.size,
-      substages: this.#substages.size,
-    };
+    return this.#state.sizes();
   }
 
   // ---- running ----------------------------------------------------------------------------------
@@ -323,7 +289,7 @@ export class Feed {
       try {
         const doc = await store.read(`feed:${part}`, this.#partAt[part]);
         if (!doc) continue;
-        this.#restore(part, JSON.parse(doc.value));
+        restoreSnapshot(this.#state, part, JSON.parse(doc.value));
         this.#partAt[part] = doc.at;
         this.stats.loads++;
       } catch (error) {
@@ -345,7 +311,7 @@ export class Feed {
     const now = this.#o.clock.nowMs();
     const store = this.#o.store;
     if (store) {
-      const mustRead = this.#o.mode === 'poller' || now - this.#liveAt >= this.#liveEvery(now);
+      const mustRead = this.#o.mode === 'poller' || now - this.#state.liveAt >= this.#state.liveEvery(now);
       if (this.#o.mode === 'reader' && !mustRead) return;
       this.#holder = await store
         .lease(LEASE_KEY, this.#o.owner, Math.max(3 * this.#o.tickMs, 30_000))
@@ -359,199 +325,14 @@ export class Feed {
       // Just won the lease: another process may have written since this one last looked.
       await this.load();
     }
-    await this.#refreshLive(now);
+    await this.#reads.live(now, this.#o.mode === 'poller');
     if (this.#o.mode === 'reader') {
       if (this.#holder) await this.#save(false);
       return;
     }
-    await this.#rereads(now);
-    await this.#details(now);
+    await this.#reads.rereads(now);
+    await this.#reads.dueSubstages(now);
     if (this.#holder) await this.#save(false);
-  }
-
-  #liveEvery(now: number): number {
-    for (const k of this.#series.values()) {
-      const band = pollBand(k.series, now);
-      if (band === 'live' || band === 'imminent') return POLL_INTERVAL_MS.live;
-    }
-    return this.ready ? POLL_INTERVAL_MS.near : 0;
-  }
-
-  #remember(series: Series, now: number): void {
-    const known = this.#series.get(series.id);
-    if (known && known.readAt > now) return;
-    const finished = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
-    if (series.lifecycle === 'live' || (finished && known && known.series.lifecycle !== series.lifecycle))
-      this.#substagesDue.add(series.substage.id);
-    this.#series.set(series.id, { series, readAt: now });
-  }
-
-  async #read<T>(work: () => Promise<T>): Promise<T> {
-    this.stats.reads++;
-    return work();
-  }
-
-  // ---- the live listing and its details --------------------------------------------------------
-
-  async #refreshLive(now: number): Promise<void> {
-    if (now - this.#liveAt < this.#liveEvery(now)) return;
-    const live: Series[] = [];
-    try {
-      await this.#read(async () => {
-        for await (const s of this.#o.client.series.paginate(
-          { filter: [['lifecycle', '=', 'live']], order: 'start-asc' },
-          { ...BACKGROUND, limit: 500 },
-        ))
-          live.push(s);
-      });
-    } catch (error) {
-      this.#o.logger?.warn({ err: error }, 'live series could not be read; the feed keeps its last picture');
-      return;
-    }
-    const ids = new Set(live.map((s) => s.id));
-    for (const s of live) this.#remember(s, now);
-    // Series held as live that left the listing ended (or vanished briefly): re-read them.
-    for (const [id, k] of this.#series)
-      if (k.series.lifecycle === 'live' && !ids.has(id)) {
-        k.readAt = Number.NEGATIVE_INFINITY;
-        this.#live.delete(id);
-      }
-    this.#liveAt = now;
-    this.#dirty.live = true;
-    if (this.#o.mode === 'poller') await this.#readLiveDetails(live, now);
-  }
-
-  /**
-   * Every live series' matches (one paged read) and the summary of each current game, at most
-   * `summariesPerRead` per read, least recently read first; the casters of live series (streams go
-   * online and gain viewers while they play).
-   */
-  async #readLiveDetails(live: Series[], now: number): Promise<void> {
-    if (live.length === 0) return;
-    const matches: Match[] = [];
-    try {
-      await this.#read(async () => {
-        for await (const m of this.#o.client.matches.paginate(
-          { filter: [['series.id', '<=', live.map((s) => s.id)]], order: 'order-asc' },
-          { ...BACKGROUND, limit: 50 * Math.ceil(live.length / 10) },
-        ))
-          matches.push(m);
-      });
-    } catch (error) {
-      this.#o.logger?.warn({ err: error }, 'live matches could not be read');
-      return;
-    }
-    const reads: { data: LiveData; source: 'cv' | 'api'; matchId: number }[] = [];
-    for (const s of live) {
-      const own = matches.filter((m) => m.series.id === s.id);
-      const previous = this.#live.get(s.id);
-      const data: LiveData = { matches: own };
-      const current = own.find((m) => m.lifecycle === 'live');
-      const source = summarySource(s);
-      if (current && source) {
-        const key = `${source}:${current.id}`;
-        // Until it is read again, a summary holds while its game is the one being played.
-        if (previous?.summaryKey === key && previous.summary) {
-          data.summary = previous.summary;
-          data.summaryKey = key;
-          data.summaryAt = previous.summaryAt ?? Number.NEGATIVE_INFINITY;
-        }
-        reads.push({ data, source, matchId: current.id });
-      }
-      this.#live.set(s.id, data);
-    }
-    reads.sort(
-      (a, b) =>
-        (a.data.summaryAt ?? Number.NEGATIVE_INFINITY) - (b.data.summaryAt ?? Number.NEGATIVE_INFINITY),
-    );
-    const picked = reads.slice(0, this.#o.summariesPerRead);
-    await Promise.all(
-      picked.map(async ({ data, source, matchId }) => {
-        try {
-          data.summary = await this.#read<LiveSummary>(() =>
-            source === 'cv'
-              ? this.#o.client.matches.liveCv(matchId, BACKGROUND)
-              : this.#o.client.matches.liveApi(matchId, BACKGROUND),
-          );
-          data.summaryKey = `${source}:${matchId}`;
-          data.summaryAt = now;
-        } catch {
-          // No summary yet for this game: the card shows the map score.
-        }
-      }),
-    );
-    const casterIds = [...new Set(live.flatMap((s) => s.casters.map((c) => c.caster.id)))];
-    await this.#readCasters(casterIds);
-  }
-
-  async #readCasters(ids: number[]): Promise<void> {
-    if (ids.length === 0) return;
-    try {
-      const found = await this.#read(() => this.#o.client.casters.getMany(ids, BACKGROUND));
-      for (const c of found) this.#casters.set(c.id, c);
-      this.#dirty.details = true;
-    } catch (error) {
-      this.#o.logger?.warn({ err: error }, 'casters could not be read');
-    }
-  }
-
-  // ---- adaptive re-reads and details -------------------------------------------------------------
-
-  /** Each known series at its band's pace (one batched read): moved, started, finished or deleted. */
-  async #rereads(now: number): Promise<void> {
-    const stale: number[] = [];
-    for (const [id, k] of this.#series) {
-      if (k.series.lifecycle === 'deleted') continue;
-      const band = pollBand(k.series, now);
-      const every = band === 'far' ? Number.POSITIVE_INFINITY : POLL_INTERVAL_MS[band];
-      if (now - k.readAt >= every) stale.push(id);
-    }
-    if (stale.length === 0) return;
-    let fresh: Series[];
-    try {
-      fresh = await this.#read(() => this.#o.client.series.getMany(stale, BACKGROUND));
-    } catch (error) {
-      this.#o.logger?.warn({ err: error, count: stale.length }, 'series could not be re-read');
-      return;
-    }
-    this.#applyRereads(stale, fresh, now);
-  }
-
-  /** Takes in a batched re-read: what came back is fresh, what did not is deleted. */
-  #applyRereads(stale: readonly number[], fresh: Series[], now: number): void {
-    const found = new Set(fresh.map((s) => s.id));
-    for (const s of fresh) this.#remember(s, now);
-    for (const id of stale) {
-      if (found.has(id)) continue;
-      // Not found: deleted (the service answers 410, and `id<=` lists leave it out).
-      const k = this.#series.get(id)!;
-      k.series = {
-        ...k.series,
-        lifecycle: 'deleted',
-        deleted_at: k.series.deleted_at ?? new Date(now).toISOString(),
-      };
-      k.readAt = now;
-    }
-    this.#dirty.window = true;
-  }
-
-  /** Standings of the substages whose series are live or just finished (one batched read). */
-  async #details(now: number): Promise<void> {
-    const due = [...this.#substagesDue];
-    if (due.length === 0) return;
-    this.#substagesDue.clear();
-    await this.#readSubstages(due, now);
-  }
-
-  async #readSubstages(ids: number[], now: number): Promise<void> {
-    try {
-      const found = await this.#read(() => this.#o.client.substages.getMany(ids, BACKGROUND));
-      for (const s of found) this.#substages.set(s.id, { substage: s, readAt: now });
-      this.#dirty.details = true;
-    } catch (error) {
-      for (const id of ids) this.#substagesDue.add(id);
-      this.#o.logger?.warn({ err: error }, 'substages could not be read');
-    }
   }
 
   // ---- the window scan ---------------------------------------------------------------------------
@@ -562,8 +343,8 @@ export class Feed {
     const now = this.#o.clock.nowMs();
     // A walk cut short (the budget went to users' commands) resumes where it stopped.
     if (!this.#walk) {
-      if (now - this.#scanAt < POLL_INTERVAL_MS.far) return;
-      this.#scanAt = now;
+      if (now - this.#state.scanAt < POLL_INTERVAL_MS.far) return;
+      this.#state.scanAt = now;
       this.stats.scans++;
       this.#walk = { phase: 'upcoming', skip: 0, seen: new Set(), at: now };
     }
@@ -577,100 +358,20 @@ export class Feed {
       });
   }
 
-  /** The walk under way: which listing, from where (a start or end instant), what it has seen. */
-  #walk:
-    | { phase: 'upcoming' | 'finished' | 'details'; skip: number; seen: Set<number>; at: number }
-    | undefined;
-
-  /**
-   * The whole window, a page at a time: upcoming series by start (so the next hours come first),
-   * then finished ones by end, newest first, then the standings and casters of everything read.
-   * Each page overlaps the previous one by a few series (the upcoming listing shifts as series go
-   * live), and the position is kept, so an interrupted walk resumes where it stopped. Coverage grows as pages arrive, so
-   * commands answer from the first pages on. Upcoming series the walk no longer lists are re-read
-   * at the next tick; finished series it no longer lists (their week left the window) are dropped.
-   */
+  /** Walks the window on (`scan.ts`); once the walk is complete, the next one starts when due. */
   async #scan(): Promise<void> {
-    const walk = this.#walk!;
-    const now = walk.at;
-    const PAGE = 50;
-    const OVERLAP = 5;
-    while (walk.phase === 'upcoming' && !this.#stopping) {
-      const skip = Math.max(0, walk.skip - OVERLAP);
-      const page = await this.#read(() =>
-        this.#o.client.series.list(
-          { filter: [['lifecycle', '=', 'upcoming']], order: 'start-asc', skip, take: PAGE },
-          BACKGROUND,
-        ),
-      );
-      let beyond = false;
-      for (const s of page) {
-        const start = s.start === null ? Number.POSITIVE_INFINITY : Date.parse(s.start);
-        if (start > now + this.#o.horizonMs) {
-          beyond = true;
-          this.#upcomingUntil = Math.max(this.#upcomingUntil, now + this.#o.horizonMs);
-          break;
-        }
-        walk.seen.add(s.id);
-        this.#remember(s, now);
-        this.#upcomingUntil = Math.max(this.#upcomingUntil, start - 1);
-      }
-      if (beyond || page.length < PAGE) {
-        if (!beyond) this.#upcomingUntil = Number.POSITIVE_INFINITY;
-        for (const [id, k] of this.#series)
-          if (!walk.seen.has(id) && k.series.lifecycle === 'upcoming') k.readAt = Number.NEGATIVE_INFINITY;
-        walk.phase = 'finished';
-        walk.skip = 0;
-        walk.seen = new Set();
-      } else walk.skip = skip + page.length;
-      this.#dirty.window = true;
-    }
-    while (walk.phase === 'finished' && !this.#stopping) {
-      const skip = Math.max(0, walk.skip - OVERLAP);
-      const page = await this.#read(() =>
-        this.#o.client.series.list(
-          { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc', skip, take: PAGE },
-          BACKGROUND,
-        ),
-      );
-      let before = false;
-      for (const s of page) {
-        const end = Date.parse(s.end ?? s.start ?? '');
-        if (end < now - this.#o.pastMs) {
-          before = true;
-          this.#finishedFrom = Math.min(this.#finishedFrom, now - this.#o.pastMs);
-          break;
-        }
-        walk.seen.add(s.id);
-        this.#remember(s, now);
-        this.#finishedFrom = Math.min(this.#finishedFrom, end + 1);
-      }
-      if (before || page.length < PAGE) {
-        if (!before) {
-          this.#finishedFrom = Number.NEGATIVE_INFINITY;
-          for (const [id, k] of this.#series) {
-            const finished = k.series.lifecycle === 'over' || k.series.lifecycle === 'over-forfeited';
-            if (finished && !walk.seen.has(id) && k.readAt < now) this.#series.delete(id);
-          }
-        }
-        walk.phase = 'details';
-      } else walk.skip = skip + page.length;
-      this.#dirty.window = true;
-    }
-    if (walk.phase === 'details' && !this.#stopping) {
-      // Standings and casters of everything windowed (the live ones are kept fresh by the live reads).
-      const substages = [...new Set([...this.#series.values()].map((k) => k.series.substage.id))];
-      const casters = [
-        ...new Set([...this.#series.values()].flatMap((k) => k.series.casters.map((c) => c.caster.id))),
-      ];
-      await this.#readSubstages(substages, now);
-      await this.#readCasters(casters);
-      this.#walk = undefined;
-      this.#scanned = true;
-      // The finished walk is worth writing at once.
-      this.#windowSavedAt = Number.NEGATIVE_INFINITY;
-      this.#o.logger?.info?.({ sizes: this.sizes() }, 'feed window scanned');
-    }
+    const complete = await walkWindow(this.#walk!, {
+      state: this.#state,
+      reads: this.#reads,
+      horizonMs: this.#o.horizonMs,
+      pastMs: this.#o.pastMs,
+      stopping: () => this.#stopping,
+    });
+    if (!complete) return;
+    this.#walk = undefined;
+    // The finished walk is worth writing at once.
+    this.#windowSavedAt = Number.NEGATIVE_INFINITY;
+    this.#o.logger?.info?.({ sizes: this.sizes() }, 'feed window scanned');
   }
 
   // ---- the snapshot ------------------------------------------------------------------------------
@@ -681,14 +382,14 @@ export class Feed {
     if (!store) return;
     const now = this.#o.clock.nowMs();
     for (const part of PARTS) {
-      if (!this.#dirty[part]) continue;
+      if (!this.#state.dirty[part]) continue;
       if (part === 'window' && !force && this.#scanning) continue;
       if (part !== 'live' && !force && Date.now() - this.#windowSavedAt < this.#o.saveEveryMs) continue;
       const at = Math.max(now, this.#partAt[part] + 1);
       try {
-        await store.write(`feed:${part}`, { at, value: JSON.stringify(this.#document(part)) });
+        await store.write(`feed:${part}`, { at, value: JSON.stringify(snapshotDocument(this.#state, part)) });
         this.#partAt[part] = at;
-        this.#dirty[part] = false;
+        this.#state.dirty[part] = false;
         this.stats.saves++;
         if (part !== 'live') this.#windowSavedAt = Date.now();
       } catch (error) {
@@ -696,75 +397,6 @@ export class Feed {
       }
     }
   }
-
-  #document(part: Part): unknown {
-    if (part === 'live')
-      return {
-        liveAt: edge(this.#liveAt),
-        series: [...this.#series.values()]
-          .filter((k) => k.series.lifecycle === 'live')
-          .map((k) => [k.series, k.readAt]),
-        live: [...this.#live],
-      };
-    if (part === 'window')
-      return {
-        upcomingUntil: edge(this.#upcomingUntil),
-        finishedFrom: edge(this.#finishedFrom),
-        scanAt: edge(this.#scanAt),
-        scanned: this.#scanned,
-        series: [...this.#series.values()].map((k) => [k.series, edge(k.readAt)]),
-      };
-    return {
-      substages: [...this.#substages.values()].map((s) => [s.substage, s.readAt]),
-      casters: [...this.#casters.values()],
-    };
-  }
-
-  #restore(part: Part, doc: Record<string, unknown>): void {
-    const mergeSeries = (rows: [Series, number | null][]) => {
-      for (const [s, readAt] of rows) {
-        const at = unedge(readAt, Number.NEGATIVE_INFINITY);
-        const known = this.#series.get(s.id);
-        if (!known || at > known.readAt) this.#series.set(s.id, { series: s, readAt: at });
-      }
-    };
-    if (part === 'live') {
-      mergeSeries(doc.series as [Series, number][]);
-      this.#liveAt = Math.max(this.#liveAt, unedge(doc.liveAt as number | null, Number.NEGATIVE_INFINITY));
-      this.#live.clear();
-      for (const [id, data] of doc.live as [number, LiveData][]) this.#live.set(id, data);
-    } else if (part === 'window') {
-      mergeSeries(doc.series as [Series, number | null][]);
-      this.#upcomingUntil = Math.max(
-        this.#upcomingUntil,
-        unedge(doc.upcomingUntil as number | null, Number.POSITIVE_INFINITY),
-      );
-      this.#finishedFrom = Math.min(
-        this.#finishedFrom,
-        unedge(doc.finishedFrom as number | null, Number.NEGATIVE_INFINITY),
-      );
-      this.#scanAt = Math.max(this.#scanAt, unedge(doc.scanAt as number | null, Number.NEGATIVE_INFINITY));
-      if (doc.scanned === true) this.#scanned = true;
-    } else {
-      for (const [s, readAt] of doc.substages as [Substage, number][]) {
-        const known = this.#substages.get(s.id);
-        if (!known || readAt > known.readAt) this.#substages.set(s.id, { substage: s, readAt });
-      }
-      for (const c of doc.casters as Caster[]) this.#casters.set(c.id, c);
-    }
-  }
-}
-
-/** Where a series' live summary comes from: computer vision first, then the API source (as `/live` asks). */
-export function summarySource(series: Series): 'cv' | 'api' | undefined {
-  const live = series.coverage?.data?.live;
-  const has = (leaf: { fact: string; expectation: string } | undefined) =>
-    leaf !== undefined &&
-    (leaf.fact === 'available' ||
-      leaf.fact === 'partial' ||
-      leaf.expectation === 'available' ||
-      leaf.expectation === 'partial');
-  return has(live?.cv) ? 'cv' : has(live?.api) ? 'api' : undefined;
 }
 
 /** Creates the feed. Nothing runs until `start()` (or a manual `tick()`). */

@@ -9,7 +9,7 @@
 
 import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
 import type { CallOptions, EsportsClient } from '../client/types.ts';
-import { summarySource } from '../feed/feed.ts';
+import { summarySource } from '../feed/reads.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Match, Series } from '../protocol/types.ts';
 import { runLimited } from './dispatcher.ts';

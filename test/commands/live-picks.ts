@@ -2,7 +2,7 @@
  * A live series of each kind of game, picked from the world's plans: for tests and golden
  * snapshots that watch a match being played of a given game.
  */
-import { summarySource } from '../../src/feed/feed.ts';
+import { summarySource } from '../../src/feed/reads.ts';
 import type { GameKind } from '../../src/protocol/live-summary.ts';
 import type { MatchPlan, SeriesPlan } from '../../src/service/schedule.ts';
 import type { World } from '../../src/service/world.ts';
