@@ -51,8 +51,7 @@ export async function walkWindow(walk: Walk, ctx: WalkContext): Promise<boolean>
 /** One page of upcoming series; at the horizon or the listing's end, the walk turns to finished series. */
 async function upcomingStep(walk: Walk, { state, reads, horizonMs }: WalkContext): Promise<void> {
   const now = walk.at;
-  const skip = Math.max(0, walk.skip - OVERLAP);
-  const page = await reads.upcomingPage(skip, PAGE);
+  const page = await nextPage(walk, (skip, take) => reads.upcomingPage(skip, take));
   let beyond = false;
   for (const s of page) {
     const start = s.start === null ? Number.POSITIVE_INFINITY : Date.parse(s.start);
@@ -71,15 +70,14 @@ async function upcomingStep(walk: Walk, { state, reads, horizonMs }: WalkContext
     walk.phase = 'finished';
     walk.skip = 0;
     walk.seen = new Set();
-  } else walk.skip = skip + page.length;
+  }
   state.dirty.window = true;
 }
 
 /** One page of finished series; past the window's start or at the listing's end, the walk turns to details. */
 async function finishedStep(walk: Walk, { state, reads, pastMs }: WalkContext): Promise<void> {
   const now = walk.at;
-  const skip = Math.max(0, walk.skip - OVERLAP);
-  const page = await reads.finishedPage(skip, PAGE);
+  const page = await nextPage(walk, (skip, take) => reads.finishedPage(skip, take));
   let before = false;
   for (const s of page) {
     const end = Date.parse(s.end ?? s.start ?? '');
@@ -101,8 +99,19 @@ async function finishedStep(walk: Walk, { state, reads, pastMs }: WalkContext): 
       }
     }
     walk.phase = 'details';
-  } else walk.skip = skip + page.length;
+  }
   state.dirty.window = true;
+}
+
+/** The walk's next page of a listing, overlapping the previous page by a few series (the listing shifts). */
+async function nextPage(
+  walk: Walk,
+  read: (skip: number, take: number) => Promise<Series[]>,
+): Promise<Series[]> {
+  const skip = Math.max(0, walk.skip - OVERLAP);
+  const page = await read(skip, PAGE);
+  walk.skip = skip + page.length;
+  return page;
 }
 
 /** A series the walk listed: held, as read at the walk's start. */
