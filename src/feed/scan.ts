@@ -20,7 +20,7 @@ export interface Walk {
   at: number;
 }
 
-export interface WalkContext {
+interface WalkContext {
   state: FeedState;
   reads: FeedReads;
   /** How far ahead the upcoming walk reads and how far back the finished walk reads (simulated ms). */

@@ -18,7 +18,7 @@ export interface LiveData {
 }
 
 /** A series as last read. */
-export interface Known {
+interface Known {
   series: Series;
   /** Simulated ms of the read. */
   readAt: number;
