@@ -147,9 +147,34 @@ function cached(kind: string, input: unknown, draw: () => Buffer): Buffer {
   return png;
 }
 
+// ---- what every picture has ----------------------------------------------------------------------
+
+/** The margin round every picture. */
+const PAD = 16;
+
+/** A canvas of this size filled with the background, its title drawn at the top left. */
+function startPicture(width: number, height: number, title: string): { canvas: Canvas; ctx: SKRSContext2D } {
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = COLOURS.background;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = COLOURS.text;
+  ctx.font = font(16, true);
+  ctx.textBaseline = 'middle';
+  ctx.fillText(fitText(ctx, title, width - 2 * PAD), PAD, PAD + 12);
+  return { canvas, ctx };
+}
+
+/** A muted line under a picture (e.g. why results are not shown), its middle at `y`. */
+function drawNote(ctx: SKRSContext2D, note: string, y: number, width: number): void {
+  ctx.textAlign = 'left';
+  ctx.font = font(13);
+  ctx.fillStyle = COLOURS.muted;
+  ctx.fillText(fitText(ctx, note, width - 2 * PAD), PAD, y);
+}
+
 // ---- the group table -----------------------------------------------------------------------------
 
-const PAD = 16;
 const ROW = 28;
 
 /** A group table as a PNG: a header row, zebra rows, numbers right-aligned. */
@@ -171,14 +196,7 @@ export function tablePng(input: TableImage): Buffer {
     const titleWidth = Math.min(900, measure.measureText(input.title).width);
     const width = Math.ceil(Math.max(360, tableWidth, titleWidth) + 2 * PAD);
     const height = PAD + 30 + ROW * (input.rows.length + 1) + (input.note ? 28 : 0) + PAD;
-    const canvas = createCanvas(width, height);
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = COLOURS.background;
-    ctx.fillRect(0, 0, width, height);
-    ctx.fillStyle = COLOURS.text;
-    ctx.font = font(16, true);
-    ctx.textBaseline = 'middle';
-    ctx.fillText(fitText(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
+    const { canvas, ctx } = startPicture(width, height, input.title);
     let y = PAD + 30;
     const cell = (text: string, i: number, x: number, colour: string, bold = false) => {
       ctx.font = font(14, bold);
@@ -210,12 +228,7 @@ export function tablePng(input: TableImage): Buffer {
       });
       y += ROW;
     });
-    if (input.note) {
-      ctx.textAlign = 'left';
-      ctx.font = font(13);
-      ctx.fillStyle = COLOURS.muted;
-      ctx.fillText(fitText(ctx, input.note, width - 2 * PAD), PAD, y + 16);
-    }
+    if (input.note) drawNote(ctx, input.note, y + 16, width);
     return encodePng(canvas);
   });
 }
@@ -229,6 +242,22 @@ const COL_GAP = 36;
 const ROW_GAP = 14;
 const HEADING = 24;
 
+/** A bracket's rounds by part, in their order. */
+type BracketRound = BracketImage['rounds'][number];
+
+/** Where a bracket's parts go: the picture's size, each bracket's section, the grand final's place. */
+interface BracketLayout {
+  width: number;
+  height: number;
+  ubTop: number;
+  ubHeight: number;
+  lbTop: number;
+  lbHeight: number;
+  /** The column of the grand final (right of both brackets) and its vertical middle. */
+  finalCol: number;
+  finalMid: number;
+}
+
 /**
  * A double-elimination bracket as a PNG: the upper bracket's rounds left to right, the lower
  * bracket's under them, the grand final to the right, and the champion beside it once known.
@@ -238,99 +267,120 @@ export function bracketPng(input: BracketImage): Buffer {
     const ub = input.rounds.filter((r) => r.part === 'UB');
     const lb = input.rounds.filter((r) => r.part === 'LB');
     const gf = input.rounds.filter((r) => r.part === 'GF');
-    const rows = (rounds: typeof ub) => Math.max(0, ...rounds.map((r) => r.series.length));
-    const sectionHeight = (rounds: typeof ub) =>
-      rounds.length === 0 ? 0 : HEADING + rows(rounds) * (BOX_H + ROW_GAP);
-    const columns = Math.max(ub.length, lb.length) + gf.length + (input.champion ? 1 : 0);
-    const width = Math.max(420, PAD * 2 + columns * (BOX_W + COL_GAP) - COL_GAP);
-    const top = PAD + 34;
-    const ubHeight = sectionHeight(ub);
-    const lbHeight = sectionHeight(lb);
-    const height = top + ubHeight + (lb.length > 0 ? lbHeight + 12 : 0) + 12 + (input.note ? 24 : 0) + PAD;
-    const canvas = createCanvas(width, Math.max(height, top + HEADING + BOX_H + 2 * PAD));
-    const ctx = canvas.getContext('2d');
-    ctx.fillStyle = COLOURS.background;
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.textBaseline = 'middle';
-    ctx.font = font(16, true);
-    ctx.fillStyle = COLOURS.text;
-    ctx.fillText(fitText(ctx, input.title, width - 2 * PAD), PAD, PAD + 12);
-
-    const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
-    /** Draws one section's rounds; returns each round's box centres (for connectors and the final). */
-    const section = (rounds: typeof ub, y0: number, height: number, firstCol: number) => {
-      const centres: number[][] = [];
-      rounds.forEach((round, c) => {
-        const x = colX(firstCol + c);
-        ctx.font = font(12, true);
-        ctx.fillStyle = COLOURS.muted;
-        ctx.textAlign = 'left';
-        ctx.fillText(fitText(ctx, round.label, BOX_W), x, y0 + 10);
-        const area = height - HEADING;
-        const step = area / Math.max(1, round.series.length);
-        const ys: number[] = [];
-        round.series.forEach((s, i) => {
-          const cy = y0 + HEADING + step * (i + 0.5);
-          ys.push(cy);
-          drawSeries(ctx, x, cy - BOX_H / 2, s);
-        });
-        centres.push(ys);
-        // Connectors from this round to the next where it halves (two series feed one).
-        const prev = centres[c - 1];
-        if (prev && prev.length === 2 * ys.length) {
-          ctx.strokeStyle = COLOURS.line;
-          ctx.lineWidth = 2;
-          ys.forEach((cy, i) => {
-            for (const from of [prev[2 * i]!, prev[2 * i + 1]!]) {
-              const x0 = colX(firstCol + c - 1) + BOX_W;
-              const xm = x0 + COL_GAP / 2;
-              ctx.beginPath();
-              ctx.moveTo(x0, from);
-              ctx.lineTo(xm, from);
-              ctx.lineTo(xm, cy);
-              ctx.lineTo(x, cy);
-              ctx.stroke();
-            }
-          });
-        }
-      });
-      return centres;
-    };
-    const ubTop = top;
-    const lbTop = top + ubHeight + 12;
-    section(ub, ubTop, ubHeight, 0);
-    if (lb.length > 0) section(lb, lbTop, lbHeight, 0);
-    // The grand final sits right of both brackets, between them vertically.
-    const finalCol = Math.max(ub.length, lb.length);
-    const finalMid = lb.length > 0 ? (ubTop + lbTop + lbHeight) / 2 : ubTop + ubHeight / 2;
-    gf.forEach((round, i) => {
-      const x = colX(finalCol + i);
-      ctx.font = font(12, true);
-      ctx.fillStyle = COLOURS.gold;
-      ctx.textAlign = 'left';
-      ctx.fillText(fitText(ctx, round.label, BOX_W), x, finalMid - BOX_H / 2 - 14);
-      for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, finalMid - BOX_H / 2, s);
-    });
-    if (input.champion) {
-      const x = colX(finalCol + gf.length);
-      ctx.fillStyle = COLOURS.gold;
-      roundRect(ctx, x, finalMid - BOX_H / 2, BOX_W, BOX_H);
-      ctx.fill();
-      ctx.fillStyle = '#1e1f24';
-      ctx.font = font(11, true);
-      ctx.textAlign = 'left';
-      ctx.fillText('CHAMPION', x + 10, finalMid - 10);
-      ctx.font = font(14, true);
-      ctx.fillText(fitText(ctx, input.champion, BOX_W - 20), x + 10, finalMid + 9);
-    }
-    if (input.note) {
-      ctx.textAlign = 'left';
-      ctx.font = font(13);
-      ctx.fillStyle = COLOURS.muted;
-      ctx.fillText(fitText(ctx, input.note, width - 2 * PAD), PAD, canvas.height - PAD - 8);
-    }
+    const layout = bracketLayout(input, ub, lb, gf);
+    const { canvas, ctx } = startPicture(layout.width, layout.height, input.title);
+    drawSection(ctx, ub, layout.ubTop, layout.ubHeight);
+    if (lb.length > 0) drawSection(ctx, lb, layout.lbTop, layout.lbHeight);
+    drawGrandFinal(ctx, gf, layout);
+    if (input.champion) drawChampion(ctx, input.champion, colX(layout.finalCol + gf.length), layout.finalMid);
+    if (input.note) drawNote(ctx, input.note, canvas.height - PAD - 8, layout.width);
     return encodePng(canvas);
   });
+}
+
+function bracketLayout(
+  input: BracketImage,
+  ub: readonly BracketRound[],
+  lb: readonly BracketRound[],
+  gf: readonly BracketRound[],
+): BracketLayout {
+  const rows = (rounds: readonly BracketRound[]) => Math.max(0, ...rounds.map((r) => r.series.length));
+  const sectionHeight = (rounds: readonly BracketRound[]) =>
+    rounds.length === 0 ? 0 : HEADING + rows(rounds) * (BOX_H + ROW_GAP);
+  const columns = Math.max(ub.length, lb.length) + gf.length + (input.champion ? 1 : 0);
+  const width = Math.max(420, PAD * 2 + columns * (BOX_W + COL_GAP) - COL_GAP);
+  const top = PAD + 34;
+  const ubHeight = sectionHeight(ub);
+  const lbHeight = sectionHeight(lb);
+  const height = top + ubHeight + (lb.length > 0 ? lbHeight + 12 : 0) + 12 + (input.note ? 24 : 0) + PAD;
+  const lbTop = top + ubHeight + 12;
+  return {
+    width,
+    height: Math.max(height, top + HEADING + BOX_H + 2 * PAD),
+    ubTop: top,
+    ubHeight,
+    lbTop,
+    lbHeight,
+    finalCol: Math.max(ub.length, lb.length),
+    // The grand final sits right of both brackets, between them vertically.
+    finalMid: lb.length > 0 ? (top + lbTop + lbHeight) / 2 : top + ubHeight / 2,
+  };
+}
+
+/** The left edge of a bracket column. */
+const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
+
+/** Draws one bracket's rounds from the left edge, each under its label, series spread over the height. */
+function drawSection(ctx: SKRSContext2D, rounds: readonly BracketRound[], y0: number, height: number): void {
+  let previous: number[] | undefined;
+  rounds.forEach((round, c) => {
+    const x = colX(c);
+    ctx.font = font(12, true);
+    ctx.fillStyle = COLOURS.muted;
+    ctx.textAlign = 'left';
+    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y0 + 10);
+    const step = (height - HEADING) / Math.max(1, round.series.length);
+    const centres = round.series.map((s, i) => {
+      const cy = y0 + HEADING + step * (i + 0.5);
+      drawSeries(ctx, x, cy - BOX_H / 2, s);
+      return cy;
+    });
+    if (previous) drawConnectors(ctx, previous, centres, c);
+    previous = centres;
+  });
+}
+
+/**
+ * Lines from one round's series to the next round's (in column `col`) where the round halves: two
+ * series feed one. Rounds that do not halve (a lower bracket's drop-in rounds) get none.
+ */
+function drawConnectors(
+  ctx: SKRSContext2D,
+  from: readonly number[],
+  to: readonly number[],
+  col: number,
+): void {
+  if (from.length !== 2 * to.length) return;
+  ctx.strokeStyle = COLOURS.line;
+  ctx.lineWidth = 2;
+  const x0 = colX(col - 1) + BOX_W;
+  const xm = x0 + COL_GAP / 2;
+  to.forEach((cy, i) => {
+    for (const y of [from[2 * i]!, from[2 * i + 1]!]) {
+      ctx.beginPath();
+      ctx.moveTo(x0, y);
+      ctx.lineTo(xm, y);
+      ctx.lineTo(xm, cy);
+      ctx.lineTo(colX(col), cy);
+      ctx.stroke();
+    }
+  });
+}
+
+/** The grand final's rounds (one series each) right of both brackets, labelled in gold. */
+function drawGrandFinal(ctx: SKRSContext2D, gf: readonly BracketRound[], layout: BracketLayout): void {
+  const y = layout.finalMid - BOX_H / 2;
+  gf.forEach((round, i) => {
+    const x = colX(layout.finalCol + i);
+    ctx.font = font(12, true);
+    ctx.fillStyle = COLOURS.gold;
+    ctx.textAlign = 'left';
+    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - 14);
+    for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, y, s);
+  });
+}
+
+/** The champion's gold box, centred on `mid`. */
+function drawChampion(ctx: SKRSContext2D, champion: string, x: number, mid: number): void {
+  ctx.fillStyle = COLOURS.gold;
+  roundRect(ctx, x, mid - BOX_H / 2, BOX_W, BOX_H);
+  ctx.fill();
+  ctx.fillStyle = '#1e1f24';
+  ctx.font = font(11, true);
+  ctx.textAlign = 'left';
+  ctx.fillText('CHAMPION', x + 10, mid - 10);
+  ctx.font = font(14, true);
+  ctx.fillText(fitText(ctx, champion, BOX_W - 20), x + 10, mid + 9);
 }
 
 function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: number): void {
