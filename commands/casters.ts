@@ -5,16 +5,14 @@
  * its casters (1).
  */
 import { defineCommand } from '../src/bot/command.ts';
+import { gameTag, matchup, tournamentName } from '../src/bot/format.ts';
 import {
   broadcastLines,
   casterLine,
-  gameTag,
-  matchup,
   orderCasters,
   seriesOver,
   streamButtons,
-  tournamentName,
-} from '../src/bot/format.ts';
+} from '../src/bot/format-streams.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';

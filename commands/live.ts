@@ -17,7 +17,8 @@
  */
 
 import { type CommandContext, defineCommand } from '../src/bot/command.ts';
-import { isLobby, liveCard } from '../src/bot/format.ts';
+import { isLobby } from '../src/bot/format.ts';
+import { liveCard } from '../src/bot/format-live.ts';
 import { type Card, COLOURS, type Text } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';

@@ -13,7 +13,7 @@
 import { DateTime } from 'luxon';
 import type { CommandContext } from '../src/bot/command.ts';
 import { defineCommand, UserError } from '../src/bot/command.ts';
-import { scheduleCards } from '../src/bot/format.ts';
+import { scheduleCards } from '../src/bot/format-schedule.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
 import type { Pager, Text } from '../src/bot/reply.ts';
 import { dayTitle } from '../src/bot/time-format.ts';

@@ -7,7 +7,8 @@
  * head-to-head (1), the substage and its series (2).
  */
 import type { CommandContext } from '../src/bot/command.ts';
-import { broadcastLines, seriesCard } from '../src/bot/format.ts';
+import { seriesCard } from '../src/bot/format.ts';
+import { broadcastLines } from '../src/bot/format-streams.ts';
 import { previewLines, previewReads, readPreview } from '../src/bot/preview.ts';
 import type { Reply } from '../src/bot/reply.ts';
 import type { Caster } from '../src/protocol/types.ts';

@@ -7,13 +7,15 @@
  * - `hide`: withheld.
  * A live series' running score is live information and always shown; the final result of a
  * finished series follows the policy.
+ *
+ * Here: naming, results, series lines and cards. Beside it: `format-streams.ts` (where to watch),
+ * `format-live.ts` (the live card) and `format-schedule.ts` (a day's schedule).
  */
 
-import type { LiveSummary } from '../protocol/live-summary.ts';
-import type { Caster, Match, Participant, Series, SeriesCasterEntry, Stream } from '../protocol/types.ts';
+import type { Caster, Participant, Series } from '../protocol/types.ts';
 import type { Platform } from './command.ts';
-import { liveNow } from './live-now.ts';
-import type { Card, Field, Span, Table, Text } from './reply.ts';
+import { streamFields, watchButtons } from './format-streams.ts';
+import type { Card, Span, Text } from './reply.ts';
 import { COLOURS } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
@@ -63,8 +65,8 @@ export function matchup(series: Pick<Series, 'participants' | 'title'>, labels: 
   return names.join(' vs ');
 }
 
-/** A lobby's leaders by score: "A 45, B 30, C 22". */
-function lobbyLeaders(series: Series, labels: SeriesLabels, count = 3): string {
+/** A lobby's (or one of its games') leaders by score: "A 45, B 30, C 22". */
+export function lobbyLeaders(series: Pick<Series, 'participants'>, labels: SeriesLabels, count = 3): string {
   return [...series.participants]
     .sort((a, b) => b.score - a.score || a.seed - b.seed)
     .slice(0, count)
@@ -88,7 +90,7 @@ export function gameTag(labels: SeriesLabels, gameId: number): string {
 }
 
 /** Joins the non-empty parts with " · ". */
-function dotted(...parts: (string | undefined)[]): string {
+export function dotted(...parts: (string | undefined)[]): string {
   return parts.filter((p) => p !== undefined && p !== '').join(' · ');
 }
 
@@ -228,142 +230,6 @@ export function seriesColour(series: Pick<Series, 'lifecycle'>): number {
 }
 
 /**
- * Orders streams for display: the primary caster first, then online before offline, then by
- * viewers. `entries` are the series' (or tournament's) caster entries carrying the `primary` flag.
- */
-export function orderCasters(
-  casters: readonly Caster[],
-  entries: readonly SeriesCasterEntry[] = [],
-): Caster[] {
-  const primary = new Set(entries.filter((e) => e.primary).map((e) => e.caster.id));
-  return [...casters]
-    .filter((c) => c.deleted_at === null)
-    .sort(
-      (a, b) =>
-        Number(primary.has(b.id)) - Number(primary.has(a.id)) ||
-        Number(b.stream.online) - Number(a.stream.online) ||
-        b.stream.viewer_count - a.stream.viewer_count ||
-        a.id - b.id,
-    );
-}
-
-/** A stream's watch URL, by platform name; undefined for platforms we cannot link. */
-export function streamUrl(stream: Pick<Stream, 'username' | 'platform'>): string | undefined {
-  const user = encodeURIComponent(stream.username);
-  const platform = stream.platform.name.toLowerCase();
-  if (platform.includes('twitch')) return `https://www.twitch.tv/${user}`;
-  if (platform.includes('youtube')) return `https://www.youtube.com/@${user}`;
-  if (platform.includes('kick')) return `https://kick.com/${user}`;
-  if (platform.includes('trovo')) return `https://trovo.live/s/${user}`;
-  if (platform.includes('facebook')) return `https://www.facebook.com/${user}/live`;
-  return undefined;
-}
-
-/**
- * Where to watch a caster: the platform's page for the channel when the platform is one we can
- * link, else the URL the data has (http or https only), else nothing.
- */
-export function watchUrl(caster: Pick<Caster, 'stream' | 'url'>): string | undefined {
-  const known = streamUrl(caster.stream);
-  if (known) return known;
-  return caster.url && /^https?:\/\/[^\s]+$/i.test(caster.url) ? caster.url : undefined;
-}
-
-/** Is the series over (finished, forfeited or cancelled)? Its casters' streams show other things now. */
-export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
-  return (
-    series.lifecycle === 'over' || series.lifecycle === 'over-forfeited' || series.lifecycle === 'deleted'
-  );
-}
-
-/**
- * One line per caster: name (primary), platform, language, online and viewers, link. For a series
- * that is over (`over`), the stream's state says nothing about it (the caster may be live on
- * another series): the line says the series is over instead of "online, N viewers".
- */
-export function casterLine(
-  caster: Caster,
-  options: { primary: boolean; language?: string; over?: boolean },
-): Text {
-  const spans: Text = [{ text: caster.display_name, bold: true }];
-  if (options.primary) spans.push(' (primary)');
-  const url = watchUrl(caster);
-  // No link to give: the channel's name on its platform, so a fan can still find it.
-  spans.push(` · ${caster.stream.platform.name}${url ? '' : `: ${caster.stream.username}`}`);
-  if (options.language) spans.push(` · ${options.language}`);
-  spans.push(
-    options.over
-      ? ' · series over'
-      : caster.stream.online
-        ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
-        : ' · offline',
-  );
-  if (url) spans.push(' · ', { link: url, label: 'watch' });
-  return spans;
-}
-
-/**
- * The series' broadcasts with their languages (the data gives each broadcast a language), official
- * ones first: "Broadcast · Main English Streamly (official) · English".
- */
-export function broadcastLines(
-  series: Pick<Series, 'broadcasters'>,
-  languageName: (id: number) => string | undefined,
-  max: number,
-): Text[] {
-  return [...(series.broadcasters ?? [])]
-    .sort((a, b) => Number(b.official) - Number(a.official))
-    .slice(0, max)
-    .map((entry) => {
-      const languages = [
-        ...new Set(entry.broadcasts.map((b) => languageName(b.language.id)).filter(Boolean)),
-      ];
-      return [
-        'Broadcast · ',
-        { text: entry.broadcaster.name, bold: true },
-        entry.official ? ' (official)' : '',
-        languages.length > 0 ? ` · ${languages.join(', ')}` : '',
-      ].filter((span) => span !== '');
-    });
-}
-
-/** Link buttons for the top online streams (at most `max`). */
-export function streamButtons(casters: readonly Caster[], max = 3): { label: string; url: string }[] {
-  const buttons: { label: string; url: string }[] = [];
-  for (const caster of casters) {
-    const url = watchUrl(caster);
-    if (!url || !caster.stream.online) continue;
-    buttons.push({ label: `${caster.display_name} on ${caster.stream.platform.name}`.slice(0, 80), url });
-    if (buttons.length >= max) break;
-  }
-  return buttons;
-}
-
-/**
- * Streams as fields, one per caster (primary first): name the caster, value the platform, online
- * state and viewers and a link. One line each, so every platform renders them alike.
- */
-export function streamFields(
-  series: Pick<Series, 'casters' | 'lifecycle'>,
-  casters: readonly Caster[] | undefined,
-  limit = 5,
-): Field[] {
-  if (!casters || casters.length === 0) return [];
-  const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
-  const ordered = orderCasters(casters, series.casters);
-  const fields: Field[] = ordered.slice(0, limit).map((c) => {
-    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) });
-    // casterLine starts with the name and " · platform": the name goes to the field name.
-    const value =
-      rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;
-    return { name: `Stream: ${c.display_name}${primary.has(c.id) ? ' (primary)' : ''}`, value, inline: true };
-  });
-  if (ordered.length > limit)
-    fields.push({ name: 'More streams', value: [`${ordered.length - limit} more`], inline: true });
-  return fields;
-}
-
-/**
  * One series as a card: matchup, tournament and substage, start time (absolute and relative), the
  * score while live, the result under the spoiler policy when finished, and streams (primary first)
  * when `casters` are given. For `/series`-style detail, reminders and result posts.
@@ -416,131 +282,9 @@ export function seriesCard(
   };
   const streams = streamFields(series, options.casters);
   if (streams.length > 0) card.fields = streams;
-  const buttons =
-    options.casters && !seriesOver(series)
-      ? streamButtons(orderCasters(options.casters, series.casters))
-      : [];
+  const buttons = watchButtons(series, options.casters);
   if (buttons.length > 0) card.buttons = buttons;
   card.footer = options.footer ?? `Series ${series.id}`;
-  return card;
-}
-
-/**
- * The live scoreline of a series: series score, the current map and, from its live summary, what
- * its game counts (`live-now.ts`: rounds, kills, goals, supply, places), earlier maps' results, and
- * streams (primary first). Used by `/live` and by the notifier's edited-in-place live cards, so
- * one match reads the same in both.
- */
-export function liveCard(
-  series: Series,
-  labels: SeriesLabels,
-  options: FormatOptions & {
-    /** The series' matches (any order); the live one is "current". */
-    matches?: readonly Match[];
-    /** The live summary of the current match. */
-    summary?: LiveSummary;
-    /**
-     * Show the summary's details (sides, economy, towers, gold, supply, a lobby's table) below the
-     * "Now" line; false keeps the card to the line (an overview of several series). Default true.
-     */
-    detail?: boolean;
-    casters?: readonly Caster[];
-    mapName?: MapNames;
-    /**
-     * The current game's number when `matches` are not given (a caller within its request budget
-     * derives it from the series' match refs and scores); used with `summary`.
-     */
-    currentOrder?: number;
-    /** When this card was built; shown in the footer as "updated". */
-    now?: Date;
-  },
-): Card {
-  const [home, away] = orderedParticipants(series);
-  const lobby = isLobby(series);
-  const homeName = home ? teamName(labels, home.roster.id) : 'TBD';
-  const awayName = away ? teamName(labels, away.roster.id) : 'TBD';
-  const description: Text[] = [];
-  description.push([
-    dotted(
-      tournamentName(labels, series.tournament.id),
-      gameTag(labels, series.game.id),
-      `Bo${series.best_of || series.format.best_of}`,
-    ),
-  ]);
-  const finished = isFinished(series);
-  if (series.lifecycle === 'live') {
-    description.push(['Series: ', ...liveScoreSpans(series, labels)]);
-  } else if (finished) {
-    description.push(['Final: ', ...resultSpans(series, labels, options.spoilers)]);
-  } else if (series.start) {
-    description.push(['Starts ', { time: new Date(series.start), style: 'relative' }]);
-  }
-  const fields: Field[] = [];
-  let lobbyTable: Table | undefined;
-  const matches = [...(options.matches ?? [])].sort((a, b) => a.order - b.order);
-  const current = matches.find((m) => m.lifecycle === 'live');
-  const currentOrder = current?.order ?? (options.summary ? options.currentOrder : undefined);
-  if (currentOrder !== undefined) {
-    // A map whose name is not known (no match resource, or its name not read yet) is left out:
-    // a made-up "Map 2" would read like a map's name.
-    const map = current?.map ? options.mapName?.(current.map.id) : undefined;
-    const value: Text = [];
-    const extra: Field[] = [];
-    if (options.summary) {
-      const now = liveNow(options.summary, (rosterId) => teamName(labels, rosterId));
-      value.push(now.line);
-      if (options.detail !== false) {
-        extra.push(...now.fields);
-        lobbyTable = now.table;
-      }
-    } else if (current) {
-      const ph = orderedParticipants(current);
-      // Without a summary the match resource's score is all there is (a lobby's is its kills).
-      if (lobby)
-        value.push(
-          `most kills: ${lobbyLeaders({ ...series, participants: current.participants } as Series, labels)}`,
-        );
-      else
-        value.push(
-          ph.length === 2 ? `${homeName} ${ph[0]!.score}–${ph[1]!.score} ${awayName}` : 'in progress',
-        );
-    }
-    if (value.length > 0) fields.push({ name: dotted(`Now: game ${currentOrder}`, map), value }, ...extra);
-  }
-  // A forfeited series played no map: its matches (closed as forfeited) are not results to list.
-  const played = isForfeit(series) ? [] : matches.filter((m) => isFinished(m));
-  for (const m of played.slice(-10)) {
-    const value: Text = [];
-    const mp = orderedParticipants(m);
-    const label = m.map ? options.mapName?.(m.map.id) : undefined;
-    if (lobby) {
-      const text = `top: ${lobbyLeaders({ ...series, participants: m.participants } as Series, labels)}`;
-      value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
-    } else if (mp.length === 2) {
-      const winner = mp.find((p) => p.winner);
-      // A map forfeited within a played series: who forfeited, not a 0–0 "won".
-      const text = isForfeit(m)
-        ? forfeitVerdict(m, labels)
-        : `${mp[0]!.score}–${mp[1]!.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
-      // Finished maps of a live series are live information; of a finished series, a result.
-      value.push(...(finished ? guardResult([text], options.spoilers) : [text]));
-    }
-    fields.push({ name: dotted(`Game ${m.order}`, label), value, inline: true });
-  }
-  fields.push(...streamFields(series, options.casters, 3));
-  const card: Card = {
-    title: lobby ? matchup(series, labels) : `${homeName} vs ${awayName}`,
-    colour: seriesColour(series),
-    description,
-  };
-  if (fields.length > 0) card.fields = fields;
-  if (lobbyTable) card.table = lobbyTable;
-  const buttons =
-    options.casters && !seriesOver(series)
-      ? streamButtons(orderCasters(options.casters, series.casters))
-      : [];
-  if (buttons.length > 0) card.buttons = buttons;
-  card.footer = `Series ${series.id}`;
   return card;
 }
 
@@ -568,87 +312,6 @@ export function seriesListCard(
   const footer = [options.footer, more > 0 ? `and ${more} more` : undefined].filter(Boolean).join(' · ');
   if (footer) card.footer = footer;
   return card;
-}
-
-/**
- * A day's series grouped by tournament, one card per tournament (when there are more tournaments
- * than `MAX_CARDS`, several share a card, each under a bold heading; what still does not fit is
- * counted in the last footer), each line with its start time as an instant (rendered in the
- * tenant's timezone by the platform). For `/schedule` and the daily digest.
- */
-export function scheduleCards(
-  series: readonly Series[],
-  labels: SeriesLabels,
-  options: FormatOptions & { title: string; empty?: string },
-): Card[] {
-  if (series.length === 0) {
-    return [
-      {
-        title: options.title,
-        colour: COLOURS.info,
-        description: [[options.empty ?? 'No series on this day.']],
-      },
-    ];
-  }
-  const groups = new Map<number, Series[]>();
-  for (const s of [...series].sort(byStart)) {
-    const list = groups.get(s.tournament.id) ?? [];
-    list.push(s);
-    groups.set(s.tournament.id, list);
-  }
-  // Tournaments in order of their first series of the day.
-  const ordered = [...groups.entries()];
-  // More tournaments than cards (a busy page): several share a card, each under a bold heading.
-  const share = ordered.length > MAX_CARDS;
-  const cards: Card[] = [];
-  const shown: number[] = [];
-  for (const [tournamentId, list] of ordered) {
-    const t = labels.tournament(tournamentId);
-    const game = list[0] ? gameTag(labels, list[0].game.id) : '';
-    const heading = `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`;
-    const lines = list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options));
-    const more =
-      list.length > MAX_LINES_PER_CARD ? `and ${list.length - MAX_LINES_PER_CARD} more` : undefined;
-    const last = cards[cards.length - 1];
-    if (
-      share &&
-      last &&
-      !last.footer &&
-      !more &&
-      last.description!.length + 2 + lines.length <= MAX_LINES_PER_CARD
-    ) {
-      last.description!.push([], [{ text: heading, bold: true }], ...lines);
-    } else if (cards.length < MAX_CARDS) {
-      cards.push({
-        title: heading,
-        colour: COLOURS.upcoming,
-        description: lines,
-        ...(more ? { footer: more } : {}),
-      });
-    } else break;
-    shown.push(tournamentId);
-  }
-  const first = cards[0];
-  if (first) first.title = `${options.title} · ${first.title}`;
-  const hidden = ordered.slice(shown.length);
-  if (hidden.length > 0) {
-    const count = hidden.reduce((n, [, list]) => n + list.length, 0);
-    const last = cards[cards.length - 1]!;
-    last.footer = [last.footer, `and ${count} more series in ${hidden.length} more tournaments`]
-      .filter(Boolean)
-      .join(' · ');
-  }
-  return cards;
-}
-
-/** A schedule line: time of day, then who (and live score or result), format. */
-export function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
-  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
-  const tail = ` · Bo${series.best_of || series.format.best_of}`;
-  if (series.lifecycle === 'live')
-    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
-  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
-  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
 }
 
 /** Start ascending, unknown starts last, ties by id. */

@@ -12,7 +12,8 @@
  * Titles name the teams, the game and the tournament, never a score or a winner (spoiler-safe).
  */
 import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { gameTag, isLobby, matchup, type SeriesLabels, tournamentName, watchUrl } from '../bot/format.ts';
+import { gameTag, isLobby, matchup, type SeriesLabels, tournamentName } from '../bot/format.ts';
+import { watchUrl } from '../bot/format-streams.ts';
 import { formatInstant, zoneName } from '../bot/time-format.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 

@@ -4,7 +4,8 @@
  * only adds what is particular to notifications: the role mention, "starts in" and "moved" lines,
  * and the frozen result under the channel's spoiler policy.
  */
-import { liveCard, type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
+import { type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
+import { liveCard } from '../bot/format-live.ts';
 import { outcomeLines, type Placement } from '../bot/outcome.ts';
 import { type Preview, previewLines } from '../bot/preview.ts';
 import { COLOURS, type Reply, type Text } from '../bot/reply.ts';

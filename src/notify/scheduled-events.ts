@@ -22,7 +22,8 @@
  */
 
 import type { SeriesLabels } from '../bot/format.ts';
-import { gameTag, matchup, tournamentName, watchUrl } from '../bot/format.ts';
+import { gameTag, matchup, tournamentName } from '../bot/format.ts';
+import { watchUrl } from '../bot/format-streams.ts';
 import type { Settings } from '../bot/settings.ts';
 import { cmd } from '../core/errors.ts';
 import type { Caster, Series } from '../protocol/types.ts';

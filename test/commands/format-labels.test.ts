@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  gameTag,
-  liveCard,
-  type SeriesLabels,
-  scheduleCards,
-  seriesCard,
-  tenantPlace,
-} from '../../src/bot/format.ts';
+import { gameTag, type SeriesLabels, seriesCard, tenantPlace } from '../../src/bot/format.ts';
+import { liveCard } from '../../src/bot/format-live.ts';
+import { scheduleCards } from '../../src/bot/format-schedule.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { APIS, type Stack, startStack } from './helpers.ts';
 import { byStartThenId, worldSeries } from './truth.ts';

@@ -4,7 +4,7 @@
  * broadcast's language, as the data gives it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { casterLine, streamButtons, watchUrl } from '../../src/bot/format.ts';
+import { casterLine, streamButtons, watchUrl } from '../../src/bot/format-streams.ts';
 import type { Text } from '../../src/bot/reply.ts';
 import type { Caster } from '../../src/protocol/types.ts';
 import { APIS, call, type Stack, startStack } from './helpers.ts';

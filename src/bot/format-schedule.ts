@@ -1,0 +1,101 @@
+/**
+ * A day's schedule: series grouped by tournament into cards, one line each with its time of day.
+ * For `/schedule`; a line's parts (score, result) come from `format.ts`.
+ */
+
+import type { Series } from '../protocol/types.ts';
+import {
+  byStart,
+  type FormatOptions,
+  gameTag,
+  isFinished,
+  liveScoreSpans,
+  MAX_CARDS,
+  MAX_LINES_PER_CARD,
+  matchup,
+  resultSpans,
+  type SeriesLabels,
+} from './format.ts';
+import type { Card, Span, Text } from './reply.ts';
+import { COLOURS } from './reply.ts';
+
+/**
+ * A day's series grouped by tournament, one card per tournament (when there are more tournaments
+ * than `MAX_CARDS`, several share a card, each under a bold heading; what still does not fit is
+ * counted in the last footer), each line with its start time as an instant (rendered in the
+ * tenant's timezone by the platform). For `/schedule` and the daily digest.
+ */
+export function scheduleCards(
+  series: readonly Series[],
+  labels: SeriesLabels,
+  options: FormatOptions & { title: string; empty?: string },
+): Card[] {
+  if (series.length === 0) {
+    return [
+      {
+        title: options.title,
+        colour: COLOURS.info,
+        description: [[options.empty ?? 'No series on this day.']],
+      },
+    ];
+  }
+  const groups = new Map<number, Series[]>();
+  for (const s of [...series].sort(byStart)) {
+    const list = groups.get(s.tournament.id) ?? [];
+    list.push(s);
+    groups.set(s.tournament.id, list);
+  }
+  // Tournaments in order of their first series of the day.
+  const ordered = [...groups.entries()];
+  // More tournaments than cards (a busy page): several share a card, each under a bold heading.
+  const share = ordered.length > MAX_CARDS;
+  const cards: Card[] = [];
+  const shown: number[] = [];
+  for (const [tournamentId, list] of ordered) {
+    const t = labels.tournament(tournamentId);
+    const game = list[0] ? gameTag(labels, list[0].game.id) : '';
+    const heading = `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`;
+    const lines = list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options));
+    const more =
+      list.length > MAX_LINES_PER_CARD ? `and ${list.length - MAX_LINES_PER_CARD} more` : undefined;
+    const last = cards[cards.length - 1];
+    if (
+      share &&
+      last &&
+      !last.footer &&
+      !more &&
+      last.description!.length + 2 + lines.length <= MAX_LINES_PER_CARD
+    ) {
+      last.description!.push([], [{ text: heading, bold: true }], ...lines);
+    } else if (cards.length < MAX_CARDS) {
+      cards.push({
+        title: heading,
+        colour: COLOURS.upcoming,
+        description: lines,
+        ...(more ? { footer: more } : {}),
+      });
+    } else break;
+    shown.push(tournamentId);
+  }
+  const first = cards[0];
+  if (first) first.title = `${options.title} · ${first.title}`;
+  const hidden = ordered.slice(shown.length);
+  if (hidden.length > 0) {
+    const count = hidden.reduce((n, [, list]) => n + list.length, 0);
+    const last = cards[cards.length - 1]!;
+    last.footer = [last.footer, `and ${count} more series in ${hidden.length} more tournaments`]
+      .filter(Boolean)
+      .join(' · ');
+  }
+  return cards;
+}
+
+/** A schedule line: time of day, then who (and live score or result), format. */
+function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
+  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
+  const tail = ` · Bo${series.best_of || series.format.best_of}`;
+  if (series.lifecycle === 'live')
+    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
+  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
+  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
+}
