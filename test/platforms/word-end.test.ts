@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderReply as renderDiscord, wordEnd } from '../../src/platforms/discord/render.ts';
+import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
+import { wordEnd } from '../../src/platforms/discord/render-text.ts';
 import { truncateMrkdwn } from '../../src/platforms/slack/mrkdwn.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 

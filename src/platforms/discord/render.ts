@@ -5,7 +5,7 @@
  * called `@everyone`, `**x**` or `<@&1>` shows as written and pings nobody, and every message says
  * `allowed_mentions: { parse: [], roles: <the reply's mentionRoles> }`.
  *
- * Pure: no network, no discord.js client. Limits from
+ * Spans become markdown in `render-text.ts`. Pure: no network, no discord.js client. Limits from
  * https://discord.com/developers/docs/resources/message#embed-object-embed-limits.
  */
 import { createHash } from 'node:crypto';
@@ -20,8 +20,9 @@ import type {
 } from 'discord.js';
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
 import { pageButtons } from '../../bot/pages.ts';
-import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
+import type { Card, Reply, Table, Text } from '../../bot/reply.ts';
 import { STALE_NOTICE } from '../../bot/reply.ts';
+import { cut, escapeText, renderText, SNOWFLAKE, safeUrl, ZWSP } from './render-text.ts';
 
 /** Discord's limits, named. Lengths are counted in UTF-16 units, which never undercounts Discord's characters. */
 const DISCORD_LIMITS = {
@@ -40,11 +41,6 @@ const DISCORD_LIMITS = {
   attachmentDescription: 1024,
   nonce: 25,
 } as const;
-
-const ZWSP = '\u200b';
-const ELLIPSIS = '…';
-const TIME_CODES: Record<TimeStyle, string> = { full: 'f', relative: 'R', time: 't', date: 'D' };
-const SNOWFLAKE = /^\d{15,21}$/;
 
 /** A row of buttons: links, and the previous/next page buttons of a paged reply. */
 type LinkRow = APIActionRowComponent<APIButtonComponent>;
@@ -66,142 +62,6 @@ interface RenderOptions {
    * not fit is shortened with a note instead of spilling into further messages.
    */
   single?: boolean;
-}
-
-/**
- * Escapes text from data: markdown, mentions, channel links, custom emoji and timestamp syntax.
- * Discord renders a backslash before any punctuation as that punctuation, so over-escaping is
- * harmless; one linear pass (discord.js' `escapeMarkdown` is quadratic on long text).
- */
-export function escapeText(text: string): string {
-  return text
-    .replace(/[\\*_~`|[\]]/g, '\\$&')
-    .replace(/(^|\n)([ \t]*)([#>]|[-+](?=\s))/g, '$1$2\\$3')
-    .replace(/(^|\n)([ \t]*\d+)\.(?=\s)/g, '$1$2\\.')
-    .replace(/@(everyone|here)/gi, `@${ZWSP}$1`)
-    .replace(/<(?=[@#:/]|a:|t:|id:|sound:)/g, `<${ZWSP}`);
-}
-
-/** A Discord timestamp tag, which each reader's client shows in their own zone and language. */
-function timeTag(time: Date, style: TimeStyle): string {
-  const ms = time.getTime();
-  if (!Number.isFinite(ms)) return 'an unknown time';
-  return `<t:${Math.floor(ms / 1000)}:${TIME_CODES[style]}>`;
-}
-
-function safeUrl(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return undefined;
-    return parsed.toString().replace(/\(/g, '%28').replace(/\)/g, '%29');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A command as Discord users type it: `/series live`, in code style. */
-function commandSpan(span: { command: string }): Span {
-  return { text: `/${span.command}`, code: true };
-}
-
-function renderSpan(span: Span): string {
-  if (typeof span === 'string') return escapeText(span);
-  if ('command' in span) return renderSpan(commandSpan(span));
-  if ('text' in span) {
-    if (span.text === '') return '';
-    if (span.code) return `\`${span.text.replace(/`/g, 'ˋ')}\``;
-    let out = escapeText(span.text);
-    if (span.italic) out = `*${out}*`;
-    if (span.bold) out = `**${out}**`;
-    return out;
-  }
-  if ('time' in span) return timeTag(span.time, span.style);
-  if ('spoiler' in span) {
-    const inner = renderText(span.spoiler, Number.POSITIVE_INFINITY);
-    return inner === '' ? '' : `||${inner}||`;
-  }
-  if ('link' in span) {
-    const url = safeUrl(span.link);
-    const label = escapeText(span.label);
-    return url ? `[${label}](${url})` : label;
-  }
-  return SNOWFLAKE.test(span.role) ? `<@&${span.role}>` : `@${escapeText(span.role)}`;
-}
-
-/** Cuts a span so that its rendering fits in `room`, never inside markup (a cut spoiler stays hidden). */
-function shrinkSpan(span: Span, room: number): string {
-  if (room <= 0) return '';
-  if (typeof span === 'object' && 'command' in span) return shrinkSpan(commandSpan(span), room);
-  if (typeof span === 'string' || 'text' in span) {
-    // Rendering never shortens text, so no more than `room` characters can fit.
-    const chars = Array.from(typeof span === 'string' ? span : span.text).slice(0, room);
-    const render = (n: number) =>
-      renderSpan(
-        typeof span === 'string' ? chars.slice(0, n).join('') : { ...span, text: chars.slice(0, n).join('') },
-      );
-    let lo = 0;
-    let hi = chars.length;
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      if (render(mid).length <= room) lo = mid;
-      else hi = mid - 1;
-    }
-    // End on a whole word (the same rule as `wordEnd`): back to the space before a cut word.
-    const all = Array.from(typeof span === 'string' ? span : span.text);
-    if (lo < all.length && /\S/.test(all[lo]!) && /\S/.test(all[lo - 1] ?? '')) {
-      const space = chars
-        .slice(0, lo)
-        .join('')
-        .search(/\s\S*$/);
-      if (space > lo / 2) lo = Array.from(chars.slice(0, lo).join('').slice(0, space).trimEnd()).length;
-    }
-    return lo > 0 ? render(lo) : '';
-  }
-  if ('spoiler' in span) {
-    const inner = renderText(span.spoiler, room - 4);
-    return inner === '' ? '' : `||${inner}||`;
-  }
-  if ('link' in span) return shrinkSpan(span.label, room);
-  return '';
-}
-
-/** Renders spans within `budget` characters, ending in an ellipsis when something was cut. */
-export function renderText(text: Text, budget: number): string {
-  let out = '';
-  for (const span of text) {
-    const rendered = renderSpan(span);
-    if (out.length + rendered.length <= budget) {
-      out += rendered;
-      continue;
-    }
-    // No room left even for the ellipsis: what fits is already complete markup.
-    if (out.length >= budget) return out;
-    return out + shrinkSpan(span, budget - out.length - 1) + ELLIPSIS;
-  }
-  return out;
-}
-
-/** Plain text (footers and field names render no markdown) cut to `max`. */
-function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let out = '';
-  for (const char of text) {
-    if (out.length + char.length > max - 1) break;
-    out += char;
-  }
-  return wordEnd(out, text) + ELLIPSIS;
-}
-
-/**
- * A cut text ending on a whole word: when the cut falls inside a word, back to the space before it
- * (unless that would drop most of the text, as with one very long word). Hints stay readable.
- */
-export function wordEnd(cut: string, whole: string): string {
-  if (whole.length > cut.length && /\S/.test(whole[cut.length]!) && /\S$/.test(cut)) {
-    const space = cut.search(/\s\S*$/);
-    if (space > cut.length / 2) return cut.slice(0, space).trimEnd();
-  }
-  return cut.trimEnd();
 }
 
 function isPlainCell(cell: Text): boolean {

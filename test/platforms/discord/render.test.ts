@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Card, COLOURS, type Reply, STALE_NOTICE, type Text } from '../../../src/bot/reply.ts';
-import {
-  escapeText,
-  nonceFor,
-  renderReply,
-  renderText,
-  restBody,
-} from '../../../src/platforms/discord/render.ts';
+import { nonceFor, renderReply, restBody } from '../../../src/platforms/discord/render.ts';
+import { escapeText, renderText } from '../../../src/platforms/discord/render-text.ts';
 import { messageProblems } from '../../fakes/discord/validate.ts';
 
 const at = new Date('2025-06-01T18:30:00Z');
