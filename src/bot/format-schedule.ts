@@ -1,6 +1,6 @@
 /**
  * A day's schedule: series grouped by tournament into cards, one line each with its time of day.
- * For `/schedule`; a line's parts (score, result) come from `format.ts`.
+ * For `/schedule`; each line (`scheduleLine`) comes from `format.ts`, beside the other series lines.
  */
 
 import type { Series } from '../protocol/types.ts';
@@ -8,15 +8,12 @@ import {
   byStart,
   type FormatOptions,
   gameTag,
-  isFinished,
-  liveScoreSpans,
   MAX_CARDS,
   MAX_LINES_PER_CARD,
-  matchup,
-  resultSpans,
   type SeriesLabels,
+  scheduleLine,
 } from './format.ts';
-import type { Card, Span, Text } from './reply.ts';
+import type { Card } from './reply.ts';
 import { COLOURS } from './reply.ts';
 
 /**
@@ -88,14 +85,4 @@ export function scheduleCards(
       .join(' · ');
   }
   return cards;
-}
-
-/** A schedule line: time of day, then who (and live score or result), format. */
-function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
-  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
-  const tail = ` · Bo${series.best_of || series.format.best_of}`;
-  if (series.lifecycle === 'live')
-    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
-  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
-  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
 }

@@ -222,6 +222,16 @@ export function seriesLine(
   return [...when, ' · ', { text: matchup(series, labels), bold: true }, ...postponed, ...tail];
 }
 
+/** A schedule line: time of day, then who (and live score or result), format. */
+export function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
+  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
+  const tail = ` · Bo${series.best_of || series.format.best_of}`;
+  if (series.lifecycle === 'live')
+    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
+  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
+  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
+}
+
 /** Colour by lifecycle. */
 export function seriesColour(series: Pick<Series, 'lifecycle'>): number {
   if (series.lifecycle === 'live') return COLOURS.live;
