@@ -86,51 +86,57 @@ export async function openSqliteDocuments(
   where: string,
   logger: Logger,
   /** The table: `tenants` (settings), or another namespace in the same file (`users`, issue 16). */
-  table: 'tenants' | 'users' = 'tenants',
+  table: Table = 'tenants',
 ): Promise<SqliteDocuments> {
-  if (path !== ':memory:') {
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-    } catch (error) {
-      throw openFailure(path, where, error);
-    }
-  }
-  let db: sqlite3.Database;
+  const db = await openDatabase(path, where);
   try {
-    db = await open(path);
-  } catch (error) {
-    throw openFailure(path, where, error);
-  }
-  try {
-    await exec(db, 'PRAGMA busy_timeout = 5000');
-    const check = await all<{ quick_check: string }>(db, 'PRAGMA quick_check');
-    if (check[0]?.quick_check !== 'ok') {
-      throw Object.assign(new Error(`integrity check failed: ${check[0]?.quick_check ?? 'no answer'}`), {
-        code: 'SQLITE_CORRUPT',
-      });
-    }
-    if (path !== ':memory:') await whileBusy(() => exec(db, 'PRAGMA journal_mode = WAL'));
-    await whileBusy(() =>
-      exec(
-        db,
-        `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, revision INTEGER NOT NULL)`,
-      ),
-    );
-    if (table === 'tenants') await importLegacy(db, logger);
+    await prepare(db, path, table, logger);
   } catch (error) {
     const failure = openFailure(path, where, error);
-    if (failure.failure !== 'damaged') {
-      await new Promise((resolve) => db.close(resolve));
-      throw failure;
-    }
+    await new Promise((resolve) => db.close(resolve));
+    if (failure.failure !== 'damaged') throw failure;
     logger.error(
       { store: where, cause: failure.message },
       'the settings store is damaged; settings are unavailable',
     );
-    await new Promise((resolve) => db.close(resolve));
     return brokenDocuments(failure);
   }
+  return sqliteDocuments(db, table);
+}
 
+type Table = 'tenants' | 'users';
+
+/** Creates the folder and opens the file; a failure says why, for the operator. */
+async function openDatabase(path: string, where: string): Promise<sqlite3.Database> {
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    return await open(path);
+  } catch (error) {
+    throw openFailure(path, where, error);
+  }
+}
+
+/** Checks the file is sound, switches to WAL, creates the table and moves legacy settings into it. */
+async function prepare(db: sqlite3.Database, path: string, table: Table, logger: Logger): Promise<void> {
+  await exec(db, 'PRAGMA busy_timeout = 5000');
+  const check = await all<{ quick_check: string }>(db, 'PRAGMA quick_check');
+  if (check[0]?.quick_check !== 'ok') {
+    throw Object.assign(new Error(`integrity check failed: ${check[0]?.quick_check ?? 'no answer'}`), {
+      code: 'SQLITE_CORRUPT',
+    });
+  }
+  if (path !== ':memory:') await whileBusy(() => exec(db, 'PRAGMA journal_mode = WAL'));
+  await whileBusy(() =>
+    exec(
+      db,
+      `CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL, revision INTEGER NOT NULL)`,
+    ),
+  );
+  if (table === 'tenants') await importLegacy(db, logger);
+}
+
+/** The documents of one table: each call one statement, so each is atomic across processes. */
+function sqliteDocuments(db: sqlite3.Database, table: Table): SqliteDocuments {
   return {
     async read(tenantId) {
       const rows = await all<StoredDocument>(db, `SELECT doc, revision FROM ${table} WHERE id = ?`, [
