@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
 import { isTenantId } from '../core/tenant-id.ts';
 import { UserError } from './command.ts';
+import { changeDocument, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import {
   defaultSettings,
@@ -26,8 +27,7 @@ import {
   type Settings,
   settingsSchema,
 } from './settings.ts';
-import { classifyStoreError, type DocumentStore, type StoredDocument, StoreError } from './store-backend.ts';
-import { openSqliteDocuments } from './tenants-sqlite.ts';
+import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
 
 export { StoreError, type StoreFailure } from './store-backend.ts';
 
@@ -48,9 +48,6 @@ export interface TenantStore {
   list(): Promise<string[]>;
   close(): Promise<void>;
 }
-
-/** Attempts of one update before giving up as "busy" (each lost attempt means another writer won). */
-const MAX_ATTEMPTS = 200;
 
 function checkTenantId(tenantId: string): void {
   if (!isTenantId(tenantId)) {
@@ -77,117 +74,135 @@ function validate(settings: Settings): Settings {
   return parsed.data;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Settings as read: what they are, the revision they were read at, and whether they were migrated. */
+interface CurrentSettings {
+  settings: Settings;
+  revision: number;
+  migrated: boolean;
+}
+
+/** A backend and what the store's operations say about it. */
+interface Backend {
+  documents: DocumentStore;
+  logger: Logger;
+  /** The store's name for messages (its URL without a password). */
+  where: string;
+}
+
+/** A backend failure as a `StoreError` that says what the store was doing. */
+function failure({ where }: Backend, action: string, error: unknown): StoreError {
+  if (error instanceof StoreError) return error;
+  const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
+  return new StoreError(
+    `The settings store (${where}) failed to ${action}: ${reason}`,
+    classifyStoreError(error),
+    {
+      cause: error,
+    },
+  );
+}
+
+/** Runs one backend call; a failure becomes a `StoreError` naming `action`. */
+async function guarded<T>(backend: Backend, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw failure(backend, action, error);
+  }
+}
+
+/** The stored settings (migrated, validated) and the revision they were read at. */
+async function readCurrent(backend: Backend, tenantId: string): Promise<CurrentSettings> {
+  const stored = await guarded(backend, 'read settings', () => backend.documents.read(tenantId));
+  if (!stored) return { settings: defaultSettings(), revision: 0, migrated: false };
+  return { ...settingsOf(stored.doc, tenantId, backend.logger), revision: stored.revision };
+}
+
+/** A stored document as current settings: as they are, migrated from an older version, or defaults. */
+function settingsOf(doc: string, tenantId: string, logger: Logger): Omit<CurrentSettings, 'revision'> {
+  let value: unknown;
+  try {
+    value = JSON.parse(doc);
+  } catch {
+    logger.warn({ tenant: tenantId }, 'stored settings are not JSON; using defaults');
+    return { settings: defaultSettings(), migrated: false };
+  }
+  const version = (value as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > SETTINGS_VERSION) {
+    throw new StoreError(
+      `The settings of ${tenantId} were written by a newer Matchday (settings version ${version}; this one knows ${SETTINGS_VERSION}). Upgrade Matchday.`,
+      'newer-version',
+    );
+  }
+  if (version === SETTINGS_VERSION) {
+    const parsed = settingsSchema.safeParse(value);
+    if (parsed.success) return { settings: parsed.data, migrated: false };
+    logger.warn(
+      { tenant: tenantId, problem: describeIssues(parsed.error) },
+      'stored settings invalid; using defaults',
+    );
+    return { settings: defaultSettings(), migrated: false };
+  }
+  const migrated = migrateSettings(value);
+  logger.info({ tenant: tenantId, from: version ?? 0, to: SETTINGS_VERSION }, 'migrated stored settings');
+  return { settings: migrated, migrated: true };
+}
+
+/** The tenant's settings; migrated ones are written back, if nobody changed them meanwhile. */
+async function getSettings(backend: Backend, tenantId: string): Promise<Settings> {
+  checkTenantId(tenantId);
+  const current = await readCurrent(backend, tenantId);
+  if (current.migrated) {
+    // Written back only if nobody changed it meanwhile; the next read migrates again otherwise.
+    await backend.documents
+      .write(tenantId, JSON.stringify(current.settings), current.revision)
+      .catch((error: unknown) =>
+        backend.logger.warn({ err: error, tenant: tenantId }, 'could not write migrated settings back'),
+      );
+  }
+  return current.settings;
+}
+
+async function updateSettings(
+  backend: Backend,
+  tenantId: string,
+  change: (current: Settings) => Settings,
+): Promise<Settings> {
+  checkTenantId(tenantId);
+  return changeDocument<Settings>({
+    read: async () => {
+      const { settings, revision } = await readCurrent(backend, tenantId);
+      return { value: settings, revision };
+    },
+    apply: (current) => validate(change(current)),
+    write: (next, revision) =>
+      guarded(backend, 'save settings', () =>
+        backend.documents.write(tenantId, JSON.stringify(next), revision),
+      ),
+    busy: () =>
+      new StoreError(
+        `The settings of ${tenantId} kept changing under ${MAX_ATTEMPTS} attempts to save them.`,
+        'busy',
+      ),
+  });
+}
 
 /** The settings store's logic (validation, migration, compare-and-set retries) over a backend. */
-function tenantStoreOver(backend: DocumentStore, logger: Logger, where: string): TenantStore {
-  const fail = (action: string, error: unknown): StoreError => {
-    if (error instanceof StoreError) return error;
-    const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
-    return new StoreError(
-      `The settings store (${where}) failed to ${action}: ${reason}`,
-      classifyStoreError(error),
-      {
-        cause: error,
-      },
-    );
-  };
-
-  /** The stored settings (migrated, validated) and the revision they were read at. */
-  async function readCurrent(
-    tenantId: string,
-  ): Promise<{ settings: Settings; revision: number; migrated: boolean }> {
-    let stored: StoredDocument | undefined;
-    try {
-      stored = await backend.read(tenantId);
-    } catch (error) {
-      throw fail('read settings', error);
-    }
-    if (!stored) return { settings: defaultSettings(), revision: 0, migrated: false };
-    let value: unknown;
-    try {
-      value = JSON.parse(stored.doc);
-    } catch {
-      logger.warn({ tenant: tenantId }, 'stored settings are not JSON; using defaults');
-      return { settings: defaultSettings(), revision: stored.revision, migrated: false };
-    }
-    const version = (value as { version?: unknown } | null)?.version;
-    if (typeof version === 'number' && version > SETTINGS_VERSION) {
-      throw new StoreError(
-        `The settings of ${tenantId} were written by a newer Matchday (settings version ${version}; this one knows ${SETTINGS_VERSION}). Upgrade Matchday.`,
-        'newer-version',
-      );
-    }
-    if (version === SETTINGS_VERSION) {
-      const parsed = settingsSchema.safeParse(value);
-      if (parsed.success) return { settings: parsed.data, revision: stored.revision, migrated: false };
-      logger.warn(
-        { tenant: tenantId, problem: describeIssues(parsed.error) },
-        'stored settings invalid; using defaults',
-      );
-      return { settings: defaultSettings(), revision: stored.revision, migrated: false };
-    }
-    const migrated = migrateSettings(value);
-    logger.info({ tenant: tenantId, from: version ?? 0, to: SETTINGS_VERSION }, 'migrated stored settings');
-    return { settings: migrated, revision: stored.revision, migrated: true };
-  }
-
-  async function update(tenantId: string, change: (current: Settings) => Settings): Promise<Settings> {
-    checkTenantId(tenantId);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { settings, revision } = await readCurrent(tenantId);
-      const next = validate(change(structuredClone(settings)));
-      let written: number | undefined;
-      try {
-        written = await backend.write(tenantId, JSON.stringify(next), revision);
-      } catch (error) {
-        throw fail('save settings', error);
-      }
-      if (written !== undefined) return next;
-      // Another writer stored a newer document first: wait a moment (jittered) and apply the change to it.
-      await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 5)));
-    }
-    throw new StoreError(
-      `The settings of ${tenantId} kept changing under ${MAX_ATTEMPTS} attempts to save them.`,
-      'busy',
-    );
-  }
-
+function tenantStoreOver(documents: DocumentStore, logger: Logger, where: string): TenantStore {
+  const backend: Backend = { documents, logger, where };
   return {
-    async get(tenantId) {
-      checkTenantId(tenantId);
-      const current = await readCurrent(tenantId);
-      if (current.migrated) {
-        // Written back only if nobody changed it meanwhile; the next read migrates again otherwise.
-        await backend
-          .write(tenantId, JSON.stringify(current.settings), current.revision)
-          .catch((error: unknown) =>
-            logger.warn({ err: error, tenant: tenantId }, 'could not write migrated settings back'),
-          );
-      }
-      return current.settings;
-    },
-    update,
+    get: (tenantId) => getSettings(backend, tenantId),
+    update: (tenantId, change) => updateSettings(backend, tenantId, change),
     async save(tenantId, settings) {
       const checked = validate(settings);
-      return update(tenantId, () => checked);
+      return updateSettings(backend, tenantId, () => checked);
     },
     async purge(tenantId) {
       checkTenantId(tenantId);
-      try {
-        await backend.remove(tenantId);
-      } catch (error) {
-        throw fail('purge a tenant', error);
-      }
+      await guarded(backend, 'purge a tenant', () => documents.remove(tenantId));
     },
-    async list() {
-      try {
-        return await backend.ids();
-      } catch (error) {
-        throw fail('list tenants', error);
-      }
-    },
-    close: () => backend.close(),
+    list: () => guarded(backend, 'list tenants', () => documents.ids()),
+    close: () => documents.close(),
   };
 }
 
@@ -214,12 +229,6 @@ export async function openTenantStore(
   options: TenantStoreOptions,
 ): Promise<TenantStore> {
   const where = safeUrl(store.url);
-  const backend =
-    store.kind === 'sqlite'
-      ? await openSqliteDocuments(store.path, where, options.logger)
-      : await (await import('./tenants-redis.ts')).openRedisDocuments(store.url, where, {
-          ...options,
-          ...(store.mirror === false ? { mirrorPath: false } : {}),
-        });
+  const backend = await openDocuments(store, where, options, 'tenants');
   return tenantStoreOver(backend, options.logger, where);
 }

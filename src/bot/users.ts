@@ -16,10 +16,11 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
 import { type Platform, UserError } from './command.ts';
+import { changeDocument, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes, noticeSchema, SPOILER_POLICIES } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
-import { openSqliteDocuments } from './tenants-sqlite.ts';
+import type { TenantStoreOptions } from './tenants.ts';
 
 export const PROFILE_VERSION = 1;
 
@@ -80,7 +81,6 @@ export function userKeyOf(platform: Platform, tenantKey: string, userId: string)
 const USER_KEY = /^(discord|slack|terminal):[A-Za-z0-9_.-]{1,140}$/;
 /** 32 random bytes, base64url. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const MAX_ATTEMPTS = 200;
 
 export interface UserStore {
   /** The person's profile; defaults when they never saved one. */
@@ -116,191 +116,196 @@ const channelDoc = (tenantId: string, channelId: string) => {
 const calendarSchema = z.object({ token: z.string().min(32), issuedAt: z.iso.datetime() });
 
 const tokenDoc = (token: string) => `calendar:${createHash('sha256').update(token).digest('hex')}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const newToken = () => randomBytes(32).toString('base64url');
+
+/** A backend and what the profile operations say about it. */
+interface Backend {
+  documents: DocumentStore;
+  logger: Logger;
+  /** The store's name for messages (its URL without a password). */
+  where: string;
+}
+
+/** Runs one backend call; a failure becomes a `StoreError` that says what the store was doing. */
+async function guarded<T>({ where }: Backend, action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(
+      `The profile store (${where}) failed to ${action}: ${(error as Error)?.message ?? String(error)}`,
+      classifyStoreError(error),
+      { cause: error },
+    );
+  }
+}
+
+/** The stored profile (defaults when absent or invalid) and the revision it was read at. */
+async function readProfile(
+  backend: Backend,
+  userKey: string,
+): Promise<{ profile: Profile; revision: number }> {
+  const stored = await guarded(backend, 'read a profile', () => backend.documents.read(userKey));
+  if (!stored) return { profile: defaultProfile(), revision: 0 };
+  let value: unknown;
+  try {
+    value = JSON.parse(stored.doc);
+  } catch {
+    value = undefined;
+  }
+  const parsed = profileSchema.safeParse(value);
+  if (!parsed.success) backend.logger.warn({ user: userKey }, 'stored profile invalid; using defaults');
+  return { profile: parsed.success ? parsed.data : defaultProfile(), revision: stored.revision };
+}
+
+/** The profile as stored, or `INVALID_PROFILE` naming the first problem. */
+function validProfile(profile: Profile): Profile {
+  const parsed = profileSchema.safeParse(profile);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new UserError(
+    'INVALID_PROFILE',
+    `That is not valid: ${issue?.path.join('.') || 'profile'}: ${issue?.message ?? 'invalid'}.`,
+  );
+}
+
+async function updateProfile(
+  backend: Backend,
+  userKey: string,
+  change: (current: Profile) => Profile,
+): Promise<Profile> {
+  checkUserKey(userKey);
+  return changeDocument<Profile>({
+    read: async () => {
+      const { profile, revision } = await readProfile(backend, userKey);
+      return { value: profile, revision };
+    },
+    apply: (current) => validProfile(change(current)),
+    write: (next, revision) =>
+      guarded(backend, 'save a profile', () =>
+        backend.documents.write(userKey, JSON.stringify(next), revision),
+      ),
+    busy: () => new StoreError(`The profile of ${userKey} kept changing while saving it.`, 'busy'),
+  });
+}
+
+/** The owner an index document names for a well-formed token, if any. */
+async function indexOwner(backend: Backend, token: string): Promise<string | undefined> {
+  if (!TOKEN.test(token)) return undefined;
+  const index = await guarded(backend, 'read a calendar token', () =>
+    backend.documents.read(tokenDoc(token)),
+  );
+  if (!index) return undefined;
+  const owner = (JSON.parse(index.doc) as { owner?: unknown }).owner;
+  return typeof owner === 'string' ? owner : undefined;
+}
+
+const sameToken = (held: string | undefined, token: string) =>
+  held !== undefined &&
+  held.length === token.length &&
+  timingSafeEqual(Buffer.from(held), Buffer.from(token));
+
+async function removeToken(backend: Backend, token: string): Promise<void> {
+  await backend.documents
+    .remove(tokenDoc(token))
+    .catch((error: unknown) => backend.logger.warn({ err: error }, 'could not remove an old calendar token'));
+}
+
+async function personalToken(backend: Backend, userKey: string, renew: boolean): Promise<string> {
+  checkUserKey(userKey);
+  const before = (await readProfile(backend, userKey)).profile.calendar?.token;
+  if (before && !renew) return before;
+  const token = newToken();
+  // The index first: a token the profile never takes leads nowhere (its profile does not hold it).
+  await guarded(backend, 'save a calendar token', () =>
+    backend.documents.write(tokenDoc(token), JSON.stringify({ owner: userKey }), 0),
+  );
+  const stored = await updateProfile(backend, userKey, (current) =>
+    current.calendar && current.calendar.token !== before
+      ? current // another call issued one meanwhile: keep it
+      : { ...current, calendar: { token, issuedAt: new Date().toISOString() } },
+  );
+  const kept = stored.calendar!.token;
+  for (const old of [before, token]) if (old && old !== kept) await removeToken(backend, old);
+  return kept;
+}
+
+async function ownerOfToken(
+  backend: Backend,
+  token: string,
+): Promise<{ userKey: string; profile: Profile } | undefined> {
+  const owner = await indexOwner(backend, token);
+  if (!owner || !USER_KEY.test(owner)) return undefined;
+  const { profile } = await readProfile(backend, owner);
+  return sameToken(profile.calendar?.token, token) ? { userKey: owner, profile } : undefined;
+}
+
+/** A channel's calendar document: the token it holds (if valid) and its revision (0: none). */
+async function readChannelCalendar(
+  backend: Backend,
+  key: string,
+): Promise<{ token: string | undefined; revision: number }> {
+  const stored = await guarded(backend, 'read a channel calendar', () => backend.documents.read(key));
+  const held = stored ? calendarSchema.safeParse(JSON.parse(stored.doc)) : undefined;
+  return { token: held?.success ? held.data.token : undefined, revision: stored?.revision ?? 0 };
+}
+
+async function channelToken(backend: Backend, tenantId: string, channelId: string, renew: boolean) {
+  const key = channelDoc(tenantId, channelId);
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const { token: before, revision } = await readChannelCalendar(backend, key);
+    if (before && !renew) return before;
+    const token = newToken();
+    const stored = await guarded(backend, 'save a channel calendar', async () => {
+      await backend.documents.write(tokenDoc(token), JSON.stringify({ owner: key }), 0);
+      const doc = JSON.stringify({ token, issuedAt: new Date().toISOString() });
+      return (await backend.documents.write(key, doc, revision)) !== undefined;
+    });
+    if (!stored) {
+      await removeToken(backend, token); // another admin got there first: read theirs
+      continue;
+    }
+    if (before) await removeToken(backend, before);
+    return token;
+  }
+  throw new StoreError(`The calendar of ${key} kept changing while saving it.`, 'busy');
+}
+
+async function channelOfToken(
+  backend: Backend,
+  token: string,
+): Promise<{ tenantId: string; channelId: string } | undefined> {
+  const owner = await indexOwner(backend, token);
+  const match = owner ? CHANNEL_KEY.exec(owner) : null;
+  if (!owner || !match) return undefined;
+  const { token: held } = await readChannelCalendar(backend, owner);
+  return sameToken(held, token) ? { tenantId: match[1]!, channelId: match[2]! } : undefined;
+}
 
 /** The profile logic (validation, compare-and-set retries, calendar tokens) over a document backend. */
-export function userStoreOver(backend: DocumentStore, logger: Logger, where: string): UserStore {
-  const fail = (action: string, error: unknown): StoreError =>
-    error instanceof StoreError
-      ? error
-      : new StoreError(
-          `The profile store (${where}) failed to ${action}: ${(error as Error)?.message ?? String(error)}`,
-          classifyStoreError(error),
-          { cause: error },
-        );
-
-  async function read(userKey: string): Promise<{ profile: Profile; revision: number }> {
-    let stored: Awaited<ReturnType<DocumentStore['read']>>;
-    try {
-      stored = await backend.read(userKey);
-    } catch (error) {
-      throw fail('read a profile', error);
-    }
-    if (!stored) return { profile: defaultProfile(), revision: 0 };
-    let value: unknown;
-    try {
-      value = JSON.parse(stored.doc);
-    } catch {
-      value = undefined;
-    }
-    const parsed = profileSchema.safeParse(value);
-    if (!parsed.success) logger.warn({ user: userKey }, 'stored profile invalid; using defaults');
-    return { profile: parsed.success ? parsed.data : defaultProfile(), revision: stored.revision };
-  }
-
-  async function update(userKey: string, change: (current: Profile) => Profile): Promise<Profile> {
-    checkUserKey(userKey);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const { profile, revision } = await read(userKey);
-      const parsed = profileSchema.safeParse(change(structuredClone(profile)));
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new UserError(
-          'INVALID_PROFILE',
-          `That is not valid: ${issue?.path.join('.') || 'profile'}: ${issue?.message ?? 'invalid'}.`,
-        );
-      }
-      let written: number | undefined;
-      try {
-        written = await backend.write(userKey, JSON.stringify(parsed.data), revision);
-      } catch (error) {
-        throw fail('save a profile', error);
-      }
-      if (written !== undefined) return parsed.data;
-      await sleep(Math.random() * Math.min(50, 2 * 2 ** Math.min(attempt, 5)));
-    }
-    throw new StoreError(`The profile of ${userKey} kept changing while saving it.`, 'busy');
-  }
-
-  /** The owner an index document names for a well-formed token, if any. */
-  async function indexOwner(token: string): Promise<string | undefined> {
-    if (!TOKEN.test(token)) return undefined;
-    let index: Awaited<ReturnType<DocumentStore['read']>>;
-    try {
-      index = await backend.read(tokenDoc(token));
-    } catch (error) {
-      throw fail('read a calendar token', error);
-    }
-    if (!index) return undefined;
-    const owner = (JSON.parse(index.doc) as { owner?: unknown }).owner;
-    return typeof owner === 'string' ? owner : undefined;
-  }
-
-  const sameToken = (held: string | undefined, token: string) =>
-    held !== undefined &&
-    held.length === token.length &&
-    timingSafeEqual(Buffer.from(held), Buffer.from(token));
-
-  async function removeToken(token: string): Promise<void> {
-    await backend
-      .remove(tokenDoc(token))
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not remove an old calendar token'));
-  }
-
+export function userStoreOver(documents: DocumentStore, logger: Logger, where: string): UserStore {
+  const backend: Backend = { documents, logger, where };
   return {
     async get(userKey) {
       checkUserKey(userKey);
-      return (await read(userKey)).profile;
+      return (await readProfile(backend, userKey)).profile;
     },
-    update,
-    async calendarToken(userKey, renew = false) {
-      checkUserKey(userKey);
-      const before = (await read(userKey)).profile.calendar?.token;
-      if (before && !renew) return before;
-      const token = randomBytes(32).toString('base64url');
-      // The index first: a token the profile never takes leads nowhere (its profile does not hold it).
-      try {
-        await backend.write(tokenDoc(token), JSON.stringify({ owner: userKey }), 0);
-      } catch (error) {
-        throw fail('save a calendar token', error);
-      }
-      const stored = await update(userKey, (current) =>
-        current.calendar && current.calendar.token !== before
-          ? current // another call issued one meanwhile: keep it
-          : { ...current, calendar: { token, issuedAt: new Date().toISOString() } },
-      );
-      const kept = stored.calendar!.token;
-      for (const old of [before, token]) if (old && old !== kept) await removeToken(old);
-      return kept;
-    },
-    async ownerOfToken(token) {
-      const owner = await indexOwner(token);
-      if (!owner || !USER_KEY.test(owner)) return undefined;
-      const { profile } = await read(owner);
-      return sameToken(profile.calendar?.token, token) ? { userKey: owner, profile } : undefined;
-    },
-    async channelCalendarToken(tenantId, channelId, renew = false) {
-      const key = channelDoc(tenantId, channelId);
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        let stored: Awaited<ReturnType<DocumentStore['read']>>;
-        try {
-          stored = await backend.read(key);
-        } catch (error) {
-          throw fail('read a channel calendar', error);
-        }
-        const held = stored ? calendarSchema.safeParse(JSON.parse(stored.doc)) : undefined;
-        const before = held?.success ? held.data.token : undefined;
-        if (before && !renew) return before;
-        const token = randomBytes(32).toString('base64url');
-        try {
-          await backend.write(tokenDoc(token), JSON.stringify({ owner: key }), 0);
-          const doc = JSON.stringify({ token, issuedAt: new Date().toISOString() });
-          if ((await backend.write(key, doc, stored?.revision ?? 0)) === undefined) {
-            await removeToken(token); // another admin got there first: read theirs
-            continue;
-          }
-        } catch (error) {
-          throw fail('save a channel calendar', error);
-        }
-        if (before) await removeToken(before);
-        return token;
-      }
-      throw new StoreError(`The calendar of ${key} kept changing while saving it.`, 'busy');
-    },
-    async channelOfToken(token) {
-      const owner = await indexOwner(token);
-      const match = owner ? CHANNEL_KEY.exec(owner) : null;
-      if (!owner || !match) return undefined;
-      let stored: Awaited<ReturnType<DocumentStore['read']>>;
-      try {
-        stored = await backend.read(owner);
-      } catch (error) {
-        throw fail('read a channel calendar', error);
-      }
-      const held = stored ? calendarSchema.safeParse(JSON.parse(stored.doc)) : undefined;
-      return held?.success && sameToken(held.data.token, token)
-        ? { tenantId: match[1]!, channelId: match[2]! }
-        : undefined;
-    },
-    async users() {
-      try {
-        return (await backend.ids()).filter((id) => USER_KEY.test(id));
-      } catch (error) {
-        throw fail('list profiles', error);
-      }
-    },
-    close: () => backend.close(),
+    update: (userKey, change) => updateProfile(backend, userKey, change),
+    calendarToken: (userKey, renew = false) => personalToken(backend, userKey, renew),
+    ownerOfToken: (token) => ownerOfToken(backend, token),
+    channelCalendarToken: (tenantId, channelId, renew = false) =>
+      channelToken(backend, tenantId, channelId, renew),
+    channelOfToken: (token) => channelOfToken(backend, token),
+    users: () =>
+      guarded(backend, 'list profiles', async () =>
+        (await documents.ids()).filter((id) => USER_KEY.test(id)),
+      ),
+    close: () => documents.close(),
   };
 }
 
 /** Opens the profile store beside the tenant settings (same SQLite file or the same Redis). */
-export async function openUserStore(
-  store: Config['store'],
-  options: {
-    logger: Logger;
-    timeoutMs?: number;
-    mirrorPath?: string | false;
-    onRestore?: (notice: string) => void;
-  },
-): Promise<UserStore> {
+export async function openUserStore(store: Config['store'], options: TenantStoreOptions): Promise<UserStore> {
   const where = safeUrl(store.url);
-  const backend =
-    store.kind === 'sqlite'
-      ? await openSqliteDocuments(store.path, where, options.logger, 'users')
-      : await (await import('./tenants-redis.ts')).openRedisDocuments(store.url, where, {
-          ...options,
-          ...(store.mirror === false ? { mirrorPath: false } : {}),
-          namespace: 'users',
-        });
-  return userStoreOver(backend, options.logger, where);
+  return userStoreOver(await openDocuments(store, where, options, 'users'), options.logger, where);
 }
