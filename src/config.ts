@@ -6,11 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { z } from 'zod';
-import { MatchdayError } from './core/errors.ts';
+import { ConfigError, type LogLevel, readVariables, type Values } from './config-variables.ts';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { CONFIG_VARIABLES, ConfigError, type LogLevel } from './config-variables.ts';
 
 export const DEFAULT_STORE_URL = 'sqlite://./data/matchday.sqlite';
 
@@ -87,137 +85,6 @@ export interface Config {
   envFile?: string;
 }
 
-/** A configuration problem; `variable` names the environment variable at fault. */
-export class ConfigError extends MatchdayError {
-  override name = 'ConfigError';
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(
-      'CONFIGURATION',
-      'configuration',
-      `Configuration error: ${variable} ${problem}. See .env.example for every variable and an example value.`,
-    );
-  }
-}
-
-/** Variables whose values must never appear in a message. */
-const SECRET_VARIABLES = new Set([
-  'ESPORTS_API_SECRET',
-  'ESPORTS_API_CLIENT_ID',
-  'ESPORTS_API_CLIENT_SECRET',
-  'DISCORD_TOKEN',
-  'SLACK_BOT_TOKEN',
-  'SLACK_APP_TOKEN',
-  'SLACK_SIGNING_SECRET',
-  'STORE_URL', // a redis:// URL may carry a password
-]);
-
-const httpUrl = z.url({
-  protocol: /^https?$/,
-  error: 'must be an http:// or https:// URL, e.g. https://api.example.com/v3',
-});
-
-/** Per variable: a schema over the raw (non-empty) string, producing the typed value. */
-const VARIABLES = {
-  ESPORTS_API_URL: httpUrl,
-  ESPORTS_API_SECRET: z.string().min(8, 'must be the service secret (at least 8 characters)'),
-  ESPORTS_API_VERSION: z.enum(['v2', 'v3'], { error: 'must be v2 or v3' }),
-  ESPORTS_API_CLIENT_ID: z.string().regex(/^[^\s]+$/, 'must be the v2 client id (no spaces)'),
-  ESPORTS_API_CLIENT_SECRET: z.string().min(8, 'must be the v2 client secret (at least 8 characters)'),
-  ESPORTS_RATE: z.coerce
-    .number({ error: 'must be a number of requests per second, e.g. 5' })
-    .positive('must be a positive number of requests per second, e.g. 5')
-    .max(10_000, 'must be at most 10000 requests per second'),
-  CLOCK_SPEED: z.coerce
-    .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
-    .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
-    .max(3600, 'must be at most 3600 (a simulated hour per second)'),
-  ESPORTS_SEED: z.coerce
-    .number({ error: 'must be a whole number, e.g. 42' })
-    .int('must be a whole number, e.g. 42')
-    .nonnegative('must be a whole number, e.g. 42')
-    .max(2 ** 31 - 1, 'must be below 2147483648'),
-  STORE_URL: z
-    .string()
-    .regex(
-      /^(sqlite:\/\/.+|rediss?:\/\/.+)$/,
-      'must be sqlite://<file> (e.g. sqlite://./data/matchday.sqlite) or redis://host:port',
-    ),
-  SETTINGS_MIRROR: z.enum(['on', 'off'], { error: 'must be on or off' }),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
-  DISCORD_TOKEN: z.string().min(20, 'must be the bot token from the Discord developer portal'),
-  DISCORD_APP_ID: z
-    .string()
-    .regex(/^\d{5,25}$/, 'must be the numeric application id, e.g. 123456789012345678'),
-  DISCORD_API_URL: httpUrl,
-  DISCORD_SHARDS: z
-    .string()
-    .regex(/^\d{1,4}(\s*,\s*\d{1,4})*$/, 'must be a comma-separated list of shard ids, e.g. 0,1')
-    .transform((text) => [...new Set(text.split(',').map((id) => Number(id.trim())))]),
-  DISCORD_SHARD_COUNT: z.coerce
-    .number({ error: 'must be the total number of shards, e.g. 4' })
-    .int('must be the total number of shards, e.g. 4')
-    .min(1, 'must be at least 1')
-    .max(10_000, 'must be at most 10000'),
-  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
-  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token starting with xapp-'),
-  SLACK_SIGNING_SECRET: z.string().min(8, 'must be the signing secret from the Slack app settings'),
-  SLACK_PORT: z.coerce
-    .number({ error: 'must be a port number, e.g. 3000' })
-    .int('must be a port number, e.g. 3000')
-    .min(1, 'must be a port number between 1 and 65535')
-    .max(65_535, 'must be a port number between 1 and 65535'),
-  SLACK_API_URL: httpUrl,
-  METRICS_PORT: z.coerce
-    .number({ error: 'must be a port number, e.g. 9464' })
-    .int('must be a port number, e.g. 9464')
-    .min(1, 'must be a port number between 1 and 65535')
-    .max(65_535, 'must be a port number between 1 and 65535'),
-  METRICS_HOST: z
-    .string()
-    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
-  CALENDAR_PORT: z.coerce
-    .number({ error: 'must be a port number, e.g. 8787' })
-    .int('must be a port number, e.g. 8787')
-    .min(1, 'must be a port number between 1 and 65535')
-    .max(65_535, 'must be a port number between 1 and 65535'),
-  CALENDAR_HOST: z
-    .string()
-    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
-  CALENDAR_URL: httpUrl,
-  NOTIFY_INSTANCE: z
-    .string()
-    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a name of letters, digits, ".", "_" or "-", e.g. bot-1'),
-  LEDGER_START_FRESH: z.enum(['yes', 'no'], { error: 'must be yes or no' }),
-} as const;
-
-type VariableName = keyof typeof VARIABLES;
-type Values = { [K in VariableName]?: z.output<(typeof VARIABLES)[K]> };
-
-/** Every variable Matchday reads, in the order `.env.example` lists them. */
-export const CONFIG_VARIABLES = Object.keys(VARIABLES) as VariableName[];
-
-function read(env: Record<string, string | undefined>): Values {
-  const values: Record<string, unknown> = {};
-  for (const name of CONFIG_VARIABLES) {
-    const raw = env[name]?.trim();
-    // An empty value (`FOO=` in a .env file) means "not set".
-    if (raw === undefined || raw === '') continue;
-    const parsed = VARIABLES[name].safeParse(raw);
-    if (!parsed.success) {
-      const problem = parsed.error.issues[0]?.message ?? 'is not valid';
-      const shown = SECRET_VARIABLES.has(name)
-        ? ''
-        : ` (got "${raw.length > 60 ? `${raw.slice(0, 60)}...` : raw}")`;
-      throw new ConfigError(name, `${problem}${shown}`);
-    }
-    values[name] = parsed.data;
-  }
-  return values as Values;
-}
-
 type Env = Record<string, string | undefined>;
 
 /** A line of a `.env` file: `NAME=value`, optionally preceded by `export `. */
@@ -289,7 +156,7 @@ export function loadConfig(env?: Env, options: { envFile?: string; api?: string 
  * v2 needs the client id and secret with a URL (the embedded service makes a pair when none is set);
  * v3 takes neither.
  */
-function esportsApi(v: ReturnType<typeof read>): 'v2' | 'v3' {
+function esportsApi(v: Values): 'v2' | 'v3' {
   const urlVersion = v.ESPORTS_API_URL
     ? /\/(v[23])\/?$/.exec(new URL(v.ESPORTS_API_URL).pathname)?.[1]
     : undefined;
@@ -323,9 +190,43 @@ function esportsApi(v: ReturnType<typeof read>): 'v2' | 'v3' {
 }
 
 function configFrom(env: Env): Config {
-  const v = read(env);
-
+  const v = readVariables(env);
   const api = esportsApi(v);
+  checkEsportsService(v, api);
+  checkPlatformTokens(v);
+  const shards = discordShards(v);
+  const ops = opsOf(v);
+  const calendar = calendarOf(v);
+  const store = storeOf(v);
+  return {
+    esports: esportsOf(v, api),
+    ...(v.CLOCK_SPEED !== undefined && v.CLOCK_SPEED !== 1 ? { clockSpeed: v.CLOCK_SPEED } : {}),
+    store,
+    logLevel: v.LOG_LEVEL ?? 'info',
+    notify: {
+      ...(v.NOTIFY_INSTANCE ? { instance: v.NOTIFY_INSTANCE } : {}),
+      startFresh: v.LEDGER_START_FRESH === 'yes',
+    },
+    ...(v.DISCORD_TOKEN
+      ? {
+          discord: {
+            token: v.DISCORD_TOKEN,
+            appId: v.DISCORD_APP_ID,
+            apiUrl: v.DISCORD_API_URL,
+            ...(shards ? { shards } : {}),
+          },
+        }
+      : {}),
+    ...(ops ? { ops } : {}),
+    ...(calendar ? { calendar } : {}),
+    ...(v.SLACK_BOT_TOKEN ? { slack: slackOf(v, v.SLACK_BOT_TOKEN) } : {}),
+    secrets: secretsOf(v, store),
+    systemTimeZone: systemTimeZone(env.TZ),
+  };
+}
+
+/** The real service's URL and secret go together (v3), and a faster clock is for the embedded one only. */
+function checkEsportsService(v: Values, api: 'v2' | 'v3'): void {
   if (v.ESPORTS_API_URL && !v.ESPORTS_API_SECRET && api === 'v3') {
     throw new ConfigError(
       'ESPORTS_API_SECRET',
@@ -344,6 +245,10 @@ function configFrom(env: Env): Config {
       'only works with the embedded service: leave it out with ESPORTS_API_URL (the real service runs in real time)',
     );
   }
+}
+
+/** A platform's other variables need its token; Slack's bot token needs Socket Mode's or HTTP's. */
+function checkPlatformTokens(v: Values): void {
   if ((v.DISCORD_APP_ID || v.DISCORD_API_URL) && !v.DISCORD_TOKEN) {
     throw new ConfigError(
       'DISCORD_TOKEN',
@@ -360,7 +265,10 @@ function configFrom(env: Env): Config {
       'or SLACK_SIGNING_SECRET must be set with SLACK_BOT_TOKEN (xapp- token for Socket Mode, or the signing secret for HTTP mode)',
     );
   }
+}
 
+/** The shards this process runs (DISCORD_SHARDS, else all of DISCORD_SHARD_COUNT); absent: no sharding. */
+function discordShards(v: Values): { ids: number[]; count: number } | undefined {
   if ((v.DISCORD_SHARDS || v.DISCORD_SHARD_COUNT) && !v.DISCORD_TOKEN) {
     throw new ConfigError('DISCORD_TOKEN', 'must be set to use Discord sharding (DISCORD_SHARDS is set)');
   }
@@ -379,36 +287,74 @@ function configFrom(env: Env): Config {
       `must list shard ids below DISCORD_SHARD_COUNT (${shardCount}); got ${outside}`,
     );
   }
+  return shardIds && shardCount ? { ids: shardIds, count: shardCount } : undefined;
+}
+
+/** The operations endpoint: on with METRICS_PORT. */
+function opsOf(v: Values): Config['ops'] {
   if (v.METRICS_HOST && v.METRICS_PORT === undefined) {
     throw new ConfigError('METRICS_PORT', 'must be set to serve metrics (METRICS_HOST is set)');
   }
+  return v.METRICS_PORT !== undefined
+    ? { port: v.METRICS_PORT, host: v.METRICS_HOST ?? '127.0.0.1' }
+    : undefined;
+}
 
+/** Calendar feeds: on their own port, or on the operations port; off when neither is set. */
+function calendarOf(v: Values): Config['calendar'] {
   if ((v.CALENDAR_HOST || v.CALENDAR_URL) && v.CALENDAR_PORT === undefined && v.METRICS_PORT === undefined) {
     throw new ConfigError(
       'CALENDAR_PORT',
       'must be set to serve calendars (CALENDAR_HOST or CALENDAR_URL is set), or METRICS_PORT to serve them on the operations port',
     );
   }
-  const calendarHost =
+  const host =
     v.CALENDAR_PORT !== undefined ? (v.CALENDAR_HOST ?? '127.0.0.1') : (v.METRICS_HOST ?? '127.0.0.1');
-  const calendarPort = v.CALENDAR_PORT ?? v.METRICS_PORT;
-  const calendar: Config['calendar'] =
-    calendarPort === undefined
-      ? undefined
-      : {
-          ...(v.CALENDAR_PORT !== undefined ? { port: v.CALENDAR_PORT } : {}),
-          host: calendarHost,
-          baseUrl: (
-            v.CALENDAR_URL ??
-            `http://${calendarHost.includes(':') ? `[${calendarHost}]` : calendarHost}:${calendarPort}`
-          ).replace(/\/+$/, ''),
-        };
+  const port = v.CALENDAR_PORT ?? v.METRICS_PORT;
+  if (port === undefined) return undefined;
+  return {
+    ...(v.CALENDAR_PORT !== undefined ? { port: v.CALENDAR_PORT } : {}),
+    host,
+    baseUrl: (v.CALENDAR_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
+  };
+}
 
-  const storeUrl = v.STORE_URL ?? DEFAULT_STORE_URL;
-  const store: Config['store'] = storeUrl.startsWith('sqlite://')
-    ? { kind: 'sqlite', url: storeUrl, path: storeUrl.slice('sqlite://'.length) }
-    : { kind: 'redis', url: storeUrl, ...(v.SETTINGS_MIRROR === 'off' ? { mirror: false as const } : {}) };
+function storeOf(v: Values): Config['store'] {
+  const url = v.STORE_URL ?? DEFAULT_STORE_URL;
+  return url.startsWith('sqlite://')
+    ? { kind: 'sqlite', url, path: url.slice('sqlite://'.length) }
+    : { kind: 'redis', url, ...(v.SETTINGS_MIRROR === 'off' ? { mirror: false as const } : {}) };
+}
 
+/** The data service to use: the real one (v3 URL and secret; v2 URL and client credentials) or the embedded one. */
+function esportsOf(v: Values, api: 'v2' | 'v3'): Config['esports'] {
+  return {
+    ...(v.ESPORTS_API_URL && api === 'v3' ? { url: v.ESPORTS_API_URL, secret: v.ESPORTS_API_SECRET } : {}),
+    ...(v.ESPORTS_API_URL && api === 'v2' ? { url: v.ESPORTS_API_URL } : {}),
+    ...(api === 'v2' ? { api } : {}),
+    ...(api === 'v2' && v.ESPORTS_API_CLIENT_ID
+      ? { clientId: v.ESPORTS_API_CLIENT_ID, clientSecret: v.ESPORTS_API_CLIENT_SECRET }
+      : {}),
+    ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
+    seed: v.ESPORTS_SEED ?? 42,
+  };
+}
+
+function slackOf(v: Values, botToken: string): NonNullable<Config['slack']> {
+  return {
+    botToken,
+    appToken: v.SLACK_APP_TOKEN,
+    signingSecret: v.SLACK_SIGNING_SECRET,
+    port: v.SLACK_PORT ?? 3000,
+    apiUrl: v.SLACK_API_URL,
+  };
+}
+
+/** Every secret value set, for the logger's scrubber: tokens, secrets and a Redis password. */
+function secretsOf(v: Values, store: Config['store']): string[] {
   const secrets = [
     v.ESPORTS_API_SECRET,
     v.ESPORTS_API_CLIENT_ID,
@@ -417,55 +363,9 @@ function configFrom(env: Env): Config {
     v.SLACK_BOT_TOKEN,
     v.SLACK_APP_TOKEN,
     v.SLACK_SIGNING_SECRET,
+    store.kind === 'redis' ? redisPassword(store.url) : undefined,
   ];
-  const storePassword = store.kind === 'redis' ? redisPassword(store.url) : undefined;
-
-  return {
-    esports: {
-      ...(v.ESPORTS_API_URL && api === 'v3' ? { url: v.ESPORTS_API_URL, secret: v.ESPORTS_API_SECRET } : {}),
-      ...(v.ESPORTS_API_URL && api === 'v2' ? { url: v.ESPORTS_API_URL } : {}),
-      ...(api === 'v2' ? { api } : {}),
-      ...(api === 'v2' && v.ESPORTS_API_CLIENT_ID
-        ? { clientId: v.ESPORTS_API_CLIENT_ID, clientSecret: v.ESPORTS_API_CLIENT_SECRET }
-        : {}),
-      ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
-      seed: v.ESPORTS_SEED ?? 42,
-    },
-    ...(v.CLOCK_SPEED !== undefined && v.CLOCK_SPEED !== 1 ? { clockSpeed: v.CLOCK_SPEED } : {}),
-    store,
-    logLevel: v.LOG_LEVEL ?? 'info',
-    notify: {
-      ...(v.NOTIFY_INSTANCE ? { instance: v.NOTIFY_INSTANCE } : {}),
-      startFresh: v.LEDGER_START_FRESH === 'yes',
-    },
-    ...(v.DISCORD_TOKEN
-      ? {
-          discord: {
-            token: v.DISCORD_TOKEN,
-            appId: v.DISCORD_APP_ID,
-            apiUrl: v.DISCORD_API_URL,
-            ...(shardIds && shardCount ? { shards: { ids: shardIds, count: shardCount } } : {}),
-          },
-        }
-      : {}),
-    ...(v.METRICS_PORT !== undefined
-      ? { ops: { port: v.METRICS_PORT, host: v.METRICS_HOST ?? '127.0.0.1' } }
-      : {}),
-    ...(calendar ? { calendar } : {}),
-    ...(v.SLACK_BOT_TOKEN
-      ? {
-          slack: {
-            botToken: v.SLACK_BOT_TOKEN,
-            appToken: v.SLACK_APP_TOKEN,
-            signingSecret: v.SLACK_SIGNING_SECRET,
-            port: v.SLACK_PORT ?? 3000,
-            apiUrl: v.SLACK_API_URL,
-          },
-        }
-      : {}),
-    secrets: [...secrets, storePassword].filter((s): s is string => typeof s === 'string' && s.length > 0),
-    systemTimeZone: systemTimeZone(env.TZ),
-  };
+  return secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
 /** `TZ` when it is an IANA zone this runtime knows ("Europe/Berlin", ":Europe/Berlin"), else the OS zone. */

@@ -26,7 +26,7 @@ export async function openDocuments(
 }
 
 /** One change of a stored document, as `changeDocument` runs it. */
-export interface DocumentChange<T> {
+interface DocumentChange<T> {
   /** The latest stored value and the revision it was read at (0: none stored). */
   read(): Promise<{ value: T; revision: number }>;
   /** The new value (validated); may throw, and then nothing is stored. */

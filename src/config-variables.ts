@@ -1,0 +1,143 @@
+/**
+ * Every environment variable Matchday reads, each with the schema that checks its value and turns it
+ * into a typed one, and `readVariables` that applies them to an environment record. Which variables
+ * go together, and the configuration built from them, are in config.ts (the only module that reads
+ * `process.env`).
+ */
+import { z } from 'zod';
+import { MatchdayError } from './core/errors.ts';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A configuration problem; `variable` names the environment variable at fault. */
+export class ConfigError extends MatchdayError {
+  override name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(
+      'CONFIGURATION',
+      'configuration',
+      `Configuration error: ${variable} ${problem}. See .env.example for every variable and an example value.`,
+    );
+  }
+}
+
+/** Variables whose values must never appear in a message. */
+const SECRET_VARIABLES = new Set([
+  'ESPORTS_API_SECRET',
+  'ESPORTS_API_CLIENT_ID',
+  'ESPORTS_API_CLIENT_SECRET',
+  'DISCORD_TOKEN',
+  'SLACK_BOT_TOKEN',
+  'SLACK_APP_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'STORE_URL', // a redis:// URL may carry a password
+]);
+
+const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL, e.g. https://api.example.com/v3',
+});
+
+/** Per variable: a schema over the raw (non-empty) string, producing the typed value. */
+const VARIABLES = {
+  ESPORTS_API_URL: httpUrl,
+  ESPORTS_API_SECRET: z.string().min(8, 'must be the service secret (at least 8 characters)'),
+  ESPORTS_API_VERSION: z.enum(['v2', 'v3'], { error: 'must be v2 or v3' }),
+  ESPORTS_API_CLIENT_ID: z.string().regex(/^[^\s]+$/, 'must be the v2 client id (no spaces)'),
+  ESPORTS_API_CLIENT_SECRET: z.string().min(8, 'must be the v2 client secret (at least 8 characters)'),
+  ESPORTS_RATE: z.coerce
+    .number({ error: 'must be a number of requests per second, e.g. 5' })
+    .positive('must be a positive number of requests per second, e.g. 5')
+    .max(10_000, 'must be at most 10000 requests per second'),
+  CLOCK_SPEED: z.coerce
+    .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
+    .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
+    .max(3600, 'must be at most 3600 (a simulated hour per second)'),
+  ESPORTS_SEED: z.coerce
+    .number({ error: 'must be a whole number, e.g. 42' })
+    .int('must be a whole number, e.g. 42')
+    .nonnegative('must be a whole number, e.g. 42')
+    .max(2 ** 31 - 1, 'must be below 2147483648'),
+  STORE_URL: z
+    .string()
+    .regex(
+      /^(sqlite:\/\/.+|rediss?:\/\/.+)$/,
+      'must be sqlite://<file> (e.g. sqlite://./data/matchday.sqlite) or redis://host:port',
+    ),
+  SETTINGS_MIRROR: z.enum(['on', 'off'], { error: 'must be on or off' }),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }),
+  DISCORD_TOKEN: z.string().min(20, 'must be the bot token from the Discord developer portal'),
+  DISCORD_APP_ID: z
+    .string()
+    .regex(/^\d{5,25}$/, 'must be the numeric application id, e.g. 123456789012345678'),
+  DISCORD_API_URL: httpUrl,
+  DISCORD_SHARDS: z
+    .string()
+    .regex(/^\d{1,4}(\s*,\s*\d{1,4})*$/, 'must be a comma-separated list of shard ids, e.g. 0,1')
+    .transform((text) => [...new Set(text.split(',').map((id) => Number(id.trim())))]),
+  DISCORD_SHARD_COUNT: z.coerce
+    .number({ error: 'must be the total number of shards, e.g. 4' })
+    .int('must be the total number of shards, e.g. 4')
+    .min(1, 'must be at least 1')
+    .max(10_000, 'must be at most 10000'),
+  SLACK_BOT_TOKEN: z.string().startsWith('xoxb-', 'must be a bot token starting with xoxb-'),
+  SLACK_APP_TOKEN: z.string().startsWith('xapp-', 'must be an app-level token starting with xapp-'),
+  SLACK_SIGNING_SECRET: z.string().min(8, 'must be the signing secret from the Slack app settings'),
+  SLACK_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 3000' })
+    .int('must be a port number, e.g. 3000')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  SLACK_API_URL: httpUrl,
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 9464' })
+    .int('must be a port number, e.g. 9464')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  METRICS_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
+  CALENDAR_PORT: z.coerce
+    .number({ error: 'must be a port number, e.g. 8787' })
+    .int('must be a port number, e.g. 8787')
+    .min(1, 'must be a port number between 1 and 65535')
+    .max(65_535, 'must be a port number between 1 and 65535'),
+  CALENDAR_HOST: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, 'must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0'),
+  CALENDAR_URL: httpUrl,
+  NOTIFY_INSTANCE: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be a name of letters, digits, ".", "_" or "-", e.g. bot-1'),
+  LEDGER_START_FRESH: z.enum(['yes', 'no'], { error: 'must be yes or no' }),
+} as const;
+
+type VariableName = keyof typeof VARIABLES;
+export type Values = { [K in VariableName]?: z.output<(typeof VARIABLES)[K]> };
+
+/** Every variable Matchday reads, in the order `.env.example` lists them. */
+export const CONFIG_VARIABLES = Object.keys(VARIABLES) as VariableName[];
+
+/** The variables set in `env`, each checked and typed; the first bad value throws `ConfigError`. */
+export function readVariables(env: Record<string, string | undefined>): Values {
+  const values: Record<string, unknown> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const raw = env[name]?.trim();
+    // An empty value (`FOO=` in a .env file) means "not set".
+    if (raw === undefined || raw === '') continue;
+    const parsed = VARIABLES[name].safeParse(raw);
+    if (!parsed.success) {
+      const problem = parsed.error.issues[0]?.message ?? 'is not valid';
+      const shown = SECRET_VARIABLES.has(name)
+        ? ''
+        : ` (got "${raw.length > 60 ? `${raw.slice(0, 60)}...` : raw}")`;
+      throw new ConfigError(name, `${problem}${shown}`);
+    }
+    values[name] = parsed.data;
+  }
+  return values as Values;
+}
