@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
 import { isTenantId } from '../core/tenant-id.ts';
 import { UserError } from './command.ts';
-import { changeDocument, MAX_ATTEMPTS, openDocuments } from './documents.ts';
+import { type Backend, changeDocument, guarded, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import {
   defaultSettings,
@@ -81,34 +81,15 @@ interface CurrentSettings {
   migrated: boolean;
 }
 
-/** A backend and what the store's operations say about it. */
-interface Backend {
-  documents: DocumentStore;
-  logger: Logger;
-  /** The store's name for messages (its URL without a password). */
-  where: string;
-}
-
 /** A backend failure as a `StoreError` that says what the store was doing. */
-function failure({ where }: Backend, action: string, error: unknown): StoreError {
+function failure(where: string, action: string, error: unknown): StoreError {
   if (error instanceof StoreError) return error;
   const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
   return new StoreError(
     `The settings store (${where}) failed to ${action}: ${reason}`,
     classifyStoreError(error),
-    {
-      cause: error,
-    },
+    { cause: error },
   );
-}
-
-/** Runs one backend call; a failure becomes a `StoreError` naming `action`. */
-async function guarded<T>(backend: Backend, action: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw failure(backend, action, error);
-  }
 }
 
 /** The stored settings (migrated, validated) and the revision they were read at. */
@@ -169,27 +150,17 @@ async function updateSettings(
   change: (current: Settings) => Settings,
 ): Promise<Settings> {
   checkTenantId(tenantId);
-  return changeDocument<Settings>({
-    read: async () => {
-      const { settings, revision } = await readCurrent(backend, tenantId);
-      return { value: settings, revision };
-    },
+  return changeDocument(backend, tenantId, {
+    read: () => readCurrent(backend, tenantId).then(({ settings: value, revision }) => ({ value, revision })),
     apply: (current) => validate(change(current)),
-    write: (next, revision) =>
-      guarded(backend, 'save settings', () =>
-        backend.documents.write(tenantId, JSON.stringify(next), revision),
-      ),
-    busy: () =>
-      new StoreError(
-        `The settings of ${tenantId} kept changing under ${MAX_ATTEMPTS} attempts to save them.`,
-        'busy',
-      ),
+    saving: 'save settings',
+    busy: `The settings of ${tenantId} kept changing under ${MAX_ATTEMPTS} attempts to save them.`,
   });
 }
 
 /** The settings store's logic (validation, migration, compare-and-set retries) over a backend. */
 function tenantStoreOver(documents: DocumentStore, logger: Logger, where: string): TenantStore {
-  const backend: Backend = { documents, logger, where };
+  const backend: Backend = { documents, logger, failure: (action, error) => failure(where, action, error) };
   return {
     get: (tenantId) => getSettings(backend, tenantId),
     update: (tenantId, change) => updateSettings(backend, tenantId, change),

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
 import { type Platform, UserError } from './command.ts';
-import { changeDocument, MAX_ATTEMPTS, openDocuments } from './documents.ts';
+import { type Backend, changeDocument, guarded, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes, noticeSchema, SPOILER_POLICIES } from './settings.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
@@ -118,26 +118,14 @@ const calendarSchema = z.object({ token: z.string().min(32), issuedAt: z.iso.dat
 const tokenDoc = (token: string) => `calendar:${createHash('sha256').update(token).digest('hex')}`;
 const newToken = () => randomBytes(32).toString('base64url');
 
-/** A backend and what the profile operations say about it. */
-interface Backend {
-  documents: DocumentStore;
-  logger: Logger;
-  /** The store's name for messages (its URL without a password). */
-  where: string;
-}
-
-/** Runs one backend call; a failure becomes a `StoreError` that says what the store was doing. */
-async function guarded<T>({ where }: Backend, action: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof StoreError) throw error;
-    throw new StoreError(
-      `The profile store (${where}) failed to ${action}: ${(error as Error)?.message ?? String(error)}`,
-      classifyStoreError(error),
-      { cause: error },
-    );
-  }
+/** A backend failure as a `StoreError` that says what the store was doing. */
+function failure(where: string, action: string, error: unknown): StoreError {
+  if (error instanceof StoreError) return error;
+  return new StoreError(
+    `The profile store (${where}) failed to ${action}: ${(error as Error)?.message ?? String(error)}`,
+    classifyStoreError(error),
+    { cause: error },
+  );
 }
 
 /** The stored profile (defaults when absent or invalid) and the revision it was read at. */
@@ -175,17 +163,11 @@ async function updateProfile(
   change: (current: Profile) => Profile,
 ): Promise<Profile> {
   checkUserKey(userKey);
-  return changeDocument<Profile>({
-    read: async () => {
-      const { profile, revision } = await readProfile(backend, userKey);
-      return { value: profile, revision };
-    },
+  return changeDocument(backend, userKey, {
+    read: () => readProfile(backend, userKey).then(({ profile: value, revision }) => ({ value, revision })),
     apply: (current) => validProfile(change(current)),
-    write: (next, revision) =>
-      guarded(backend, 'save a profile', () =>
-        backend.documents.write(userKey, JSON.stringify(next), revision),
-      ),
-    busy: () => new StoreError(`The profile of ${userKey} kept changing while saving it.`, 'busy'),
+    saving: 'save a profile',
+    busy: `The profile of ${userKey} kept changing while saving it.`,
   });
 }
 
@@ -284,7 +266,7 @@ async function channelOfToken(
 
 /** The profile logic (validation, compare-and-set retries, calendar tokens) over a document backend. */
 export function userStoreOver(documents: DocumentStore, logger: Logger, where: string): UserStore {
-  const backend: Backend = { documents, logger, where };
+  const backend: Backend = { documents, logger, failure: (action, error) => failure(where, action, error) };
   return {
     async get(userKey) {
       checkUserKey(userKey);
