@@ -14,6 +14,7 @@ export const SLOW_TESTS = [
   'test/ops/scale.test.ts', // 3 processes on one Redis, the lease holder SIGKILLed (~75 s)
   'test/notify/crash.test.ts', // a child notifier SIGKILLed again and again while posting (~25 s)
   'test/notify/restart.test.ts', // a child notifier SIGKILLed mid-run and restarted (~15 s)
+  'test/notify/redis-restart.test.ts', // a redis-server killed mid-run and started empty, 3 runs (~80 s)
   'test/client/v2-token-processes.test.ts', // child processes sharing one v2 token, SQLite and Redis (~40 s)
   'test/bot/tenant-concurrency.test.ts', // child processes writing 1,000 tenants each (~15 s)
   // Simulated days and hours.

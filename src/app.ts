@@ -386,8 +386,11 @@ export async function openNotifier(
       },
     );
   } else {
-    const { RedisLedger } = await import('./notify/redis-ledger.ts');
-    ledger = new RedisLedger(store.url, identity);
+    const { RedisLedger, DEFAULT_LEDGER_MIRROR_PATH } = await import('./notify/redis-ledger.ts');
+    // The ledger mirror (beside the settings mirror, off with it): what Redis forgets, it keeps.
+    const { SqliteLedger } = await import('./notify/sqlite-ledger.ts');
+    const mirror = store.mirror === false ? {} : { mirror: new SqliteLedger(DEFAULT_LEDGER_MIRROR_PATH) };
+    ledger = new RedisLedger(store.url, { ...identity, ...mirror });
   }
   // Loaded only by a process that notifies (`matchday ask` never loads the notifier).
   const { createNotifier } = await import('./notify/notifier.ts');

@@ -4,6 +4,13 @@
  * Values are `state|updatedAt|detail` strings; a claim's detail is `holder|session|until|attempts`
  * (its lease ends at `until`, checked by the claim script, so a claim taken over is known as such).
  * Sent and failed keys are kept for `retentionMs`, claims for a day (then Redis expires them).
+ *
+ * Redis restarted without persistence loses every key: a sent key would then be claimed and posted
+ * again. With a `mirror` (a local SQLite ledger, `./data/ledger-mirror.sqlite` beside the settings
+ * mirror), every sent and failed mark and every completed run is also written there, first; a claim
+ * reads the mirror for its keys and never claims one the mirror knows as sent or failed (it is written
+ * back into Redis instead), and reads (`getMany`, `lastRun`) fall back to it for keys Redis lacks.
+ * The mirror is consulted on every claim, so no loss needs detecting: it holds whatever Redis forgot.
  */
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
@@ -22,7 +29,15 @@ export interface RedisLedgerOptions extends LedgerOptions {
   prefix?: string;
   /** How long sent and failed keys are kept. Default 30 days. */
   retentionMs?: number;
+  /**
+   * A durable local copy of the sent and failed keys and of the last run (a `SqliteLedger`), the
+   * source of truth when Redis lost its data. Closed with this ledger.
+   */
+  mirror?: Ledger;
 }
+
+/** Where the ledger mirror lives (`SETTINGS_MIRROR=off` turns it off with the settings mirror). */
+export const DEFAULT_LEDGER_MIRROR_PATH = './data/ledger-mirror.sqlite';
 
 /** Claims are kept this long at most (a released "maybe posted" trace, a dead holder's claim). */
 const CLAIM_KEEP_MS = 24 * 3600_000;
@@ -103,6 +118,7 @@ export class RedisLedger implements Ledger {
   readonly #session = randomUUID();
   /** The last run's key: beside the entries, not among them (`matchday:ledger-last-run`). */
   readonly #runKey: string;
+  readonly #mirror: Ledger | undefined;
 
   /** Connects to `url` (e.g. `redis://127.0.0.1:6390`). */
   constructor(url: string, options: RedisLedgerOptions = {}) {
@@ -112,6 +128,7 @@ export class RedisLedger implements Ledger {
     this.#holder = (options.holder ?? `anonymous-${randomUUID()}`).replaceAll('|', '/');
     this.#retentionMs = options.retentionMs ?? 30 * 24 * 3600_000;
     this.#now = options.now ?? Date.now;
+    this.#mirror = options.mirror;
     // Reconnect forever with capped, jittered backoff (a Redis restart must not end notifications),
     // but fail each call at once while disconnected instead of queueing it: the notifier retries the
     // notification on a later tick, and resumes by itself when Redis is back.
@@ -147,6 +164,7 @@ export class RedisLedger implements Ledger {
 
   /** Redis keeps no file to damage; an unreachable Redis fails each call on its own (retried later). */
   async verify(): Promise<void> {
+    await this.#mirror?.verify();
     await this.#connected;
   }
 
@@ -156,7 +174,7 @@ export class RedisLedger implements Ledger {
 
   async claimMany(keys: readonly string[]): Promise<Map<string, Claim>> {
     const won = new Map<string, Claim>();
-    const unique = [...new Set(keys)];
+    const unique = await this.#notInMirror([...new Set(keys)]);
     // One script per 500 keys: atomic as a whole in Redis, one round trip each.
     for (let i = 0; i < unique.length; i += 500) {
       const chunk = unique.slice(i, i + 500);
@@ -166,6 +184,33 @@ export class RedisLedger implements Ledger {
       });
     }
     return won;
+  }
+
+  /**
+   * The keys the mirror does not know as done; the done ones are written back into Redis (unless it
+   * has them), so other instances see them too.
+   */
+  async #notInMirror(keys: string[]): Promise<string[]> {
+    if (!this.#mirror || keys.length === 0) return keys;
+    const done = await this.#mirror.getMany(keys);
+    if (done.size === 0) return keys;
+    await this.#restore([...done.values()]);
+    return keys.filter((key) => !done.has(key));
+  }
+
+  /** Puts entries from the mirror back into Redis, never over a key Redis has. */
+  async #restore(entries: LedgerEntry[]): Promise<void> {
+    await this.#connected;
+    const multi = this.#client.multi();
+    for (const entry of entries) {
+      const detail = entry.state === 'sent' ? entry.messageId : entry.reason;
+      const keep = Math.max(1, entry.updatedAt + this.#retentionMs - this.#now());
+      multi.set(this.#prefix + entry.key, `${entry.state}|${entry.updatedAt}|${detail ?? ''}`, {
+        condition: 'NX',
+        expiration: { type: 'PX', value: keep },
+      });
+    }
+    await multi.exec();
   }
 
   async renewMany(keys: readonly string[]): Promise<Set<string>> {
@@ -197,6 +242,7 @@ export class RedisLedger implements Ledger {
 
   async markSentMany(sent: readonly (readonly [key: string, messageId: string])[]): Promise<void> {
     if (sent.length === 0) return;
+    await this.#mirror?.markSentMany(sent);
     await this.#connected;
     // A pipeline ignores `disableOfflineQueue` (@redis/client 5 queues it until the next reconnect
     // attempt): it would hold the tick for a whole reconnect delay while Redis is away.
@@ -222,22 +268,29 @@ export class RedisLedger implements Ledger {
         if (typeof value === 'string') found.set(key, this.#entry(key, value));
       });
     }
+    const absent = keys.filter((key) => !found.has(key));
+    if (this.#mirror && absent.length > 0) {
+      const kept = await this.#mirror.getMany(absent);
+      for (const [key, entry] of kept) found.set(key, entry);
+      if (kept.size > 0) await this.#restore([...kept.values()]);
+    }
     return found;
   }
 
-  /** Redis expires sent and failed keys itself after `retentionMs`: nothing to delete. */
-  async prune(_before: number): Promise<number> {
-    return 0;
+  /** Redis expires sent and failed keys itself after `retentionMs`; the mirror is pruned. */
+  async prune(before: number): Promise<number> {
+    return (await this.#mirror?.prune(before)) ?? 0;
   }
 
   async lastRun(): Promise<number | undefined> {
     await this.#connected;
     const value = await this.#client.get(this.#runKey);
-    return value === null ? undefined : Number(value);
+    return value === null ? this.#mirror?.lastRun() : Number(value);
   }
 
   /** Kept as long as sent entries: a deployment silent for longer starts as a first start. */
   async recordRun(at: number): Promise<void> {
+    await this.#mirror?.recordRun(at);
     await this.#connected;
     await this.#client.eval(RECORD_RUN_SCRIPT, {
       keys: [this.#runKey],
@@ -246,6 +299,7 @@ export class RedisLedger implements Ledger {
   }
 
   async markSent(key: string, messageId: string): Promise<void> {
+    await this.#mirror?.markSent(key, messageId);
     await this.#connected;
     await this.#client.set(this.#prefix + key, `sent|${this.#now()}|${messageId}`, {
       expiration: { type: 'PX', value: this.#retentionMs },
@@ -267,6 +321,7 @@ export class RedisLedger implements Ledger {
   }
 
   async fail(key: string, reason: string): Promise<void> {
+    await this.#mirror?.fail(key, reason);
     await this.#connected;
     await this.#client.set(this.#prefix + key, `failed|${this.#now()}|${reason}`, {
       expiration: { type: 'PX', value: this.#retentionMs },
@@ -274,9 +329,7 @@ export class RedisLedger implements Ledger {
   }
 
   async get(key: string): Promise<LedgerEntry | undefined> {
-    await this.#connected;
-    const value = await this.#client.get(this.#prefix + key);
-    return value === null ? undefined : this.#entry(key, value);
+    return (await this.getMany([key])).get(key);
   }
 
   #entry(key: string, value: string): LedgerEntry {
@@ -294,6 +347,7 @@ export class RedisLedger implements Ledger {
   }
 
   async close(): Promise<void> {
+    await this.#mirror?.close();
     if (this.#client.isReady) await this.#client.close();
     else if (this.#client.isOpen) this.#client.destroy();
   }

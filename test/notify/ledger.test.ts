@@ -131,6 +131,53 @@ ledgerContract(
   !process.env.REDIS_URL,
 );
 
+ledgerContract(
+  'RedisLedger with a mirror',
+  (leaseMs, now) =>
+    new RedisLedger(process.env.REDIS_URL ?? '', {
+      leaseMs: Math.max(leaseMs, 1),
+      now,
+      prefix: `test:${process.pid}:m:`,
+      mirror: new SqliteLedger(join(dir, 'mirror.sqlite'), { now }),
+    }),
+  !process.env.REDIS_URL,
+);
+
+describe.skipIf(!process.env.REDIS_URL)('RedisLedger: the mirror keeps what Redis forgot', () => {
+  it('a sent or failed key whose Redis entry is gone is neither claimed nor unknown, and is written back', async () => {
+    const prefix = `test:${process.pid}:forgot:`;
+    const mirrorPath = join(dir, 'forgot-mirror.sqlite');
+    const open = () =>
+      new RedisLedger(process.env.REDIS_URL ?? '', { prefix, mirror: new SqliteLedger(mirrorPath) });
+    const first = open();
+    const sent = `live:1:card:slack:slack:T1:C${Date.now()}`;
+    const failed = `reminder:1:15:slack:slack:T1:C${Date.now()}`;
+    const fresh = `result:1:over:slack:slack:T1:C${Date.now()}`;
+    expect([...(await first.claimMany([sent, failed])).keys()]).toEqual([sent, failed]);
+    await first.markSent(sent, 'M1');
+    await first.fail(failed, 'dropped: test');
+    await first.recordRun(1234);
+    await first.close();
+    // Redis loses the data (as a restart without persistence would).
+    const { createClient } = await import('@redis/client');
+    const raw = createClient({ url: process.env.REDIS_URL });
+    await raw.connect();
+    for (const k of [sent, failed, fresh]) await raw.del(prefix + k);
+    await raw.del(`${prefix.replace(/:$/, '')}-last-run`);
+
+    const again = open();
+    expect(await again.findMessage(sent)).toBe('M1');
+    expect((await again.get(failed))?.reason).toBe('dropped: test');
+    expect(await again.lastRun()).toBe(1234);
+    expect([...(await again.claimMany([sent, failed, fresh])).keys()]).toEqual([fresh]);
+    // Written back: another instance without the mirror sees them in Redis.
+    expect(await raw.get(prefix + sent)).toMatch(/^sent\|\d+\|M1$/);
+    expect(await raw.get(prefix + failed)).toMatch(/^failed\|\d+\|dropped: test$/);
+    await again.close();
+    await raw.close();
+  });
+});
+
 describe('SqliteLedger leases', () => {
   it('lets another process take over a claim only after the holder’s lease ran out', async () => {
     let now = 1_000_000;
@@ -258,6 +305,16 @@ function claimContract(name: string, make: (options: LedgerOptions) => Ledger, s
 }
 
 claimContract('SqliteLedger', (options) => new SqliteLedger(join(dir, 'holders.sqlite'), options));
+claimContract(
+  'RedisLedger with a mirror',
+  (options) =>
+    new RedisLedger(process.env.REDIS_URL ?? '', {
+      ...options,
+      prefix: `test:${process.pid}:hm:`,
+      mirror: new SqliteLedger(join(dir, 'holders-mirror.sqlite'), options.now ? { now: options.now } : {}),
+    }),
+  !process.env.REDIS_URL,
+);
 claimContract(
   'RedisLedger',
   (options) => new RedisLedger(process.env.REDIS_URL ?? '', { ...options, prefix: `test:${process.pid}:h:` }),
