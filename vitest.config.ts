@@ -24,6 +24,7 @@ export const SLOW_TESTS = [
   'test/service/simulation.test.ts', // the world on a jumped and a fast clock (~7 s)
   'test/notify/notifier-cases.test.ts', // moved, postponed and failing series over simulated hours (~15 s)
   'test/notify/feed-source.test.ts', // two notifiers over two simulated hours, one over a feed (~30 s)
+  'test/notify/deleted-while-down.test.ts', // series deleted while down, over simulated hours (~45 s)
   'test/notify/since.test.ts', // subscriptions made mid-day over a simulated day (~8 s)
   'test/notify/threads.test.ts', // a series played game by game through Discord and Slack threads (~75 s at load 20)
   'test/notify/scheduled-events.test.ts', // scheduled events over 15 simulated hours (~25 s at load 20)

@@ -61,6 +61,29 @@ export async function readEnded(
   }
   return found;
 }
+/**
+ * Series deleted in (from, to] that were to start after `from` (the look-back after downtime: their
+ * reminders never go out, and after a restart no listing shows them). Latest start first.
+ */
+export async function readRemoved(
+  client: Pick<NotifyClient, 'series'>,
+  from: number,
+  to: number,
+): Promise<Series[]> {
+  const found: Series[] = [];
+  for await (const s of client.series.paginate(
+    { filter: [['lifecycle', '=', 'deleted']], order: 'start-desc' },
+    { ...BACKGROUND, limit: PAST_LIMIT },
+  )) {
+    const start = Date.parse(s.start ?? '');
+    if (Number.isNaN(start)) continue;
+    if (start <= from) break;
+    const deleted = Date.parse(s.deleted_at ?? '');
+    if (deleted > from && deleted <= to) found.push(s);
+  }
+  return found;
+}
+
 /** How often the streams of series with live cards are read again (online state, viewers). */
 const STREAMS_REFRESH_MS = 5 * 60_000;
 const HOUR = 3600_000;
@@ -136,6 +159,11 @@ export class ClientSource implements NotifySource {
     const found = await readEnded(this.#o.client, from, to);
     await this.#names.load(found);
     return found;
+  }
+
+  async removedSeries(from: number, to: number): Promise<Series[]> {
+    this.#counted();
+    return readRemoved(this.#o.client, from, to);
   }
 
   #counted(): void {

@@ -11,7 +11,7 @@ import type { NameIndex } from '../bot/names.ts';
 import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Caster, Series } from '../protocol/types.ts';
-import { type NotifyClient, readEnded } from './client-source.ts';
+import { type NotifyClient, readEnded, readRemoved } from './client-source.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { POLL_INTERVAL_MS } from './plan.ts';
 import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './source.ts';
@@ -162,6 +162,12 @@ export class FeedSource implements NotifySource {
     const missing = [...rosters].filter((id) => !this.#o.names.roster(id));
     if (missing.length > 0) await this.#o.names.ensureRosters(this.#o.client, missing);
     return found;
+  }
+
+  /** Read from the service: the feed no longer lists a deleted series. */
+  removedSeries(from: number, to: number): Promise<Series[]> {
+    this.#o.stats.reads++;
+    return readRemoved(this.#o.client, from, to);
   }
 
   preview(series: Series): Promise<Preview> {

@@ -70,6 +70,11 @@ export interface NotifySource {
    */
   pastSeries(from: number, to: number): Promise<Series[]>;
   /**
+   * Series deleted in (from, to] that were to start after `from`: read once, for the look-back
+   * after downtime (their reminders are logged as dropped; no listing shows them any more).
+   */
+  removedSeries(from: number, to: number): Promise<Series[]>;
+  /**
    * A match preview of `series` (form, head-to-head, what is at stake) for its first reminder:
    * from the feed where it holds the answer, else a few reads. Rejects when it cannot be read.
    */

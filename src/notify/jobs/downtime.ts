@@ -11,7 +11,10 @@
  *   channel's next shorter lead) passed after `from`.
  * `from` is the last tick any notifier recorded on the ledger (`Ledger.lastRun`); without one (a
  * first start) nothing is looked up. What is still within its window at `now` is left to the jobs,
- * which send it late. Series deleted while down are not looked up (the service no longer lists them).
+ * which send it late.
+ * - removed series (rule 1): series deleted while down (read once from the service: no listing shows
+ *   them any more, so no job would) have each reminder whose moment came after `from` logged as
+ *   dropped; they get no live card or result. A failed read is logged and skips only this part.
  */
 import { DateTime } from 'luxon';
 import type { Series } from '../../protocol/types.ts';
@@ -47,6 +50,40 @@ export async function lookBack(
   await missedDigests(ctx, since, now);
   const past = await ctx.source.pastSeries(since - o.resultsLateWindowMs, now);
   await missedSeries(ctx, past, since, now, o.resultsLateWindowMs);
+  await removedSeries(ctx, since, now);
+}
+
+/** The reminders of series deleted in (since, now] whose moment came after `since`: dropped. */
+async function removedSeries(ctx: JobContext, since: number, now: number): Promise<void> {
+  let removed: Series[];
+  try {
+    removed = await ctx.source.removedSeries(since, now);
+  } catch (error) {
+    ctx.logger.warn(
+      { err: error },
+      'series deleted while down could not be read; their reminders are not logged',
+    );
+    return;
+  }
+  const keys: string[] = [];
+  const named: number[] = [];
+  for (const series of removed) {
+    const start = Date.parse(series.start ?? '');
+    const subs = ctx.subs.subscribersOf(series).filter((sub) => sub.kinds.has('reminders'));
+    if (subs.length > 0) named.push(series.id);
+    for (const sub of subs)
+      for (const lead of sub.leads) {
+        const at = start - lead * 60_000;
+        if (at > since && (sub.since === undefined || at >= sub.since))
+          keys.push(ledgerKey('reminder', series.id, `${lead}m@${start / 60_000}`, sub));
+      }
+  }
+  if (named.length > 0)
+    ctx.logger.info(
+      { series: named },
+      'series deleted while no notifier ran: no reminder, live card or result',
+    );
+  await ctx.drops.log(keys, REMINDER_STARTED);
 }
 
 /** Each channel's digest slots whose window closed in (since, now], by time zone and time. */
