@@ -31,7 +31,7 @@ import { SqliteLedger } from '../src/notify/sqlite-ledger.ts';
 import { startService } from '../src/service/index.ts';
 import { Rng } from '../src/service/random.ts';
 import { MemoryTenants, memoryLogger } from '../test/notify/helpers.ts';
-import { expectedNotifications } from '../test/notify/world-expect.ts';
+import { type Expected, expectedNotifications } from '../test/notify/world-expect.ts';
 import { apiBench } from './notify-api.ts';
 import { crashBench } from './notify-crash.ts';
 import { faultsBench } from './notify-faults.ts';
@@ -70,6 +70,8 @@ class CountingDelivery implements Delivery {
   /** Keys posted (a repeat is answered from `#ids` and counted in `deduped`). */
   readonly posts = new Map<string, number>();
   readonly #ids = new Map<string, string>();
+  /** The message ids of every post made (a grouped reminder's other keys are marked with its id). */
+  readonly messages = new Set<string>();
   deduped = 0;
   edits = 0;
   #seq = 0;
@@ -82,6 +84,7 @@ class CountingDelivery implements Delivery {
     }
     const messageId = `${this.platform}-${++this.#seq}`;
     this.#ids.set(key, messageId);
+    this.messages.add(messageId);
     this.posts.set(key, 1);
     return { messageId };
   }
@@ -132,6 +135,10 @@ interface RunResult {
   delivered: number;
   duplicates: number;
   missing: number;
+  /** Reminders delivered inside another reminder's message (one message per channel and minute). */
+  grouped: number;
+  /** Not delivered, and dropped by a documented lateness rule (recorded in the ledger): by rule. */
+  droppedLate: Record<string, number>;
   unexpected: number;
   tickP99: number;
   tickMax: number;
@@ -145,6 +152,44 @@ interface RunResult {
   slowest: Record<string, number>;
   rssMb: number;
   seconds: number;
+}
+
+/**
+ * Delivered, missing, grouped and dropped late, per expected notification. A result counts when the
+ * ledger has it sent (a frozen live card is its result, with no post of its own); a reminder of a
+ * grouped message ("3 series start soon") when the ledger marks it sent with the id of a message
+ * that was posted (the post carries the first reminder's key only). What was not delivered but is
+ * recorded as dropped by a lateness rule (`failed`, `dropped: <rule>`) is `dropped_late`, by rule.
+ */
+async function account(
+  expected: Expected[],
+  posted: Map<string, number>,
+  deliveries: Record<string, CountingDelivery>,
+  ledger: SqliteLedger,
+) {
+  const messages = new Set(Object.values(deliveries).flatMap((d) => [...d.messages]));
+  const entries = await ledger.getMany(expected.map((e) => e.key));
+  let delivered = 0;
+  let missing = 0;
+  let grouped = 0;
+  const droppedLate: Record<string, number> = {};
+  for (const e of expected) {
+    const entry = entries.get(e.key);
+    const sentId = entry?.state === 'sent' ? entry.messageId : undefined;
+    if (e.kind === 'result' ? sentId !== undefined : posted.has(e.key)) delivered++;
+    else if (e.kind === 'reminder' && sentId !== undefined && messages.has(sentId)) {
+      delivered++;
+      grouped++;
+    } else if (entry?.state === 'failed' && entry.reason?.startsWith('dropped: ')) {
+      const rule = entry.reason.slice('dropped: '.length);
+      droppedLate[rule] = (droppedLate[rule] ?? 0) + 1;
+    } else {
+      missing++;
+      if (process.argv.includes('--debug') && missing <= 5)
+        console.log('  missing', e.kind, e.key, new Date(e.at).toISOString(), JSON.stringify(entry));
+    }
+  }
+  return { delivered, missing, grouped, droppedLate };
 }
 
 async function run(count: number, dir: string): Promise<RunResult> {
@@ -210,17 +255,8 @@ async function run(count: number, dir: string): Promise<RunResult> {
   const expected = expectedNotifications(service.world, list, FROM, FROM + SPAN + 1);
   const posted = new Map<string, number>();
   for (const d of Object.values(deliveries)) for (const [key, n] of d.posts) posted.set(key, n);
-  let delivered = 0;
-  let missing = 0;
-  for (const e of expected) {
-    const ok = e.kind === 'result' ? (await ledger.get(e.key))?.state === 'sent' : posted.has(e.key);
-    if (ok) delivered++;
-    else {
-      missing++;
-      if (process.argv.includes('--debug') && missing <= 5)
-        console.log('  missing', e.kind, e.key, new Date(e.at).toISOString());
-    }
-  }
+  const tally = await account(expected, posted, deliveries, ledger);
+  const { delivered, missing, grouped, droppedLate } = tally;
   const expectedKeys = new Set(expected.map((e) => e.key));
   const duplicates =
     [...posted.values()].reduce((n, c) => n + (c - 1), 0) +
@@ -240,6 +276,8 @@ async function run(count: number, dir: string): Promise<RunResult> {
     delivered,
     duplicates,
     missing,
+    grouped,
+    droppedLate,
     unexpected,
     tickP99: Math.round(p99(ticks) * 10) / 10,
     tickMax: Math.round(Math.max(...ticks) * 10) / 10,
@@ -267,15 +305,31 @@ if (process.argv.includes('--faults')) {
   process.exit(0);
 }
 
+/** The table's columns; `grouped`: delivered inside another reminder's message (counted in delivered). */
+const HEADER = [
+  'tenants',
+  'upstream',
+  'summaries',
+  'expected',
+  'delivered',
+  '(grouped)',
+  'dropped_late',
+  'missing',
+  'unexpected',
+  'duplicates',
+  'tick_p99_ms',
+  'tick_max_ms',
+  'rss_mb',
+  'wall_s',
+];
+
 const dir = mkdtempSync(join(tmpdir(), 'matchday-bench-notify-'));
 const results: RunResult[] = [];
 try {
   console.log(
     `notify bench: ${SPAN / 3600_000} simulated hours, one tick per ${TICK / 1000} s, seed ${SEED}`,
   );
-  console.log(
-    'tenants  upstream  summaries  expected  delivered  missing  unexpected  duplicates  tick_p99_ms  tick_max_ms  rss_mb  wall_s',
-  );
+  console.log(HEADER.join('  '));
   for (const count of COUNTS) {
     const r = await run(count, dir);
     results.push(r);
@@ -286,6 +340,8 @@ try {
         r.summaries,
         r.expected,
         r.delivered,
+        r.grouped,
+        dropped(r),
         r.missing,
         r.unexpected,
         r.duplicates,
@@ -294,9 +350,10 @@ try {
         r.rssMb,
         r.seconds,
       ]
-        .map((v, i) => String(v).padStart(i === 0 ? 7 : 9))
-        .join(' '),
+        .map((v, i) => String(v).padStart(HEADER[i]!.length))
+        .join('  '),
     );
+    if (dropped(r) > 0) console.log(`         dropped late, by rule: ${JSON.stringify(r.droppedLate)}`);
     console.log(
       `         start-up backlog: ${r.startupTicks} tick(s); after it: p99 ${r.tickP99Steady} ms; budget ran out ${r.extraTicks} time(s); slowest tick by phase (ms): ${JSON.stringify(r.slowest)}`,
     );
@@ -304,6 +361,10 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+function dropped(r: RunResult): number {
+  return Object.values(r.droppedLate).reduce((a, b) => a + b, 0);
+}
+
 const one = results[0]!;
 const largest = results.at(-1)!;
 const maxUpstream = Math.max(...results.map((r) => r.upstream));
@@ -327,6 +388,9 @@ console.log(
     expected: largest.expected,
     delivered: largest.delivered,
     missing: largest.missing,
+    grouped: largest.grouped,
+    dropped_late: dropped(largest),
+    dropped_late_by_rule: largest.droppedLate,
     duplicates: largest.duplicates,
     tick_p99_ms: largest.tickP99,
     tick_max_ms: largest.tickMax,
@@ -341,6 +405,9 @@ console.log(
       tick_p99_ms: r.tickP99,
       expected: r.expected,
       delivered: r.delivered,
+      grouped: r.grouped,
+      dropped_late: dropped(r),
+      missing: r.missing,
       duplicates: r.duplicates,
     })),
   }),
