@@ -8,15 +8,21 @@
  * ICS feed (`src/calendar/`); `/me calendar renew` makes a new one and the old one stops working.
  */
 
-import { type CommandContext, defineCommand, type ProfileAccess, UserError } from '../src/bot/command.ts';
+import {
+  type CommandContext,
+  defineCommand,
+  defineSubcommand,
+  type ProfileAccess,
+  UserError,
+} from '../src/bot/command.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { parseLeads } from './settings-parse.ts';
-import { resolveName, scopeOf, textArg } from './shared.ts';
+import { calendarActionOption, parseLeads, spoilersOption } from './settings-parse.ts';
+import { nameATeam, resolveName, scopeOf, teamLabel, textArg } from './shared.ts';
 
 const team = {
   type: 'string',
@@ -40,7 +46,7 @@ export default defineCommand({
   description: 'Your own follows, reminders and calendar (private)',
   ephemeral: true,
   subcommands: {
-    follow: {
+    follow: defineSubcommand({
       description: 'Follow a team, or an organisation across its games, yourself',
       options: {
         team,
@@ -53,13 +59,18 @@ export default defineCommand({
         },
         qualifiers: { type: 'boolean', description: 'Include qualifiers (default true)' },
       },
-    },
-    unfollow: {
+      run: (ctx) => follow(ctx, profileOf(ctx), 'follow', ctx.args),
+    }),
+    unfollow: defineSubcommand({
       description: 'Stop following a team, or an organisation across its games, yourself',
       options: { team, organisation },
-    },
-    list: { description: 'What you follow, your reminders and your calendar' },
-    reminders: {
+      run: (ctx) => follow(ctx, profileOf(ctx), 'unfollow', ctx.args),
+    }),
+    list: defineSubcommand({
+      description: 'What you follow, your reminders and your calendar',
+      run: async (ctx) => ({ cards: [profileCard(ctx, await profileOf(ctx).get())] }),
+    }),
+    reminders: defineSubcommand({
       description: 'Your reminder lead times',
       options: {
         leads: {
@@ -69,8 +80,14 @@ export default defineCommand({
           max: 50,
         },
       },
-    },
-    timezone: {
+      async run(ctx) {
+        const profile = profileOf(ctx);
+        const leads = parseLeads(String(ctx.args.leads ?? ''), false);
+        const saved = await profile.update((current) => ({ ...current, leads }));
+        return saidAndShown(ctx, saved, `Your reminders: ${saved.leads.join(', ')} minutes before.`);
+      },
+    }),
+    timezone: defineSubcommand({
       description: 'Your time zone',
       options: {
         zone: {
@@ -81,105 +98,33 @@ export default defineCommand({
           max: 64,
         },
       },
-    },
-    quiet: {
-      description: 'Quiet hours for your DMs (no times: off)',
-      options: {
-        from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
-        to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
-      },
-    },
-    dms: {
-      description: 'What reaches you by direct message (no option: shows it)',
-      options: {
-        reminders: { type: 'boolean', description: 'Reminders at your lead times' },
-        live: { type: 'boolean', description: 'A live card when a series starts, updated as it plays' },
-        results: { type: 'boolean', description: 'The result when a series ends' },
-      },
-    },
-    spoilers: {
-      description: 'How results appear in your direct messages',
-      options: {
-        policy: {
-          type: 'string',
-          description: 'show, spoiler (hidden until revealed) or hide',
-          required: true,
-          choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
-        },
-      },
-    },
-    calendar: {
-      description: 'Your private calendar URL',
-      options: {
-        action: {
-          type: 'string',
-          description: 'show (default) or renew (the old URL stops working)',
-          choices: [
-            { name: 'show', value: 'show' },
-            { name: 'renew', value: 'renew' },
-          ],
-        },
-      },
-    },
-  },
-  async run(ctx) {
-    const profile = ctx.profile;
-    if (!profile) throw new UserError('NO_PROFILES', 'Personal follows are not available in this Matchday.');
-    // `switch (ctx.subcommand)` types `ctx.args` as that subcommand's options.
-    switch (ctx.subcommand) {
-      case undefined:
-      case 'list':
-        return { cards: [profileCard(ctx, await profile.get())] };
-      case 'follow':
-      case 'unfollow':
-        return follow(ctx, profile, ctx.subcommand, ctx.args);
-      case 'reminders': {
-        const leads = parseLeads(String(ctx.args.leads ?? ''), false);
-        const saved = await profile.update((current) => ({ ...current, leads }));
-        return saidAndShown(ctx, saved, `Your reminders: ${saved.leads.join(', ')} minutes before.`);
-      }
-      case 'timezone': {
+      async run(ctx) {
+        const profile = profileOf(ctx);
         const typed = textArg('zone', ctx.args.zone, 64);
         if (!typed) throw new UserError('MISSING_OPTION', 'Give a time zone, e.g. zone:Europe/Berlin.');
         const zone = resolveTimeZone(typed);
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
         const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
         return saidAndShown(ctx, saved, `Your time zone: ${saved.timezone}${read}.`);
-      }
-      case 'quiet': {
-        const from = textArg('from', ctx.args.from, 5);
-        const to = textArg('to', ctx.args.to, 5);
-        if ((from === undefined) !== (to === undefined))
-          throw new UserError('BAD_QUIET', [
-            'Give both from and to (e.g. ',
-            cmd('me quiet from:23:00 to:08:00'),
-            '), or neither to turn quiet hours off.',
-          ]);
-        for (const [name, value] of [
-          ['from', from],
-          ['to', to],
-        ] as const) {
-          if (value !== undefined && !TIME.test(value))
-            throw new UserError(
-              'BAD_TIME',
-              `${name}: "${value}" is not a time of day; use HH:MM, e.g. 23:00.`,
-            );
-        }
-        if (from !== undefined && from === to)
-          throw new UserError('BAD_QUIET', 'from and to are the same time; quiet hours need a span.');
-        const saved = await profile.update((current) => {
-          const { quiet: _, ...rest } = current;
-          return from && to ? { ...rest, quiet: { from, to } } : rest;
-        });
-        return saidAndShown(
-          ctx,
-          saved,
-          saved.quiet
-            ? `Quiet hours: ${saved.quiet.from} to ${saved.quiet.to} (${saved.timezone}).`
-            : 'Quiet hours off.',
-        );
-      }
-      case 'dms': {
+      },
+    }),
+    quiet: defineSubcommand({
+      description: 'Quiet hours for your DMs (no times: off)',
+      options: {
+        from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
+        to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
+      },
+      run: (ctx) => quiet(ctx, profileOf(ctx), ctx.args),
+    }),
+    dms: defineSubcommand({
+      description: 'What reaches you by direct message (no option: shows it)',
+      options: {
+        reminders: { type: 'boolean', description: 'Reminders at your lead times' },
+        live: { type: 'boolean', description: 'A live card when a series starts, updated as it plays' },
+        results: { type: 'boolean', description: 'The result when a series ends' },
+      },
+      async run(ctx) {
+        const profile = profileOf(ctx);
         const given = DM_KINDS.filter((k) => typeof ctx.args[k] === 'boolean');
         if (given.length === 0) return { cards: [profileCard(ctx, await profile.get())] };
         const saved = await profile.update((current) => ({
@@ -190,24 +135,70 @@ export default defineCommand({
           }),
         }));
         return saidAndShown(ctx, saved, `By direct message: ${dmsLabel(saved)}.`);
-      }
-      case 'spoilers': {
+      },
+    }),
+    spoilers: defineSubcommand({
+      description: 'How results appear in your direct messages',
+      options: { policy: spoilersOption },
+      async run(ctx) {
+        const profile = profileOf(ctx);
         const policy = ctx.args.policy;
         if (!SPOILER_POLICIES.includes(policy))
           throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
         const saved = await profile.update((current) => ({ ...current, spoilers: policy }));
         return saidAndShown(ctx, saved, `Results in your DMs: ${spoilersLabel(saved.spoilers)}.`);
-      }
-      case 'calendar':
-        return calendar(profile, ctx.args.action === 'renew');
-      default:
-        throw new UserError(
-          'UNKNOWN_SUBCOMMAND',
-          'Use follow, unfollow, list, reminders, timezone, quiet, dms, spoilers or calendar.',
-        );
-    }
+      },
+    }),
+    calendar: defineSubcommand({
+      description: 'Your private calendar URL',
+      options: { action: calendarActionOption },
+      run: (ctx) => calendar(profileOf(ctx), ctx.args.action === 'renew'),
+    }),
   },
 });
+
+/** The caller's profile; a Matchday without a profile store says personal follows are not available. */
+function profileOf(ctx: CommandContext<unknown>): ProfileAccess {
+  if (!ctx.profile)
+    throw new UserError('NO_PROFILES', 'Personal follows are not available in this Matchday.');
+  return ctx.profile;
+}
+
+/** `/me quiet`: quiet hours from and to, both or neither (off). */
+async function quiet(
+  ctx: CommandContext<unknown>,
+  profile: ProfileAccess,
+  args: { from?: string; to?: string },
+): Promise<Reply> {
+  const from = textArg('from', args.from, 5);
+  const to = textArg('to', args.to, 5);
+  if ((from === undefined) !== (to === undefined))
+    throw new UserError('BAD_QUIET', [
+      'Give both from and to (e.g. ',
+      cmd('me quiet from:23:00 to:08:00'),
+      '), or neither to turn quiet hours off.',
+    ]);
+  for (const [name, value] of [
+    ['from', from],
+    ['to', to],
+  ] as const) {
+    if (value !== undefined && !TIME.test(value))
+      throw new UserError('BAD_TIME', `${name}: "${value}" is not a time of day; use HH:MM, e.g. 23:00.`);
+  }
+  if (from !== undefined && from === to)
+    throw new UserError('BAD_QUIET', 'from and to are the same time; quiet hours need a span.');
+  const saved = await profile.update((current) => {
+    const { quiet: _, ...rest } = current;
+    return from && to ? { ...rest, quiet: { from, to } } : rest;
+  });
+  return saidAndShown(
+    ctx,
+    saved,
+    saved.quiet
+      ? `Quiet hours: ${saved.quiet.from} to ${saved.quiet.to} (${saved.timezone}).`
+      : 'Quiet hours off.',
+  );
+}
 
 const DM_KINDS = ['reminders', 'live', 'results'] as const;
 
@@ -221,15 +212,6 @@ function dmsLabel(profile: Profile): string {
 
 function spoilersLabel(policy: SpoilerPolicy): string {
   return policy === 'show' ? 'shown' : policy === 'spoiler' ? 'behind a spoiler' : 'withheld';
-}
-
-/** "Team (CS2)", from the name index. */
-function teamLabel(ctx: CommandContext<unknown>, id: number): string {
-  const names = ctx.names;
-  const found = names.team(id);
-  return found
-    ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
-    : `team ${id}`;
 }
 
 /** "Team (CS2) · tiers 1-2 only · no qualifiers". */
@@ -257,16 +239,7 @@ async function follow(
       '.',
     ]);
   if (orgText) return followOrganisation(ctx, profile, sub, orgText, args);
-  if (!text)
-    throw new UserError('EMPTY_NAME', [
-      'Name a team: ',
-      cmd(`me ${sub} team:<its name>`),
-      ' (a name, tag or id, as ',
-      cmd('team'),
-      ' shows it), or an organisation: ',
-      cmd(`me ${sub} organisation:<its name>`),
-      '.',
-    ]);
+  if (!text) throw nameATeam(`me ${sub}`, `me ${sub}`);
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {

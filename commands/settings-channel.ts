@@ -88,29 +88,19 @@ export async function eventsChange(
         check.missing,
       );
   }
-  return {
-    change: (next) => {
-      const channel = next.channels.find((c) => c.id === id);
-      if (!channel) throw channelUnknown();
-      if (enabled) channel.events = true;
-      else delete channel.events;
-    },
-    describe: (stored) => {
-      const channel = stored.channels.find((c) => c.id === id);
-      const label = channel ? channelLabel(channel) : `channel ${id}`;
-      if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
-      const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
-      return teams === 0
-        ? [
-            `Scheduled events from ${label}: on, but it follows no team yet: add teams with `,
-            cmd('follow team'),
-            ' or ',
-            cmd('settings channel-set teams:'),
-            '.',
-          ]
-        : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
-    },
-  };
+  return channelSwitch(id, enabled, 'events', (label, channel, stored) => {
+    if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
+    const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
+    return teams === 0
+      ? [
+          `Scheduled events from ${label}: on, but it follows no team yet: add teams with `,
+          cmd('follow team'),
+          ' or ',
+          cmd('settings channel-set teams:'),
+          '.',
+        ]
+      : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
+  });
 }
 
 /** `/settings threads`: each finished game as a reply in a thread under the channel's live card. */
@@ -133,28 +123,42 @@ export async function threadsChange(
         check.missing,
       );
   }
+  return channelSwitch(id, enabled, 'threads', (label, channel, stored) => {
+    if (!enabled) return `Threads in ${label}: off.`;
+    const live = channel?.kinds.includes('live') && stored.liveUpdates;
+    const on = `Threads in ${label}: on; each finished game is posted in a thread under the live card`;
+    return live
+      ? `${on}.`
+      : [
+          `${on} (live cards are off for this channel: turn them on with `,
+          cmd('settings channel-set kinds:'),
+          ' or ',
+          cmd('settings live'),
+          ').',
+        ];
+  });
+}
+
+/**
+ * Turns one of a set-up channel's switches on or off; `say` words the stored result, given the
+ * channel's label and the channel as stored.
+ */
+function channelSwitch(
+  id: string,
+  enabled: boolean,
+  flag: 'events' | 'threads',
+  say: (label: string, channel: ChannelSubscription | undefined, stored: Settings) => Message,
+): SettingsChange {
   return {
     change: (next) => {
       const channel = next.channels.find((c) => c.id === id);
       if (!channel) throw channelUnknown();
-      if (enabled) channel.threads = true;
-      else delete channel.threads;
+      if (enabled) channel[flag] = true;
+      else delete channel[flag];
     },
     describe: (stored) => {
       const channel = stored.channels.find((c) => c.id === id);
-      const label = channel ? channelLabel(channel) : `channel ${id}`;
-      if (!enabled) return `Threads in ${label}: off.`;
-      const live = channel?.kinds.includes('live') && stored.liveUpdates;
-      const on = `Threads in ${label}: on; each finished game is posted in a thread under the live card`;
-      return live
-        ? `${on}.`
-        : [
-            `${on} (live cards are off for this channel: turn them on with `,
-            cmd('settings channel-set kinds:'),
-            ' or ',
-            cmd('settings live'),
-            ').',
-          ];
+      return say(channel ? channelLabel(channel) : `channel ${id}`, channel, stored);
     },
   };
 }

@@ -1,11 +1,35 @@
 /**
- * Parsing of the `/settings` options (issue 16 split it out of `settings.ts`): games through the
- * name index, tiers, reminder lead times (also `/me reminders`), and a notification channel's
- * options as a patch applied to its subscription. Nothing here changes settings.
+ * The `/settings` options and their parsing (issue 16 split it out of `settings.ts`): games through
+ * the name index, tiers, reminder lead times (also `/me reminders`), and a notification channel's
+ * options as a patch applied to its subscription; the spoiler and calendar options `/me` shares.
+ * Nothing here changes settings.
  */
 import { type ArgsOf, type CommandContext, UserError } from '../src/bot/command.ts';
-import { type ChannelSubscription, NOTIFICATION_KINDS, type NotificationKind } from '../src/bot/settings.ts';
+import {
+  type ChannelSubscription,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  SPOILER_POLICIES,
+} from '../src/bot/settings.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
+
+/** The spoiler policy of `/settings spoilers` and `/me spoilers`. */
+export const spoilersOption = {
+  type: 'string',
+  description: 'show, spoiler (hidden until revealed) or hide',
+  required: true,
+  choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
+} as const;
+
+/** What `/settings calendar` and `/me calendar` do with the calendar URL. */
+export const calendarActionOption = {
+  type: 'string',
+  description: 'show (default) or renew (the old URL stops working)',
+  choices: [
+    { name: 'show', value: 'show' },
+    { name: 'renew', value: 'renew' },
+  ],
+} as const;
 
 export const channelOptions = {
   channel: { type: 'channel', description: 'The channel', required: true },

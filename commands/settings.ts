@@ -5,7 +5,13 @@
  * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
  * what was stored.
  */
-import { type ArgsOf, type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import {
+  type ArgsOf,
+  type CommandContext,
+  defineCommand,
+  defineSubcommand,
+  UserError,
+} from '../src/bot/command.ts';
 import { tenantPlace } from '../src/bot/format.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
@@ -31,25 +37,40 @@ import {
 } from './settings-channel.ts';
 import {
   applyChannelPatch,
+  calendarActionOption,
   channelOptions,
   channelPatch,
   parseGames,
   parseLeads,
   parseTiers,
+  spoilersOption,
 } from './settings-parse.ts';
 import { textArg } from './shared.ts';
 
 /** Most channels one tenant may subscribe (keeps the notifier's fan-out and the card bounded). */
 export const MAX_CHANNELS = 25;
 
+/** A channel the admin picks for one of its switches (`events`, `threads`) or its calendar. */
+const setUpChannel = {
+  type: 'channel',
+  description: 'A channel set up with channel-add',
+  required: true,
+} as const;
+
 export default defineCommand({
   name: 'settings',
   description: 'Show or change Matchday settings',
   adminOnly: true,
+  adminAction: 'view or change Matchday settings',
   ephemeral: true,
+  // Each change reads its input and asks the platform first; its `change` then only edits the
+  // settings, so it can be applied again to newer settings if another admin saved meanwhile.
   subcommands: {
-    show: { description: 'Show the current settings' },
-    games: {
+    show: defineSubcommand({
+      description: 'Show the current settings',
+      run: (ctx) => settingsReply(ctx, ctx.tenant.settings),
+    }),
+    games: defineSubcommand({
       description: 'Games to follow',
       options: {
         games: {
@@ -59,12 +80,30 @@ export default defineCommand({
           max: 200,
         },
       },
-    },
-    tiers: {
+      async run(ctx) {
+        const games = await parseGames(ctx, str(ctx.args.games, 'games'));
+        return saved(ctx, {
+          change: (next) => {
+            next.games = games;
+          },
+          describe: (stored) => `Games: ${describeGames(ctx, stored.games)}.`,
+        });
+      },
+    }),
+    tiers: defineSubcommand({
       description: 'Tiers to follow (1 is the top)',
       options: { tiers: { type: 'string', description: 'e.g. "1,2"', required: true, max: 20 } },
-    },
-    timezone: {
+      run: (ctx) => {
+        const tiers = parseTiers(str(ctx.args.tiers, 'tiers'), false);
+        return saved(ctx, {
+          change: (next) => {
+            next.tiers = tiers;
+          },
+          describe: (stored) => `Tiers: ${stored.tiers.join(', ')}.`,
+        });
+      },
+    }),
+    timezone: defineSubcommand({
       description: 'Timezone for schedules and digests',
       options: {
         zone: {
@@ -75,19 +114,14 @@ export default defineCommand({
           max: 64,
         },
       },
-    },
-    spoilers: {
+      run: (ctx) => saved(ctx, timezoneChange(ctx.args)),
+    }),
+    spoilers: defineSubcommand({
       description: 'How results are shown',
-      options: {
-        policy: {
-          type: 'string',
-          description: 'show, spoiler (hidden until revealed) or hide',
-          required: true,
-          choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
-        },
-      },
-    },
-    reminders: {
+      options: { policy: spoilersOption },
+      run: (ctx) => saved(ctx, spoilersChange(ctx.args)),
+    }),
+    reminders: defineSubcommand({
       description: 'Reminder lead times',
       options: {
         minutes: {
@@ -97,8 +131,17 @@ export default defineCommand({
           max: 50,
         },
       },
-    },
-    digest: {
+      run: (ctx) => {
+        const leads = parseLeads(str(ctx.args.minutes, 'minutes'), false);
+        return saved(ctx, {
+          change: (next) => {
+            next.reminderLeads = leads;
+          },
+          describe: (stored) => `Reminders: ${stored.reminderLeads.join(', ')} minutes before.`,
+        });
+      },
+    }),
+    digest: defineSubcommand({
       description: 'The daily schedule digest',
       options: {
         time: {
@@ -115,125 +158,67 @@ export default defineCommand({
           ],
         },
       },
-    },
-    live: {
+      run: (ctx) => saved(ctx, digestChange(ctx.args)),
+    }),
+    live: defineSubcommand({
       description: 'Live score updates on or off',
       options: { enabled: { type: 'boolean', description: 'On or off', required: true } },
-    },
-    'channel-add': { description: 'Post notifications in a channel', options: channelOptions },
-    'channel-set': { description: "Change a notification channel's filters", options: channelOptions },
-    'channel-remove': {
+      run: (ctx) => saved(ctx, liveChange(ctx.args)),
+    }),
+    'channel-add': defineSubcommand({
+      description: 'Post notifications in a channel',
+      options: channelOptions,
+      run: async (ctx) => saved(ctx, await channelChange(ctx, 'channel-add', ctx.args)),
+    }),
+    'channel-set': defineSubcommand({
+      description: "Change a notification channel's filters",
+      options: channelOptions,
+      run: async (ctx) => saved(ctx, await channelChange(ctx, 'channel-set', ctx.args)),
+    }),
+    'channel-remove': defineSubcommand({
       description: 'Stop posting in a channel',
       options: { channel: { type: 'channel', description: 'The channel', required: true } },
-    },
-    events: {
+      run: (ctx) => saved(ctx, channelRemoveChange(ctx.args)),
+    }),
+    events: defineSubcommand({
       description: "Discord: a channel's followed series as scheduled events",
       options: {
-        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
+        channel: setUpChannel,
         enabled: { type: 'boolean', description: 'On or off', required: true },
       },
-    },
-    threads: {
+      run: async (ctx) => saved(ctx, await eventsChange(ctx, ctx.tenant.settings, ctx.args)),
+    }),
+    threads: defineSubcommand({
       description: "Each finished game in a thread under a channel's live card",
       options: {
-        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
+        channel: setUpChannel,
         enabled: { type: 'boolean', description: 'On or off', required: true },
       },
-    },
-    calendar: {
+      run: async (ctx) => saved(ctx, await threadsChange(ctx, ctx.tenant.settings, ctx.args)),
+    }),
+    calendar: defineSubcommand({
       description: "A notification channel's calendar URL",
-      options: {
-        channel: { type: 'channel', description: 'A channel set up with channel-add', required: true },
-        action: {
-          type: 'string',
-          description: 'show (default) or renew (the old URL stops working)',
-          choices: [
-            { name: 'show', value: 'show' },
-            { name: 'renew', value: 'renew' },
-          ],
-        },
-      },
-    },
-  },
-  async run(ctx) {
-    if (!ctx.user.isAdmin)
-      throw new UserError(
-        'ADMIN_ONLY',
-        `Only admins of ${tenantPlace(ctx.tenant.platform).here} can view or change Matchday settings.`,
-      );
-    const current = ctx.tenant.settings;
-    // For the message below only: `switch (ctx.subcommand)` types `ctx.args` per subcommand.
-    const sub: string | undefined = ctx.subcommand;
-    // Everything that reads input or asks a platform happens first; `change` then only edits the
-    // settings, so it can be applied again to newer settings if another admin saved meanwhile.
-    let change: ((next: Settings) => void) | undefined;
-    let describe: (stored: Settings) => Message = () => '';
-    switch (ctx.subcommand) {
-      case 'show':
-        break;
-      case 'games': {
-        const games = await parseGames(ctx, str(ctx.args.games, 'games'));
-        change = (next) => {
-          next.games = games;
-        };
-        describe = (stored) => `Games: ${describeGames(ctx, stored.games)}.`;
-        break;
-      }
-      case 'tiers': {
-        const tiers = parseTiers(str(ctx.args.tiers, 'tiers'), false);
-        change = (next) => {
-          next.tiers = tiers;
-        };
-        describe = (stored) => `Tiers: ${stored.tiers.join(', ')}.`;
-        break;
-      }
-      case 'timezone':
-        ({ change, describe } = timezoneChange(ctx.args));
-        break;
-      case 'spoilers':
-        ({ change, describe } = spoilersChange(ctx.args));
-        break;
-      case 'reminders': {
-        const leads = parseLeads(str(ctx.args.minutes, 'minutes'), false);
-        change = (next) => {
-          next.reminderLeads = leads;
-        };
-        describe = (stored) => `Reminders: ${stored.reminderLeads.join(', ')} minutes before.`;
-        break;
-      }
-      case 'digest':
-        ({ change, describe } = digestChange(ctx.args));
-        break;
-      case 'live':
-        ({ change, describe } = liveChange(ctx.args));
-        break;
-      case 'channel-add':
-      case 'channel-set':
-        ({ change, describe } = await channelChange(ctx, current, ctx.subcommand, ctx.args));
-        break;
-      case 'events':
-        ({ change, describe } = await eventsChange(ctx, current, ctx.args));
-        break;
-      case 'threads':
-        ({ change, describe } = await threadsChange(ctx, current, ctx.args));
-        break;
-      case 'calendar':
-        return calendarReply(ctx, current, ctx.args);
-      case 'channel-remove':
-        ({ change, describe } = channelRemoveChange(ctx.args));
-        break;
-      default:
-        throw new UserError(
-          'UNKNOWN_SUBCOMMAND',
-          `Unknown settings subcommand "${String(sub).slice(0, 30)}".`,
-        );
-    }
-    // Pending admin notices are shown and cleared by the runtime after any admin command.
-    const stored = change ? await save(ctx, change) : current;
-    const reply: Reply = { cards: [settingsCard(ctx, stored, describe(stored))], ephemeral: true };
-    return reply;
+      options: { channel: setUpChannel, action: calendarActionOption },
+      run: (ctx) => calendarReply(ctx, ctx.tenant.settings, ctx.args),
+    }),
   },
 });
+
+/** Saves `change` and answers with the stored settings, saying what changed. */
+async function saved(ctx: CommandContext<unknown>, { change, describe }: SettingsChange): Promise<Reply> {
+  // Pending admin notices are shown and cleared by the runtime after any admin command.
+  const stored = await save(ctx, change);
+  return settingsReply(ctx, stored, describe(stored));
+}
+
+/** The settings card, private to the admin. */
+async function settingsReply(
+  ctx: CommandContext<unknown>,
+  settings: Settings,
+  changed: Message = '',
+): Promise<Reply> {
+  return { cards: [settingsCard(ctx, settings, changed)], ephemeral: true };
+}
 
 /** `/settings digest`: its time and what an empty day says. */
 function digestChange(args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
@@ -311,12 +296,11 @@ function spoilersChange(args: { policy: SpoilerPolicy }): SettingsChange {
 /** `/settings channel-add` and `channel-set`: a channel's filters, checked with the platform first. */
 async function channelChange(
   ctx: CommandContext<unknown>,
-  current: Settings,
   sub: 'channel-add' | 'channel-set',
   args: ArgsOf<typeof channelOptions>,
 ): Promise<SettingsChange> {
   const id = channelId(args.channel);
-  const seen = current.channels.find((c) => c.id === id);
+  const seen = ctx.tenant.settings.channels.find((c) => c.id === id);
   if (sub === 'channel-add' && seen) throw channelExists();
   if (sub === 'channel-set' && !seen) throw channelUnknown();
   let name: string | undefined;

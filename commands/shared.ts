@@ -11,7 +11,7 @@ import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
-import { MatchdayError } from '../src/core/errors.ts';
+import { cmd, MatchdayError } from '../src/core/errors.ts';
 import type { SeriesWanted } from '../src/feed/query.ts';
 import type { Series } from '../src/protocol/types.ts';
 
@@ -203,6 +203,31 @@ export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[
   if (games.length === 0) return 'all games';
   const names = ctx.names;
   return games.map((id) => names.game(id)?.abbreviation.toUpperCase() ?? `game ${id}`).join(', ');
+}
+
+/** "Team (CS2)", from the name index (/follow, /me). */
+export function teamLabel(ctx: CommandContext<unknown>, id: number): string {
+  const names = ctx.names;
+  const found = names.team(id);
+  return found
+    ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
+    : `team ${id}`;
+}
+
+/**
+ * The answer to a missing team name in `/<command> team:`: "Name a team: ... (a name, tag or id, as
+ * /team shows it)", offering `/<orOrganisation> organisation:` too where that command takes one.
+ */
+export function nameATeam(command: string, orOrganisation?: string): UserError {
+  return new UserError('EMPTY_NAME', [
+    'Name a team: ',
+    cmd(`${command} team:<its name>`),
+    ' (a name, tag or id, as ',
+    cmd('team'),
+    ' shows it)',
+    ...(orOrganisation ? [', or an organisation: ', cmd(`${orOrganisation} organisation:<its name>`)] : []),
+    '.',
+  ]);
 }
 
 /** "tier 1" or "tiers 1, 2". */

@@ -4,7 +4,7 @@
  * command adds above its reply. The runtime (runtime.ts) applies them in this order.
  */
 import { cmd, commandList, type Message, messageText } from '../core/errors.ts';
-import type { AnyCommand } from './command.ts';
+import type { AnyCommand, CommandContext, SubcommandsCommand } from './command.ts';
 import { UserError } from './command.ts';
 import { tenantPlace } from './format.ts';
 import { COLOURS, errorReply, type Reply } from './reply.ts';
@@ -104,9 +104,17 @@ export function commandOf(
       ]);
     return { command };
   }
+  return { command, subcommand: subcommandOf(command, call.subcommand) };
+}
+
+/**
+ * The subcommand `given` names (lower-cased), one `command` declares; else a `UserError` offering
+ * the closest (or all of them when none was given).
+ */
+function subcommandOf(command: SubcommandsCommand, given: string | undefined): string {
   const subs = Object.keys(command.subcommands);
-  const subcommand = call.subcommand?.toLowerCase();
-  if (!subcommand || !command.subcommands[subcommand]) {
+  const subcommand = given?.toLowerCase();
+  if (!subcommand || !Object.hasOwn(command.subcommands, subcommand)) {
     throw new UserError(
       subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
       [
@@ -116,7 +124,7 @@ export function commandOf(
       (subcommand ? closest(subcommand, subs) : subs).map((s) => cmd(`${command.name} ${s}`)),
     );
   }
-  return { command, subcommand };
+  return subcommand;
 }
 
 /** The refusal of an admin-only command to someone who is not an admin, or undefined. */
@@ -134,6 +142,32 @@ export function adminRefusal(
     cmd(command.name),
     ` is for ${who} only${right}.`,
   ]);
+}
+
+/**
+ * Runs the command, or the subcommand its context names, with that subcommand's own `run`. An
+ * admin-only command or subcommand refuses anyone else first, saying what only admins may do: for a
+ * subcommand this is the runtime's only check; for a command it holds when it is called directly.
+ */
+export async function runCommand(command: AnyCommand, context: CommandContext<never>): Promise<Reply> {
+  if (!command.subcommands) {
+    if (command.adminOnly) refuseNonAdmin(command, context);
+    return command.run(context);
+  }
+  const declared = command.subcommands[subcommandOf(command, context.subcommand)]!;
+  if (command.adminOnly || declared.adminOnly) refuseNonAdmin(command, context);
+  return declared.run(context);
+}
+
+function refuseNonAdmin(command: AnyCommand, { user, tenant }: CommandContext<never>): void {
+  if (user.isAdmin) return;
+  const here = tenantPlace(tenant.platform).here;
+  throw new UserError(
+    'ADMIN_ONLY',
+    command.adminAction
+      ? `Only admins of ${here} can ${command.adminAction}.`
+      : [`Only admins of ${here} can use `, cmd(command.name), '.'],
+  );
 }
 
 /** The answer when a command ran past its deadline: the data service is slow. */

@@ -51,13 +51,6 @@ export interface OptionDef {
 
 export type OptionsDef = Record<string, OptionDef>;
 
-export interface SubcommandDef<O extends OptionsDef = OptionsDef> {
-  description: string;
-  options?: O;
-}
-
-export type SubcommandsDef = Record<string, SubcommandDef>;
-
 /** The value of an option type (distributes, so any `OptionType` gives `string | number | boolean`). */
 type TypeValue<T extends OptionType> = T extends 'integer' | 'number'
   ? number
@@ -76,17 +69,6 @@ export type ArgsOf<O extends OptionsDef | undefined> = O extends OptionsDef
       [K in keyof O as O[K]['required'] extends true ? never : K]?: ValueOf<O[K]>;
     }
   : Record<string, never>;
-
-/**
- * What `run` receives: `args` typed from `options`; for a command with subcommands, one context per
- * subcommand, so `switch (ctx.subcommand)` types `ctx.args` as that subcommand's options.
- */
-export type RunContext<
-  O extends OptionsDef | undefined,
-  S extends SubcommandsDef | undefined,
-> = S extends SubcommandsDef
-  ? { [K in keyof S & string]: CommandContext<ArgsOf<S[K]['options']>> & { subcommand: K } }[keyof S & string]
-  : CommandContext<ArgsOf<O>>;
 
 export type { Platform };
 
@@ -168,7 +150,7 @@ export interface ProfileAccess {
 
 export interface CommandContext<A> extends CommandRuntimeServices {
   args: A;
-  /** The chosen subcommand, for commands declared with subcommands. */
+  /** The chosen subcommand, for commands declared with subcommands (its `run` is the one running). */
   subcommand?: string;
   tenant: Tenant;
   user: CommandUser;
@@ -182,16 +164,17 @@ export interface CommandContext<A> extends CommandRuntimeServices {
   notes?: string[];
 }
 
-export interface CommandDef<
-  O extends OptionsDef | undefined = OptionsDef | undefined,
-  S extends SubcommandsDef | undefined = SubcommandsDef | undefined,
-> {
+/** What every command declares beside its options or subcommands. */
+interface CommandTraits {
   name: string;
   description: string;
-  options?: O;
-  /** Mutually exclusive with `options`: each subcommand has its own options. */
-  subcommands?: S;
+  /** Only admins may run it: the runtime refuses anyone else before the command runs. */
   adminOnly?: boolean;
+  /**
+   * What only admins may do here, for the refusal of an admin-only command or subcommand
+   * ("Only admins of this server can <adminAction>."); else the refusal names the command.
+   */
+  adminAction?: string;
   /**
    * True when the command is about the settings themselves (like /follow): when the store is
    * unavailable it answers with the store's error. Others (and admin-only commands are always about
@@ -202,20 +185,54 @@ export interface CommandDef<
   usesService?: boolean;
   /** Whether the reply is for everyone in the channel (default) or just the user. */
   ephemeral?: boolean;
-  // A method (not a function property), so any command is a `CommandDef` with the defaults.
-  run(context: RunContext<O, S>): Promise<Reply>;
 }
 
+/** A command without subcommands: its options, and the `run` that answers it. */
+export interface OptionsCommand<O extends OptionsDef | undefined = OptionsDef | undefined>
+  extends CommandTraits {
+  options?: O;
+  subcommands?: undefined;
+  // A method (not a function property), so any command is an `AnyCommand` with the defaults.
+  run(context: CommandContext<ArgsOf<O>>): Promise<Reply>;
+}
+
+/** One subcommand: its own options and its own `run`, which receives them typed. */
+export interface SubcommandDef<O extends OptionsDef | undefined = OptionsDef | undefined> {
+  description: string;
+  options?: O;
+  /** Only admins may run this subcommand (the others of its command are for everyone). */
+  adminOnly?: boolean;
+  run(context: CommandContext<ArgsOf<O>>): Promise<Reply>;
+}
+
+/** A command with subcommands: each answers with its own `run`; the command has none. */
+export interface SubcommandsCommand extends CommandTraits {
+  options?: undefined;
+  subcommands: Record<string, SubcommandDef>;
+  run?: undefined;
+}
+
+/** A command of any shape, as the runtime and the platforms list them. */
+export type AnyCommand = OptionsCommand | SubcommandsCommand;
+
 /** Declares a command; the identity function exists so that `args` is typed from the declaration. */
-export function defineCommand<
-  const O extends OptionsDef | undefined = undefined,
-  const S extends SubcommandsDef | undefined = undefined,
->(definition: CommandDef<O, S>): CommandDef<O, S> {
+export function defineCommand<const O extends OptionsDef | undefined = undefined>(
+  definition: OptionsCommand<O>,
+): OptionsCommand<O>;
+export function defineCommand(definition: SubcommandsCommand): SubcommandsCommand;
+export function defineCommand(definition: AnyCommand): AnyCommand {
   return definition;
 }
 
-/** A command of any option shape, as the runtime and the platforms list them. */
-export type AnyCommand = CommandDef;
+/**
+ * Declares a subcommand, so that its `run` receives `args` typed from its own options (choices as
+ * the union of their values).
+ */
+export function defineSubcommand<const O extends OptionsDef | undefined = undefined>(
+  definition: SubcommandDef<O>,
+): SubcommandDef<O> {
+  return definition;
+}
 
 /** An expected failure: the user sees `message`; nothing is logged as a bug (src/core/errors.ts). */
 export { UserError } from '../core/errors.ts';

@@ -20,6 +20,7 @@ import {
   type Execution,
   type Outcome,
   refused,
+  runCommand,
   SLOW,
   SlidingWindowLimiter,
   tooFast,
@@ -200,7 +201,10 @@ export class Runtime {
       const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand });
       // The declaration typed `args` for the command author; here they are checked values of that shape.
       const deadlineMs = this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS;
-      const result = await withinDeadline(command.run(commandContext as CommandContext<never>), deadlineMs);
+      const result = await withinDeadline(
+        runCommand(command, commandContext as CommandContext<never>),
+        deadlineMs,
+      );
       if (result === SLOW) {
         this.#deps.logger.warn({ ...context, deadlineMs }, 'command too slow');
         return tooSlow(deadlineMs);

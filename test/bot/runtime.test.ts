@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command.ts';
+import {
+  type AnyCommand,
+  type CommandContext,
+  defineCommand,
+  defineSubcommand,
+  UserError,
+} from '../../src/bot/command.ts';
 import type { NameIndex } from '../../src/bot/names.ts';
-import { replyText } from '../../src/bot/reply.ts';
+import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { type CommandCall, type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { TimeoutError } from '../../src/client/errors.ts';
 import { Clock } from '../../src/core/clock.ts';
@@ -44,17 +50,24 @@ const admin = defineCommand({
   description: 'Admin only',
   adminOnly: true,
   subcommands: {
-    show: { description: 'Show' },
-    set: { description: 'Set', options: { tz: { type: 'string', description: 'Zone' } } },
-  },
-  async run({ subcommand, args, tenant, updateSettings }) {
-    seen.subcommand = subcommand;
-    const tz = args.tz;
-    if (subcommand === 'set' && tz) await updateSettings((current) => ({ ...current, timezone: tz }));
-    seen.timezone = tenant.settings.timezone;
-    return { cards: [{ title: `Settings (${tenant.settings.timezone})` }] };
+    show: defineSubcommand({ description: 'Show', run: (ctx) => adminShows(ctx) }),
+    set: defineSubcommand({
+      description: 'Set',
+      options: { tz: { type: 'string', description: 'Zone' } },
+      async run(ctx) {
+        const tz = ctx.args.tz;
+        if (tz) await ctx.updateSettings((current) => ({ ...current, timezone: tz }));
+        return adminShows(ctx);
+      },
+    }),
   },
 });
+
+async function adminShows({ subcommand, tenant }: CommandContext<unknown>): Promise<Reply> {
+  seen.subcommand = subcommand;
+  seen.timezone = tenant.settings.timezone;
+  return { cards: [{ title: `Settings (${tenant.settings.timezone})` }] };
+}
 
 const fails = defineCommand({
   name: 'fails',
@@ -90,7 +103,23 @@ const stale = defineCommand({
   },
 });
 
-const commands: AnyCommand[] = [echo, admin, fails, stale];
+/** Anyone may list; only admins may add, and `add` is refused with what only admins may do. */
+const mixed = defineCommand({
+  name: 'mixed',
+  description: 'List for all, add for admins',
+  adminAction: 'add things',
+  subcommands: {
+    list: defineSubcommand({ description: 'List', run: async () => ({ cards: [{ title: 'List' }] }) }),
+    add: defineSubcommand({
+      description: 'Add',
+      adminOnly: true,
+      options: { what: { type: 'string', description: 'What', required: true } },
+      run: async ({ args }) => ({ cards: [{ title: `Added ${args.what}` }] }),
+    }),
+  },
+});
+
+const commands: AnyCommand[] = [echo, admin, fails, stale, mixed];
 
 class FakeScoped {
   servedStale = false;
@@ -234,6 +263,26 @@ describe('Runtime', () => {
     expect(result.outcome).toBe('user-error');
     expect(result.message).toMatch(/timezone: an IANA time zone such as Europe\/Berlin/);
     expect((await temp.store.get('slack:T1')).timezone).toBe('UTC');
+  });
+
+  it("runs each subcommand's own run, refusing an admin-only one to others after its arguments are checked", async () => {
+    const listed = await runtime.run(call({ command: 'mixed', subcommand: 'list' }));
+    expect(listed.outcome).toBe('ok');
+    expect(replyText(listed.reply)).toContain('List');
+    const missing = await runtime.run(call({ command: 'mixed', subcommand: 'add' }));
+    expect(missing.outcome).toBe('user-error');
+    expect(missing.code).not.toBe('ADMIN_ONLY');
+    const refused = await runtime.run(call({ command: 'mixed', subcommand: 'add', args: { what: 'x' } }));
+    expect(refused.outcome).toBe('user-error');
+    expect(refused.code).toBe('ADMIN_ONLY');
+    expect(refused.message).toBe('Only admins of this workspace can add things.');
+    const added = await runtime.run(
+      call({ user: { ...user, isAdmin: true }, command: 'mixed', subcommand: 'add', args: { what: 'x' } }),
+    );
+    expect(replyText(added.reply)).toContain('Added x');
+    // A name every object has is not a subcommand.
+    const inherited = await runtime.run(call({ command: 'mixed', subcommand: 'constructor' }));
+    expect(inherited.code).toBe('UNKNOWN_SUBCOMMAND');
   });
 
   it('requires a valid subcommand', async () => {

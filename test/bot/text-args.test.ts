@@ -16,10 +16,14 @@ const series = defineCommand({
         team: { type: 'string', description: 'Team' },
         limit: { type: 'integer', description: 'How many' },
       },
+      run: async () => notice('x', 'y'),
     },
-    upcoming: { description: 'Upcoming', options: { game: { type: 'string', description: 'Game' } } },
+    upcoming: {
+      description: 'Upcoming',
+      options: { game: { type: 'string', description: 'Game' } },
+      run: async () => notice('x', 'y'),
+    },
   },
-  run: async () => notice('x', 'y'),
 });
 const team = defineCommand({
   name: 'team',

@@ -9,7 +9,7 @@ import Keyv from 'keyv';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { Execution } from '../../src/bot/call-checks.ts';
+import { type Execution, runCommand } from '../../src/bot/call-checks.ts';
 import type { AnyCommand, CommandContext, CommandUser, Platform } from '../../src/bot/command.ts';
 import { createNameIndex, type NameIndex } from '../../src/bot/names.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
@@ -248,7 +248,7 @@ export async function runDirect(
       return parsed;
     },
   };
-  const reply = await command.run(context);
+  const reply = await runCommand(command, context);
   return { reply, text: replyText(reply), revealed: replyText(reply, true), saved };
 }
 

@@ -68,13 +68,13 @@ describe('toDiscordCommands', () => {
         description: 'Admin',
         adminOnly: true,
         subcommands: {
-          show: { description: 'Show' },
+          show: { description: 'Show', run: noop },
           set: {
             description: 'Set',
             options: { value: { type: 'integer', description: 'Value', required: true, min: 0 } },
+            run: noop,
           },
         },
-        run: noop,
       }),
     ]);
     expect(json!.default_member_permissions).toBe('32');

@@ -181,9 +181,9 @@ describe('completeLine', () => {
             },
             spoilers: { type: 'boolean', description: 'Show results' },
           },
+          run: async () => ({ cards: [] }),
         },
       },
-      run: async () => ({ cards: [] }),
     }),
     defineCommand({ name: 'settings', description: 'Settings', run: async () => ({ cards: [] }) }),
   ];
