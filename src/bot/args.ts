@@ -4,7 +4,7 @@
  * right. Pure: the runtime and `matchday ask` call it before anything runs.
  */
 import { type CommandRef, cmd } from '../core/errors.ts';
-import { type AutocompleteSource, type OptionDef, UserError } from './command.ts';
+import { type AutocompleteSource, type Choice, type OptionDef, UserError } from './command.ts';
 import { closest } from './text-args.ts';
 
 /** Strings without a declared `max` are capped at this length. */
@@ -41,94 +41,118 @@ function rangeText(def: OptionDef): string {
   return `at most ${def.max}`;
 }
 
+/** A value as a message quotes it: at most 40 characters. */
+function shown(value: unknown): string {
+  const text = String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
+}
+
+/** What is wrong with the argument `name`, as the user reads it. */
+function bad(name: string, problem: string): UserError {
+  return new UserError('INVALID_ARGUMENT', `${label(name)} ${problem}.`);
+}
+
 /**
  * Checks and converts one argument. Text platforms send strings; Discord sends typed values; both
  * end up as the declared type. Throws `UserError` saying what was wrong and what would be right.
  */
 function coerceArg(name: string, def: OptionDef, raw: unknown): string | number | boolean {
-  const shown = (value: unknown) => {
-    const text = String(value);
-    return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-  };
-  const bad = (problem: string) => new UserError('INVALID_ARGUMENT', `${label(name)} ${problem}.`);
-
   if (typeof raw !== 'string' && typeof raw !== 'number' && typeof raw !== 'boolean') {
-    throw bad(`must be ${describeExpected(def)}`);
+    throw bad(name, `must be ${describeExpected(def)}`);
   }
   if (typeof raw === 'string' && CONTROL.test(raw)) {
-    throw bad('contains control characters; type plain text');
+    throw bad(name, 'contains control characters; type plain text');
   }
   const text = typeof raw === 'string' ? raw.trim() : String(raw);
+  const value = typedValue(name, def, raw, text);
+  return def.choices?.length ? choiceOf(name, def.choices, value) : value;
+}
 
-  let value: string | number | boolean;
+/** The argument as its declared type. */
+function typedValue(
+  name: string,
+  def: OptionDef,
+  raw: string | number | boolean,
+  text: string,
+): string | number | boolean {
   switch (def.type) {
     case 'integer':
-    case 'number': {
-      const pattern = def.type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-      const number = typeof raw === 'number' ? raw : pattern.test(text) ? Number(text) : Number.NaN;
-      if (!Number.isFinite(number) || (def.type === 'integer' && !Number.isSafeInteger(number))) {
-        throw bad(
-          `must be ${describeExpected({ ...def, choices: undefined })}${def.min !== undefined || def.max !== undefined ? ` ${rangeText(def)}` : ''} (got "${shown(text)}")`,
-        );
-      }
-      if ((def.min !== undefined && number < def.min) || (def.max !== undefined && number > def.max)) {
-        throw bad(`must be ${rangeText(def)} (got ${shown(text)})`);
-      }
-      value = number;
-      break;
-    }
-    case 'boolean': {
-      if (typeof raw === 'boolean') value = raw;
-      else if (/^(true|yes|on|1)$/i.test(text)) value = true;
-      else if (/^(false|no|off|0)$/i.test(text)) value = false;
-      else throw bad(`must be true or false (got "${shown(text)}")`);
-      break;
-    }
+    case 'number':
+      return numberOf(name, def, raw, text);
+    case 'boolean':
+      if (typeof raw === 'boolean') return raw;
+      if (/^(true|yes|on|1)$/i.test(text)) return true;
+      if (/^(false|no|off|0)$/i.test(text)) return false;
+      throw bad(name, `must be true or false (got "${shown(text)}")`);
     case 'channel':
-    case 'role': {
-      // Platform mention syntax: Slack <#C123|name>, <!subteam^S123|@name>; Discord <#123>, <@&123>.
-      const id =
-        /^<#([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
-        /^<@&(\d+)>$/.exec(text)?.[1] ??
-        /^<!subteam\^([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
-        text.replace(/^[#@]/, '');
-      if (!/^[A-Za-z0-9_.-]{1,80}$/.test(id)) {
-        throw bad(
-          `must be ${def.type === 'channel' ? 'a channel, e.g. #general' : 'a role, e.g. @fans'} (got "${shown(text)}")`,
-        );
-      }
-      value = id;
-      break;
-    }
+    case 'role':
+      return mentionedId(name, def.type, text);
     default: {
-      if (text === '') throw bad('is empty; give a value or leave the option out');
+      if (text === '') throw bad(name, 'is empty; give a value or leave the option out');
       const length = [...text].length;
       const max = def.max ?? DEFAULT_STRING_MAX;
-      if (length > max) throw bad(`is too long (${length} characters); at most ${max}`);
+      if (length > max) throw bad(name, `is too long (${length} characters); at most ${max}`);
       if (def.min !== undefined && length < def.min)
-        throw bad(`is too short (${length} characters); at least ${def.min}`);
-      value = text;
+        throw bad(name, `is too short (${length} characters); at least ${def.min}`);
+      return text;
     }
   }
+}
 
-  if (def.choices?.length) {
-    const match = def.choices.find(
-      (c) =>
-        c.value === value ||
-        String(c.value).toLowerCase() === String(value).toLowerCase() ||
-        c.name.toLowerCase() === String(value).toLowerCase(),
+/** An integer or number within the declared bounds. */
+function numberOf(name: string, def: OptionDef, raw: string | number | boolean, text: string): number {
+  const pattern = def.type === 'integer' ? /^[+-]?\d+$/ : /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+  const number = typeof raw === 'number' ? raw : pattern.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(number) || (def.type === 'integer' && !Number.isSafeInteger(number))) {
+    throw bad(
+      name,
+      `must be ${describeExpected({ ...def, choices: undefined })}${def.min !== undefined || def.max !== undefined ? ` ${rangeText(def)}` : ''} (got "${shown(text)}")`,
     );
-    if (!match) {
-      const values = def.choices.map((c) => String(c.value));
-      throw new UserError(
-        'INVALID_CHOICE',
-        `${label(name)} must be one of ${values.join(', ')} (got "${shown(value)}").`,
-        closest(String(value), values),
-      );
-    }
-    value = match.value;
   }
-  return value;
+  if ((def.min !== undefined && number < def.min) || (def.max !== undefined && number > def.max)) {
+    throw bad(name, `must be ${rangeText(def)} (got ${shown(text)})`);
+  }
+  return number;
+}
+
+/** A channel's or role's id, from an id, a `#name`/`@name` or a platform mention. */
+function mentionedId(name: string, type: 'channel' | 'role', text: string): string {
+  // Platform mention syntax: Slack <#C123|name>, <!subteam^S123|@name>; Discord <#123>, <@&123>.
+  const id =
+    /^<#([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
+    /^<@&(\d+)>$/.exec(text)?.[1] ??
+    /^<!subteam\^([A-Za-z0-9]+)(\|[^>]*)?>$/.exec(text)?.[1] ??
+    text.replace(/^[#@]/, '');
+  if (!/^[A-Za-z0-9_.-]{1,80}$/.test(id)) {
+    throw bad(
+      name,
+      `must be ${type === 'channel' ? 'a channel, e.g. #general' : 'a role, e.g. @fans'} (got "${shown(text)}")`,
+    );
+  }
+  return id;
+}
+
+/** The declared choice `value` is (by value or by name, in any case), as the choice's value. */
+function choiceOf(
+  name: string,
+  choices: readonly Choice[],
+  value: string | number | boolean,
+): string | number {
+  const match = choices.find(
+    (c) =>
+      c.value === value ||
+      String(c.value).toLowerCase() === String(value).toLowerCase() ||
+      c.name.toLowerCase() === String(value).toLowerCase(),
+  );
+  if (!match) {
+    const values = choices.map((c) => String(c.value));
+    throw new UserError(
+      'INVALID_CHOICE',
+      `${label(name)} must be one of ${values.join(', ')} (got "${shown(value)}").`,
+      closest(String(value), values),
+    );
+  }
+  return match.value;
 }
 
 /** Validates a call's raw arguments against the declared options. */

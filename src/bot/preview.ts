@@ -94,7 +94,6 @@ export function previewReads(
     const answer = feed?.series({ rosters, lifecycles: FINISHED, order: 'end-desc', take });
     return answer?.complete ? answer.series : undefined;
   };
-  const visible = (list: Series[]) => list.filter((s) => s.deleted_at === null && s.lifecycle !== 'deleted');
   return {
     async recent(rosters, take) {
       if (rosters.length === 0) return [];
@@ -121,31 +120,9 @@ export function previewReads(
       const held = fromFeed(a, 50);
       if (held && held.length < 50) return held.filter(meets).slice(0, take);
       onRead?.();
-      // Spec, filter language 8: two `^` conditions on the participants select head-to-heads.
-      const list = await data.series
-        .list({
-          filter: [
-            ['participants.roster.id', '^', [...a]],
-            ['participants.roster.id', '^', [...b]],
-            ['lifecycle', '<=', FINISHED],
-          ],
-          order: 'end-desc',
-          take,
-        })
-        .catch(async (error: unknown) => {
-          // An interface without it (v2): the meetings among the first side's last 50 series.
-          if (!(error instanceof InvalidQueryError)) throw error;
-          onRead?.();
-          return data.series.list({
-            filter: [
-              ['participants.roster.id', '^', [...a]],
-              ['lifecycle', '<=', FINISHED],
-            ],
-            order: 'end-desc',
-            take: 50,
-          });
-        });
-      return visible(list).filter(meets).slice(0, take);
+      return visible(await listMeetings(data.series, a, b, take, onRead))
+        .filter(meets)
+        .slice(0, take);
     },
     async substageSeries(id) {
       const held = feed?.series({
@@ -165,6 +142,48 @@ export function previewReads(
       return data.substages.get(id);
     },
   };
+}
+
+/** The series not deleted. */
+function visible(list: Series[]): Series[] {
+  return list.filter((s) => s.deleted_at === null && s.lifecycle !== 'deleted');
+}
+
+/**
+ * The finished series between rosters `a` and `b`, newest first, from the service. Where the
+ * interface cannot select head-to-heads (v2), the first side's last 50 series (a second read).
+ */
+function listMeetings(
+  series: EsportsClient['series'],
+  a: readonly number[],
+  b: readonly number[],
+  take: number,
+  onRead?: () => void,
+): Promise<Series[]> {
+  // Spec, filter language 8: two `^` conditions on the participants select head-to-heads.
+  return series
+    .list({
+      filter: [
+        ['participants.roster.id', '^', [...a]],
+        ['participants.roster.id', '^', [...b]],
+        ['lifecycle', '<=', FINISHED],
+      ],
+      order: 'end-desc',
+      take,
+    })
+    .catch(async (error: unknown) => {
+      // An interface without it (v2): the meetings among the first side's last 50 series.
+      if (!(error instanceof InvalidQueryError)) throw error;
+      onRead?.();
+      return series.list({
+        filter: [
+          ['participants.roster.id', '^', [...a]],
+          ['lifecycle', '<=', FINISHED],
+        ],
+        order: 'end-desc',
+        take: 50,
+      });
+    });
 }
 
 /** Every roster of the team `rosterId` belongs to (a team's earlier lineups count as the team). */

@@ -238,7 +238,20 @@ function assignPositionals(
 /** Parses one command line against the declared commands. Throws `UserError` saying what would be right. */
 export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCommandText {
   const tokens = tokenize(text.trim());
-  const first = tokens.shift();
+  const command = commandNamed(tokens.shift(), commands);
+  const subcommand = subcommandNamed(command, tokens);
+  const options = optionsOf(command, subcommand);
+  const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
+  const { args, positionals } = readNamed(tokens, options, usage);
+  const free = Object.keys(options).filter((d) => !(d in args));
+  const assigned = assignPositionals(positionals, free, options, usage);
+  if (!assigned) throw tooManyValues(usage, positionals, free, Object.keys(options));
+  Object.assign(args, assigned);
+  return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };
+}
+
+/** The command the first word names. */
+function commandNamed(first: Token | undefined, commands: AnyCommand[]): AnyCommand {
   if (!first || first.text === '' || first.text === '/') {
     throw new UserError('EMPTY_COMMAND', [
       'Type a command, e.g. ',
@@ -259,116 +272,141 @@ export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCo
       near.map((n) => cmd(n)),
     );
   }
+  return command;
+}
 
-  let subcommand: string | undefined;
-  if (command.subcommands) {
-    const subs = Object.keys(command.subcommands);
-    const word = tokens[0];
-    if (!word || word.colon !== -1) {
-      throw new UserError(
-        'MISSING_SUBCOMMAND',
-        [
-          cmd(command.name),
-          ` needs one of: ${subs.join(', ')}. For example: `,
-          cmd(`${command.name} ${subs[0]}`),
-          '.',
-        ],
-        subs.map((s) => cmd(`${command.name} ${s}`)),
-      );
-    }
-    subcommand = word.text.toLowerCase();
-    if (!command.subcommands[subcommand]) {
-      throw new UserError(
-        'UNKNOWN_SUBCOMMAND',
-        [cmd(command.name), ` has no "${subcommand.slice(0, 40)}"; it takes one of: ${subs.join(', ')}.`],
-        closest(subcommand, subs).map((s) => cmd(`${command.name} ${s}`)),
-      );
-    }
-    tokens.shift();
+/** The subcommand word after a command that has subcommands (taken off `tokens`); else undefined. */
+function subcommandNamed(command: AnyCommand, tokens: Token[]): string | undefined {
+  if (!command.subcommands) return undefined;
+  const subs = Object.keys(command.subcommands);
+  const word = tokens[0];
+  if (!word || word.colon !== -1) {
+    throw new UserError(
+      'MISSING_SUBCOMMAND',
+      [
+        cmd(command.name),
+        ` needs one of: ${subs.join(', ')}. For example: `,
+        cmd(`${command.name} ${subs[0]}`),
+        '.',
+      ],
+      subs.map((s) => cmd(`${command.name} ${s}`)),
+    );
   }
+  const subcommand = word.text.toLowerCase();
+  if (!Object.hasOwn(command.subcommands, subcommand)) {
+    throw new UserError(
+      'UNKNOWN_SUBCOMMAND',
+      [cmd(command.name), ` has no "${subcommand.slice(0, 40)}"; it takes one of: ${subs.join(', ')}.`],
+      closest(subcommand, subs).map((s) => cmd(`${command.name} ${s}`)),
+    );
+  }
+  tokens.shift();
+  return subcommand;
+}
 
-  const options = optionsOf(command, subcommand);
+/** The option a `name:value` token names, if it is shaped like an option name. */
+function optionKey(token: Token): string | undefined {
+  const key = token.colon > 0 ? token.text.slice(0, token.colon) : '';
+  return key && OPTION_NAME.test(key) ? key : undefined;
+}
+
+/**
+ * The named values (`name:value`) and the bare words left for the options not named. Bare words
+ * right after a named text value (`team:Iron Pilots`) continue it when they cannot be read as the
+ * options left (see `continueRuns`).
+ */
+function readNamed(
+  tokens: Token[],
+  options: OptionsDef,
+  usage: CommandRef,
+): { args: Record<string, string>; positionals: Token[] } {
   const declared = Object.keys(options);
-  const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
   const args: Record<string, string> = {};
-  let positionals: Token[] = [];
-  /** Bare words right after a named text value (`team:Iron Pilots`): the option they may continue. */
+  const positionals: Token[] = [];
+  /** Bare words right after a named text value: the option they may continue. */
   const runOf = new Map<Token, string>();
-
-  const optionOf = (token: Token) => {
-    const key = token.colon > 0 ? token.text.slice(0, token.colon) : '';
-    return key && OPTION_NAME.test(key) ? key : undefined;
-  };
   let continuing: string | undefined;
   for (const token of tokens) {
-    const key = optionOf(token);
-    if (key) {
-      const option = declared.find((d) => d.toLowerCase() === key.toLowerCase());
-      if (!option) {
-        throw new UserError(
-          'UNKNOWN_OPTION',
-          declared.length
-            ? [
-                usage,
-                ` has no option "${key.slice(0, 40)}". Its options: ${declared.map((d) => `${d}:`).join(' ')}.`,
-              ]
-            : [usage, ` takes no options (got "${key.slice(0, 40)}").`],
-          closest(key, declared).map((d) => `${d}:`),
-        );
-      }
-      if (option in args) {
-        throw new UserError('DUPLICATE_OPTION', `${option}: is given twice; give it once.`);
-      }
-      args[option] = token.text.slice(token.colon + 1);
-      const def = options[option]!;
-      continuing = !token.quoted && def.type === 'string' && !def.choices?.length ? option : undefined;
-    } else {
+    const key = optionKey(token);
+    if (!key) {
       if (continuing && !token.quoted && args[continuing] !== '') runOf.set(token, continuing);
       else continuing = undefined;
       positionals.push(token);
+      continue;
     }
+    const option = declared.find((d) => d.toLowerCase() === key.toLowerCase());
+    if (!option) throw unknownOption(usage, key, declared);
+    if (option in args) {
+      throw new UserError('DUPLICATE_OPTION', `${option}: is given twice; give it once.`);
+    }
+    args[option] = token.text.slice(token.colon + 1);
+    const def = options[option]!;
+    continuing = !token.quoted && def.type === 'string' && !def.choices?.length ? option : undefined;
   }
+  return { args, positionals: continueRuns(positionals, runOf, args, options) };
+}
 
-  let free = declared.filter((d) => !(d in args));
-  // `team:Iron Pilots`: when the bare words cannot be read as the options left, those right after
-  // a named text value continue it, except a word that fits an option left that takes a number,
-  // a yes/no or a fixed choice (`team:Iron Pilots 3`).
-  if (!cleanReading(positionals, free, options) && positionals.some((t) => runOf.has(t))) {
-    const anchors = free.filter((d) => options[d]!.type !== 'string' || options[d]!.choices?.length);
-    const stopped = new Set<string>();
-    positionals = positionals.filter((token) => {
-      const option = runOf.get(token);
-      if (!option || stopped.has(option) || anchors.some((d) => fits(options[d]!, token.text, 1))) {
-        if (option) stopped.add(option);
-        return true;
-      }
-      args[option] = `${args[option]} ${token.text}`;
-      return false;
-    });
-    free = declared.filter((d) => !(d in args));
-  }
+/**
+ * `team:Iron Pilots`: when the bare words cannot be read as the options left, those right after a
+ * named text value continue it (added to `args`), except a word that fits an option left that takes
+ * a number, a yes/no or a fixed choice (`team:Iron Pilots 3`). The bare words still to assign.
+ */
+function continueRuns(
+  positionals: Token[],
+  runOf: Map<Token, string>,
+  args: Record<string, string>,
+  options: OptionsDef,
+): Token[] {
+  const free = Object.keys(options).filter((d) => !(d in args));
+  if (cleanReading(positionals, free, options) || !positionals.some((t) => runOf.has(t))) return positionals;
+  const anchors = free.filter((d) => options[d]!.type !== 'string' || options[d]!.choices?.length);
+  const stopped = new Set<string>();
+  return positionals.filter((token) => {
+    const option = runOf.get(token);
+    if (!option || stopped.has(option) || anchors.some((d) => fits(options[d]!, token.text, 1))) {
+      if (option) stopped.add(option);
+      return true;
+    }
+    args[option] = `${args[option]} ${token.text}`;
+    return false;
+  });
+}
 
-  const assigned = assignPositionals(positionals, free, options, usage);
-  if (!assigned) {
-    const extra = positionals
-      .slice(free.length)
-      .map((w) => w.text)
-      .join(' ');
-    throw new UserError(
-      'TOO_MANY_VALUES',
-      free.length === 0
-        ? [
-            usage,
-            ` has no room for "${extra.slice(0, 60)}". Put spaces inside quotes, e.g. team:"Team Spirit"${declared.length ? `; options: ${declared.map((d) => `${d}:`).join(' ')}` : ''}.`,
-          ]
-        : [
-            'Too many values for ',
-            usage,
-            `: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
-          ],
-    );
-  }
-  Object.assign(args, assigned);
+function unknownOption(usage: CommandRef, key: string, declared: string[]): UserError {
+  return new UserError(
+    'UNKNOWN_OPTION',
+    declared.length
+      ? [
+          usage,
+          ` has no option "${key.slice(0, 40)}". Its options: ${declared.map((d) => `${d}:`).join(' ')}.`,
+        ]
+      : [usage, ` takes no options (got "${key.slice(0, 40)}").`],
+    closest(key, declared).map((d) => `${d}:`),
+  );
+}
 
-  return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };
+/** More bare words than options left to take them. */
+function tooManyValues(
+  usage: CommandRef,
+  positionals: Token[],
+  free: string[],
+  declared: string[],
+): UserError {
+  const extra = positionals
+    .slice(free.length)
+    .map((w) => w.text)
+    .join(' ');
+  return new UserError(
+    'TOO_MANY_VALUES',
+    free.length === 0
+      ? [
+          usage,
+          ` has no room for "${extra.slice(0, 60)}". Put spaces inside quotes, e.g. team:"Team Spirit"${declared.length ? `; options: ${declared.map((d) => `${d}:`).join(' ')}` : ''}.`,
+        ]
+      : [
+          'Too many values for ',
+          usage,
+          `: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
+        ],
+  );
 }
