@@ -21,7 +21,7 @@ import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { calendarActionOption, parseLeads, spoilersOption } from './settings-parse.ts';
+import { calendarActionOption, parseLeads, spoilersOption, zoneOption } from './settings-parse.ts';
 import { nameATeam, resolveName, scopeOf, teamLabel, textArg } from './shared.ts';
 
 const team = {
@@ -89,15 +89,7 @@ export default defineCommand({
     }),
     timezone: defineSubcommand({
       description: 'Your time zone',
-      options: {
-        zone: {
-          type: 'string',
-          description: 'e.g. Europe/Berlin',
-          required: true,
-          autocomplete: 'timezone',
-          max: 64,
-        },
-      },
+      options: { zone: zoneOption },
       async run(ctx) {
         const profile = profileOf(ctx);
         const typed = textArg('zone', ctx.args.zone, 64);

@@ -58,19 +58,22 @@ export function channelUnknown(): UserError {
   ]);
 }
 
-function enabledOf(value: unknown): boolean {
-  if (typeof value !== 'boolean') throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
-  return value;
+/** The channel and the state a switch (`events`, `threads`) is turned to, with the settings now. */
+function switchOf(
+  ctx: CommandContext<unknown>,
+  args: ChannelSwitch,
+): { id: string; enabled: boolean; current: Settings } {
+  const id = channelId(args.channel);
+  if (typeof args.enabled !== 'boolean') throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+  return { id, enabled: args.enabled, current: ctx.tenant.settings };
 }
 
 /** `/settings events`: a channel's followed series as the server's scheduled events (Discord). */
 export async function eventsChange(
   ctx: CommandContext<unknown>,
-  current: Settings,
   args: ChannelSwitch,
 ): Promise<SettingsChange> {
-  const id = channelId(args.channel);
-  const enabled = enabledOf(args.enabled);
+  const { id, enabled, current } = switchOf(ctx, args);
   if (ctx.tenant.platform !== 'discord')
     throw new UserError('DISCORD_ONLY', [
       `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (`,
@@ -106,11 +109,9 @@ export async function eventsChange(
 /** `/settings threads`: each finished game as a reply in a thread under the channel's live card. */
 export async function threadsChange(
   ctx: CommandContext<unknown>,
-  current: Settings,
   args: ChannelSwitch,
 ): Promise<SettingsChange> {
-  const id = channelId(args.channel);
-  const enabled = enabledOf(args.enabled);
+  const { id, enabled, current } = switchOf(ctx, args);
   if (ctx.tenant.platform === 'terminal')
     throw new UserError('NO_THREADS', 'The terminal has no threads; this works on Discord and Slack.');
   if (!current.channels.some((c) => c.id === id)) throw channelUnknown();

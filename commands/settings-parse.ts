@@ -13,6 +13,15 @@ import {
 } from '../src/bot/settings.ts';
 import { resolveName, scopeOf, textArg } from './shared.ts';
 
+/** The time zone of `/settings timezone` and `/me timezone`. */
+export const zoneOption = {
+  type: 'string',
+  description: 'e.g. Europe/Berlin',
+  required: true,
+  autocomplete: 'timezone',
+  max: 64,
+} as const;
+
 /** The spoiler policy of `/settings spoilers` and `/me spoilers`. */
 export const spoilersOption = {
   type: 'string',

@@ -44,6 +44,7 @@ import {
   parseLeads,
   parseTiers,
   spoilersOption,
+  zoneOption,
 } from './settings-parse.ts';
 import { textArg } from './shared.ts';
 
@@ -55,6 +56,12 @@ const setUpChannel = {
   type: 'channel',
   description: 'A channel set up with channel-add',
   required: true,
+} as const;
+
+/** A set-up channel's switch (`events`, `threads`) on or off. */
+const switchOptions = {
+  channel: setUpChannel,
+  enabled: { type: 'boolean', description: 'On or off', required: true },
 } as const;
 
 export default defineCommand({
@@ -105,15 +112,7 @@ export default defineCommand({
     }),
     timezone: defineSubcommand({
       description: 'Timezone for schedules and digests',
-      options: {
-        zone: {
-          type: 'string',
-          description: 'e.g. Europe/Berlin',
-          required: true,
-          autocomplete: 'timezone',
-          max: 64,
-        },
-      },
+      options: { zone: zoneOption },
       run: (ctx) => saved(ctx, timezoneChange(ctx.args)),
     }),
     spoilers: defineSubcommand({
@@ -182,19 +181,13 @@ export default defineCommand({
     }),
     events: defineSubcommand({
       description: "Discord: a channel's followed series as scheduled events",
-      options: {
-        channel: setUpChannel,
-        enabled: { type: 'boolean', description: 'On or off', required: true },
-      },
-      run: async (ctx) => saved(ctx, await eventsChange(ctx, ctx.tenant.settings, ctx.args)),
+      options: switchOptions,
+      run: async (ctx) => saved(ctx, await eventsChange(ctx, ctx.args)),
     }),
     threads: defineSubcommand({
       description: "Each finished game in a thread under a channel's live card",
-      options: {
-        channel: setUpChannel,
-        enabled: { type: 'boolean', description: 'On or off', required: true },
-      },
-      run: async (ctx) => saved(ctx, await threadsChange(ctx, ctx.tenant.settings, ctx.args)),
+      options: switchOptions,
+      run: async (ctx) => saved(ctx, await threadsChange(ctx, ctx.args)),
     }),
     calendar: defineSubcommand({
       description: "A notification channel's calendar URL",
