@@ -16,7 +16,10 @@ import { cmd } from '../src/core/errors.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { visible } from './shared.ts';
 
-/** A feed whose last successful poll is older than this is reported as behind. */
+/**
+ * A feed whose last successful poll is older than this, in real time, is reported as behind (on a
+ * clock running 30 times faster, 2 real minutes are an hour of the service's time).
+ */
 export const FEED_STALE_MS = 2 * 60_000;
 
 type Health = 'ok' | 'warning' | 'error';
@@ -185,7 +188,7 @@ function feedLine(status: ProcessStatus, now: number): { text: Text; health: Hea
   const age = Math.max(0, now - status.lastPollAt);
   const text: Text = ['Last successful poll ', { time: new Date(status.lastPollAt), style: 'relative' }];
   if (status.feedFilling) text.push('; still reading the schedule');
-  if (age > FEED_STALE_MS) {
+  if (age / status.clockSpeed > FEED_STALE_MS) {
     text.push(`; ${formatAge(age)} behind: the service may be failing`);
     return { text, health: 'error' };
   }

@@ -324,6 +324,7 @@ function commandRuntime(app: App, commands: AnyCommand[], overrides: AppOverride
     clientStats: () => client.stats(),
     ...(feed ? { lastPollAt: () => feed.lastLiveReadAt, feedFilling: () => feed.filling } : {}),
     notifier: () => app.notifier !== undefined,
+    clockSpeed: () => app.clock.speed,
   });
   onClose(() => tracker.close());
   return new Runtime({

@@ -22,6 +22,11 @@ export interface ProcessStatus {
   lastPollAt?: number;
   /** The process runs a feed (`npm start`); without one, commands ask the service each time. */
   hasFeed: boolean;
+  /**
+   * Service-clock milliseconds per real millisecond (1, or `CLOCK_SPEED` on the embedded service):
+   * the feed polls on a real timer, so its age is judged in real time.
+   */
+  clockSpeed: number;
   /** The feed has not read the whole window yet. */
   feedFilling: boolean;
   /** Upstream use over the last minute (or since start, if shorter). */
@@ -75,6 +80,8 @@ export class StatusTracker {
       lastPollAt?: () => number | undefined;
       feedFilling?: () => boolean;
       notifier: () => boolean;
+      /** The service clock's speed (default 1). */
+      clockSpeed?: () => number;
     },
   ) {
     this.#sample();
@@ -106,6 +113,7 @@ export class StatusTracker {
       version: VERSION,
       ...(lastPollAt !== undefined ? { lastPollAt } : {}),
       hasFeed: this.sources.lastPollAt !== undefined,
+      clockSpeed: this.sources.clockSpeed?.() ?? 1,
       feedFilling: this.sources.feedFilling?.() ?? false,
       upstream: {
         seconds: Math.round(seconds),

@@ -148,7 +148,8 @@ describe('/status on Discord', () => {
     }
   });
 
-  it('says a feed whose last successful poll is old is behind', async () => {
+  /** `/status` with a feed whose last live read is `agoMs` of service time old, on a clock at `speed`. */
+  async function feedStatus(agoMs: number, speed: number) {
     const now = rig.clock.nowMs();
     const runtime = new Runtime({
       commands: rig.app.runtime.commands,
@@ -161,7 +162,8 @@ describe('/status on Discord', () => {
         version: VERSION,
         hasFeed: true,
         feedFilling: false,
-        lastPollAt: now - 10 * 60_000,
+        clockSpeed: speed,
+        lastPollAt: now - agoMs,
         upstream: {
           seconds: 60,
           requests: 30,
@@ -182,10 +184,24 @@ describe('/status on Discord', () => {
       command: 'status',
       args: {},
     });
-    const text = replyText(reply);
+    return { reply, text: replyText(reply) };
+  }
+
+  it('says a feed whose last successful poll is old is behind', async () => {
+    const { reply, text } = await feedStatus(10 * 60_000, 1);
     expect(text).toContain('10 min behind: the service may be failing');
     expect(text).toContain('30 failed');
     expect(text).toContain('notifier running here');
     expect(reply.cards[0]!.title).toBe('Matchday status: something is wrong');
+  });
+
+  it("judges the feed's age in real time on a fast clock (npm start at CLOCK_SPEED=30)", async () => {
+    // 4 minutes of service time are 8 real seconds at 30x: one poll interval, not a failure.
+    const fresh = await feedStatus(4 * 60_000, 30);
+    expect(fresh.text).not.toContain('behind');
+    expect(fresh.text).toMatch(/Feed: Last successful poll/);
+    // 90 minutes of service time are 3 real minutes at 30x: behind.
+    const old = await feedStatus(90 * 60_000, 30);
+    expect(old.text).toContain('behind: the service may be failing');
   });
 });
