@@ -167,11 +167,11 @@ function closestOrRefuse(entries: readonly Entry[], noun: string, raw: string, n
     notes?.push(`No ${noun} is called "${clip(raw, 40)}"; showing ${first.entry.label}.`);
     return first.entry.id;
   }
+  // The closest names go under the message, as "Did you mean" (`errorReply`), once.
   const suggestions = near.slice(0, 3).map((n) => n.entry.label);
-  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
   throw new UserError(
     `UNKNOWN_${noun.toUpperCase()}`,
-    `No ${noun} matches "${clip(raw, 40)}".${hint}`,
+    `No ${noun} matches "${clip(raw, 40)}".`,
     suggestions,
   );
 }

@@ -155,7 +155,7 @@ describe('NameIndex against the local service', () => {
     const far = `${team.name.split(' ')[0]} Qqqqq`;
     const unknown = await userError(stack.names.resolve('team', far));
     expect(unknown.code).toBe('UNKNOWN_TEAM');
-    expect(unknown.message).toContain('Did you mean');
+    expect(unknown.message).toBe(`No team matches "${far}".`);
     expect(unknown.suggestions.length).toBeGreaterThan(0);
     for (const suggestion of unknown.suggestions.map(messageText))
       expect(stack.names.team(await stack.names.resolve('team', suggestion))!.name).toBe(

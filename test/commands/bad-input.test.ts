@@ -32,7 +32,9 @@ describe.each(APIS)('on %s', (api) => {
       const result = await call(stack, 'series', { game: 'Strek Pummt' });
       expect(result.outcome).toBe('user-error');
       expect(result.code).toBe('UNKNOWN_GAME');
-      expect(result.message).toContain('Did you mean "Strike Point (SP)"');
+      expect(result.message).toBe('No game matches "Strek Pummt".');
+      // The closest names are said once, under the message.
+      expect(result.text.match(/Did you mean/g)).toHaveLength(1);
       expect(result.suggestions).toContain('Strike Point (SP)');
       expect(stack.service.requests).toBe(before);
       // Two typos in a long name, close to one game only: taken, with a note.

@@ -150,7 +150,7 @@ describe.each(APIS)('on %s', (api) => {
       const far = await call(stack, 'tournament', { tournament: `${plan.title.slice(0, -6)}QQQQQQ` });
       expect(far.outcome).toBe('user-error');
       expect(far.code).toBe('UNKNOWN_TOURNAMENT');
-      expect(far.message).toContain('Did you mean');
+      expect(far.text).toContain('Did you mean');
     });
   });
 });
