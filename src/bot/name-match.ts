@@ -169,11 +169,7 @@ function closestOrRefuse(entries: readonly Entry[], noun: string, raw: string, n
   }
   // The closest names go under the message, as "Did you mean" (`errorReply`), once.
   const suggestions = near.slice(0, 3).map((n) => n.entry.label);
-  throw new UserError(
-    `UNKNOWN_${noun.toUpperCase()}`,
-    `No ${noun} matches "${clip(raw, 40)}".`,
-    suggestions,
-  );
+  throw new UserError(`UNKNOWN_${noun.toUpperCase()}`, `No ${noun} matches "${clip(raw, 40)}".`, suggestions);
 }
 
 /**
