@@ -33,7 +33,6 @@ import type {
 } from '../protocol/types.ts';
 import {
   ACTIVE_TEAMS_PER_GAME,
-  ASSET_CATEGORIES,
   CASTERS_PER_GAME,
   COUNTRY_DEFS,
   GAME_DEFS,
@@ -41,9 +40,9 @@ import {
   LANGUAGES,
   PLATFORM_DEFS,
   REGION_DEFS,
-  ROLE_NAMES,
   SOCIAL_DEFS,
 } from './catalog-defs.ts';
+import { addGameAssets, gameInfo, gameLayouts } from './catalog-games.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
 
@@ -166,122 +165,17 @@ export class Catalog {
 
   #games(): void {
     let layoutId = 700;
+    const image = (path: string, type: Image['type']) => this.image(path, type);
     GAME_DEFS.forEach((def, index) => {
       const id = index + 1;
       const rng = new Rng(this.seed, 'game', id);
-      const maps: GameMap[] = def.maps.map((name, i) => ({
-        id: id * 100 + i + 1,
-        name,
-        external_name: `${def.abbreviation.toLowerCase()}_${name.toLowerCase().replace(/[^a-z]+/g, '_')}`,
-        official: i < def.maps.length - 1 || def.maps.length === 1,
-        game: { id },
-      }));
-      const releases: Release[] = [];
-      for (let r = 0; r < 4; r++) {
-        const month = 1 + r * 3;
-        releases.push({
-          uuid: uuidFrom(rng),
-          date: `2026-${String(month).padStart(2, '0')}-${String(rng.int(1, 28)).padStart(2, '0')}`,
-          description: `${def.abbreviation} patch 7.${30 + r}`,
-        });
-      }
-      const latest = releases[releases.length - 1]!;
-      const pools: MapPool[] = [
-        {
-          id: id * 10 + 1,
-          from: '2026-01-01T00:00:00.000Z',
-          to: '2026-06-30T23:59:59.000Z',
-          maps: maps.slice(0, Math.max(1, maps.length - 1)).map((m) => ({ id: m.id })),
-        },
-        {
-          id: id * 10 + 2,
-          from: '2026-07-01T00:00:00.000Z',
-          to: null,
-          maps: maps.slice(Math.min(1, maps.length - 1)).map((m) => ({ id: m.id })),
-        },
-      ];
-      const game: Game = {
-        id,
-        abbreviation: def.abbreviation,
-        title: def.title,
-        default_match_type: 'team',
-        default_map: { id: maps[0]!.id },
-        defaults: {
-          match_type: 'team',
-          lineup_size: def.kind === 'battle-royale' ? 4 : 5,
-          map: maps[0]!,
-          number_of_match_participants: def.kind === 'battle-royale' ? 16 : 2,
-          match_roster_lineup_size: def.kind === 'battle-royale' ? 4 : 5,
-          game_version: { release: latest },
-        },
-        deleted_at: null,
-        images: [
-          this.image(`games/${def.abbreviation.toLowerCase()}`, 'default'),
-          this.image(`games/${def.abbreviation.toLowerCase()}-circle`, 'circle'),
-        ],
-        color: def.color,
-      };
-      const roles: Role[] = ROLE_NAMES[def.kind].map((name, i) => ({
-        id: id * 10 + i + 1,
-        name,
-        game: { id },
-      }));
-      const races =
-        def.kind === 'rts'
-          ? ['Terran League', 'Swarm', 'Ascendants'].map((name, i) => ({
-              id: id * 10 + i + 1,
-              name,
-              game: { id },
-            }))
-          : [];
-      this.games.push({ game, kind: def.kind, mapMinutes: def.minutes, maps, roles, races, releases, pools });
-      let assetId = id * 1000;
-      for (const group of ASSET_CATEGORIES) {
-        const key = `${id}:${group.category}`;
-        const list = this.assetsBy.get(key) ?? [];
-        for (const name of group.names) {
-          assetId++;
-          const asset: Asset = {
-            id: assetId,
-            name,
-            game: { id },
-            category: group.category,
-            subcategory: group.subcategory,
-            external_id: `${def.abbreviation.toLowerCase()}-${group.category}-${assetId}`,
-            images: [this.image(`assets/${assetId}`, 'default')],
-          };
-          this.assets.push(asset);
-          list.push(asset);
-        }
-        this.assetsBy.set(key, list);
-      }
-      // Layouts for the shooter's maps and the MOBA's one map: not every game has them (spec).
-      if (def.kind === 'shooter' || (def.kind === 'moba' && id === 1)) {
-        const structures = this.assetsBy.get(`${id}:structure`)!;
-        for (const map of maps.slice(0, def.kind === 'shooter' ? 5 : 1)) {
-          const floors = def.kind === 'shooter' ? rng.int(1, 2) : 1;
-          this.mapLayouts.push({
-            id: ++layoutId,
-            version: `1.${rng.int(0, 9)}`,
-            map: { id: map.id },
-            floors: Array.from({ length: floors }, (_, level) => {
-              const { type: _type, ...image } = this.image(`layouts/${layoutId}-${level}`, 'default');
-              return {
-                level,
-                image,
-                placement: {
-                  anchor_point: { x: round2(rng.next()), y: round2(rng.next()) },
-                  width_scale: round2(0.5 + rng.next()),
-                },
-                assets: rng.sample(structures, 3).map((a) => ({
-                  id: a.id,
-                  position: { x: round2(rng.next() * 100), y: round2(rng.next() * 100) },
-                })),
-              };
-            }),
-          });
-        }
-      }
+      const info = gameInfo(def, id, rng, image);
+      this.games.push(info);
+      addGameAssets(def, id, image, this.assets, this.assetsBy);
+      const structures = this.assetsBy.get(`${id}:structure`)!;
+      const layouts = gameLayouts(def, info, structures, rng, image, layoutId);
+      this.mapLayouts.push(...layouts);
+      layoutId += layouts.length;
     });
   }
 
@@ -459,14 +353,4 @@ export class Catalog {
 
 function socialAccount(platform: SocialMediaPlatform, name: string): SocialMediaAccount {
   return { handle: `@${name}`, url: `https://${platform.slug}.social.invalid/${name}`, platform };
-}
-
-function uuidFrom(rng: Rng): string {
-  const hex = () => Math.floor(rng.next() * 16).toString(16);
-  const part = (n: number) => Array.from({ length: n }, hex).join('');
-  return `${part(8)}-${part(4)}-4${part(3)}-${'89ab'[rng.int(0, 3)]}${part(3)}-${part(12)}`;
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
 }
