@@ -36,100 +36,176 @@ function number(flag: string, text: string | undefined, check: (n: number) => bo
   return n;
 }
 
+type ParsedArgs = ServiceOptions & { now?: Date; speed?: number };
+
+interface NumberFlag {
+  check: (n: number) => boolean;
+  /** What the value must be, for the error message. */
+  what: string;
+  set: (options: ParsedArgs, faults: Partial<FaultOptions>, n: number) => void;
+}
+
+const share = (n: number) => n >= 0 && n <= 1;
+
+/** The flags that take a number: what it must be and where it goes. */
+const NUMBER_FLAGS = new Map<string, NumberFlag>([
+  [
+    '--port',
+    {
+      check: (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+      what: 'a port from 0 to 65535',
+      set: (o, _, n) => {
+        o.port = n;
+      },
+    },
+  ],
+  [
+    '--seed',
+    {
+      check: (n) => Number.isSafeInteger(n),
+      what: 'a whole number',
+      set: (o, _, n) => {
+        o.seed = n;
+      },
+    },
+  ],
+  [
+    '--speed',
+    {
+      check: (n) => n > 0,
+      what: 'a positive number such as 60',
+      set: (o, _, n) => {
+        o.speed = n;
+      },
+    },
+  ],
+  [
+    '--rate',
+    {
+      check: (n) => n >= 0,
+      what: 'requests per second, 0 or more',
+      set: (o, _, n) => {
+        o.rate = n;
+      },
+    },
+  ],
+  [
+    '--burst',
+    {
+      check: (n) => Number.isInteger(n) && n >= 1,
+      what: 'a whole number of 1 or more',
+      set: (o, _, n) => {
+        o.burst = n;
+      },
+    },
+  ],
+  [
+    '--scale',
+    {
+      check: (n) => n > 0 && n <= 50,
+      what: 'a positive number up to 50',
+      set: (o, _, n) => {
+        o.scale = n;
+      },
+    },
+  ],
+  [
+    '--latency',
+    {
+      check: (n) => n >= 0,
+      what: 'milliseconds, 0 or more',
+      set: (_, f, n) => {
+        f.latencyMs = n;
+      },
+    },
+  ],
+  [
+    '--error-rate',
+    {
+      check: share,
+      what: 'a share from 0 to 1',
+      set: (_, f, n) => {
+        f.errorRate = n;
+      },
+    },
+  ],
+  [
+    '--drop-rate',
+    {
+      check: share,
+      what: 'a share from 0 to 1',
+      set: (_, f, n) => {
+        f.dropRate = n;
+      },
+    },
+  ],
+  [
+    '--malformed-rate',
+    {
+      check: share,
+      what: 'a share from 0 to 1',
+      set: (_, f, n) => {
+        f.malformedRate = n;
+      },
+    },
+  ],
+]);
+
+/** The flags that take text: each checks its value and sets it. */
+const TEXT_FLAGS = new Map<string, (options: ParsedArgs, text: string | undefined) => void>([
+  [
+    '--host',
+    (options, host) => {
+      if (!host || host.startsWith('--')) throw new FlagError('--host needs an address, e.g. 127.0.0.1.');
+      options.host = host;
+    },
+  ],
+  [
+    '--secret',
+    (options, secret) => {
+      if (!secret || secret.startsWith('--')) throw new FlagError('--secret needs a value.');
+      options.secret = secret;
+    },
+  ],
+  [
+    '--now',
+    (options, text) => {
+      const ms = text === undefined ? Number.NaN : Date.parse(text);
+      if (Number.isNaN(ms))
+        throw new FlagError(
+          `--now "${text ?? ''}" is not valid: expected an ISO 8601 instant such as 2026-11-22T18:00:00Z.`,
+        );
+      options.now = new Date(ms);
+    },
+  ],
+  [
+    '--v2-client',
+    (options, pair) => {
+      const at = pair?.indexOf(':') ?? -1;
+      if (!pair || pair.startsWith('--') || at < 1 || at === pair.length - 1)
+        throw new FlagError(
+          '--v2-client needs a client id and secret as ID:SECRET, e.g. --v2-client bot:s3cret.',
+        );
+      options.v2Clients = [
+        ...(options.v2Clients ?? []),
+        { id: pair.slice(0, at), secret: pair.slice(at + 1) },
+      ];
+    },
+  ],
+]);
+
 /** Parses the flags into service options (exported for tests). */
-export function parseServiceArgs(argv: string[]): ServiceOptions & { now?: Date; speed?: number } {
-  const options: ServiceOptions & { now?: Date; speed?: number } = { port: 4100, secret: DEFAULT_SECRET };
+export function parseServiceArgs(argv: string[]): ParsedArgs {
+  const options: ParsedArgs = { port: 4100, secret: DEFAULT_SECRET };
   const faults: Partial<FaultOptions> = {};
-  const share = (n: number) => n >= 0 && n <= 1;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
-    const value = argv[i + 1];
-    const take = () => {
-      i++;
-      return value;
-    };
-    switch (flag) {
-      case '--port':
-        options.port = number(
-          flag,
-          take(),
-          (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
-          'a port from 0 to 65535',
-        );
-        break;
-      case '--host': {
-        const host = take();
-        if (!host || host.startsWith('--')) throw new FlagError('--host needs an address, e.g. 127.0.0.1.');
-        options.host = host;
-        break;
-      }
-      case '--secret': {
-        const secret = take();
-        if (!secret || secret.startsWith('--')) throw new FlagError('--secret needs a value.');
-        options.secret = secret;
-        break;
-      }
-      case '--seed':
-        options.seed = number(flag, take(), (n) => Number.isSafeInteger(n), 'a whole number');
-        break;
-      case '--now': {
-        const text = take();
-        const ms = text === undefined ? Number.NaN : Date.parse(text);
-        if (Number.isNaN(ms))
-          throw new FlagError(
-            `--now "${text ?? ''}" is not valid: expected an ISO 8601 instant such as 2026-11-22T18:00:00Z.`,
-          );
-        options.now = new Date(ms);
-        break;
-      }
-      case '--speed':
-        options.speed = number(flag, take(), (n) => n > 0, 'a positive number such as 60');
-        break;
-      case '--rate':
-        options.rate = number(flag, take(), (n) => n >= 0, 'requests per second, 0 or more');
-        break;
-      case '--burst':
-        options.burst = number(
-          flag,
-          take(),
-          (n) => Number.isInteger(n) && n >= 1,
-          'a whole number of 1 or more',
-        );
-        break;
-      case '--scale':
-        options.scale = number(flag, take(), (n) => n > 0 && n <= 50, 'a positive number up to 50');
-        break;
-      case '--v2-client': {
-        const pair = take();
-        const at = pair?.indexOf(':') ?? -1;
-        if (!pair || pair.startsWith('--') || at < 1 || at === pair.length - 1)
-          throw new FlagError(
-            '--v2-client needs a client id and secret as ID:SECRET, e.g. --v2-client bot:s3cret.',
-          );
-        options.v2Clients = [
-          ...(options.v2Clients ?? []),
-          { id: pair.slice(0, at), secret: pair.slice(at + 1) },
-        ];
-        break;
-      }
-      case '--latency':
-        faults.latencyMs = number(flag, take(), (n) => n >= 0, 'milliseconds, 0 or more');
-        break;
-      case '--error-rate':
-        faults.errorRate = number(flag, take(), share, 'a share from 0 to 1');
-        break;
-      case '--drop-rate':
-        faults.dropRate = number(flag, take(), share, 'a share from 0 to 1');
-        break;
-      case '--malformed-rate':
-        faults.malformedRate = number(flag, take(), share, 'a share from 0 to 1');
-        break;
-      case '--rate-limit-storm':
-        faults.rateLimitStorm = true;
-        break;
-      default:
-        throw new FlagError(`Unknown option "${flag}".`);
-    }
+    const numeric = NUMBER_FLAGS.get(flag);
+    const text = TEXT_FLAGS.get(flag);
+    if (flag === '--rate-limit-storm') faults.rateLimitStorm = true;
+    else if (numeric) numeric.set(options, faults, number(flag, argv[++i], numeric.check, numeric.what));
+    else if (text) text(options, argv[++i]);
+    else throw new FlagError(`Unknown option "${flag}".`);
   }
   if (Object.keys(faults).length > 0) options.faults = faults;
   return options;
