@@ -38,117 +38,36 @@ function number(flag: string, text: string | undefined, check: (n: number) => bo
 
 type ParsedArgs = ServiceOptions & { now?: Date; speed?: number };
 
-interface NumberFlag {
-  check: (n: number) => boolean;
-  /** What the value must be, for the error message. */
-  what: string;
-  set: (options: ParsedArgs, faults: Partial<FaultOptions>, n: number) => void;
-}
+/** A flag that takes a number: what the number must be, and the option or fault it sets. */
+type NumberFlag = { check: (n: number) => boolean; what: string } & (
+  | { option: 'port' | 'seed' | 'speed' | 'rate' | 'burst' | 'scale' }
+  | { fault: 'latencyMs' | 'errorRate' | 'dropRate' | 'malformedRate' }
+);
 
 const share = (n: number) => n >= 0 && n <= 1;
+const SHARE = 'a share from 0 to 1';
 
-/** The flags that take a number: what it must be and where it goes. */
 const NUMBER_FLAGS = new Map<string, NumberFlag>([
   [
     '--port',
     {
+      option: 'port',
       check: (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
       what: 'a port from 0 to 65535',
-      set: (o, _, n) => {
-        o.port = n;
-      },
     },
   ],
-  [
-    '--seed',
-    {
-      check: (n) => Number.isSafeInteger(n),
-      what: 'a whole number',
-      set: (o, _, n) => {
-        o.seed = n;
-      },
-    },
-  ],
-  [
-    '--speed',
-    {
-      check: (n) => n > 0,
-      what: 'a positive number such as 60',
-      set: (o, _, n) => {
-        o.speed = n;
-      },
-    },
-  ],
-  [
-    '--rate',
-    {
-      check: (n) => n >= 0,
-      what: 'requests per second, 0 or more',
-      set: (o, _, n) => {
-        o.rate = n;
-      },
-    },
-  ],
+  ['--seed', { option: 'seed', check: (n) => Number.isSafeInteger(n), what: 'a whole number' }],
+  ['--speed', { option: 'speed', check: (n) => n > 0, what: 'a positive number such as 60' }],
+  ['--rate', { option: 'rate', check: (n) => n >= 0, what: 'requests per second, 0 or more' }],
   [
     '--burst',
-    {
-      check: (n) => Number.isInteger(n) && n >= 1,
-      what: 'a whole number of 1 or more',
-      set: (o, _, n) => {
-        o.burst = n;
-      },
-    },
+    { option: 'burst', check: (n) => Number.isInteger(n) && n >= 1, what: 'a whole number of 1 or more' },
   ],
-  [
-    '--scale',
-    {
-      check: (n) => n > 0 && n <= 50,
-      what: 'a positive number up to 50',
-      set: (o, _, n) => {
-        o.scale = n;
-      },
-    },
-  ],
-  [
-    '--latency',
-    {
-      check: (n) => n >= 0,
-      what: 'milliseconds, 0 or more',
-      set: (_, f, n) => {
-        f.latencyMs = n;
-      },
-    },
-  ],
-  [
-    '--error-rate',
-    {
-      check: share,
-      what: 'a share from 0 to 1',
-      set: (_, f, n) => {
-        f.errorRate = n;
-      },
-    },
-  ],
-  [
-    '--drop-rate',
-    {
-      check: share,
-      what: 'a share from 0 to 1',
-      set: (_, f, n) => {
-        f.dropRate = n;
-      },
-    },
-  ],
-  [
-    '--malformed-rate',
-    {
-      check: share,
-      what: 'a share from 0 to 1',
-      set: (_, f, n) => {
-        f.malformedRate = n;
-      },
-    },
-  ],
+  ['--scale', { option: 'scale', check: (n) => n > 0 && n <= 50, what: 'a positive number up to 50' }],
+  ['--latency', { fault: 'latencyMs', check: (n) => n >= 0, what: 'milliseconds, 0 or more' }],
+  ['--error-rate', { fault: 'errorRate', check: share, what: SHARE }],
+  ['--drop-rate', { fault: 'dropRate', check: share, what: SHARE }],
+  ['--malformed-rate', { fault: 'malformedRate', check: share, what: SHARE }],
 ]);
 
 /** The flags that take text: each checks its value and sets it. */
@@ -203,8 +122,11 @@ export function parseServiceArgs(argv: string[]): ParsedArgs {
     const numeric = NUMBER_FLAGS.get(flag);
     const text = TEXT_FLAGS.get(flag);
     if (flag === '--rate-limit-storm') faults.rateLimitStorm = true;
-    else if (numeric) numeric.set(options, faults, number(flag, argv[++i], numeric.check, numeric.what));
-    else if (text) text(options, argv[++i]);
+    else if (numeric) {
+      const n = number(flag, argv[++i], numeric.check, numeric.what);
+      if ('option' in numeric) options[numeric.option] = n;
+      else faults[numeric.fault] = n;
+    } else if (text) text(options, argv[++i]);
     else throw new FlagError(`Unknown option "${flag}".`);
   }
   if (Object.keys(faults).length > 0) options.faults = faults;

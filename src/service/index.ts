@@ -7,10 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Clock } from '../core/clock.ts';
+import { send } from './json-answer.ts';
 import { Rng } from './random.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { type V2Credential, V2Interface } from './v2/index.ts';
-import { answerV3, readTarget, send, type V3Settings } from './v3-request.ts';
+import { answerV3, readTarget, type V3Settings } from './v3-request.ts';
 import { World } from './world.ts';
 
 export { Clock } from '../core/clock.ts';

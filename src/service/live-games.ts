@@ -84,6 +84,107 @@ export function shooterSummary(world: World, plan: SeriesPlan, m: MatchPlan, at:
   return shooterState(world, plan, m, at).summary;
 }
 
+/** What a shooter map has added up by a round: per team (home, away) unless said otherwise. */
+interface ShooterTally {
+  matchId: number;
+  /** Player ids of each team's five. */
+  players: number[][];
+  stats: { kills: number; deaths: number; assists: number }[][];
+  rounds: ShooterRound[];
+  halves: [number, number][];
+  money: number[];
+  /** Rounds lost in a row. */
+  streak: number[];
+  /** Each team's economy in the current round. */
+  economy: ShooterEconomy[];
+  /** What each team spent per round (home, away). */
+  spends: [number, number][];
+}
+
+function winReason(winnerSide: ShooterSide, r: number): ShooterRound['win_reason'] {
+  if (winnerSide === 'attack') return r < 4 ? 'detonated' : 'elimination';
+  return r < 3 ? 'defused' : r < 5 ? 'time' : 'elimination';
+}
+
+/** The buys of round `number` (money reset at the start of each half); the current round's economy. */
+function buyRound(tally: ShooterTally, number: number, current: number): void {
+  const { players, money, streak } = tally;
+  if (number === 1 || number === HALF + 1) {
+    for (const side of [0, 1]) {
+      money[side] = START_MONEY * players[side]!.length;
+      streak[side] = 0;
+    }
+  }
+  const buys = [0, 1].map((side) => buyFor(money[side]!, players[side]!.length, number));
+  for (const side of [0, 1]) money[side]! -= buys[side]!.spend;
+  tally.spends.push([buys[0]!.spend, buys[1]!.spend]);
+  if (number === current)
+    for (const side of [0, 1])
+      tally.economy[side] = {
+        money: money[side]!,
+        equipment_value: buys[side]!.spend + 200 * players[side]!.length,
+        buy: buys[side]!.buy,
+      };
+}
+
+/** `count` kills of `killer`'s players on `victim`'s, picked from the seed; an assist one time in three. */
+function creditKills(
+  tally: ShooterTally,
+  killer: number,
+  victim: number,
+  count: number,
+  tag: string,
+  number: number,
+): void {
+  const { players, stats, matchId } = tally;
+  for (let k = 0; k < count; k++) {
+    const a = pick(players[killer]!.length, matchId, tag, number, k);
+    const v = pick(players[victim]!.length, matchId, `${tag}v`, number, k);
+    stats[killer]![a]!.kills++;
+    stats[victim]![v]!.deaths++;
+    if (pick(3, matchId, `${tag}a`, number, k) === 0)
+      stats[killer]![(a + 1) % players[killer]!.length]!.assists++;
+  }
+}
+
+/** Round `number`, won by team `w`: its reason, kills, the half's score, streaks and rewards. */
+function playRound(tally: ShooterTally, number: number, w: 0 | 1): void {
+  const { players, money, streak, matchId } = tally;
+  const l = 1 - w;
+  const winnerSide = sideOf(matchId, w, number);
+  const reason = winReason(winnerSide, pick(10, matchId, 'round', number));
+  tally.rounds.push({ number, winner: SIDES[w], winner_side: winnerSide, win_reason: reason });
+  tally.halves[w]![number <= HALF ? 0 : 1]++;
+  // Kills: the winners take out all five on an elimination, three or four otherwise; the losers two at most.
+  const winnerKills = reason === 'elimination' ? players[l]!.length : 3 + pick(2, matchId, 'wk', number);
+  creditKills(tally, w, l, winnerKills, 'w', number);
+  creditKills(tally, l, w, pick(3, matchId, 'lk', number), 'l', number);
+  streak[w] = 0;
+  streak[l]!++;
+  money[w] = Math.min(MAX_MONEY * players[w]!.length, money[w]! + WIN_REWARD * players[w]!.length);
+  const lossBonus = Math.min(LOSS_MAX, LOSS_REWARD + LOSS_STEP * (streak[l]! - 1));
+  money[l] = Math.min(MAX_MONEY * players[l]!.length, money[l]! + lossBonus * players[l]!.length);
+}
+
+/** A team's state in the current round; its money split among its players by seeded weights. */
+function shooterTeam(tally: ShooterTally, roster: number, side: 0 | 1, current: number): ShooterTeamState {
+  const eco = tally.economy[side] ?? { money: 0, equipment_value: 0, buy: 'eco' };
+  const list = tally.players[side]!;
+  // The parts add up to the whole: the first player takes what rounding leaves.
+  const weights = list.map((_, j) => 1 + pick(4, tally.matchId, 'purse', side, current, j));
+  const total = weights.reduce((a, b) => a + b, 0);
+  const shares = weights.map((w) => Math.floor((eco.money * w) / total));
+  if (shares.length > 0) shares[0]! += eco.money - shares.reduce((a, b) => a + b, 0);
+  return {
+    roster: { id: roster },
+    side: sideOf(tally.matchId, side, current),
+    score: tally.rounds.filter((r) => r.winner === SIDES[side]).length,
+    halves: tally.halves[side]!,
+    economy: eco,
+    players: list.map((id, j) => ({ player: { id }, ...tally.stats[side]![j]!, money: shares[j]! })),
+  };
+}
+
 /**
  * A shooter map at an instant: the summary, and what each team spent on equipment per round (home,
  * away; the v2 light summary's rounds carry it).
@@ -103,98 +204,38 @@ export function shooterState(
   const over = at >= m.end;
   const current = over ? Math.max(1, played.length) : played.length + 1;
   const players = [0, 1].map((side) => lineup(world, plan.rosters[side]!).slice(0, 5));
-  const stats = players.map((list) => list.map(() => ({ kills: 0, deaths: 0, assists: 0 })));
-  const rounds: ShooterRound[] = [];
-  const halves: [number, number][] = [
-    [0, 0],
-    [0, 0],
-  ];
-  const money = [0, 0];
-  const streak = [0, 0];
-  const economy: ShooterEconomy[] = [];
-  const spends: [number, number][] = [];
+  const tally: ShooterTally = {
+    matchId: m.id,
+    players,
+    stats: players.map((list) => list.map(() => ({ kills: 0, deaths: 0, assists: 0 }))),
+    rounds: [],
+    halves: [
+      [0, 0],
+      [0, 0],
+    ],
+    money: [0, 0],
+    streak: [0, 0],
+    economy: [],
+    spends: [],
+  };
   for (let number = 1; number <= current; number++) {
-    if (number === 1 || number === HALF + 1) {
-      for (const side of [0, 1]) {
-        money[side] = START_MONEY * players[side]!.length;
-        streak[side] = 0;
-      }
-    }
-    const buys = [0, 1].map((side) => buyFor(money[side]!, players[side]!.length, number));
-    for (const side of [0, 1]) money[side]! -= buys[side]!.spend;
-    spends.push([buys[0]!.spend, buys[1]!.spend]);
-    if (number === current)
-      for (const side of [0, 1])
-        economy[side] = {
-          money: money[side]!,
-          equipment_value: buys[side]!.spend + 200 * players[side]!.length,
-          buy: buys[side]!.buy,
-        };
+    buyRound(tally, number, current);
     const result = played[number - 1];
     if (!result) break;
-    const w = result.team;
-    const l = 1 - w;
-    const winnerSide = sideOf(m.id, w, number);
-    const r = pick(10, m.id, 'round', number);
-    const reason: ShooterRound['win_reason'] =
-      winnerSide === 'attack'
-        ? r < 4
-          ? 'detonated'
-          : 'elimination'
-        : r < 3
-          ? 'defused'
-          : r < 5
-            ? 'time'
-            : 'elimination';
-    rounds.push({ number, winner: SIDES[w], winner_side: winnerSide, win_reason: reason });
-    halves[w]![number <= HALF ? 0 : 1]++;
-    // Kills: the winners take out all five on an elimination, three or four otherwise; the losers two at most.
-    const winnerKills = reason === 'elimination' ? players[l]!.length : 3 + pick(2, m.id, 'wk', number);
-    const loserKills = pick(3, m.id, 'lk', number);
-    const credit = (killer: number, victim: number, count: number, tag: string) => {
-      for (let k = 0; k < count; k++) {
-        const a = pick(players[killer]!.length, m.id, tag, number, k);
-        const v = pick(players[victim]!.length, m.id, `${tag}v`, number, k);
-        stats[killer]![a]!.kills++;
-        stats[victim]![v]!.deaths++;
-        if (pick(3, m.id, `${tag}a`, number, k) === 0)
-          stats[killer]![(a + 1) % players[killer]!.length]!.assists++;
-      }
-    };
-    credit(w, l, winnerKills, 'w');
-    credit(l, w, loserKills, 'l');
-    streak[w] = 0;
-    streak[l]!++;
-    money[w] = Math.min(MAX_MONEY * players[w]!.length, money[w]! + WIN_REWARD * players[w]!.length);
-    const lossBonus = Math.min(LOSS_MAX, LOSS_REWARD + LOSS_STEP * (streak[l]! - 1));
-    money[l] = Math.min(MAX_MONEY * players[l]!.length, money[l]! + lossBonus * players[l]!.length);
+    playRound(tally, number, result.team);
   }
-  const team = (side: 0 | 1): ShooterTeamState => {
-    const eco = economy[side] ?? { money: 0, equipment_value: 0, buy: 'eco' };
-    const list = players[side]!;
-    // The team's money, split among its players by seeded weights (the parts add up to the whole).
-    const weights = list.map((_, j) => 1 + pick(4, m.id, 'purse', side, current, j));
-    const total = weights.reduce((a, b) => a + b, 0);
-    const shares = weights.map((w) => Math.floor((eco.money * w) / total));
-    if (shares.length > 0) shares[0]! += eco.money - shares.reduce((a, b) => a + b, 0);
-    return {
-      roster: { id: plan.rosters[side]! },
-      side: sideOf(m.id, side, current),
-      score: rounds.filter((r) => r.winner === SIDES[side]).length,
-      halves: halves[side]!,
-      economy: eco,
-      players: list.map((id, j) => ({ player: { id }, ...stats[side]![j]!, money: shares[j]! })),
-    };
-  };
   const summary: ShooterLiveSummary = {
     ...base(m, at),
     game_kind: 'shooter',
     round: { number: current, half: current <= HALF ? 1 : 2 },
     rounds_to_win: ROUNDS_TO_WIN,
-    teams: { home: team(0), away: team(1) },
-    rounds,
+    teams: {
+      home: shooterTeam(tally, plan.rosters[0]!, 0, current),
+      away: shooterTeam(tally, plan.rosters[1]!, 1, current),
+    },
+    rounds: tally.rounds,
   };
-  return { summary, spends };
+  return { summary, spends: tally.spends };
 }
 
 // ---- e-soccer ---------------------------------------------------------------------------------

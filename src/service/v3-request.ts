@@ -7,6 +7,7 @@ import type { Clock } from '../core/clock.ts';
 import { ID_SPACES } from '../protocol/fields.ts';
 import { ApiError } from './api-error.ts';
 import type { FaultOptions } from './index.ts';
+import { send, sendTruncated } from './json-answer.ts';
 import type { Rng } from './random.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { matchRoute, readIdSpace, resolveIds } from './routes.ts';
@@ -67,21 +68,6 @@ export function readTarget(raw: string): RequestTarget {
   }
 }
 
-export function send(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
 /**
  * Every answer carries the rate-limit headers: a request with the right secret draws on the
  * secret's bucket, any other on a bucket of its remote address (so 401s cannot flood either).
@@ -118,18 +104,8 @@ function secretsOf(s: V3Settings, req: IncomingMessage, target: RequestTarget) {
   return { header, query, presented: header ?? (s.querySecret ? query : null) };
 }
 
-/** Throws the 405, 400 or 401 of a request that may not reach a route, and the injected 500s. */
-function checkAccess(
-  s: V3Settings,
-  req: IncomingMessage,
-  res: ServerResponse,
-  target: RequestTarget,
-  faults: FaultOptions,
-): void {
-  if (req.method !== 'GET') {
-    res.setHeader('Allow', 'GET');
-    throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
-  }
+/** Throws the 400 or 401 of a GET that may not reach a route, and the injected 500s. */
+function checkAccess(s: V3Settings, req: IncomingMessage, target: RequestTarget, faults: FaultOptions): void {
   if (target.error !== null) throw new ApiError(400, target.error);
   const { header, query, presented } = secretsOf(s, req, target);
   if (!s.querySecret && header === undefined && query !== null)
@@ -162,7 +138,11 @@ export function answerV3(
     const rate = takeRate(s, req, secretsOf(s, req, target).presented === s.secret, faults);
     rateHeaders = rate.headers;
     if (rate.refused) throw new ApiError(429, SPENT);
-    checkAccess(s, req, res, target, faults);
+    if (req.method !== 'GET') {
+      res.setHeader('Allow', 'GET');
+      throw new ApiError(405, `Method ${req.method} is not allowed: the service is read-only, use GET.`);
+    }
+    checkAccess(s, req, target, faults);
     const url = target.url;
     if (url === null) throw new ApiError(400, 'Invalid request target.');
     const path = url.pathname.replace(/\/+$/, '');
@@ -181,13 +161,9 @@ export function answerV3(
       ids,
       space,
     });
-    if (faults.malformedRate > 0 && s.faultRng.chance(faults.malformedRate)) {
-      const text = JSON.stringify(body);
-      res.writeHead(200, { ...rateHeaders, 'Content-Type': 'application/json; charset=utf-8' });
-      res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-      return;
-    }
-    send(res, 200, body, rateHeaders);
+    if (faults.malformedRate > 0 && s.faultRng.chance(faults.malformedRate))
+      sendTruncated(res, body, rateHeaders);
+    else send(res, 200, body, rateHeaders);
   } catch (error) {
     if (error instanceof ApiError) {
       // An unknown external id is reported as the id the client sent, in its space.

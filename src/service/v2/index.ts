@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock.ts';
 import { ApiError } from '../api-error.ts';
+import { send, sendTruncated } from '../json-answer.ts';
 import type { Rng } from '../random.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import type { World } from '../world.ts';
@@ -150,13 +151,8 @@ export class V2Interface {
         return Number(raw);
       });
       const body = found.handle({ world: this.#o.world, t: now, query: url.searchParams, ids });
-      if (faults.malformedRate > 0 && rng.chance(faults.malformedRate)) {
-        const text = JSON.stringify(body);
-        res.writeHead(200, { ...headers, 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-        return;
-      }
-      send(res, 200, body, headers);
+      if (faults.malformedRate > 0 && rng.chance(faults.malformedRate)) sendTruncated(res, body, headers);
+      else send(res, 200, body, headers);
     } catch (error) {
       if (error instanceof V2Gone) return send(res, 410, error.body, headers);
       const status = error instanceof V2Error || error instanceof ApiError ? error.status : 502;
@@ -238,14 +234,4 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
     if (text.length > 10_000) throw new V2Error(400, 'Could not parse data. The request body is too large.');
   }
   return new URLSearchParams(text);
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string>): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
-  });
-  res.end(text);
 }

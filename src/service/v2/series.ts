@@ -8,17 +8,8 @@ import type { Series } from '../../protocol/types.ts';
 import { compileFilter, setCondition } from '../query.ts';
 import { querySeries } from '../series-query.ts';
 import type { World } from '../world.ts';
-import {
-  notFound,
-  readBool,
-  readCode,
-  readIds,
-  readInstant,
-  readOrder,
-  readPage,
-  readWith,
-  V2Gone,
-} from './params.ts';
+import { readListHead, readStartBounds } from './list-params.ts';
+import { notFound, readBool, readCode, readIds, readWith, V2Gone } from './params.ts';
 import { type Envelope, envelope, seriesV2 } from './shapes.ts';
 
 export interface V2Context {
@@ -45,74 +36,85 @@ function isOver(series: Series, t: number): boolean {
   return series.end !== null;
 }
 
-export function listSeries(c: V2Context): Envelope<unknown> {
-  const { query, world, t } = c;
-  const page = readPage(query);
-  const withParts = readWith(query, LIST_WITH);
-  const { order, desc } = readOrder(query, ['start', 'end']);
+/** The conditions the series indexes answer: `games[]`, `tiers[]`, `tournaments[]`, `substages[]`, `competitors[]`. */
+function readIndexed(query: URLSearchParams): FilterCondition[] {
   const conditions: FilterCondition[] = [];
   const index = (param: string, path: string, op: '<=' | '^' = '<=') => {
     const ids = readIds(query, param);
     if (ids.length > 0) conditions.push(setCondition(path, op, ids));
-    return ids;
   };
   index('games', 'game.id');
   index('tiers', 'tier');
   index('tournaments', 'tournament.id');
   index('substages', 'substage.id');
   index('competitors', 'participants.roster.id', '^');
+  return conditions;
+}
+
+/** The v2 conditions checked on each series resource. */
+interface Wanted {
+  platforms: Set<number>;
+  before: number | undefined;
+  after: number | undefined;
+  isOver: boolean | undefined;
+  isDeleted: boolean | undefined;
+  isPostponed: boolean | undefined;
+  country: string | undefined;
+  lang: string | undefined;
+}
+
+function readWanted(query: URLSearchParams, t: number): Wanted {
   const platforms = new Set(readIds(query, 'platforms'));
-  const before = readInstant(query, 'starts_before', t);
-  const after = readInstant(query, 'starts_after', t);
-  // is_over defaults to false unless a starts_* bound is set; then only an explicit value filters.
-  const isOverParam =
-    readBool(query, 'is_over') ?? (before === undefined && after === undefined ? false : undefined);
+  const { before, after, isOver } = readStartBounds(query, t);
   const isDeleted = readBool(query, 'is_deleted');
   const isPostponed = readBool(query, 'is_postponed');
   const country = readCode(query, 'country');
   const lang = readCode(query, 'lang');
+  return { platforms, before, after, isOver, isDeleted, isPostponed, country, lang };
+}
 
+/** Whether a series meets every wanted condition at t. */
+function seriesTest(world: World, t: number, w: Wanted): (s: Series) => boolean {
   const casterInfo = (id: number) => world.catalog.casterById.get(id);
-  const test = (s: Series): boolean => {
-    if (isDeleted !== undefined && (s.deleted_at !== null) !== isDeleted) return false;
-    if (isPostponed !== undefined && (s.postponed_from !== null) !== isPostponed) return false;
-    const start = s.start === null ? Number.NaN : Date.parse(s.start);
-    if (before !== undefined && !(start < before)) return false;
-    if (after !== undefined && !(start >= after)) return false;
-    if (isOverParam !== undefined && isOver(s, t) !== isOverParam) return false;
-    if (
-      platforms.size > 0 &&
-      !s.casters.some((e) => platforms.has(casterInfo(e.caster.id)?.platform.id ?? -1))
-    )
-      return false;
-    if (
-      lang !== undefined &&
-      !s.casters.some((e) => casterInfo(e.caster.id)?.region.country.abbreviation.toLowerCase() === lang)
-    )
-      return false;
-    if (
-      country !== undefined &&
-      !s.participants.some((p) => {
-        const roster = world.catalog.rosterById.get(p.roster.id);
-        const team = roster ? world.catalog.teamById.get(roster.team.id) : undefined;
-        return team?.region.country.abbreviation.toLowerCase() === country;
-      })
-    )
-      return false;
-    return true;
+  const teamCountry = (roster: number) => {
+    const r = world.catalog.rosterById.get(roster);
+    const team = r ? world.catalog.teamById.get(r.team.id) : undefined;
+    return team?.region.country.abbreviation.toLowerCase();
   };
+  return (s) => {
+    if (w.isDeleted !== undefined && (s.deleted_at !== null) !== w.isDeleted) return false;
+    if (w.isPostponed !== undefined && (s.postponed_from !== null) !== w.isPostponed) return false;
+    const start = s.start === null ? Number.NaN : Date.parse(s.start);
+    if (w.before !== undefined && !(start < w.before)) return false;
+    if (w.after !== undefined && !(start >= w.after)) return false;
+    if (w.isOver !== undefined && isOver(s, t) !== w.isOver) return false;
+    const casters = s.casters.map((e) => casterInfo(e.caster.id));
+    if (w.platforms.size > 0 && !casters.some((x) => w.platforms.has(x?.platform.id ?? -1))) return false;
+    if (w.lang !== undefined && !casters.some((x) => x?.region.country.abbreviation.toLowerCase() === w.lang))
+      return false;
+    return w.country === undefined || s.participants.some((p) => teamCountry(p.roster.id) === w.country);
+  };
+}
+
+/**
+ * is_over narrows the start range like a v3 lifecycle condition (a superset: deleted series are
+ * not over before their start, and over once it passed); the series test decides.
+ */
+function lifecycleRange(w: Wanted, t: number): string[] | null {
+  if (w.isOver === true) return ['over', 'over-forfeited'];
+  if (w.isOver === false) return w.before === t ? ['live'] : ['upcoming', 'live'];
+  return null;
+}
+
+export function listSeries(c: V2Context): Envelope<unknown> {
+  const { query, world, t } = c;
+  const { page, withParts, order, desc } = readListHead(query, LIST_WITH, ['start', 'end']);
+  const conditions = readIndexed(query);
+  const wanted = readWanted(query, t);
+  const test = seriesTest(world, t, wanted);
+  const range = lifecycleRange(wanted, t);
   // The indexes only narrow the candidates: every condition is still checked on each series.
   const indexed = compileFilter('series', null, conditions);
-  // is_over narrows the start range like a v3 lifecycle condition (a superset: deleted series are
-  // not over before their start, and over once it passed); `test` decides.
-  const range =
-    isOverParam === true
-      ? ['over', 'over-forfeited']
-      : isOverParam === false
-        ? before === t
-          ? ['live']
-          : ['upcoming', 'live']
-        : null;
   if (range) conditions.push({ path: 'lifecycle', op: '<=', value: { kind: 'set', items: range } });
   const all = querySeries(
     world,

@@ -1,32 +1,22 @@
 /** v2 `/tournaments` and `/tournaments/{id}` (`service-v2.md`, "Tournament list parameters"). */
 import type { Tournament } from '../../protocol/types.ts';
-import {
-  matchesQ,
-  notFound,
-  readBool,
-  readCode,
-  readIds,
-  readInstant,
-  readOrder,
-  readPage,
-  readWith,
-} from './params.ts';
+import { readListHead, readStartBounds } from './list-params.ts';
+import { matchesQ, notFound, readCode, readIds, readWith } from './params.ts';
 import type { V2Context } from './series.ts';
 import { type Envelope, envelope, tournamentV2 } from './shapes.ts';
 
 export function listTournaments(c: V2Context): Envelope<unknown> {
   const { query, world, t } = c;
-  const page = readPage(query);
-  const withParts = readWith(query, ['series', 'casters', 'stages.substages']);
-  const { order, desc } = readOrder(query, ['start', 'end', 'game_id']);
+  const { page, withParts, order, desc } = readListHead(
+    query,
+    ['series', 'casters', 'stages.substages'],
+    ['start', 'end', 'game_id'],
+  );
   const games = new Set(readIds(query, 'games'));
   const competitors = readIds(query, 'competitors');
   const platforms = new Set(readIds(query, 'platforms'));
   const tiers = new Set(readIds(query, 'tiers'));
-  const before = readInstant(query, 'starts_before', t);
-  const after = readInstant(query, 'starts_after', t);
-  const isOver =
-    readBool(query, 'is_over') ?? (before === undefined && after === undefined ? false : undefined);
+  const { before, after, isOver } = readStartBounds(query, t);
   const country = readCode(query, 'country');
   const lang = readCode(query, 'lang');
   const q = query.get('q');
