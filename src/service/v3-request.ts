@@ -28,7 +28,7 @@ export interface V3Settings {
   faultRng: Rng;
 }
 
-export interface RequestTarget {
+interface RequestTarget {
   url: URL | null;
   error: string | null;
 }

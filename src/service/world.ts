@@ -44,7 +44,6 @@ import {
 import { buildTournament, casterAt, streamAt, tournamentParticipants } from './world-tournaments.ts';
 import { countAtOrBefore, indexWindow, iso, type WindowIndex } from './world-window.ts';
 
-export type { ServedStanding } from './world-standings.ts';
 export { TOURNAMENT_IMAGE_BASE, tournamentImage } from './world-tournaments.ts';
 export { firstAfter, iso, type WindowIndex } from './world-window.ts';
 export { WEEK_MS };
