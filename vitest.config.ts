@@ -17,6 +17,8 @@ export const SLOW_TESTS = [
   'test/notify/redis-restart.test.ts', // a redis-server killed mid-run and started empty, 3 runs (~80 s)
   'test/client/v2-token-processes.test.ts', // child processes sharing one v2 token, SQLite and Redis (~40 s)
   'test/bot/tenant-concurrency.test.ts', // child processes writing 1,000 tenants each (~15 s)
+  'test/ops/graceful-stop.test.ts', // real `matchday start` processes stopped with SIGTERM mid-post (~21 s)
+  'test/bot/store-outage.test.ts', // a redis-server of its own stopped and started empty (~11 s)
   // Simulated days and hours.
   'test/notify/digest-dst.test.ts', // 24-hour days across DST changes, four zones (~35 s)
   'test/notify/notifier.test.ts', // a simulated day with several tenants (~30 s)
@@ -26,6 +28,9 @@ export const SLOW_TESTS = [
   'test/notify/feed-source.test.ts', // two notifiers over two simulated hours, one over a feed (~30 s)
   'test/notify/deleted-while-down.test.ts', // series deleted while down, over simulated hours (~45 s)
   'test/notify/since.test.ts', // subscriptions made mid-day over a simulated day (~8 s)
+  'test/notify/downtime-drops.test.ts', // restarts after hours of downtime, SQLite and Redis (~12 s)
+  'test/notify/late-drops.test.ts', // 429s held for the 3-hour lateness windows (~8 s)
+  'test/notify/tournament-end.test.ts', // tournament ends over simulated hours, v3, feed and v2 (~11 s)
   'test/notify/threads.test.ts', // a series played game by game through Discord and Slack threads (~75 s at load 20)
   'test/notify/scheduled-events.test.ts', // scheduled events over 15 simulated hours (~25 s at load 20)
   'test/platforms/slack/timeline.test.ts', // notifications through Slack over a simulated afternoon (~6 s)
