@@ -26,7 +26,6 @@ import {
   scopeOf,
   seriesArg,
   teamRosters,
-  textArg,
   visible,
 } from './shared.ts';
 
@@ -55,8 +54,8 @@ export default defineCommand({
   async run(ctx) {
     const { args } = ctx;
     const { data, names } = ctx;
-    const seriesText = textArg('series', args.series);
-    const teamText = textArg('team', args.team);
+    const seriesText = args.series;
+    const teamText = args.team;
     let series: Series | undefined;
     if (seriesText) {
       series = await seriesArg(ctx, seriesText);

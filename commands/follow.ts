@@ -10,7 +10,7 @@ import { tenantPlace } from '../src/bot/format.ts';
 import type { Card, Reply } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
-import { nameATeam, resolveName, scopeOf, teamLabel, textArg } from './shared.ts';
+import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 
 /** Most teams a tenant follows. */
 export const MAX_FOLLOWS = 50;
@@ -49,7 +49,7 @@ export default defineCommand({
       options: { organisation: { ...organisationOption, required: true } },
       adminOnly: true,
       async run(ctx) {
-        const orgText = textArg('organisation', ctx.args.organisation);
+        const orgText = ctx.args.organisation;
         if (!orgText)
           throw new UserError('EMPTY_NAME', [
             'Name an organisation: ',
@@ -64,9 +64,9 @@ export default defineCommand({
       options: { team: { ...teamOption.team, required: false }, organisation: organisationOption },
       adminOnly: true,
       async run(ctx) {
-        const orgText = textArg('organisation', ctx.args.organisation);
+        const orgText = ctx.args.organisation;
         if (!orgText) return unfollowTeam(ctx, await teamOf(ctx, 'remove', ctx.args.team));
-        if (textArg('team', ctx.args.team))
+        if (ctx.args.team)
           throw new UserError('TEAM_OR_ORGANISATION', [
             'Give a team or an organisation, not both: ',
             cmd('follow remove team:<name>'),
@@ -120,7 +120,7 @@ async function teamOf(
   sub: 'team' | 'remove',
   typed: string | undefined,
 ): Promise<number> {
-  const text = textArg('team', typed);
+  const text = typed;
   if (!text) throw nameATeam(`follow ${sub}`, sub === 'remove' ? 'follow remove' : undefined);
   return resolveName(ctx, 'team', text, scopeOf(ctx));
 }

@@ -18,7 +18,6 @@ import { closest } from '../src/bot/text-args.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Platform } from '../src/core/tenant-id.ts';
 import { commands } from './index.ts';
-import { textArg } from './shared.ts';
 
 /**
  * On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form.
@@ -40,7 +39,7 @@ export default defineCommand({
   async run(ctx) {
     const visible = commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
     const typed = ctx.tenant.platform !== 'discord';
-    const name = textArg('command', ctx.args.command, 32)?.replace(/^\//, '').toLowerCase();
+    const name = ctx.args.command?.replace(/^\//, '').toLowerCase();
     // Examples name something that exists (the first name the index offers), so they work as typed.
     const sample = (source: AutocompleteSource) => {
       try {

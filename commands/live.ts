@@ -37,7 +37,6 @@ import {
   scopeOf,
   seriesArg,
   teamRosters,
-  textArg,
   tiersLabel,
   unlessBusy,
   visible,
@@ -73,10 +72,10 @@ export default defineCommand({
   },
   async run(ctx) {
     const games = await gamesFor(ctx, ctx.args.game);
-    const seriesText = textArg('series', ctx.args.series);
+    const seriesText = ctx.args.series;
     const picked = seriesText
       ? { series: [await seriesArg(ctx, seriesText)], detailed: true, used: 1 }
-      : await liveSeries(ctx, games, textArg('team', ctx.args.team), Boolean(ctx.args.game));
+      : await liveSeries(ctx, games, ctx.args.team, Boolean(ctx.args.game));
     if ('card' in picked) return { cards: [picked.card] };
     return { cards: await liveCards(ctx, picked) };
   },

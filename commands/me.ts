@@ -17,12 +17,12 @@ import {
 } from '../src/bot/command.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
-import { SPOILER_POLICIES, type SpoilerPolicy } from '../src/bot/settings.ts';
+import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { calendarActionOption, parseLeads, spoilersOption, zoneOption } from './settings-parse.ts';
-import { nameATeam, resolveName, scopeOf, teamLabel, textArg } from './shared.ts';
+import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 
 const team = {
   type: 'string',
@@ -92,7 +92,7 @@ export default defineCommand({
       options: { zone: zoneOption },
       async run(ctx) {
         const profile = profileOf(ctx);
-        const typed = textArg('zone', ctx.args.zone, 64);
+        const typed = ctx.args.zone;
         if (!typed) throw new UserError('MISSING_OPTION', 'Give a time zone, e.g. zone:Europe/Berlin.');
         const zone = resolveTimeZone(typed);
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
@@ -135,8 +135,6 @@ export default defineCommand({
       async run(ctx) {
         const profile = profileOf(ctx);
         const policy = ctx.args.policy;
-        if (!SPOILER_POLICIES.includes(policy))
-          throw new UserError('BAD_CHOICE', `policy must be one of ${SPOILER_POLICIES.join(', ')}.`);
         const saved = await profile.update((current) => ({ ...current, spoilers: policy }));
         return saidAndShown(ctx, saved, `Results in your DMs: ${spoilersLabel(saved.spoilers)}.`);
       },
@@ -162,8 +160,8 @@ async function quiet(
   profile: ProfileAccess,
   args: { from?: string; to?: string },
 ): Promise<Reply> {
-  const from = textArg('from', args.from, 5);
-  const to = textArg('to', args.to, 5);
+  const from = args.from;
+  const to = args.to;
   if ((from === undefined) !== (to === undefined))
     throw new UserError('BAD_QUIET', [
       'Give both from and to (e.g. ',
@@ -220,8 +218,8 @@ async function follow(
   sub: 'follow' | 'unfollow',
   args: { team?: string; organisation?: string; tier?: number; qualifiers?: boolean },
 ): Promise<Reply> {
-  const text = textArg('team', args.team);
-  const orgText = textArg('organisation', args.organisation);
+  const text = args.team;
+  const orgText = args.organisation;
   if (text && orgText)
     throw new UserError('TEAM_OR_ORGANISATION', [
       'Give a team or an organisation, not both: ',

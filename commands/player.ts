@@ -12,7 +12,7 @@ import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Player } from '../src/protocol/types.ts';
-import { placeName, resolveName, scopeOf, textArg } from './shared.ts';
+import { placeName, resolveName, scopeOf } from './shared.ts';
 
 export default defineCommand({
   name: 'player',
@@ -29,7 +29,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, names } = ctx;
-    const text = textArg('player', args.player);
+    const text = args.player;
     if (!text)
       throw new UserError('EMPTY_NAME', [
         'Name a player: ',

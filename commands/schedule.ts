@@ -26,8 +26,6 @@ import {
   fromFeed,
   gamesFor,
   gamesLabel,
-  intArg,
-  textArg,
   tiersLabel,
   visible,
 } from './shared.ts';
@@ -89,9 +87,9 @@ export default defineCommand({
     const { args, tenant } = ctx;
     const { data, names } = ctx;
     const zone = tenant.settings.timezone;
-    const day = parseDay(textArg('day', args.day, 20) ?? 'today', ctx.now, zone);
+    const day = parseDay(args.day ?? 'today', ctx.now, zone);
     const games = await gamesFor(ctx, args.game);
-    const tier = intArg('tier', args.tier, 1, 4);
+    const tier = args.tier;
     const tiers = tier !== undefined ? [tier] : tenant.settings.tiers;
     const from = day.start.toMillis();
     const until = day.end.toMillis();
@@ -99,7 +97,7 @@ export default defineCommand({
     const { found, exact, held } = await daySeries(ctx, { games, tiers, from, until });
     const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
     const pages = paginate(all);
-    const page = intArg('page', args.page, 1, MAX_PAGE) ?? defaultPage(pages, from <= now && now < until);
+    const page = args.page ?? defaultPage(pages, from <= now && now < until);
     if (page > pages.length) {
       throw new UserError(
         'PAGE_OUT_OF_RANGE',

@@ -18,13 +18,11 @@ import {
   fromFeed,
   gamesFor,
   gamesLabel,
-  intArg,
   noteFilling,
   nothingLiveCard,
   resolveName,
   scopeOf,
   teamRosters,
-  textArg,
   tiersLabel,
   visible,
 } from './shared.ts';
@@ -74,21 +72,14 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args } = ctx;
-    // `when` is typed as one of WHEN; checked again for a call that skipped the runtime's validation.
-    if (args.when !== undefined && !WHEN.includes(args.when)) {
-      throw new UserError(
-        'BAD_CHOICE',
-        `when must be one of ${WHEN.join(', ')}; got "${String(args.when).slice(0, 40)}".`,
-      );
-    }
-    const seriesText = textArg('series', args.series);
+    const seriesText = args.series;
     if (seriesText) {
       refuseListFilters(seriesText, args);
       return seriesDetail(ctx, seriesText);
     }
     const when = args.when ?? 'upcoming';
-    const limit = intArg('limit', args.limit, 1, 20, 10);
-    const tier = intArg('tier', args.tier, 1, 4);
+    const limit = args.limit ?? 10;
+    const tier = args.tier;
     const picked = await seriesFilter(ctx, args.game, tier, args.team, args.tournament);
     if ('card' in picked) return { cards: [picked.card] };
     const { held, series } = await readSeries(ctx, picked, when, limit);
@@ -140,8 +131,8 @@ async function seriesFilter(
 ): Promise<Picked | { card: Card }> {
   const { tenant, names } = ctx;
   const games = await gamesFor(ctx, game);
-  const teamText = textArg('team', team);
-  const tournamentText = textArg('tournament', tournament);
+  const teamText = team;
+  const tournamentText = tournament;
   const teamId = teamText ? await resolveName(ctx, 'team', teamText, scopeOf(ctx, games)) : undefined;
   const tournamentId = tournamentText
     ? await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx, games))

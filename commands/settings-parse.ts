@@ -11,7 +11,7 @@ import {
   type NotificationKind,
   SPOILER_POLICIES,
 } from '../src/bot/settings.ts';
-import { resolveName, scopeOf, textArg } from './shared.ts';
+import { resolveName, scopeOf } from './shared.ts';
 
 /** The time zone of `/settings timezone` and `/me timezone`. */
 export const zoneOption = {
@@ -137,11 +137,11 @@ export async function channelPatch(
   args: ArgsOf<typeof channelOptions>,
 ): Promise<ChannelPatch> {
   const patch: ChannelPatch = {};
-  const games = textArg('games', args.games, 200);
+  const games = args.games;
   if (games !== undefined) patch.games = await parseGames(ctx, games);
-  const tiers = textArg('tiers', args.tiers, 20);
+  const tiers = args.tiers;
   if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
-  const teams = textArg('teams', args.teams, 300);
+  const teams = args.teams;
   if (teams !== undefined) {
     if (NONE.has(teams.toLowerCase())) patch.teams = [];
     else {
@@ -153,7 +153,7 @@ export async function channelPatch(
       patch.teams = [...new Set(ids)];
     }
   }
-  const kinds = textArg('kinds', args.kinds, 100);
+  const kinds = args.kinds;
   if (kinds !== undefined) {
     if (ALL.has(kinds.toLowerCase())) patch.kinds = [...NOTIFICATION_KINDS];
     else {
@@ -173,7 +173,7 @@ export async function channelPatch(
       patch.kinds = [...new Set(list)];
     }
   }
-  const leads = textArg('leads', args.leads, 50);
+  const leads = args.leads;
   if (leads !== undefined) patch.leads = parseLeads(leads, true);
   const role = args.role;
   if (typeof role === 'string' && role.trim() !== '') {

@@ -79,52 +79,9 @@ export async function unlessBusy<T>(ctx: CommandContext<unknown>, read: Promise<
   }
 }
 
-/**
- * An optional whole-number argument within bounds; `fallback` when absent. The runtime validates
- * against the declaration too; this keeps the command safe when called directly.
- */
-export function intArg(
-  name: string,
-  value: number | undefined,
-  min: number,
-  max: number,
-  fallback: number,
-): number;
-export function intArg(name: string, value: number | undefined, min: number, max: number): number | undefined;
-export function intArg(
-  name: string,
-  value: number | undefined,
-  min: number,
-  max: number,
-  fallback?: number,
-): number | undefined {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new UserError(
-      'BAD_NUMBER',
-      `${name} must be a whole number from ${min} to ${max}; got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
-/** An optional text argument, trimmed, refused when longer than `max`. */
-export function textArg(name: string, value: string | undefined, max = 100): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw new UserError('BAD_TEXT', `${name} must be text.`);
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (text.length > max)
-    throw new UserError(
-      'TEXT_TOO_LONG',
-      `${name} is ${text.length} characters long; at most ${max} are allowed.`,
-    );
-  return text;
-}
-
 /** The games a command looks at: the one named, else the tenant's (empty: every game). */
 export async function gamesFor(ctx: CommandContext<unknown>, game: string | undefined): Promise<number[]> {
-  const text = textArg('game', game);
+  const text = game;
   if (text) return [await resolveName(ctx, 'game', text)];
   return [...ctx.tenant.settings.games];
 }
@@ -156,7 +113,7 @@ export async function teamRosters(ctx: CommandContext<unknown>, teamId: number):
  * window of live, next and latest series. One request (`/series/{id}`), answered 404 as a UserError.
  */
 export async function seriesArg(ctx: CommandContext<unknown>, text: string): Promise<Series> {
-  const raw = textArg('series', text);
+  const raw = text;
   if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
   const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await resolveName(ctx, 'series', raw, scopeOf(ctx));
   const held = ctx.feed?.seriesById(id);

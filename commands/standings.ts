@@ -24,7 +24,7 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds } from '../src/render/standings-input.ts';
-import { fromFeed, isNotFound, resolveName, scopeOf, textArg, unlessBusy, visible } from './shared.ts';
+import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -60,7 +60,7 @@ export default defineCommand({
   async run(ctx) {
     const { args, tenant } = ctx;
     const { data, names } = ctx;
-    const tournamentText = textArg('tournament', args.tournament);
+    const tournamentText = args.tournament;
     if (!tournamentText)
       throw new UserError('EMPTY_NAME', ['Name a tournament, e.g. ', cmd('standings tournament:Major'), '.']);
     const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
@@ -78,7 +78,7 @@ export default defineCommand({
         `${names.tournament(tournamentId)?.title ?? 'That tournament'} has no groups or brackets yet.`,
       );
     }
-    const chosen = pickSubstage(substages, textArg('stage', args.stage), ctx.now);
+    const chosen = pickSubstage(substages, args.stage, ctx.now);
     // The feed holds the standings of windowed tournaments (re-read as their series finish).
     let substage: Substage;
     try {

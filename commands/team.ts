@@ -16,14 +16,12 @@ import type { Player, Series, Team } from '../src/protocol/types.ts';
 import {
   type FromFeed,
   fromFeed,
-  intArg,
   NOT_READ,
   noteFilling,
   placeName,
   resolveName,
   scopeOf,
   teamRosters,
-  textArg,
   unlessBusy,
   visible,
 } from './shared.ts';
@@ -45,7 +43,7 @@ export default defineCommand({
   async run(ctx) {
     const { args } = ctx;
     const { data, names } = ctx;
-    const text = textArg('team', args.team);
+    const text = args.team;
     if (!text)
       throw new UserError('EMPTY_NAME', [
         'Name a team: ',
@@ -54,7 +52,7 @@ export default defineCommand({
         cmd('series'),
         ' lists teams that play today.',
       ]);
-    const count = intArg('count', args.count, 1, 10, 5);
+    const count = args.count ?? 5;
     const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
     // A listing may carry a team without its standing roster (v2 team listings do): then the team's
     // own answer says it.

@@ -15,7 +15,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { isNotFound, NOT_READ, placeName, resolveName, scopeOf, textArg, unlessBusy } from './shared.ts';
+import { isNotFound, NOT_READ, placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -36,7 +36,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const { data, names } = ctx;
-    const text = textArg('tournament', ctx.args.tournament);
+    const text = ctx.args.tournament;
     if (!text)
       throw new UserError('EMPTY_NAME', [
         'Name a tournament, e.g. ',

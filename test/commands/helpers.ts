@@ -9,6 +9,7 @@ import Keyv from 'keyv';
 import { pino } from 'pino';
 import { inject } from 'vitest';
 import { commands } from '../../commands/index.ts';
+import { validateArgs } from '../../src/bot/args.ts';
 import { type Execution, runCommand } from '../../src/bot/call-checks.ts';
 import type { AnyCommand, CommandContext, CommandUser, Platform } from '../../src/bot/command.ts';
 import { createNameIndex, type NameIndex } from '../../src/bot/names.ts';
@@ -16,10 +17,12 @@ import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import type { TenantStore } from '../../src/bot/tenants.ts';
+import { optionsOf } from '../../src/bot/text-args.ts';
 import { lruStore } from '../../src/client/cache.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
+import { cmd } from '../../src/core/errors.ts';
 import { startService } from '../../src/service/index.ts';
 
 /** A Wednesday afternoon: series are live, finished earlier in the week, and upcoming. */
@@ -229,8 +232,10 @@ export async function runDirect(
 ): Promise<{ reply: Reply; text: string; revealed: string; saved: Settings[] }> {
   const saved: Settings[] = [];
   const settings = { ...defaultSettings(), ...options.settings };
+  // Checked against the declaration as the runtime checks them: commands trust their arguments.
+  const usage = cmd(`${command.name}${options.subcommand ? ` ${options.subcommand}` : ''}`);
   const context: CommandContext<never> = {
-    args: args as never,
+    args: validateArgs(usage, optionsOf(command, options.subcommand), args) as never,
     ...(options.subcommand ? { subcommand: options.subcommand } : {}),
     tenant: {
       id: `${options.platform ?? 'terminal'}:direct`,
