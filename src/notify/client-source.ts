@@ -8,7 +8,7 @@
  */
 
 import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
-import type { CallOptions, EsportsClient } from '../client/types.ts';
+import type { CallOptions, EsportsClient, Where } from '../client/types.ts';
 import { summarySource } from '../feed/reads.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Match, Series } from '../protocol/types.ts';
@@ -43,45 +43,60 @@ const BACKGROUND: CallOptions = { priority: 'background' };
 /** Most finished series the look-back after downtime reads (a day of the whole feed is far fewer). */
 const PAST_LIMIT = 5000;
 
-/** Finished series that ended in (from, to], newest first (the look-back after downtime). */
-export async function readEnded(
+/**
+ * Series of one listing, read a page at a time in the listing's order (newest first by `at`) until
+ * one is at or before `from`; `keep` picks the ones wanted. Series with no `at` are passed over.
+ */
+async function readBack(
   client: Pick<NotifyClient, 'series'>,
+  listing: { filter: Where<'series'>[]; order: 'end-desc' | 'start-desc' },
+  at: (s: Series) => number,
   from: number,
-  to: number,
+  keep: (s: Series) => boolean,
 ): Promise<Series[]> {
   const found: Series[] = [];
-  for await (const s of client.series.paginate(
-    { filter: [['lifecycle', '<=', ['over', 'over-forfeited']]], order: 'end-desc' },
-    { ...BACKGROUND, limit: PAST_LIMIT },
-  )) {
-    const end = Date.parse(s.end ?? s.start ?? '');
-    if (Number.isNaN(end) || end > to) continue;
-    if (end <= from) break;
-    found.push(s);
+  for await (const s of client.series.paginate(listing, { ...BACKGROUND, limit: PAST_LIMIT })) {
+    const t = at(s);
+    if (Number.isNaN(t)) continue;
+    if (t <= from) break;
+    if (keep(s)) found.push(s);
   }
   return found;
 }
+
+/** Finished series that ended in (from, to], newest first (the look-back after downtime). */
+export function readEnded(client: Pick<NotifyClient, 'series'>, from: number, to: number): Promise<Series[]> {
+  const ended = (s: Series) => Date.parse(s.end ?? s.start ?? '');
+  const listing = {
+    filter: [['lifecycle', '<=', ['over', 'over-forfeited']]] as Where<'series'>[],
+    order: 'end-desc' as const,
+  };
+  return readBack(client, listing, ended, from, (s) => ended(s) <= to);
+}
+
 /**
  * Series deleted in (from, to] that were to start after `from` (the look-back after downtime: their
  * reminders never go out, and after a restart no listing shows them). Latest start first.
  */
-export async function readRemoved(
+export function readRemoved(
   client: Pick<NotifyClient, 'series'>,
   from: number,
   to: number,
 ): Promise<Series[]> {
-  const found: Series[] = [];
-  for await (const s of client.series.paginate(
-    { filter: [['lifecycle', '=', 'deleted']], order: 'start-desc' },
-    { ...BACKGROUND, limit: PAST_LIMIT },
-  )) {
-    const start = Date.parse(s.start ?? '');
-    if (Number.isNaN(start)) continue;
-    if (start <= from) break;
-    const deleted = Date.parse(s.deleted_at ?? '');
-    if (deleted > from && deleted <= to) found.push(s);
-  }
-  return found;
+  const listing = {
+    filter: [['lifecycle', '=', 'deleted']] as Where<'series'>[],
+    order: 'start-desc' as const,
+  };
+  return readBack(
+    client,
+    listing,
+    (s) => Date.parse(s.start ?? ''),
+    from,
+    (s) => {
+      const deleted = Date.parse(s.deleted_at ?? '');
+      return deleted > from && deleted <= to;
+    },
+  );
 }
 
 /** How often the streams of series with live cards are read again (online state, viewers). */

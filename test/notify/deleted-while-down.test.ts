@@ -13,12 +13,11 @@ import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/se
 import { Clock } from '../../src/core/clock.ts';
 import { REMINDER_STARTED } from '../../src/notify/jobs/reminders.ts';
 import { ledgerKey } from '../../src/notify/ledger.ts';
-import { createNotifier } from '../../src/notify/notifier.ts';
 import { subscriptionsOf } from '../../src/notify/plan.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
-import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
+import { discordProcess, MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
 
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 const MINUTE = 60_000;
@@ -77,24 +76,7 @@ function setup(name: string, plan: SeriesPlan, options: { failRemoved?: boolean 
         return paginate(query, o);
       };
     }
-    const notifier = createNotifier({
-      client,
-      tenants,
-      clock,
-      ledger,
-      deliveries: { discord },
-      logger: logger as never,
-      editIntervalMs: 0,
-    });
-    return {
-      notifier,
-      ledger,
-      stop: async () => {
-        await notifier.stop();
-        await ledger.close();
-        await client.close();
-      },
-    };
+    return discordProcess({ client, ledger, tenants, clock, discord, logger });
   };
   const ofSeries = () => discord.posts().filter((p) => p.key.split(':')[1] === String(plan.id));
   const dropped = () =>

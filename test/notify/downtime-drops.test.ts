@@ -12,13 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { type Ledger, ledgerKey } from '../../src/notify/ledger.ts';
-import { createNotifier } from '../../src/notify/notifier.ts';
 import { type Subscription, subscriptionsOf } from '../../src/notify/plan.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
-import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
+import { discordProcess, MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
 
 const FROM = Date.parse('2025-06-04T00:00:00Z');
 const MINUTE = 60_000;
@@ -91,24 +90,7 @@ function deployment(backend: (typeof BACKENDS)[number], store: string, settings:
   const start = () => {
     const ledger = backend.open(store);
     const client = uncachedClient(service);
-    const notifier = createNotifier({
-      client,
-      tenants,
-      clock,
-      ledger,
-      deliveries: { discord },
-      logger: logger as never,
-      editIntervalMs: 0,
-    });
-    return {
-      notifier,
-      ledger,
-      stop: async () => {
-        await notifier.stop();
-        await ledger.close();
-        await client.close();
-      },
-    };
+    return discordProcess({ client, ledger, tenants, clock, discord, logger });
   };
   /** Every key logged with a message containing `text`, as often as it was logged. */
   const logged = (text: string) =>

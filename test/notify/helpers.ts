@@ -8,6 +8,7 @@ import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import { createClient, type EsportsClient } from '../../src/client/client.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import {
   type ChannelTarget,
   claimLost,
@@ -16,6 +17,8 @@ import {
   type Posted,
   type PostOptions,
 } from '../../src/notify/delivery.ts';
+import type { Ledger } from '../../src/notify/ledger.ts';
+import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
 
 export class MemoryTenants {
   readonly #docs = new Map<string, Settings>();
@@ -202,4 +205,37 @@ export function uncachedClient(service: { url: string; secret: string }): Esport
     rate: { perSecond: 100_000, burst: 100_000 },
     ttl: { series: 0, matches: 0, live: 0, streams: 0, casters: 0, substages: 0 },
   });
+}
+
+/**
+ * One notifier process for the downtime tests: a notifier over `ledger` and `client`, posting to a
+ * recording Discord, and how to stop it (the notifier, then its ledger and client).
+ */
+export function discordProcess(parts: {
+  client: EsportsClient;
+  ledger: Ledger;
+  tenants: MemoryTenants;
+  clock: Clock;
+  discord: RecordingDelivery;
+  logger: ReturnType<typeof memoryLogger>;
+}): { notifier: Notifier; ledger: Ledger; stop: () => Promise<void> } {
+  const { client, ledger, tenants, clock, discord, logger } = parts;
+  const notifier = createNotifier({
+    client,
+    tenants,
+    clock,
+    ledger,
+    deliveries: { discord },
+    logger: logger as never,
+    editIntervalMs: 0,
+  });
+  return {
+    notifier,
+    ledger,
+    stop: async () => {
+      await notifier.stop();
+      await ledger.close();
+      await client.close();
+    },
+  };
 }
