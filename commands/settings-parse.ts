@@ -11,6 +11,7 @@ import {
   type NotificationKind,
   SPOILER_POLICIES,
 } from '../src/bot/settings.ts';
+import { LOCALE_NAMES, LOCALES } from '../src/i18n/i18n.ts';
 import { resolveName, scopeOf } from './shared.ts';
 
 /** The time zone of `/settings timezone` and `/me timezone`. */
@@ -28,6 +29,14 @@ export const spoilersOption = {
   description: 'show, spoiler (hidden until revealed) or hide',
   required: true,
   choices: SPOILER_POLICIES.map((p) => ({ name: p, value: p })),
+} as const;
+
+/** The language of `/settings language`: each locale by its own name. */
+export const languageOption = {
+  type: 'string',
+  description: 'en, pt or de',
+  required: true,
+  choices: LOCALES.map((code) => ({ name: `${LOCALE_NAMES[code]} (${code})`, value: code })),
 } as const;
 
 /** What `/settings calendar` and `/me calendar` do with the calendar URL. */

@@ -24,6 +24,7 @@ import {
 } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
+import { LOCALE_NAMES, type Locale, translator } from '../src/i18n/i18n.ts';
 import {
   calendarReply,
   channelId,
@@ -39,6 +40,7 @@ import {
   calendarActionOption,
   channelOptions,
   channelPatch,
+  languageOption,
   parseGames,
   parseLeads,
   parseTiers,
@@ -112,6 +114,11 @@ export default defineCommand({
       description: 'Timezone for schedules and digests',
       options: { zone: zoneOption },
       run: (ctx) => saved(ctx, timezoneChange(ctx.args)),
+    }),
+    language: defineSubcommand({
+      description: 'Language of replies, cards and notifications',
+      options: { code: languageOption },
+      run: (ctx) => saved(ctx, languageChange(ctx.args)),
     }),
     spoilers: defineSubcommand({
       description: 'How results are shown',
@@ -256,6 +263,17 @@ function timezoneChange(args: { zone?: string }): SettingsChange {
   return { change, describe };
 }
 
+/** `/settings language`: replies from now on, and notifications from their next post, in `code`. */
+function languageChange(args: { code: Locale }): SettingsChange {
+  const code = args.code;
+  const change = (next: Settings): void => {
+    next.language = code;
+  };
+  const describe = (stored: Settings) =>
+    translator(stored.language)('settings.language', { name: LOCALE_NAMES[stored.language] });
+  return { change, describe };
+}
+
 /** `/settings live`: live score updates on or off, in every channel. */
 function liveChange(args: { enabled?: unknown }): SettingsChange {
   const enabled = args.enabled;
@@ -374,6 +392,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
     { name: 'Tiers', value: [settings.tiers.join(', ')], inline: true },
     { name: 'Timezone', value: [settings.timezone], inline: true },
     { name: 'Spoilers', value: [settings.spoilers], inline: true },
+    { name: 'Language', value: [LOCALE_NAMES[settings.language]], inline: true },
     { name: 'Reminders', value: [`${settings.reminderLeads.join(', ')} min before`], inline: true },
     {
       name: 'Digest',

@@ -7,6 +7,7 @@
 import type { ScopedEsportsClient } from '../client/types.ts';
 import type { Platform } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
@@ -157,6 +158,8 @@ export interface CommandContext<A> extends CommandRuntimeServices {
   channel: CommandChannel;
   /** The shared clock's current instant. */
   now: Date;
+  /** Writes a message in the tenant's language (`/settings language`). */
+  t: Translate;
   /**
    * Lines the runtime shows above the reply, e.g. that a mistyped name was taken as the one it
    * was closest to. Commands (and the name index, through them) add to it.

@@ -13,6 +13,7 @@ import type { Clock } from '../core/clock.ts';
 import { cmd, MatchdayError, messageText } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
+import { translator } from '../i18n/i18n.ts';
 import { validateArgs } from './args.ts';
 import {
   adminRefusal,
@@ -284,6 +285,7 @@ export class Runtime {
       user: call.user,
       channel: call.channel,
       now: clock.now(),
+      t: translator(tenant.settings.language),
       names,
       ...(feed ? { feed } : {}),
       ...(call.channels ? { channels: call.channels } : {}),

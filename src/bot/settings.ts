@@ -3,6 +3,7 @@
  * document per tenant, validated by this schema, with a version number and a migration path.
  */
 import { z } from 'zod';
+import { LOCALES } from '../i18n/i18n.ts';
 
 export const SETTINGS_VERSION = 1;
 
@@ -98,6 +99,8 @@ export const settingsSchema = z.object({
   tiers: z.array(z.number().int().min(1).max(4)).min(1).default([1, 2]),
   timezone: z.string().refine(isTimeZone, 'an IANA time zone such as Europe/Berlin').default('UTC'),
   spoilers: z.enum(SPOILER_POLICIES).default('show'),
+  /** The language of every reply, card and notification (`src/i18n/`). */
+  language: z.enum(LOCALES).default('en'),
   reminderLeads: leadMinutes.default([15]),
   digestTime: hhmm.default('09:00'),
   /** On a day with nothing scheduled: skip the digest or say so. */

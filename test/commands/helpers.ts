@@ -23,6 +23,7 @@ import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { cmd } from '../../src/core/errors.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { startService } from '../../src/service/index.ts';
 
 /** A Wednesday afternoon: series are live, finished earlier in the week, and upcoming. */
@@ -245,6 +246,7 @@ export async function runDirect(
     user: options.user ?? ADMIN,
     channel: { id: 'c-main' },
     now: stack.clock.now(),
+    t: translator(settings.language),
     data: stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
     names: stack.names,
     updateSettings: async (change) => {

@@ -1,0 +1,84 @@
+/**
+ * Languages. Every reply, card and notification is written through a `Translate` for the tenant's
+ * locale (`/settings language`): `t('settings.saved')`, `t('live.moreSeries', { count: 2 })`.
+ *
+ * The messages are in `locales/<code>.ts`. English (`en.ts`) is the source: its shape is the type
+ * every other locale must have, so a key missing from Portuguese or German is a compile error, and
+ * `test/i18n/locales.test.ts` checks the same at run time. Plurals follow i18next's suffixes
+ * (`_one`, `_other`, …), chosen with the locale's `Intl.PluralRules`; values are interpolated as
+ * `{{name}}`. Numbers and dates go through `Intl` in the same locale (`formatNumber`).
+ */
+
+import i18next from 'i18next';
+import { de } from './locales/de.ts';
+import { en } from './locales/en.ts';
+import { pt } from './locales/pt.ts';
+
+export const LOCALES = ['en', 'pt', 'de'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** Each locale's name in its own language, for `/settings language`. */
+export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', pt: 'Português', de: 'Deutsch' };
+
+/** The BCP 47 tag `Intl` formats numbers and dates with in each locale. */
+export const INTL_TAGS: Record<Locale, string> = { en: 'en-GB', pt: 'pt-BR', de: 'de-DE' };
+
+type PluralSuffix = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+type WithoutPlural<K extends string> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
+
+/** Every key of a message tree, dotted, with plural forms folded into their base key. */
+type Keys<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string
+    ? `${Prefix}${WithoutPlural<K>}`
+    : Keys<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+export type MessageKey = Keys<typeof en>;
+export type MessageValues = Record<string, string | number>;
+/** Writes a message in one locale. `count` in `values` picks the plural form. */
+export type Translate = (key: MessageKey, values?: MessageValues) => string;
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources: { en: { translation: en }, pt: { translation: pt }, de: { translation: de } },
+  lng: 'en',
+  supportedLngs: [...LOCALES],
+  fallbackLng: false,
+  initAsync: false,
+  // Replies are spans that each platform escapes itself; HTML escaping here would double it.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  returnEmptyString: false,
+});
+
+const translators = new Map<Locale, Translate>();
+
+/** The translator for `locale`; an unknown code gets English. */
+export function translator(locale: string | undefined): Translate {
+  const code = isLocale(locale) ? locale : 'en';
+  let translate = translators.get(code);
+  if (!translate) {
+    const fixed = instance.getFixedT(code);
+    translate = (key, values) => fixed(key, values);
+    translators.set(code, translate);
+  }
+  return translate;
+}
+
+export function isLocale(code: string | undefined): code is Locale {
+  return (LOCALES as readonly (string | undefined)[]).includes(code);
+}
+
+/** A number as people of `locale` write it (1,234 / 1.234). */
+export function formatNumber(locale: Locale, n: number): string {
+  return n.toLocaleString(INTL_TAGS[locale]);
+}
+
+/** Every message of `locale` by its stored key (plural forms separate), for the coverage test. */
+export function storedMessages(locale: Locale): Map<string, string> {
+  const walk = (node: object, prefix: string): [string, string][] =>
+    Object.entries(node).flatMap(([key, value]): [string, string][] =>
+      typeof value === 'string' ? [[`${prefix}${key}`, value]] : walk(value as object, `${prefix}${key}.`),
+    );
+  return new Map(walk({ en, pt, de }[locale], ''));
+}
