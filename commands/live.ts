@@ -257,6 +257,7 @@ async function liveCards(ctx: CommandContext<unknown>, picked: Picked): Promise<
     const overview = detailed ? undefined : details.overview(s);
     return liveCard(s, names, {
       spoilers: tenant.settings.spoilers,
+      t: ctx.t,
       ...(matches ? { matches: matches.filter((m) => m.series.id === s.id && m.deleted_at === null) } : {}),
       ...(shown && s.id === one.id ? { summary: shown, currentOrder: shownOrder! } : {}),
       ...(overview ? { summary: overview, detail: false } : {}),

@@ -115,6 +115,7 @@ export default defineCommand({
     const title = `${day.label} · ${gamesLabel(ctx, games)} · ${tiersLabel(tiers)} (${zone})`;
     const cards = scheduleCards(series, names, {
       spoilers: tenant.settings.spoilers,
+      t: ctx.t,
       title,
       empty: `No series on ${day.label} in ${gamesLabel(ctx, games)}, ${tiersLabel(tiers)}.`,
     });

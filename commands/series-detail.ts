@@ -35,7 +35,12 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
     names.ensureSeriesLabels(data, list),
   );
   const policy = tenant.settings.spoilers;
-  const card = seriesCard(series, names, { spoilers: policy, casters, footer: `Series ${series.id}` });
+  const card = seriesCard(series, names, {
+    spoilers: policy,
+    t: ctx.t,
+    casters,
+    footer: `Series ${series.id}`,
+  });
   card.description = [
     ...(card.description ?? []),
     ...previewLines(preview, policy, { compact: false }),

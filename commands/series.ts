@@ -223,6 +223,7 @@ async function seriesCard(
   return noteFilling(
     seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
       spoilers: tenant.settings.spoilers,
+      t: ctx.t,
       empty,
       colour,
       showTournament: tournamentId === undefined,

@@ -270,7 +270,7 @@ function languageChange(args: { code: Locale }): SettingsChange {
     next.language = code;
   };
   const describe = (stored: Settings) =>
-    translator(stored.language)('settings.language', { name: LOCALE_NAMES[stored.language] });
+    translator(stored.language)('commands.settings.language', { name: LOCALE_NAMES[stored.language] });
   return { change, describe };
 }
 

@@ -227,7 +227,8 @@ export async function nothingLiveCard(
   if (next.length === 0) description.push(['Nothing is scheduled yet either.']);
   else {
     description.push([next.length === 1 ? 'Next up:' : `Next ${next.length} up:`]);
-    for (const s of next) description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers }));
+    for (const s of next)
+      description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers, t: ctx.t }));
   }
   return noteFilling({ title: 'Nothing live', colour: COLOURS.info, description }, held);
 }

@@ -86,7 +86,7 @@ export default defineCommand({
       ),
     );
 
-    const options = { spoilers: ctx.tenant.settings.spoilers };
+    const options = { spoilers: ctx.tenant.settings.spoilers, t: ctx.t };
     const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcomingSeries ?? []), names, {
       ...options,
       empty: upcomingSeries ? 'Nothing scheduled.' : NOT_READ,

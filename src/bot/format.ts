@@ -12,6 +12,7 @@
  * `format-live.ts` (the live card) and `format-schedule.ts` (a day's schedule).
  */
 
+import type { Translate } from '../i18n/i18n.ts';
 import type { Caster, Participant, Series } from '../protocol/types.ts';
 import type { Platform } from './command.ts';
 import { streamFields, watchButtons } from './format-streams.ts';
@@ -29,6 +30,8 @@ export interface SeriesLabels {
 
 export interface FormatOptions {
   spoilers: SpoilerPolicy;
+  /** The reader's language: every word on the card is written with it. */
+  t: Translate;
 }
 
 /** A map's name by id, when the caller has one (e.g. from `/maps`). */

@@ -35,8 +35,15 @@ type Keys<T, Prefix extends string = ''> = {
 
 export type MessageKey = Keys<typeof en>;
 export type MessageValues = Record<string, string | number>;
-/** Writes a message in one locale. `count` in `values` picks the plural form. */
-export type Translate = (key: MessageKey, values?: MessageValues) => string;
+/**
+ * Writes a message in one locale: `t('live.now', { game: 2 })`; `count` in `values` picks the plural
+ * form. It also knows its locale, and writes numbers as that locale does (`t.number(20979)`).
+ */
+export interface Translate {
+  (key: MessageKey, values?: MessageValues): string;
+  readonly locale: Locale;
+  number(n: number): string;
+}
 
 const instance = i18next.createInstance();
 void instance.init({
@@ -59,7 +66,10 @@ export function translator(locale: string | undefined): Translate {
   let translate = translators.get(code);
   if (!translate) {
     const fixed = instance.getFixedT(code);
-    translate = (key, values) => fixed(key, values);
+    translate = Object.assign((key: MessageKey, values?: MessageValues) => fixed(key, values), {
+      locale: code,
+      number: (n: number) => formatNumber(code, n),
+    });
     translators.set(code, translate);
   }
   return translate;

@@ -11,6 +11,7 @@ import { type Preview, previewLines } from '../bot/preview.ts';
 import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { formatLocalDate } from '../bot/time-format.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Tournament } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
@@ -18,6 +19,8 @@ import { digestCards } from './digest.ts';
 interface Audience {
   role?: string;
   spoilers: SpoilerPolicy;
+  /** The channel's (or person's) language. */
+  t: Translate;
 }
 
 function mention(audience: Audience, text: Text): Pick<Reply, 'content' | 'mentionRoles'> {
@@ -49,6 +52,7 @@ export function reminderReply(
   if (options.movedFrom) text.push(' · moved from ', { time: new Date(options.movedFrom), style: 'full' });
   const card = seriesCard(series, labels, {
     spoilers: audience.spoilers,
+    t: audience.t,
     ...(options.casters ? { casters: options.casters } : {}),
     footer: `Reminder ${options.lead} min before · series ${series.id}`,
   });
@@ -81,6 +85,7 @@ export function liveReply(
 ): Reply {
   const card = liveCard(series, labels, {
     spoilers: audience.spoilers,
+    t: audience.t,
     ...(options.matches ? { matches: options.matches } : {}),
     ...(options.mapName ? { mapName: options.mapName } : {}),
     ...(options.summary ? { summary: options.summary } : {}),
@@ -96,6 +101,7 @@ export function liveReply(
 export function resultReply(series: Series, labels: SeriesLabels, audience: Audience): Reply {
   const card = seriesCard(series, labels, {
     spoilers: audience.spoilers,
+    t: audience.t,
     footer: `Result · series ${series.id}`,
   });
   return { ...mention(audience, ['Series over']), cards: [card] };
@@ -139,6 +145,7 @@ export function digestReply(
   const date = formatLocalDate(localDate);
   const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
+    t: audience.t,
     title: `Today's series (${date})`,
     empty: 'Nothing scheduled today for this channel.',
     localDate,

@@ -8,6 +8,7 @@
  */
 import {
   byStart,
+  type FormatOptions,
   gameTag,
   isFinished,
   liveScoreSpans,
@@ -56,7 +57,7 @@ const MAX_SERIES = PAGE_SIZE;
 export function digestCards(
   series: readonly Series[],
   labels: SeriesLabels,
-  options: { spoilers: SpoilerPolicy; title: string; empty: string; localDate: string },
+  options: FormatOptions & { title: string; empty: string; localDate: string },
 ): Card[] {
   if (series.length === 0)
     return [{ title: options.title, colour: COLOURS.info, description: [[options.empty]] }];

@@ -6,6 +6,7 @@
 import { DateTime } from 'luxon';
 import type { Platform } from '../bot/command.ts';
 import type { NotificationKind, Settings, SpoilerPolicy } from '../bot/settings.ts';
+import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
 
 /** A digest missed by downtime is still sent within this long after its slot, never later. */
@@ -28,6 +29,8 @@ export interface Subscription {
   leads: readonly number[];
   role?: string;
   spoilers: SpoilerPolicy;
+  /** The language its notifications are written in (the tenant's, or the person's). */
+  t: Translate;
   timezone: string;
   digestTime: string;
   digestWhenEmpty: 'skip' | 'say';
@@ -94,6 +97,7 @@ export function subscriptionsOf(tenantId: string, settings: Settings): Subscript
         (a, b) => b - a,
       ),
       spoilers: settings.spoilers,
+      t: translator(settings.language),
       timezone: settings.timezone,
       digestTime: settings.digestTime,
       digestWhenEmpty: settings.digestWhenEmpty,

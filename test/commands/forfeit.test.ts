@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { digestReply, liveReply, resultReply } from '../../src/notify/cards.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
@@ -123,7 +124,7 @@ describe.each(APIS)('on %s', (api) => {
       expect(matches.length).toBeGreaterThan(0);
       expect(matches.every((m) => m.lifecycle === 'over-forfeited')).toBe(true);
       await stack.names.ensureSeriesLabels(data, [f.series]);
-      const show = { spoilers: 'show' as const };
+      const show = { spoilers: 'show' as const, t: translator('en') };
       const replies: Record<string, Reply> = {
         result: resultReply(f.series, stack.names, show),
         'final live card': liveReply(f.series, stack.names, show, {
@@ -140,10 +141,15 @@ describe.each(APIS)('on %s', (api) => {
           expect(text, `${name} on ${platform}`).not.toMatch(/Game \d/);
         }
       // Under `spoiler` the verdict (who forfeited, who wins) is inside the spoiler; under `hide`, absent.
-      const spoiler = resultReply(f.series, stack.names, { spoilers: 'spoiler' });
+      const spoiler = resultReply(f.series, stack.names, { spoilers: 'spoiler', t: translator('en') });
       expect(replyText(spoiler)).not.toContain('forfeited');
       expect(replyText(spoiler, true)).toContain(`${f.quitter} forfeited, ${f.winner} win`);
-      const hidden = liveReply(f.series, stack.names, { spoilers: 'hide' }, { matches, first: false });
+      const hidden = liveReply(
+        f.series,
+        stack.names,
+        { spoilers: 'hide', t: translator('en') },
+        { matches, first: false },
+      );
       expect(replyText(hidden, true)).not.toContain('forfeit');
       expect(replyText(hidden, true)).toContain('result hidden');
     });

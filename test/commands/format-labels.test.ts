@@ -3,6 +3,7 @@ import { gameTag, type SeriesLabels, seriesCard, tenantPlace } from '../../src/b
 import { liveCard } from '../../src/bot/format-live.ts';
 import { scheduleCards } from '../../src/bot/format-schedule.ts';
 import { replyText } from '../../src/bot/reply.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { APIS, type Stack, startStack } from './helpers.ts';
 import { byStartThenId, worldSeries } from './truth.ts';
 
@@ -35,9 +36,9 @@ describe.each(APIS)('on %s', (api) => {
       const labels = withoutGames();
       expect(gameTag(labels, live.game.id)).toBe('');
       const cards = [
-        seriesCard(live, labels, { spoilers: 'show' }),
-        liveCard(live, labels, { spoilers: 'show' }),
-        ...scheduleCards(upcoming, labels, { spoilers: 'show', title: 'Today' }),
+        seriesCard(live, labels, { spoilers: 'show', t: translator('en') }),
+        liveCard(live, labels, { spoilers: 'show', t: translator('en') }),
+        ...scheduleCards(upcoming, labels, { spoilers: 'show', t: translator('en'), title: 'Today' }),
       ];
       const text = replyText({ cards });
       expect(text).not.toMatch(/\bGame \d/);
@@ -47,7 +48,9 @@ describe.each(APIS)('on %s', (api) => {
       expect(text).toContain(`${tournament.short_title || tournament.title}`);
       expect(text).toMatch(new RegExp(`· Bo${live.best_of} · tier ${live.tier}`));
       // With the game known, the tag is there.
-      const known = replyText({ cards: [seriesCard(live, stack.names, { spoilers: 'show' })] });
+      const known = replyText({
+        cards: [seriesCard(live, stack.names, { spoilers: 'show', t: translator('en') })],
+      });
       expect(known).toContain(
         ` · ${stack.names.game(live.game.id)!.abbreviation.toUpperCase()} · Bo${live.best_of}`,
       );

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { liveReply } from '../../src/notify/cards.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
@@ -104,12 +105,17 @@ async function notifierCard(p: Pick, source: 'cv' | 'api', reader = stack.truth)
     take: 50,
   })) as Match[];
   const series = await reader.series.get(p.plan.id);
-  return liveReply(series, stack.names, defaultSettings(), {
-    matches: matches.filter((m) => m.deleted_at === null),
-    ...(summary ? { summary } : {}),
-    mapName: (id) => stack.names.mapName(id),
-    first: false,
-  });
+  return liveReply(
+    series,
+    stack.names,
+    { ...defaultSettings(), t: translator('en') },
+    {
+      matches: matches.filter((m) => m.deleted_at === null),
+      ...(summary ? { summary } : {}),
+      mapName: (id) => stack.names.mapName(id),
+      first: false,
+    },
+  );
 }
 
 /** The "Now" field of a reply's first card: its name and its line. */

@@ -13,6 +13,7 @@ import { finalSubstage, readPlacements } from '../../src/bot/outcome.ts';
 import { previewReads, readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import {
   digestReply,
   liveReply,
@@ -255,7 +256,7 @@ describe.each(APIS)('on %s', (version) => {
         )
         .sort(byStartThenId);
       await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
-      const audience = { spoilers: defaultSettings().spoilers };
+      const audience = { spoilers: defaultSettings().spoilers, t: translator('en') };
       const preview = await readPreview(p.upcoming, previewReads(data), stack.names, (list) =>
         stack.names.ensureSeriesLabels(data, list),
       );
@@ -269,9 +270,11 @@ describe.each(APIS)('on %s', (version) => {
       const replies: Record<string, Reply> = {
         'tournament-end': tournamentEndReply(tournament, outcome.placements!, stack.names, audience),
         'tournament-end-spoiler': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+          ...audience,
           spoilers: 'spoiler',
         }),
         'tournament-end-hidden': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+          ...audience,
           spoilers: 'hide',
         }),
         reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
@@ -317,7 +320,7 @@ describe.each(APIS)('on %s', (version) => {
           const card = liveReply(
             series,
             stack.names,
-            { spoilers: defaultSettings().spoilers },
+            { spoilers: defaultSettings().spoilers, t: translator('en') },
             {
               matches: (matches as Match[]).filter((m) => m.deleted_at === null),
               ...(summary ? { summary: summary as LiveSummary } : {}),

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText, replyText, type Text } from '../../src/bot/reply.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { digestReply } from '../../src/notify/cards.ts';
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 import { byStartThenId, matchupOf, teamNameOf, worldSeries } from '../commands/truth.ts';
@@ -30,7 +31,7 @@ describe("the digest's hint on a busy day", () => {
     expect(day.length).toBeGreaterThan(100);
     const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
     await stack.names.ensureSeriesLabels(data, day);
-    const reply = digestReply(day, stack.names, { spoilers: 'show' }, date);
+    const reply = digestReply(day, stack.names, { spoilers: 'show', t: translator('en') }, date);
     const hint = reply.cards[0]!.description!;
     expect(hint).toHaveLength(2);
     const command = plainText(hint[1]!.slice(0, 1) as Text);

@@ -1,13 +1,16 @@
-/** German. Same keys as `en.ts`. */
+/** German: the same keys as `en.ts`, one file per area (`de/*.ts`). */
+
+import { cards } from './de/cards.ts';
+import { commands } from './de/commands.ts';
+import { platform } from './de/platform.ts';
 import type { Messages } from './en.ts';
 
 export const de: Messages = {
-  settings: {
-    language: 'Sprache: {{name}}.',
-    languageOption: 'Sprache für Antworten, Karten und Benachrichtigungen',
-  },
   common: {
     series_one: '{{count}} Serie',
     series_other: '{{count}} Serien',
   },
+  commands,
+  cards,
+  platform,
 };

@@ -1,16 +1,19 @@
 /**
- * English: the source of every message key. Other locales have this shape (`Messages`). Group keys
- * by where they are read: `settings.*` by /settings, `live.*` by the live card, and so on.
+ * English: the source of every message key, in one file per area (`en/*.ts`); each area is owned by
+ * the code that reads it. Other locales have this shape (`Messages`).
  */
+import { cards } from './en/cards.ts';
+import { commands } from './en/commands.ts';
+import { platform } from './en/platform.ts';
+
 export const en = {
-  settings: {
-    language: 'Language: {{name}}.',
-    languageOption: 'Language of replies, cards and notifications',
-  },
   common: {
     series_one: '{{count}} series',
     series_other: '{{count}} series',
   },
+  commands,
+  cards,
+  platform,
 };
 
 /** The shape every locale has: the same keys as English, each a string. */

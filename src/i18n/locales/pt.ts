@@ -1,13 +1,15 @@
-/** Portuguese (Brazil). Same keys as `en.ts`. */
+/** Portuguese (Brazil): the same keys as `en.ts`, one file per area (`pt/*.ts`). */
 import type { Messages } from './en.ts';
+import { cards } from './pt/cards.ts';
+import { commands } from './pt/commands.ts';
+import { platform } from './pt/platform.ts';
 
 export const pt: Messages = {
-  settings: {
-    language: 'Idioma: {{name}}.',
-    languageOption: 'Idioma das respostas, cartões e notificações',
-  },
   common: {
     series_one: '{{count}} série',
     series_other: '{{count}} séries',
   },
+  commands,
+  cards,
+  platform,
 };

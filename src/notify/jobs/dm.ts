@@ -7,6 +7,7 @@
 
 import { personIdOf, type UserStore } from '../../bot/users.ts';
 import { cmd } from '../../core/errors.ts';
+import { translator } from '../../i18n/i18n.ts';
 import type { DeliveryError } from '../delivery.ts';
 import { platformOf, type Subscription } from '../plan.ts';
 import type { NotifyLogger } from './context.ts';
@@ -51,6 +52,8 @@ export async function dmSubscriptions(users: NotifyUsers, logger: NotifyLogger):
         kinds: new Set(profile.dms),
         leads: [...profile.leads].sort((a, b) => b - a),
         spoilers: profile.spoilers,
+        // A person's messages come in English until profiles have a language of their own.
+        t: translator('en'),
         timezone: profile.timezone,
         digestTime: '09:00',
         digestWhenEmpty: 'skip',

@@ -1,0 +1,10 @@
+/**
+ * What the commands (`commands/*.ts`) write: their replies, cards and refusals.
+ * German: the same keys as `../en/commands.ts`.
+ */
+import type { Messages } from '../en.ts';
+export const commands: Messages['commands'] = {
+  settings: {
+    language: 'Sprache: {{name}}.',
+  },
+};
