@@ -84,6 +84,23 @@ export function formatNumber(locale: Locale, n: number): string {
   return n.toLocaleString(INTL_TAGS[locale]);
 }
 
+/**
+ * A message with values that are not plain text (a command to type, a time, a bold name): the
+ * translation cut around them, so a renderer still writes each in its platform's idiom.
+ * `spanned(t, 'cards.digest.more', { count: 3 }, { command: cmd('schedule page:2') })`
+ * gives `['3 more: ', { command: 'schedule page:2' }]`.
+ */
+export function spanned<S>(
+  t: Translate,
+  key: MessageKey,
+  values: MessageValues,
+  parts: Record<string, S>,
+): (string | S)[] {
+  const marked = Object.fromEntries(Object.keys(parts).map((name) => [name, `\uE000${name}\uE000`]));
+  const pieces = t(key, { ...values, ...marked }).split(/\uE000(\w+)\uE000/);
+  return pieces.map((piece, i) => (i % 2 === 1 ? parts[piece]! : piece)).filter((piece) => piece !== '');
+}
+
 /** Every message of `locale` by its stored key (plural forms separate), for the coverage test. */
 export function storedMessages(locale: Locale): Map<string, string> {
   const walk = (node: object, prefix: string): [string, string][] =>

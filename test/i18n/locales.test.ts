@@ -3,7 +3,7 @@
  * `/settings language` stores the choice and answers in it (through the runtime, on the local service).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatNumber, LOCALES, storedMessages, translator } from '../../src/i18n/i18n.ts';
+import { formatNumber, LOCALES, spanned, storedMessages, translator } from '../../src/i18n/i18n.ts';
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
@@ -40,6 +40,20 @@ describe('locales', () => {
     expect(formatNumber('en', 20979)).toBe('20,979');
     expect(formatNumber('de', 20979)).toBe('20.979');
     expect(formatNumber('pt', 20979)).toBe('20.979');
+  });
+
+  it('a message with a span value is cut around it, in each language', () => {
+    const command = { command: 'help' };
+    expect(spanned(translator('en'), 'common.seeAlso', {}, { command })).toEqual([
+      'See ',
+      command,
+      ' for more.',
+    ]);
+    expect(spanned(translator('de'), 'common.seeAlso', {}, { command })).toEqual([
+      'Mehr unter ',
+      command,
+      '.',
+    ]);
   });
 
   it('an unknown locale code writes English', () => {

@@ -9,6 +9,7 @@ export const de: Messages = {
   common: {
     series_one: '{{count}} Serie',
     series_other: '{{count}} Serien',
+    seeAlso: 'Mehr unter {{command}}.',
   },
   commands,
   cards,

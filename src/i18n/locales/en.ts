@@ -10,6 +10,7 @@ export const en = {
   common: {
     series_one: '{{count}} series',
     series_other: '{{count}} series',
+    seeAlso: 'See {{command}} for more.',
   },
   commands,
   cards,

@@ -8,6 +8,7 @@ export const pt: Messages = {
   common: {
     series_one: '{{count}} série',
     series_other: '{{count}} séries',
+    seeAlso: 'Veja {{command}} para mais.',
   },
   commands,
   cards,
