@@ -31,10 +31,15 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
     names.ensureTournaments(data, [series.tournament.id]),
     names.ensureSubstages(data, [series.substage.id]),
   ]);
-  const preview = await readPreview(series, previewReads(data, ctx.feed), names, (list) =>
-    names.ensureSeriesLabels(data, list),
-  );
   const policy = tenant.settings.spoilers;
+  // Under `hide` form and head-to-head are not shown, so they are not read either.
+  const preview = await readPreview(
+    series,
+    previewReads(data, ctx.feed),
+    names,
+    (list) => names.ensureSeriesLabels(data, list),
+    { results: policy !== 'hide' },
+  );
   const card = seriesCard(series, names, {
     spoilers: policy,
     t: ctx.t,

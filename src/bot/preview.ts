@@ -9,7 +9,9 @@
  * Reading is separate from showing: `readPreview` gathers the facts through `PreviewReads` (the
  * feed first, else the service), `previewLines` turns them into lines under the spoiler policy.
  * Form and head-to-head are results: behind a spoiler, or replaced by one line saying they are
- * hidden; what is at stake is the bracket's structure and is always shown.
+ * hidden; what is at stake is the bracket's structure and is always shown. Where the reader's
+ * policy is `hide`, `readPreview` is told `results: false` and reads neither (no form, no
+ * head-to-head read upstream), as `resultSpans` withholds a score rather than drawing it.
  */
 
 import { InvalidQueryError } from '../client/errors.ts';
@@ -76,6 +78,8 @@ interface PreviewSide {
 
 export interface Preview {
   sides: PreviewSide[];
+  /** Read with `results: false`: form and head-to-head were not read (a `hide` reader). */
+  resultsUnread?: true;
   /** Both teams known: their meetings on record (wins per side, newest first). */
   headToHead?: { wins: [number, number]; series: Series[] };
   /** "winner to the upper-bracket final", "loser is eliminated", "top 4 advance to Playoffs". */
@@ -214,7 +218,8 @@ function formEntry(series: Series, rosters: readonly number[], labels: SeriesLab
 
 /**
  * Gathers a preview of `series`: two reads of form, one of head-to-head, and the substage and its
- * series for what is at stake (each from the feed when it holds it).
+ * series for what is at stake (each from the feed when it holds it). With `results: false` (a
+ * reader whose spoiler policy is `hide`) form and head-to-head are not read at all.
  */
 export async function readPreview(
   series: Series,
@@ -222,6 +227,7 @@ export async function readPreview(
   labels: PreviewLabels,
   /** Makes the teams of these series known to `labels` (opponents outside the name index). */
   ensureLabels: (series: Series[]) => Promise<void> = async () => {},
+  options: { results: boolean } = { results: true },
 ): Promise<Preview> {
   const lobby = series.participants.length > 2;
   const [substage, stageSeries] = await Promise.all([
@@ -233,14 +239,14 @@ export async function readPreview(
   const [finished, met] = await Promise.all([
     Promise.all(
       rostersOf.map(async (rosters) =>
-        rosters
+        rosters && options.results
           ? (await reads.recent(rosters, FORM_LENGTH + 1))
               .filter((s) => s.id !== series.id)
               .slice(0, FORM_LENGTH)
           : [],
       ),
     ),
-    rostersOf[0] && rostersOf[1]
+    rostersOf[0] && rostersOf[1] && options.results
       ? reads
           .between(rostersOf[0], rostersOf[1], 20)
           .then((list) => list.filter((s) => s.id !== series.id))
@@ -278,6 +284,7 @@ export async function readPreview(
   // What a finished series decided is its result, not a stake: said only before it is over.
   const over = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
   const preview: Preview = { sides, stakes: over ? [] : stakesOf(series, substage, stageSeries, titles) };
+  if (!options.results) preview.resultsUnread = true;
   const stage = stageName(series, substage, stageSeries, labels);
   if (stage) preview.stage = stage;
   if (met && rostersOf[0] && rostersOf[1]) {
@@ -408,41 +415,19 @@ const HIDDEN = 'Form and head-to-head are hidden by the spoiler policy here.';
 /**
  * The preview as lines. `compact` (a reminder): form in one line, head-to-head and what is at
  * stake in a second; otherwise a line per team's form with opponents and scores, then the
- * head-to-head with its last meeting, then the stage and what is at stake.
+ * head-to-head with its last meeting, then the stage and what is at stake. Under `hide` (or a
+ * preview read without results) form and head-to-head are not written at all: one line says so.
  */
 export function previewLines(preview: Preview, policy: SpoilerPolicy, options: { compact: boolean }): Text[] {
-  const lines: Text[] = [];
   const known = preview.sides.filter((s) => s.roster !== undefined);
-  const results: Text[] = [];
-  if (options.compact) {
-    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form) : 'no results yet'}`);
-    if (parts.length > 0)
-      results.push([`Form (last ${FORM_LENGTH}, newest first): `, ...guard(parts.join(' · '), policy)]);
-  } else {
-    for (const side of known)
-      results.push([
-        { text: `${side.name} form`, bold: true },
-        ': ',
-        ...(side.form.length > 0 ? guard(formText(side.form), policy) : ['no finished series on record']),
-      ]);
-  }
-  const h2h = preview.headToHead;
+  const withheld = policy === 'hide' || preview.resultsUnread === true;
+  const lines: Text[] = [];
   let h2hSpans: Text | undefined;
-  if (h2h && known.length === 2) {
-    const [a, b] = known as [PreviewSide, PreviewSide];
-    if (h2h.series.length === 0) h2hSpans = ['Head-to-head: first meeting on record'];
-    else {
-      const count = `${h2h.series.length} series`;
-      const last = h2h.series[0]!;
-      const record = `${a.name} ${h2h.wins[0]}–${h2h.wins[1]} ${b.name} in ${count}`;
-      h2hSpans = ['Head-to-head: ', ...guard(record, policy)];
-      if (!options.compact)
-        h2hSpans.push(' · last met ', { time: new Date(last.end ?? last.start ?? 0), style: 'date' });
-    }
-  }
-  if (policy === 'hide' && (results.length > 0 || h2hSpans)) lines.push([{ text: HIDDEN, italic: true }]);
-  else {
-    lines.push(...results);
+  if (withheld) {
+    if (known.length > 0) lines.push([{ text: HIDDEN, italic: true }]);
+  } else {
+    lines.push(...formLines(known, policy, options.compact));
+    h2hSpans = headToHeadSpans(preview, known, policy, options.compact);
     if (h2hSpans && !options.compact) lines.push(h2hSpans);
   }
   const tbd = preview.sides
@@ -451,7 +436,7 @@ export function previewLines(preview: Preview, policy: SpoilerPolicy, options: {
   const stakes = preview.stakes.length > 0 ? `At stake: ${preview.stakes.join('; ')}` : undefined;
   if (options.compact) {
     const second: Text = [];
-    if (h2hSpans && policy !== 'hide') second.push(...h2hSpans);
+    if (h2hSpans) second.push(...h2hSpans);
     if (stakes) second.push(second.length > 0 ? ' · ' : '', stakes);
     if (second.length > 0) lines.push(second.filter((s) => s !== ''));
     if (tbd.length > 0) lines.push([tbd.join(' · ')]);
@@ -461,6 +446,39 @@ export function previewLines(preview: Preview, policy: SpoilerPolicy, options: {
   if (stakes) lines.push([stakes]);
   for (const line of tbd) lines.push([line]);
   return lines;
+}
+
+/** Both teams' form under `show` or `spoiler`: one line (compact) or a line per team. */
+function formLines(known: readonly PreviewSide[], policy: SpoilerPolicy, compact: boolean): Text[] {
+  if (compact) {
+    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form) : 'no results yet'}`);
+    return parts.length > 0
+      ? [[`Form (last ${FORM_LENGTH}, newest first): `, ...guard(parts.join(' · '), policy)]]
+      : [];
+  }
+  return known.map((side) => [
+    { text: `${side.name} form`, bold: true },
+    ': ',
+    ...(side.form.length > 0 ? guard(formText(side.form), policy) : ['no finished series on record']),
+  ]);
+}
+
+/** "Head-to-head: A 2–1 B in 3 series · last met <date>" under `show` or `spoiler`. */
+function headToHeadSpans(
+  preview: Preview,
+  known: readonly PreviewSide[],
+  policy: SpoilerPolicy,
+  compact: boolean,
+): Text | undefined {
+  const h2h = preview.headToHead;
+  if (!h2h || known.length !== 2) return undefined;
+  const [a, b] = known as [PreviewSide, PreviewSide];
+  if (h2h.series.length === 0) return ['Head-to-head: first meeting on record'];
+  const last = h2h.series[0]!;
+  const record = `${a.name} ${h2h.wins[0]}–${h2h.wins[1]} ${b.name} in ${h2h.series.length} series`;
+  const spans: Text = ['Head-to-head: ', ...guard(record, policy)];
+  if (!compact) spans.push(' · last met ', { time: new Date(last.end ?? last.start ?? 0), style: 'date' });
+  return spans;
 }
 
 function guard(text: string, policy: SpoilerPolicy): Text {

@@ -6,7 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
+import { previewReads, readPreview } from '../../src/bot/preview.ts';
+import type { Reply } from '../../src/bot/reply.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
+import { renderReply as discordReply } from '../../src/platforms/discord/render.ts';
+import { renderReply as slackReply } from '../../src/platforms/slack/render.ts';
+import { renderReply as terminalReply } from '../../src/platforms/terminal/render.ts';
 import type { Series } from '../../src/protocol/types.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
@@ -42,6 +47,15 @@ function expectedForm(all: Series[], rosterId: number, except: number): string {
 }
 
 /** "upper-bracket round 2", "the lower-bracket final", from the world's plans of the substage. */
+/** A reply as each platform renders it: terminal text, the Discord messages and the Slack message. */
+function rendered(reply: Reply): Record<'terminal' | 'discord' | 'slack', string> {
+  return {
+    terminal: terminalReply(reply, { timezone: 'UTC', colour: false, width: 200 }),
+    discord: JSON.stringify(discordReply(reply)),
+    slack: JSON.stringify(slackReply(reply)),
+  };
+}
+
 function roundOf(plan: SeriesPlan, plans: SeriesPlan[]): string {
   const b = plan.bracket!;
   if (b.part === 'GF') return 'the grand final';
@@ -196,6 +210,63 @@ describe.each(APIS)('on %s', (api) => {
     expect(spoiler.text).not.toContain(form);
     expect(spoiler.text).toContain('form: [spoiler]');
     expect(spoiler.revealed).toContain(form);
+  });
+
+  it('under hide, no platform shows a result of the preview and form is not read; the default shows it', async () => {
+    const world = stack.service.world;
+    const all = worldSeries(world).sort(byStartThenId);
+    const series = all.find(
+      (s) =>
+        s.lifecycle === 'upcoming' &&
+        s.participants.length === 2 &&
+        expectedForm(all, s.participants[0]!.roster.id, s.id).split(' · ').length === 5,
+    )!;
+    const entries = expectedForm(all, series.participants[0]!.roster.id, series.id).split(' · ');
+    // "2–1 Nova Krakens": the score and opponent of each of the first team's last five.
+    const results = entries.map((e) => e.replace(/^[WL] /, ''));
+    const hide = await call(
+      stack,
+      'series',
+      { series: String(series.id) },
+      { tenant: await tenantWith(stack, { spoilers: 'hide' }) },
+    );
+    const shown = await call(
+      stack,
+      'series',
+      { series: String(series.id) },
+      { tenant: await tenantWith(stack, {}) },
+    );
+    expect(hide.outcome).toBe('ok');
+    for (const [platform, text] of Object.entries(rendered(hide.reply))) {
+      expect(text, platform).toContain('Form and head-to-head are hidden by the spoiler policy here.');
+      expect(text, platform).not.toContain('Head-to-head');
+      expect(text, platform).not.toMatch(/ form\b/);
+      for (const result of results) expect(text, platform).not.toContain(result);
+    }
+    // Neither form nor head-to-head is read for a reader who would not see them.
+    const asked: string[] = [];
+    const reads = previewReads(stack.client);
+    const counted = {
+      ...reads,
+      recent(rosters: readonly number[], take: number) {
+        asked.push('recent');
+        return reads.recent(rosters, take);
+      },
+      between(a: readonly number[], b: readonly number[], take: number) {
+        asked.push('between');
+        return reads.between(a, b, take);
+      },
+    };
+    const unread = await readPreview(series, counted, stack.names, async () => {}, { results: false });
+    expect(asked).toEqual([]);
+    expect(unread.sides.every((side) => side.form.length === 0)).toBe(true);
+    expect(unread.headToHead).toBeUndefined();
+    const teamName = teamNameOf(world, series.participants[0]!.roster.id);
+    for (const [platform, text] of Object.entries(rendered(shown.reply))) {
+      expect(text, platform).toContain(`${teamName} form`);
+      expect(text, platform).toContain('Head-to-head');
+    }
+    expect(rendered(shown.reply).terminal).toContain(entries.join(' · '));
   });
 
   it('refuses an unknown series and a series given with list filters, saying what would be right', async () => {
