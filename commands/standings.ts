@@ -23,7 +23,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { attachBracket, attachTable, bracketRounds } from '../src/render/standings-input.ts';
+import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
@@ -96,14 +96,15 @@ export default defineCommand({
       const series = await substageSeries(ctx, substage.id);
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(title, series, names, policy, footer);
-      return { cards: [attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
+      return { cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
       const series = await substageSeries(ctx, substage.id);
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(title, substage, series, names, policy, footer);
-      return { cards: [attachTable(card, `standings-${substage.id}.png`)] };
+      const logos = logoUrlsOf(names, tableRosters(substage));
+      return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -118,9 +119,9 @@ export default defineCommand({
       };
     }
     await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
-    return {
-      cards: [attachTable(tableCard(title, substage, names, policy, footer), `standings-${substage.id}.png`)],
-    };
+    const card = tableCard(title, substage, names, policy, footer);
+    const logos = logoUrlsOf(names, tableRosters(substage));
+    return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
   },
 });
 

@@ -7,16 +7,17 @@
  * cached by the state they show (a hash of the input): the same standings are drawn once.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { crc32, deflateSync } from 'node:zlib';
-import type * as NapiCanvas from '@napi-rs/canvas';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import type { Logo } from './logos.ts';
+import { font, skia } from './skia.ts';
 
 export interface TableImage {
   title: string;
   columns: { header: string; align?: 'left' | 'right' }[];
   rows: string[][];
+  /** Logos drawn left of the text in `column`: a URL per row (`logos.ts`), none where undefined. */
+  logos?: { column: number; rows: (string | undefined)[] };
   /** A line under the table, e.g. why results are not shown. */
   note?: string;
 }
@@ -29,6 +30,8 @@ export interface BracketSlot {
   winner?: boolean;
   /** The team is a result the spoiler policy hides (who advanced): drawn as "?". */
   hidden?: boolean;
+  /** The URL of the team's logo (`logos.ts`): drawn left of its name when it could be had. */
+  logo?: string;
 }
 
 export interface BracketImage {
@@ -40,7 +43,6 @@ export interface BracketImage {
   note?: string;
 }
 
-const FAMILY = 'Matchday Sans';
 const COLOURS = {
   background: '#1e1f24',
   panel: '#2b2d35',
@@ -52,22 +54,7 @@ const COLOURS = {
   gold: '#f5b82e',
 } as const;
 
-let skia: typeof NapiCanvas | undefined;
-/**
- * @napi-rs/canvas (a native module) with the fonts registered, loaded at the first picture: every
- * command module imports this file, and most processes (`matchday ask "/help"`) never draw.
- */
-function canvas(): typeof NapiCanvas {
-  if (skia) return skia;
-  const loaded = createRequire(import.meta.url)('@napi-rs/canvas') as typeof NapiCanvas;
-  for (const file of ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'])
-    loaded.GlobalFonts.registerFromPath(fileURLToPath(new URL(`./fonts/${file}`, import.meta.url)), FAMILY);
-  skia = loaded;
-  return skia;
-}
-const createCanvas = (width: number, height: number): Canvas => canvas().createCanvas(width, height);
-
-const font = (size: number, bold = false) => `${bold ? 'bold ' : ''}${size}px "${FAMILY}"`;
+const createCanvas = (width: number, height: number): Canvas => skia().createCanvas(width, height);
 
 /** Cuts text to a width with an ellipsis. */
 function fitText(ctx: SKRSContext2D, text: string, width: number): string {
@@ -177,60 +164,78 @@ function drawNote(ctx: SKRSContext2D, note: string, y: number, width: number): v
 
 const ROW = 28;
 
-/** A group table as a PNG: a header row, zebra rows, numbers right-aligned. */
-export function tablePng(input: TableImage): Buffer {
-  return cached('table', input, () => {
-    const measure = createCanvas(1, 1).getContext('2d');
-    measure.font = font(14);
-    const widths = input.columns.map((c, i) =>
+/** A logo's side in a table row, and the room it takes left of the text. */
+const TABLE_LOGO = 18;
+const TABLE_LOGO_ROOM = 24;
+
+/**
+ * A group table as a PNG: a header row, zebra rows, numbers right-aligned, a team's logo left of
+ * its name where `logos` has it (the picture is cached by the logos it shows, by URL).
+ */
+export function tablePng(input: TableImage, logos: ReadonlyMap<string, Logo> = new Map()): Buffer {
+  const drawn = tableWithLogos(input, logos);
+  return cached('table', drawn, () => drawTable(drawn, logos));
+}
+
+/** The table with only the logos that can be drawn (none: no `logos` at all). */
+function tableWithLogos(input: TableImage, logos: ReadonlyMap<string, Logo>): TableImage {
+  if (!input.logos) return input;
+  const { logos: wanted, ...plain } = input;
+  const rows = wanted.rows.map((url) => (url && logos.has(url) ? url : undefined));
+  return rows.some(Boolean) ? { ...plain, logos: { column: wanted.column, rows } } : plain;
+}
+
+function drawTable(input: TableImage, logos: ReadonlyMap<string, Logo>): Buffer {
+  const logoColumn = input.logos?.column;
+  const measure = createCanvas(1, 1).getContext('2d');
+  measure.font = font(14);
+  const widths = input.columns.map(
+    (c, i) =>
       Math.min(
         260,
         Math.max(
           measure.measureText(c.header).width,
           ...input.rows.map((r) => measure.measureText(r[i] ?? '').width),
         ) + 20,
-      ),
-    );
-    const tableWidth = widths.reduce((a, b) => a + b, 0);
-    measure.font = font(16, true);
-    const titleWidth = Math.min(900, measure.measureText(input.title).width);
-    const width = Math.ceil(Math.max(360, tableWidth, titleWidth) + 2 * PAD);
-    const height = PAD + 30 + ROW * (input.rows.length + 1) + (input.note ? 28 : 0) + PAD;
-    const { canvas, ctx } = startPicture(width, height, input.title);
-    let y = PAD + 30;
-    const cell = (text: string, i: number, x: number, colour: string, bold = false) => {
-      ctx.font = font(14, bold);
-      ctx.fillStyle = colour;
-      const shown = fitText(ctx, text, widths[i]! - 12);
-      if (input.columns[i]!.align === 'right') {
-        ctx.textAlign = 'right';
-        ctx.fillText(shown, x + widths[i]! - 8, y + ROW / 2);
-      } else {
-        ctx.textAlign = 'left';
-        ctx.fillText(shown, x + 8, y + ROW / 2);
-      }
-    };
-    ctx.fillStyle = COLOURS.accent;
+      ) + (i === logoColumn ? TABLE_LOGO_ROOM : 0),
+  );
+  const tableWidth = widths.reduce((a, b) => a + b, 0);
+  measure.font = font(16, true);
+  const titleWidth = Math.min(900, measure.measureText(input.title).width);
+  const width = Math.ceil(Math.max(360, tableWidth, titleWidth) + 2 * PAD);
+  const height = PAD + 30 + ROW * (input.rows.length + 1) + (input.note ? 28 : 0) + PAD;
+  const { canvas, ctx } = startPicture(width, height, input.title);
+  let y = PAD + 30;
+  const cell = (text: string, i: number, x: number, colour: string, bold = false) => {
+    ctx.font = font(14, bold);
+    ctx.fillStyle = colour;
+    const room = i === logoColumn ? TABLE_LOGO_ROOM : 0;
+    const shown = fitText(ctx, text, widths[i]! - 12 - room);
+    ctx.textAlign = input.columns[i]!.align === 'right' ? 'right' : 'left';
+    ctx.fillText(shown, input.columns[i]!.align === 'right' ? x + widths[i]! - 8 : x + 8 + room, y + ROW / 2);
+  };
+  ctx.fillStyle = COLOURS.accent;
+  ctx.fillRect(PAD, y, tableWidth, ROW);
+  let x = PAD;
+  input.columns.forEach((c, i) => {
+    cell(c.header, i, x, '#ffffff', true);
+    x += widths[i]!;
+  });
+  y += ROW;
+  input.rows.forEach((row, r) => {
+    ctx.fillStyle = r % 2 === 0 ? COLOURS.panel : COLOURS.background;
     ctx.fillRect(PAD, y, tableWidth, ROW);
-    let x = PAD;
-    input.columns.forEach((c, i) => {
-      cell(c.header, i, x, '#ffffff', true);
-      x += widths[i]!;
+    let cx = PAD;
+    row.forEach((text, i) => {
+      const logo = i === logoColumn ? logos.get(input.logos?.rows[r] ?? '') : undefined;
+      if (logo) ctx.drawImage(logo, cx + 8, y + (ROW - TABLE_LOGO) / 2, TABLE_LOGO, TABLE_LOGO);
+      cell(text, i, cx, COLOURS.text);
+      cx += widths[i]!;
     });
     y += ROW;
-    input.rows.forEach((row, r) => {
-      ctx.fillStyle = r % 2 === 0 ? COLOURS.panel : COLOURS.background;
-      ctx.fillRect(PAD, y, tableWidth, ROW);
-      let cx = PAD;
-      row.forEach((text, i) => {
-        cell(text, i, cx, COLOURS.text);
-        cx += widths[i]!;
-      });
-      y += ROW;
-    });
-    if (input.note) drawNote(ctx, input.note, y + 16, width);
-    return encodePng(canvas);
   });
+  if (input.note) drawNote(ctx, input.note, y + 16, width);
+  return encodePng(canvas);
 }
 
 // ---- the bracket ---------------------------------------------------------------------------------
@@ -258,24 +263,55 @@ interface BracketLayout {
   finalMid: number;
 }
 
+/** What drawing a bracket's series needs besides the canvas: the logos, and the room left for them. */
+interface SlotArt {
+  logos: ReadonlyMap<string, Logo>;
+  /** Room before every name (0 when the picture has no logo, so names line up either way). */
+  indent: number;
+}
+
+/** A logo's side in a bracket slot, and the room it takes before the name. */
+const SLOT_LOGO = 16;
+const SLOT_LOGO_ROOM = 20;
+
 /**
  * A double-elimination bracket as a PNG: the upper bracket's rounds left to right, the lower
- * bracket's under them, the grand final to the right, and the champion beside it once known.
+ * bracket's under them, the grand final to the right, and the champion beside it once known. A
+ * team's logo is drawn left of its name where `logos` has its URL (cached by the logos shown).
  */
-export function bracketPng(input: BracketImage): Buffer {
-  return cached('bracket', input, () => {
-    const ub = input.rounds.filter((r) => r.part === 'UB');
-    const lb = input.rounds.filter((r) => r.part === 'LB');
-    const gf = input.rounds.filter((r) => r.part === 'GF');
-    const layout = bracketLayout(input, ub, lb, gf);
-    const { canvas, ctx } = startPicture(layout.width, layout.height, input.title);
-    drawSection(ctx, ub, layout.ubTop, layout.ubHeight);
-    if (lb.length > 0) drawSection(ctx, lb, layout.lbTop, layout.lbHeight);
-    drawGrandFinal(ctx, gf, layout);
-    if (input.champion) drawChampion(ctx, input.champion, colX(layout.finalCol + gf.length), layout.finalMid);
-    if (input.note) drawNote(ctx, input.note, canvas.height - PAD - 8, layout.width);
+export function bracketPng(input: BracketImage, logos: ReadonlyMap<string, Logo> = new Map()): Buffer {
+  const drawn = bracketWithLogos(input, logos);
+  const hasLogo = drawn.rounds.some((r) => r.series.some((s) => s.a.logo || s.b.logo));
+  const art: SlotArt = { logos, indent: hasLogo ? SLOT_LOGO_ROOM : 0 };
+  return cached('bracket', drawn, () => {
+    const ub = drawn.rounds.filter((r) => r.part === 'UB');
+    const lb = drawn.rounds.filter((r) => r.part === 'LB');
+    const gf = drawn.rounds.filter((r) => r.part === 'GF');
+    const layout = bracketLayout(drawn, ub, lb, gf);
+    const { canvas, ctx } = startPicture(layout.width, layout.height, drawn.title);
+    drawSection(ctx, ub, layout.ubTop, layout.ubHeight, art);
+    if (lb.length > 0) drawSection(ctx, lb, layout.lbTop, layout.lbHeight, art);
+    drawGrandFinal(ctx, gf, layout, art);
+    if (drawn.champion) drawChampion(ctx, drawn.champion, colX(layout.finalCol + gf.length), layout.finalMid);
+    if (drawn.note) drawNote(ctx, drawn.note, canvas.height - PAD - 8, layout.width);
     return encodePng(canvas);
   });
+}
+
+/** The bracket with only the logos that can be drawn: a slot's `logo` kept when `logos` has it. */
+function bracketWithLogos(input: BracketImage, logos: ReadonlyMap<string, Logo>): BracketImage {
+  const slot = (s: BracketSlot): BracketSlot => {
+    if (s.logo === undefined || logos.has(s.logo)) return s;
+    const { logo: _, ...plain } = s;
+    return plain;
+  };
+  return {
+    ...input,
+    rounds: input.rounds.map((r) => ({
+      ...r,
+      series: r.series.map((s) => ({ a: slot(s.a), b: slot(s.b) })),
+    })),
+  };
 }
 
 function bracketLayout(
@@ -311,7 +347,13 @@ function bracketLayout(
 const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
 
 /** Draws one bracket's rounds from the left edge, each under its label, series spread over the height. */
-function drawSection(ctx: SKRSContext2D, rounds: readonly BracketRound[], y0: number, height: number): void {
+function drawSection(
+  ctx: SKRSContext2D,
+  rounds: readonly BracketRound[],
+  y0: number,
+  height: number,
+  art: SlotArt,
+): void {
   let previous: number[] | undefined;
   rounds.forEach((round, c) => {
     const x = colX(c);
@@ -322,7 +364,7 @@ function drawSection(ctx: SKRSContext2D, rounds: readonly BracketRound[], y0: nu
     const step = (height - HEADING) / Math.max(1, round.series.length);
     const centres = round.series.map((s, i) => {
       const cy = y0 + HEADING + step * (i + 0.5);
-      drawSeries(ctx, x, cy - BOX_H / 2, s);
+      drawSeries(ctx, x, cy - BOX_H / 2, s, art);
       return cy;
     });
     if (previous) drawConnectors(ctx, previous, centres, c);
@@ -358,7 +400,12 @@ function drawConnectors(
 }
 
 /** The grand final's rounds (one series each) right of both brackets, labelled in gold. */
-function drawGrandFinal(ctx: SKRSContext2D, gf: readonly BracketRound[], layout: BracketLayout): void {
+function drawGrandFinal(
+  ctx: SKRSContext2D,
+  gf: readonly BracketRound[],
+  layout: BracketLayout,
+  art: SlotArt,
+): void {
   const y = layout.finalMid - BOX_H / 2;
   gf.forEach((round, i) => {
     const x = colX(layout.finalCol + i);
@@ -366,7 +413,7 @@ function drawGrandFinal(ctx: SKRSContext2D, gf: readonly BracketRound[], layout:
     ctx.fillStyle = COLOURS.gold;
     ctx.textAlign = 'left';
     ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - 14);
-    for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, y, s);
+    for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, y, s, art);
   });
 }
 
@@ -388,7 +435,13 @@ function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: numbe
   ctx.roundRect(x, y, w, h, 6);
 }
 
-function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: { a: BracketSlot; b: BracketSlot }): void {
+function drawSeries(
+  ctx: SKRSContext2D,
+  x: number,
+  y: number,
+  s: { a: BracketSlot; b: BracketSlot },
+  art: SlotArt,
+): void {
   ctx.fillStyle = COLOURS.panel;
   roundRect(ctx, x, y, BOX_W, BOX_H);
   ctx.fill();
@@ -405,11 +458,13 @@ function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: { a: BracketSlo
       ctx.fillRect(x, y + SLOT_H * i + 3, 3, SLOT_H - 6);
     }
     const known = slot.team !== undefined && !slot.hidden;
+    const logo = slot.logo !== undefined && known ? art.logos.get(slot.logo) : undefined;
+    if (logo) ctx.drawImage(logo, x + 8, cy - SLOT_LOGO / 2, SLOT_LOGO, SLOT_LOGO);
     ctx.font = font(13, slot.winner === true);
     ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
     ctx.textAlign = 'left';
     const name = slot.hidden ? '?' : (slot.team ?? 'TBD');
-    ctx.fillText(fitText(ctx, name, BOX_W - 44), x + 10, cy);
+    ctx.fillText(fitText(ctx, name, BOX_W - 44 - art.indent), x + 10 + art.indent, cy);
     if (slot.score !== undefined) {
       ctx.textAlign = 'right';
       ctx.font = font(13, true);

@@ -8,12 +8,15 @@
  *   `hide`, the first upper-bracket round's teams only (the seeding, not a result), every later
  *   slot as "?" (who advanced is a result, and so is whether a slot is decided), no score, no
  *   champion.
+ * - Logos (`logos.ts`): a team's logo goes only where its name is drawn (a "?" slot has none: the
+ *   logo would tell who advanced), fetched after the policy has chosen what is drawn.
  */
 import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Card, plainText, type Span } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import type { BracketPart, Series } from '../protocol/types.ts';
+import { fetchLogos, logoUrlOf } from './logos.ts';
 import {
   type BracketImage,
   type BracketSlot,
@@ -32,16 +35,34 @@ export const HIDDEN_NOTE = 'Results are hidden by the spoiler setting.';
 const hasSpoiler = (cell: readonly Span[]): boolean =>
   cell.some((span) => typeof span === 'object' && 'spoiler' in span);
 
-/** The picture of a table card, or undefined when the card has no table (nothing to draw). */
-export function tableImageOf(card: Card): TableImage | undefined {
+/** The logo URLs of the teams of these rosters, by the team name the cards write (`teamName`). */
+export function logoUrlsOf(names: NameIndex, rosters: readonly number[]): Map<string, string> {
+  const urls = new Map<string, string>();
+  for (const id of rosters) {
+    const url = logoUrlOf(names.teamOfRoster(id));
+    if (url) urls.set(teamName(names, id), url);
+  }
+  return urls;
+}
+
+/**
+ * The picture of a table card, or undefined when the card has no table (nothing to draw). With
+ * `logoUrls` (team name to logo URL), a row whose "Team" cell names a team with a logo gets it.
+ */
+export function tableImageOf(card: Card, logoUrls?: ReadonlyMap<string, string>): TableImage | undefined {
   const table = card.table;
   if (!table || table.rows.length === 0) return undefined;
   const keep = table.columns.map((_, i) => !table.rows.some((row) => hasSpoiler(row[i] ?? [])));
   if (!keep.some(Boolean)) return undefined;
+  const columns = table.columns.filter((_, i) => keep[i]);
+  const rows = table.rows.map((row) => row.filter((_, i) => keep[i]).map((cell) => plainText(cell)));
+  const column = columns.findIndex((c) => c.header === 'Team');
+  const urls = column >= 0 && logoUrls ? rows.map((row) => logoUrls.get(row[column] ?? '')) : [];
   return {
     title: card.title,
-    columns: table.columns.filter((_, i) => keep[i]),
-    rows: table.rows.map((row) => row.filter((_, i) => keep[i]).map((cell) => plainText(cell))),
+    columns,
+    rows,
+    ...(urls.some(Boolean) ? { logos: { column, rows: urls } } : {}),
     ...(keep.every(Boolean) ? {} : { note: HIDDEN_NOTE }),
   };
 }
@@ -103,10 +124,12 @@ export function bracketImageOf(
               if (!show && !seeding) return { hidden: true };
               if (!p) return {};
               const team = teamName(names, p.roster.id);
-              if (!show) return { team };
+              const logo = logoUrlOf(names.teamOfRoster(p.roster.id));
+              if (!show) return logo ? { team, logo } : { team };
               const scored = isFinished(s) || s.lifecycle === 'live';
               return {
                 team,
+                ...(logo ? { logo } : {}),
                 ...(scored ? { score: p.score } : {}),
                 ...(isFinished(s) && p.winner ? { winner: true } : {}),
               };
@@ -126,21 +149,33 @@ export function bracketImageOf(
   return image;
 }
 
-/** The card's picture as an attachment (PNG bytes, a file name, the alt text). */
-export function attachTable(card: Card, fileName: string): Card {
-  const input = tableImageOf(card);
-  if (input) card.image = { png: tablePng(input), name: fileName, alt: `${card.title}: the table` };
+/**
+ * The card's picture as an attachment (PNG bytes, a file name, the alt text), with the logos of
+ * `logoUrls` (team name to URL, `logoUrlsOf`) that could be fetched.
+ */
+export async function attachTable(
+  card: Card,
+  fileName: string,
+  logoUrls?: ReadonlyMap<string, string>,
+): Promise<Card> {
+  const input = tableImageOf(card, logoUrls);
+  if (!input) return card;
+  const logos = await fetchLogos((input.logos?.rows ?? []).filter((url) => url !== undefined));
+  card.image = { png: tablePng(input, logos), name: fileName, alt: `${card.title}: the table` };
   return card;
 }
 
-export function attachBracket(
+export async function attachBracket(
   card: Card,
   series: readonly Series[],
   names: NameIndex,
   policy: SpoilerPolicy,
   fileName: string,
-): Card {
+): Promise<Card> {
   const input = bracketImageOf(card.title, series, names, policy);
-  if (input) card.image = { png: bracketPng(input), name: fileName, alt: `${card.title}: the bracket` };
+  if (!input) return card;
+  const urls = input.rounds.flatMap((r) => r.series.flatMap((s) => [s.a.logo, s.b.logo]));
+  const logos = await fetchLogos(urls.filter((url) => url !== undefined));
+  card.image = { png: bracketPng(input, logos), name: fileName, alt: `${card.title}: the bracket` };
   return card;
 }

@@ -140,7 +140,7 @@ function mapLayout(
     version: `1.${rng.int(0, 9)}`,
     map: { id: map.id },
     floors: Array.from({ length: floors }, (_, level) => {
-      const { type: _type, ...plain } = image(`layouts/${layoutId}-${level}`, 'default');
+      const plain = image(`layouts/${layoutId}-${level}`, undefined);
       return {
         level,
         image: plain,

@@ -46,6 +46,9 @@ import { addGameAssets, gameInfo, gameLayouts } from './catalog-games.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
 
+/** The image base of a world no service serves: a reserved name that answers nothing. */
+export const UNSERVED_IMAGE_BASE = 'https://images.matchday.invalid';
+
 /** What kind of play a game has: it decides map scores, participants and live figures. */
 export type GameKind = 'moba' | 'shooter' | 'battle-royale' | 'esoccer' | 'rts';
 
@@ -107,6 +110,12 @@ export class Catalog {
   readonly lineupById = new Map<number, Lineup>();
   readonly casterById = new Map<number, CasterInfo>();
   #imageId = 0;
+  /** Where image URLs point (`serveImagesAt`). */
+  imageBase = UNSERVED_IMAGE_BASE;
+  /** Images by path ("teams/101", "flags/se"): what `/static/images/<path>.png` draws. */
+  readonly imagesByPath = new Map<string, Image>();
+  /** Every image object given out (the copies in teams, players, ...), for `serveImagesAt`. */
+  readonly #issued: { path: string; image: Image }[] = [];
   #usedNames = new Set<string>();
   /** The last id given, per resource generated with teams. */
   #next = { team: 100, roster: 1000, lineup: 5000, standing: 2000, player: 10000 };
@@ -118,17 +127,30 @@ export class Catalog {
     this.#casters();
   }
 
-  /** A new image; `/images/{id}` answers it without `type`. */
+  /**
+   * A new image; `/images/{id}` answers it without `type`. Its URLs are under `imageBase`: the
+   * placeholder (serving nothing) until the service listens and calls `serveImagesAt` with its own
+   * `/static/images` address, which serves a PNG for every image (`image-files.ts`).
+   */
   image(path: string, type: Image['type'], fallback = false): Image {
     const id = ++this.#imageId;
-    const image: Image = {
-      id,
-      url: `https://images.matchday.invalid/${path}.png`,
-      thumbnail: `https://images.matchday.invalid/${path}.thumb.png`,
-      fallback,
-    };
+    const image: Image = { id, ...this.imageUrls(path), fallback };
     this.images.set(id, image);
-    return type === undefined ? { ...image } : { ...image, type };
+    this.imagesByPath.set(path, image);
+    const given = type === undefined ? { ...image } : { ...image, type };
+    this.#issued.push({ path, image }, { path, image: given });
+    return given;
+  }
+
+  /** The URLs of the image at `path` ("teams/101"): the picture and its thumbnail. */
+  imageUrls(path: string): Pick<Image, 'url' | 'thumbnail'> {
+    return { url: `${this.imageBase}/${path}.png`, thumbnail: `${this.imageBase}/${path}.thumb.png` };
+  }
+
+  /** Points every image made so far at `base` (the service's own `/static/images`, once it listens). */
+  serveImagesAt(base: string): void {
+    this.imageBase = base;
+    for (const { path, image } of this.#issued) Object.assign(image, this.imageUrls(path));
   }
 
   game(id: number): GameInfo | undefined {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Clock } from '../core/clock.ts';
+import { IMAGES_PATH, serveImageFile } from './image-files.ts';
 import { send } from './json-answer.ts';
 import { Rng } from './random.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -146,6 +147,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const url = target.url;
     if (url && (url.pathname === '/v2' || url.pathname.startsWith('/v2/')))
       return v2.handle(req, res, url, service.faults, settings.faultRng);
+    if (url?.pathname.startsWith(`${IMAGES_PATH}/`) && (req.method === 'GET' || req.method === 'HEAD'))
+      return serveImageFile(world, url.pathname, res);
     answerV3(settings, req, res, target, faults);
   }
 
@@ -167,6 +170,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   service.url = `http://${host}:${address.port}/v3`;
+  // Image URLs name the service itself: it serves a PNG for each (`image-files.ts`).
+  world.catalog.serveImagesAt(`http://${host}:${address.port}${IMAGES_PATH}`);
   v2.url = `http://${host}:${address.port}/v2`;
   return service;
 }

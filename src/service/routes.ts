@@ -152,7 +152,7 @@ route('/images/{id}', (c) => {
   const image = c.world.catalog.images.get(id);
   if (image) return image;
   if (id > TOURNAMENT_IMAGE_BASE && c.world.tournamentPlan(id - TOURNAMENT_IMAGE_BASE)) {
-    const { type: _type, ...plain } = tournamentImage(id - TOURNAMENT_IMAGE_BASE);
+    const { type: _type, ...plain } = tournamentImage(c.world, id - TOURNAMENT_IMAGE_BASE);
     return plain;
   }
   return notFound('image', id);

@@ -14,11 +14,11 @@ import { iso } from './world-window.ts';
 /** Images of tournaments (which come and go with the window) have ids derived from the tournament id. */
 export const TOURNAMENT_IMAGE_BASE = 100_000_000;
 
-export function tournamentImage(id: number): Image {
+/** A tournament's image, its URLs under the catalog's image base (`Catalog.imageUrls`). */
+export function tournamentImage(world: World, id: number): Image {
   return {
     id: TOURNAMENT_IMAGE_BASE + id,
-    url: `https://images.matchday.invalid/tournaments/${id}.png`,
-    thumbnail: `https://images.matchday.invalid/tournaments/${id}.thumb.png`,
+    ...world.catalog.imageUrls(`tournaments/${id}`),
     fallback: false,
     type: 'default',
   };
@@ -67,7 +67,7 @@ export function buildTournament(world: World, plan: TournamentPlan): Tournament 
     },
     deleted_at: null,
     coverage: coverageFor(plan.tier),
-    images: [tournamentImage(plan.id)],
+    images: [tournamentImage(world, plan.id)],
     stages: plan.stages.map((s) => ({ id: s.id })),
     casters: plan.casters.map((id, i) => ({ primary: i === 0, caster: { id } })),
   };

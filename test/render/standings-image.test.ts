@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearLogoCache, logoFetches } from '../../src/render/logos.ts';
 import {
   type BracketImage,
   bracketPng,
@@ -136,6 +137,47 @@ describe('standings pictures', () => {
     await expectGolden('bracket-champion', bracketPng(over));
   });
 
+  it('draws logos beside the teams like the reviewed golden PNG', async () => {
+    // Two made-up logos (solid squares with a corner mark), as `fetchLogos` would give them.
+    const logo = async (colour: string) => {
+      const canvas = createCanvas(64, 64);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 64, 64);
+      ctx.fillStyle = '#ffffff';
+      ctx.fillRect(0, 0, 24, 24);
+      return loadImage(canvas.toBuffer('image/png'));
+    };
+    const logos = new Map([
+      ['https://logos.test/iron.png', await logo('#c0392b')],
+      ['https://logos.test/jade.png', await logo('#16a085')],
+    ]);
+    const byTeam: Record<string, string> = {
+      'Iron Pilots': 'https://logos.test/iron.png',
+      'Jade Jackals': 'https://logos.test/jade.png',
+      // No logo to be had for this one: its name is drawn alone.
+      'Solar Falcons': 'https://logos.test/missing.png',
+    };
+    const withLogo = <T extends { team?: string }>(slot: T) =>
+      slot.team && byTeam[slot.team] ? { ...slot, logo: byTeam[slot.team]! } : slot;
+    const bracket: BracketImage = {
+      ...BRACKET,
+      rounds: BRACKET.rounds.map((r) => ({
+        ...r,
+        series: r.series.map((s) => ({ a: withLogo(s.a), b: withLogo(s.b) })),
+      })),
+    };
+    await expectGolden('bracket-logos', bracketPng(bracket, logos));
+    const table: TableImage = {
+      ...TABLE,
+      logos: { column: 1, rows: TABLE.rows.map((row) => byTeam[row[1]!]) },
+    };
+    await expectGolden('group-table-logos', tablePng(table, logos));
+    // Logos change the picture; a logo that could not be had leaves no trace.
+    expect(await pixelDifference(bracketPng(bracket, logos), bracketPng(BRACKET))).toBeGreaterThan(THRESHOLD);
+    expect(bracketPng(bracket, new Map()).equals(bracketPng(BRACKET))).toBe(true);
+  });
+
   it('tells a changed picture from the golden one (the comparison is not vacuous)', async () => {
     const changed = {
       ...TABLE,
@@ -205,6 +247,10 @@ describe('standings pictures from the world', () => {
           expect(slot.winner).toBeUndefined();
         }
     expect(spoilerInput.champion).toBeUndefined();
+    // A logo only where a team is drawn: a "?" slot has none (it would tell who advanced).
+    const slots = spoilerInput.rounds.flatMap((r) => r.series.flatMap((s) => [s.a, s.b]));
+    for (const slot of slots) if (slot.hidden || !slot.team) expect(slot.logo).toBeUndefined();
+    expect(slots.some((slot) => slot.team && slot.logo)).toBe(true);
     expect(bracketImageOf(title, late, stack.names, 'show')!.champion).toBeDefined();
     // The pixels: different results, the same picture under spoiler; different pictures under show.
     expect(await pixelDifference(png(early, 'spoiler'), png(late, 'spoiler'))).toBe(0);
@@ -220,10 +266,13 @@ describe('standings pictures from the world', () => {
         (t) => t.start <= now && t.end >= now && t.stages.some((s) => s.substages.some((x) => x.type === 1)),
       );
     expect(tournament).toBeDefined();
+    clearLogoCache();
     const shown = await call(stack, 'standings', { tournament: tournament!.title });
     expect(shown.outcome).toBe('ok');
     const image = shown.reply.cards[0]!.image;
     expect(image && 'png' in image && Buffer.from(image.png.subarray(1, 4)).toString()).toBe('PNG');
+    // The teams' logos were fetched from the service's image route for the picture.
+    expect(logoFetches()).toBeGreaterThan(0);
     const tenant = await tenantWith(stack, { spoilers: 'hide' });
     const hidden = await call(stack, 'standings', { tournament: tournament!.title }, { tenant });
     expect(hidden.outcome).toBe('ok');
