@@ -2,16 +2,18 @@
  * `npm run bench:images [-- --quick]`: the time to draw the standings pictures (issue 17, item 1;
  * the budget: under 150 ms per image) from the embedded world's real tournaments: each running or
  * recent tournament's first group table and its bracket, drawn with the cache emptied before each
- * (a first drawing), then asked again (a cached one). Prints per-kind median, p95 and worst, then one
- * JSON line.
+ * (a first drawing), then asked again (a cached one), with the teams' logos the service serves
+ * (fetched once before measuring, as the bot keeps them by URL; the fetch is timed apart). Prints
+ * per-kind median, p95 and worst, then one JSON line.
  */
 
 import { tableCard } from '../commands/standings.ts';
 import { createNameIndex } from '../src/bot/names.ts';
 import { createClient } from '../src/client/client.ts';
 import { Clock } from '../src/core/clock.ts';
+import { fetchLogos } from '../src/render/logos.ts';
 import { bracketPng, clearImageCache, imageStats, tablePng } from '../src/render/standings-image.ts';
-import { bracketImageOf, tableImageOf } from '../src/render/standings-input.ts';
+import { bracketImageOf, logoUrlsOf, tableImageOf } from '../src/render/standings-input.ts';
 import { startService } from '../src/service/index.ts';
 
 const quick = process.argv.includes('--quick');
@@ -43,6 +45,10 @@ for (const tournament of world.window(now).tournaments) {
         );
         const input = tableImageOf(
           tableCard(`${tournament.title} · ${substage.title}`, substage, names, 'show'),
+          logoUrlsOf(
+            names,
+            substage.standings.map((s) => s.roster.id),
+          ),
         );
         if (input) tables.push(input);
       }
@@ -78,10 +84,20 @@ function measure<T>(inputs: T[], draw: (input: T) => Buffer) {
   return { images: inputs.length, drawn: first.length, first: stats(first), cached: stats(cached), bytes };
 }
 
+const logoUrls = [
+  ...tables.flatMap((t) => t.logos?.rows ?? []),
+  ...brackets.flatMap((b) => b.rounds.flatMap((r) => r.series.flatMap((s) => [s.a.logo, s.b.logo]))),
+].filter((url) => url !== undefined);
+let started = performance.now();
+const logos = await fetchLogos(logoUrls);
+const logoFetch = { logos: logos.size, ms: Number((performance.now() - started).toFixed(1)) };
+console.log(`logos: ${logos.size} fetched from the service and decoded in ${logoFetch.ms} ms`);
 // One drawing before measuring: loading the fonts and Skia's first use are start-up, not per image.
-if (tables[0]) tablePng(tables[0]);
-const table = measure(tables, tablePng);
-const bracket = measure(brackets, bracketPng);
+started = performance.now();
+if (tables[0]) tablePng(tables[0], logos);
+const startUp = Number((performance.now() - started).toFixed(1));
+const table = measure(tables, (input) => tablePng(input, logos));
+const bracket = measure(brackets, (input) => bracketPng(input, logos));
 console.log(
   `group tables: ${table.images} images x ${ROUNDS}: first ${JSON.stringify(table.first)} ms, cached ${JSON.stringify(table.cached)} ms`,
 );
@@ -96,6 +112,8 @@ console.log(
   JSON.stringify({
     bench: 'images',
     quick,
+    start_up_ms: startUp,
+    logo_fetch: logoFetch,
     table,
     bracket,
     budget_ms: budget,

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
-import type { Logo } from './logos.ts';
+import { LOGO_SIDE, type Logo } from './logos.ts';
 import { font, skia } from './skia.ts';
 
 export interface TableImage {
@@ -55,6 +55,13 @@ const COLOURS = {
 } as const;
 
 const createCanvas = (width: number, height: number): Canvas => skia().createCanvas(width, height);
+
+let measuring: SKRSContext2D | undefined;
+/** One context kept for measuring text before a picture's size is known (not one per picture). */
+const measurer = (): SKRSContext2D => {
+  measuring ??= createCanvas(1, 1).getContext('2d');
+  return measuring;
+};
 
 /** Cuts text to a width with an ellipsis. */
 function fitText(ctx: SKRSContext2D, text: string, width: number): string {
@@ -164,9 +171,8 @@ function drawNote(ctx: SKRSContext2D, note: string, y: number, width: number): v
 
 const ROW = 28;
 
-/** A logo's side in a table row, and the room it takes left of the text. */
-const TABLE_LOGO = 18;
-const TABLE_LOGO_ROOM = 24;
+/** The room a logo takes left of a table cell's text. */
+const TABLE_LOGO_ROOM = LOGO_SIDE + 6;
 
 /**
  * A group table as a PNG: a header row, zebra rows, numbers right-aligned, a team's logo left of
@@ -187,7 +193,7 @@ function tableWithLogos(input: TableImage, logos: ReadonlyMap<string, Logo>): Ta
 
 function drawTable(input: TableImage, logos: ReadonlyMap<string, Logo>): Buffer {
   const logoColumn = input.logos?.column;
-  const measure = createCanvas(1, 1).getContext('2d');
+  const measure = measurer();
   measure.font = font(14);
   const widths = input.columns.map(
     (c, i) =>
@@ -228,7 +234,7 @@ function drawTable(input: TableImage, logos: ReadonlyMap<string, Logo>): Buffer 
     let cx = PAD;
     row.forEach((text, i) => {
       const logo = i === logoColumn ? logos.get(input.logos?.rows[r] ?? '') : undefined;
-      if (logo) ctx.drawImage(logo, cx + 8, y + (ROW - TABLE_LOGO) / 2, TABLE_LOGO, TABLE_LOGO);
+      if (logo) ctx.drawImage(logo, cx + 8, y + (ROW - LOGO_SIDE) / 2);
       cell(text, i, cx, COLOURS.text);
       cx += widths[i]!;
     });
@@ -270,9 +276,8 @@ interface SlotArt {
   indent: number;
 }
 
-/** A logo's side in a bracket slot, and the room it takes before the name. */
-const SLOT_LOGO = 16;
-const SLOT_LOGO_ROOM = 20;
+/** The room a logo takes before a bracket slot's name. */
+const SLOT_LOGO_ROOM = LOGO_SIDE + 4;
 
 /**
  * A double-elimination bracket as a PNG: the upper bracket's rounds left to right, the lower
@@ -459,7 +464,7 @@ function drawSeries(
     }
     const known = slot.team !== undefined && !slot.hidden;
     const logo = slot.logo !== undefined && known ? art.logos.get(slot.logo) : undefined;
-    if (logo) ctx.drawImage(logo, x + 8, cy - SLOT_LOGO / 2, SLOT_LOGO, SLOT_LOGO);
+    if (logo) ctx.drawImage(logo, x + 7, cy - LOGO_SIDE / 2);
     ctx.font = font(13, slot.winner === true);
     ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
     ctx.textAlign = 'left';

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearLogoCache, logoFetches } from '../../src/render/logos.ts';
+import { clearLogoCache, LOGO_SIDE, logoFetches } from '../../src/render/logos.ts';
 import {
   type BracketImage,
   bracketPng,
@@ -138,14 +138,14 @@ describe('standings pictures', () => {
   });
 
   it('draws logos beside the teams like the reviewed golden PNG', async () => {
-    // Two made-up logos (solid squares with a corner mark), as `fetchLogos` would give them.
+    // Two made-up logos (solid squares with a corner mark), sized as `fetchLogos` gives them.
     const logo = async (colour: string) => {
-      const canvas = createCanvas(64, 64);
+      const canvas = createCanvas(LOGO_SIDE, LOGO_SIDE);
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = colour;
-      ctx.fillRect(0, 0, 64, 64);
+      ctx.fillRect(0, 0, LOGO_SIDE, LOGO_SIDE);
       ctx.fillStyle = '#ffffff';
-      ctx.fillRect(0, 0, 24, 24);
+      ctx.fillRect(0, 0, LOGO_SIDE / 3, LOGO_SIDE / 3);
       return loadImage(canvas.toBuffer('image/png'));
     };
     const logos = new Map([
