@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type * as NapiCanvas from '@napi-rs/canvas';
 
 /** The font family every picture is drawn in. */
-export const FAMILY = 'Matchday Sans';
+const FAMILY = 'Matchday Sans';
 
 let loaded: typeof NapiCanvas | undefined;
 

@@ -58,7 +58,7 @@ function monogram(world: World, path: string): string {
 }
 
 /** The monogram (or the fallback stand-in) as a PNG of `size` pixels a side. */
-export function drawImageFile(letters: string, path: string, size: number, fallback: boolean): Buffer {
+function drawImageFile(letters: string, path: string, size: number, fallback: boolean): Buffer {
   const canvas = skia().createCanvas(size, size);
   const ctx = canvas.getContext('2d');
   if (fallback) {
