@@ -50,6 +50,7 @@ export const SLOW_TESTS = [
   'test/platforms/terminal/chat.test.ts', // (~15 s)
   'test/platforms/discord/start.test.ts', // (~6 s)
   'test/platforms/terminal/start-platforms.test.ts', // (~4 s)
+  'test/platforms/terminal/ask-warm.test.ts', // `matchday ask` cold, then warm, counting requests (~5 s)
 ];
 
 /**

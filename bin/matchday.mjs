@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `matchday` command: runs the TypeScript sources directly through tsx, so there is no build step.
-import { register } from 'tsx/esm/api';
+// The `matchday` command: runs src/cli.ts from a cached esbuild bundle of the TypeScript sources,
+// rebuilt when a source changes, or through tsx when no bundle can be written (bin/bundle.mjs).
+import { loadEntry } from './bundle.mjs';
 
-register();
-const { main } = await import('../src/cli.ts');
+const { main } = await loadEntry();
 await main(process.argv.slice(2));
