@@ -132,6 +132,8 @@ async function main() {
   let warm = false;
   const all: number[] = [];
   const afterWarm: number[] = [];
+  /** Latencies after warm-up per command label, to see which commands make the tail. */
+  const perCommand = new Map<string, number[]>();
   const failures = new Map<string, number>();
   const userErrors = new Map<string, number>();
   let commandsRun = 0;
@@ -160,6 +162,9 @@ async function main() {
       if (measured) {
         afterWarm.push(ms);
         commandsAfterWarm++;
+        const list = perCommand.get(label) ?? [];
+        list.push(ms);
+        perCommand.set(label, list);
       }
       if (result.outcome === 'error') {
         failures.set(`${label}:${result.code}`, (failures.get(`${label}:${result.code}`) ?? 0) + 1);
@@ -232,6 +237,7 @@ async function main() {
     p99_all_ms: Number(percentile(all, 99).toFixed(2)),
     rate_limited: stats.rateLimited,
     shed: stats.shed,
+    p99_per_command_ms: perCommandP99(perCommand),
   };
   console.log(`commands answered        ${result.commands} (${result.commands_after_warm_up} after warm-up)`);
   console.log(
@@ -244,9 +250,19 @@ async function main() {
     `latency p50 / p99        ${result.p50_ms} / ${result.p99_ms} ms after warm-up (p99 of all: ${result.p99_all_ms} ms)`,
   );
   console.log(`429s received / shed     ${result.rate_limited} / ${result.shed}`);
+  console.log(`p99 per command          ${JSON.stringify(result.p99_per_command_ms)}`);
   await client.close();
   await service.close();
   console.log(JSON.stringify(result));
+}
+
+/** Each command's p99 after warm-up, slowest first. */
+function perCommandP99(perCommand: Map<string, number[]>): Record<string, number> {
+  const rows = [...perCommand].map(([label, ms]): [string, number] => {
+    ms.sort((a, b) => a - b);
+    return [label, Number(percentile(ms, 99).toFixed(1))];
+  });
+  return Object.fromEntries(rows.sort((a, b) => b[1] - a[1]));
 }
 
 function sleep(ms: number): Promise<void> {
