@@ -181,6 +181,9 @@ async function main() {
   // A new process: the name index first (from the store in production; read here, counted in the
   // warm-up), then the feed starts cold and fills while users already ask.
   await names.refresh();
+  // Every player in one walk (about 25 requests), as `npm start` starts it (src/feed/warm.ts); awaited
+  // here with the rest of the name index, before users ask (in production, after it, in the background).
+  await names.ensurePlayers('background');
   await feed.start();
   const users = Array.from({ length: USERS }, (_, i) => user(i));
   let shown = performance.now();

@@ -346,7 +346,7 @@ export class Feed {
       if (now - this.#state.scanAt < POLL_INTERVAL_MS.far) return;
       this.#state.scanAt = now;
       this.stats.scans++;
-      this.#walk = { phase: 'upcoming', skip: 0, seen: new Set(), at: now };
+      this.#walk = { phase: 'upcoming', skip: 0, seen: new Set(), substagesAsked: new Set(), at: now };
     }
     this.#scanning = this.#scan()
       .catch((error: unknown) => {

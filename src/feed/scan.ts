@@ -16,6 +16,8 @@ export interface Walk {
   phase: 'upcoming' | 'finished' | 'details';
   skip: number;
   seen: Set<number>;
+  /** Substages read as the walk went (each asked once per walk, found or not). */
+  substagesAsked: Set<number>;
   /** The instant (simulated ms) the walk began: its reads count as read then. */
   at: number;
 }
@@ -35,8 +37,14 @@ const OVERLAP = 5;
 
 /** Walks on from where `walk` stands; true when the whole walk is complete. Throws when a page read fails. */
 export async function walkWindow(walk: Walk, ctx: WalkContext): Promise<boolean> {
-  while (walk.phase === 'upcoming' && !ctx.stopping()) await upcomingStep(walk, ctx);
-  while (walk.phase === 'finished' && !ctx.stopping()) await finishedStep(walk, ctx);
+  while (walk.phase === 'upcoming' && !ctx.stopping()) {
+    await upcomingStep(walk, ctx);
+    await newSubstages(walk, ctx, walk.phase !== 'upcoming');
+  }
+  while (walk.phase === 'finished' && !ctx.stopping()) {
+    await finishedStep(walk, ctx);
+    await newSubstages(walk, ctx, walk.phase !== 'finished');
+  }
   if (walk.phase !== 'details' || ctx.stopping()) return false;
   // Standings and casters of everything windowed (the live ones are kept fresh by the live reads).
   const known = [...ctx.state.series.values()];
@@ -46,6 +54,26 @@ export async function walkWindow(walk: Walk, ctx: WalkContext): Promise<boolean>
   await ctx.reads.casters(casters);
   ctx.state.scanned = true;
   return true;
+}
+
+/** New substages read together once this many are missing (a batched read takes 50). */
+const SUBSTAGE_BATCH = 20;
+
+/**
+ * The standings of substages the walk has listed series of but the feed does not hold yet, read as
+ * the walk goes (batched reads, once `SUBSTAGE_BATCH` are missing or at the end of a phase): the
+ * tournaments playing in the next hours get their tables first, as their series do, instead of
+ * after the whole window. The details step re-reads them all.
+ */
+async function newSubstages(walk: Walk, { state, reads }: WalkContext, phaseDone: boolean): Promise<void> {
+  const missing = new Set<number>();
+  for (const { series } of state.series.values()) {
+    const id = series.substage.id;
+    if (!state.substages.has(id) && !walk.substagesAsked.has(id)) missing.add(id);
+  }
+  if (missing.size < SUBSTAGE_BATCH && !(phaseDone && missing.size > 0)) return;
+  for (const id of missing) walk.substagesAsked.add(id);
+  await reads.substages([...missing], walk.at);
 }
 
 /** One page of upcoming series; at the horizon or the listing's end, the walk turns to finished series. */

@@ -84,7 +84,20 @@ export async function warmNames(
   if (!loaded) await refreshing;
 }
 
-/** Keeps the index fresh and shared until the returned stop function is called. */
+/**
+ * Every player in one listing walk (about 25 requests at scale 1, in the background; again when
+ * half an hour old): a team page then reads its players from the index instead of one request per
+ * team. A walk that fails (the budget went to users) is tried again at the next minute.
+ */
+export function warmPlayers(names: NameIndex, logger?: WarmLogger): void {
+  names
+    .ensurePlayers('background')
+    .catch((error: unknown) =>
+      logger?.warn({ err: error }, 'the players could not be loaded; team pages read them per team'),
+    );
+}
+
+/** Keeps the index (and its players) fresh and shared until the returned stop function is called. */
 export function keepNamesShared(
   names: NameIndex,
   store: SnapshotStore,
@@ -93,7 +106,9 @@ export function keepNamesShared(
   logger?: WarmLogger,
 ): () => void {
   let busy = false;
+  warmPlayers(names, logger);
   const timer = setInterval(() => {
+    warmPlayers(names, logger);
     if (busy) return;
     busy = true;
     const whole = clock.nowMs() - (names.lastRefresh?.getTime() ?? 0) >= NAMES_REFRESH_MS;
