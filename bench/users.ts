@@ -10,8 +10,12 @@
  * upstream requests per second after warm-up (the poller, the name index and the commands' misses
  * together) against the budget; the last line is one JSON object.
  *
- *   npm run bench:users [-- --quick] [-- --users 10000] [-- --seconds 60] [-- --think-ms 10000]
+ * `--compare` runs 1,000 and then 10,000 users (each in its own process) and prints the ratio of
+ * their upstream requests per second (goal: at most 1.2).
+ *
+ *   npm run bench:users [-- --quick] [-- --users 10000] [-- --compare] [-- --seconds 60] [-- --think-ms 10000]
  */
+import { spawn } from 'node:child_process';
 import { pino } from 'pino';
 import { commands } from '../commands/index.ts';
 import { createNameIndex } from '../src/bot/names.ts';
@@ -272,7 +276,61 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-main().catch((error: unknown) => {
+/**
+ * `--compare`: the same run at 1,000 and at 10,000 users, each in its own process (one after the
+ * other), and the ratio of their upstream requests per second (goal: at most 1.2, flat in users).
+ */
+async function compare(): Promise<void> {
+  const rest = args.filter((a, i) => a !== '--compare' && a !== '--users' && args[i - 1] !== '--users');
+  const runs: Record<string, number | boolean | string>[] = [];
+  for (const users of [1000, 10_000]) {
+    console.log(`--- ${users} users`);
+    const lines = await runChild([...rest, '--users', String(users)]);
+    runs.push(JSON.parse(lines[lines.length - 1]!) as Record<string, number | boolean | string>);
+  }
+  const [small, large] = runs as [Record<string, number>, Record<string, number>];
+  const ratio = Number((large.upstream_per_second! / Math.max(0.01, small.upstream_per_second!)).toFixed(2));
+  console.log(
+    `upstream/s ${small.upstream_per_second} at 1,000 users, ${large.upstream_per_second} at 10,000: ratio ${ratio} (goal <= 1.2)`,
+  );
+  console.log(
+    `failed ${(small.failed_ratio! * 100).toFixed(2)} % and ${(large.failed_ratio! * 100).toFixed(2)} % (goal <= 1 %); p99 after warm-up ${small.p99_ms} ms and ${large.p99_ms} ms`,
+  );
+  const pick = (r: Record<string, number>) => ({
+    failed_ratio: r.failed_ratio,
+    p99_ms: r.p99_ms,
+    upstream_per_second: r.upstream_per_second,
+    commands_after_warm_up: r.commands_after_warm_up,
+  });
+  console.log(
+    JSON.stringify({
+      bench: 'users-compare',
+      upstream_ratio: ratio,
+      users_1000: pick(small),
+      users_10000: pick(large),
+    }),
+  );
+}
+
+/** Runs this bench in a child process with `argv`, echoing its output; resolves with its lines. */
+function runChild(argv: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...argv], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0 ? resolve(out.trim().split('\n')) : reject(new Error(`the run exited with ${code}`)),
+    );
+  });
+}
+
+(args.includes('--compare') ? compare() : main()).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

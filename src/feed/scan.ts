@@ -56,12 +56,12 @@ export async function walkWindow(walk: Walk, ctx: WalkContext): Promise<boolean>
   return true;
 }
 
-/** New substages read together once this many are missing (a batched read takes 50). */
+/** New substages are read this many at a time, once this many are missing. */
 const SUBSTAGE_BATCH = 20;
 
 /**
  * The standings of substages the walk has listed series of but the feed does not hold yet, read as
- * the walk goes (batched reads, once `SUBSTAGE_BATCH` are missing or at the end of a phase): the
+ * the walk goes (one batch of `SUBSTAGE_BATCH` a page once that many are missing, and at the end of a phase): the
  * tournaments playing in the next hours get their tables first, as their series do, instead of
  * after the whole window. The details step re-reads them all.
  */
@@ -72,8 +72,10 @@ async function newSubstages(walk: Walk, { state, reads }: WalkContext, phaseDone
     if (!state.substages.has(id) && !walk.substagesAsked.has(id)) missing.add(id);
   }
   if (missing.size < SUBSTAGE_BATCH && !(phaseDone && missing.size > 0)) return;
-  for (const id of missing) walk.substagesAsked.add(id);
-  await reads.substages([...missing], walk.at);
+  // At most one batch a page: a substage with its standings is a large answer for the service.
+  const batch = [...missing].slice(0, SUBSTAGE_BATCH);
+  for (const id of batch) walk.substagesAsked.add(id);
+  await reads.substages(batch, walk.at);
 }
 
 /** One page of upcoming series; at the horizon or the listing's end, the walk turns to finished series. */
