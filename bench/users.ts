@@ -261,6 +261,8 @@ async function main() {
   await client.close();
   await service.close();
   console.log(JSON.stringify(result));
+  // Users still waiting out a think time, or a background read, must not hold the process open.
+  process.exit(0);
 }
 
 /** Each command's p99 after warm-up, slowest first. */
