@@ -11,7 +11,8 @@
  * together) against the budget; the last line is one JSON object.
  *
  * `--compare` runs 1,000 and then 10,000 users (each in its own process) and prints the ratio of
- * their upstream requests per second (goal: at most 1.2).
+ * their upstream requests per second (goal: at most 1.2). `--service-process` runs the service in a
+ * child process (`matchday service`) instead of this one's event loop.
  *
  *   npm run bench:users [-- --quick] [-- --users 10000] [-- --compare] [-- --seconds 60] [-- --think-ms 10000]
  */
@@ -25,7 +26,7 @@ import type { TenantStore } from '../src/bot/tenants.ts';
 import { createClient } from '../src/client/client.ts';
 import { Clock } from '../src/core/clock.ts';
 import { createFeed } from '../src/feed/feed.ts';
-import { startService } from '../src/service/index.ts';
+import { DEFAULT_SECRET, startService } from '../src/service/index.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -83,7 +84,13 @@ async function main() {
   const bootStarted = performance.now();
   const clock = new Clock();
   const service = await startService({ port: 0, seed: 7, clock });
-  const client = createClient({ baseUrl: service.url, secret: service.secret });
+  // The users' commands and the service share one event loop unless the service runs apart: at
+  // 10,000 users the commands' timers starve the service's sockets and upstream stalls.
+  const apart = args.includes('--service-process') ? await serviceProcess() : undefined;
+  const client = createClient({
+    baseUrl: apart?.url ?? service.url,
+    secret: apart ? DEFAULT_SECRET : service.secret,
+  });
   const logger = pino({ level: 'silent' });
   const names = createNameIndex({ client, clock });
   const feed = createFeed({ client, clock });
@@ -198,7 +205,7 @@ async function main() {
       shown = performance.now();
       const st = client.stats();
       console.log(
-        `  warming: ${st.upstreamTotal} requests, queue ${st.queueLength}, shed ${st.shed}, feed ${JSON.stringify(feed.sizes())}`,
+        `  warming: ${st.upstreamTotal} requests, queue ${st.queueLength}, shed ${st.shed}, tokens ${st.budget?.available.toFixed(1)}, in flight ${st.inFlight}, feed ${JSON.stringify(feed.sizes())}`,
       );
     }
   }
@@ -260,6 +267,7 @@ async function main() {
   console.log(`p99 per command          ${JSON.stringify(result.p99_per_command_ms)}`);
   await client.close();
   await service.close();
+  apart?.stop();
   console.log(JSON.stringify(result));
   // Users still waiting out a think time, or a background read, must not hold the process open.
   process.exit(0);
@@ -312,6 +320,24 @@ async function compare(): Promise<void> {
       users_10000: pick(large),
     }),
   );
+}
+
+/** `matchday service` (seed 7, 5 requests/s) in a child process; its v3 URL once it listens. */
+function serviceProcess(): Promise<{ url: string; stop: () => void }> {
+  const bin = new URL('../bin/matchday.mjs', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, 'service', '--port', '0', '--seed', '7'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const url = /\(v3\) at (\S+)/.exec(out)?.[1];
+      if (url) resolve({ url, stop: () => child.kill() });
+    });
+    child.on('error', reject);
+    child.on('close', (code) => reject(new Error(`the service process exited with ${code}`)));
+  });
 }
 
 /** Runs this bench in a child process with `argv`, echoing its output; resolves with its lines. */
