@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('the window walk', () => {
-  it('holds the standings of the substages of the series it listed (all but the last batch) before the walk is complete', async () => {
+  it('holds the standings of the substages of the series it listed as it goes, before the walk is complete', async () => {
     // The live listing and two pages of the walk are answered; every later listing fails.
     let listings = 0;
     const cut: FeedClient = {
@@ -50,10 +50,12 @@ describe('the window walk', () => {
     const held = [...feed.entries()].map((e) => e.series);
     const upcoming = held.filter((s) => s.lifecycle === 'upcoming');
     expect(upcoming.length).toBeGreaterThan(10);
-    // Read in batches of 20: fewer than that may still wait for the next page.
-    const substages = new Set(held.map((s) => s.substage.id));
-    const missing = [...substages].filter((id) => feed.substage(id) === undefined);
-    expect(substages.size).toBeGreaterThan(20);
-    expect(missing.length).toBeLessThan(20);
+    // The live series' tables are read with the live listing; the upcoming ones' only by the walk,
+    // 20 a page once 20 are missing.
+    const live = new Set(held.filter((s) => s.lifecycle === 'live').map((s) => s.substage.id));
+    const upcomingOnly = [...new Set(upcoming.map((s) => s.substage.id))].filter((id) => !live.has(id));
+    expect(upcomingOnly.length).toBeGreaterThan(20);
+    const read = upcomingOnly.filter((id) => feed.substage(id) !== undefined);
+    expect(read.length).toBeGreaterThanOrEqual(20);
   });
 });
