@@ -1,5 +1,6 @@
 # Matchday in a container: the bot on the embedded local service unless ESPORTS_API_URL is set.
-# Production dependencies only (tsx runs the TypeScript sources: no build step), as user `node`.
+# Production dependencies only, as user `node`. No build step: bin/matchday.mjs bundles the TypeScript
+# sources with esbuild at start into MATCHDAY_BUNDLE_DIR (node_modules is not writable here).
 # scripts/container-check reproduces these steps without a container engine; CI runs it.
 FROM node:20.20-bookworm-slim AS deps
 WORKDIR /app
@@ -15,7 +16,8 @@ WORKDIR /app
 ENV NODE_ENV=production \
     STORE_URL=sqlite:///app/data/matchday.sqlite \
     METRICS_PORT=9464 \
-    METRICS_HOST=0.0.0.0
+    METRICS_HOST=0.0.0.0 \
+    MATCHDAY_BUNDLE_DIR=/tmp/matchday-bundle
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
