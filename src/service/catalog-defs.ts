@@ -219,8 +219,10 @@ export const SOCIAL_DEFS: [string, string][] = [
   ['ClipTok', 'cliptok'],
 ];
 
-/** Teams per game that play; a few more are inactive. */
-export const ACTIVE_TEAMS_PER_GAME = 32;
+/**
+ * Teams per game that no longer play; the ones that play are as many as the game's tournaments of
+ * a week have places (weekPlaces in tiers.ts), so each enters one tournament a week.
+ */
 export const INACTIVE_TEAMS_PER_GAME = 2;
 /** Casters per game. */
 export const CASTERS_PER_GAME = 8;

@@ -32,7 +32,6 @@ import type {
   Team,
 } from '../protocol/types.ts';
 import {
-  ACTIVE_TEAMS_PER_GAME,
   CASTERS_PER_GAME,
   COUNTRY_DEFS,
   GAME_DEFS,
@@ -45,6 +44,7 @@ import {
 import { addGameAssets, gameInfo, gameLayouts } from './catalog-games.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
+import { weekPlaces } from './tiers.ts';
 
 /** The image base of a world no service serves: a reserved name that answers nothing. */
 export const UNSERVED_IMAGE_BASE = 'https://images.matchday.invalid';
@@ -100,7 +100,7 @@ export class Catalog {
   readonly players: Player[] = [];
   readonly casters: CasterInfo[] = [];
   readonly broadcasters: Broadcaster[] = [];
-  /** Active rosters per game (the ones that play), by strength descending is not implied. */
+  /** Active rosters per game (the ones that play), in id order (not by strength). */
   readonly activeRosters = new Map<number, Roster[]>();
   /** A roster's strength in 0..1, used to plan results. */
   readonly strength = new Map<number, number>();
@@ -214,9 +214,10 @@ export class Catalog {
     }
     for (const info of this.games) {
       const active: Roster[] = [];
-      for (let t = 0; t < ACTIVE_TEAMS_PER_GAME + INACTIVE_TEAMS_PER_GAME; t++) {
-        const roster = this.#team(rng, info, t, t < ACTIVE_TEAMS_PER_GAME);
-        if (t < ACTIVE_TEAMS_PER_GAME) active.push(roster);
+      const playing = weekPlaces(info.kind === 'battle-royale', 1);
+      for (let t = 0; t < playing + INACTIVE_TEAMS_PER_GAME; t++) {
+        const roster = this.#team(rng, info, t, t < playing);
+        if (t < playing) active.push(roster);
       }
       this.activeRosters.set(info.game.id, active);
     }

@@ -37,6 +37,22 @@ const ADJECTIVES = [
   'Echo',
   'Nova',
   'Atomic',
+  'Arctic',
+  'Blazing',
+  'Crystal',
+  'Distant',
+  'Feral',
+  'Gilded',
+  'Hollow',
+  'Indigo',
+  'Mighty',
+  'Obsidian',
+  'Polar',
+  'Quiet',
+  'Rustic',
+  'Sable',
+  'Tidal',
+  'Wandering',
 ];
 const NOUNS = [
   'Foxes',
@@ -71,6 +87,22 @@ const NOUNS = [
   'Tides',
   'Engines',
   'Anchors',
+  'Beacons',
+  'Condors',
+  'Coyotes',
+  'Ferrets',
+  'Gazelles',
+  'Harriers',
+  'Ibexes',
+  'Jaguars',
+  'Kestrels',
+  'Lanterns',
+  'Marlins',
+  'Narwhals',
+  'Orcas',
+  'Pelicans',
+  'Quokkas',
+  'Walruses',
 ];
 const ORG_WORDS = [
   'Northwind',
@@ -200,7 +232,7 @@ const LAST_NAMES = [
   'Quist',
 ];
 
-/** A two-word team name such as "Cobalt Herons". */
+/** A two-word team name such as "Cobalt Herons" (48 x 48 of them; the catalog keeps them unique). */
 export function teamName(rng: Rng): string {
   return `${rng.pick(ADJECTIVES)} ${rng.pick(NOUNS)}`;
 }

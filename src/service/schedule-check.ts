@@ -101,3 +101,25 @@ export function checkSchedule(
     overlaps(`caster ${id}`, list, problems.casterOverlaps);
   return problems;
 }
+
+/**
+ * Per tier, the most series of that tier one team starts within any 24 hours (deleted series left
+ * out): what a fan of the busiest team sees in a day.
+ */
+export function busiestDays(all: CheckedSeries[], team: (roster: number) => number): Map<number, number> {
+  const most = new Map<number, number>();
+  const played = all.filter((s) => s.deletedAt === null);
+  for (const tier of new Set(played.map((s) => s.tier))) {
+    const ofTier = played.filter((s) => s.tier === tier);
+    let max = 0;
+    for (const list of groupBy(ofTier, (s) => s.rosters.map(team)).values()) {
+      let first = 0;
+      for (let i = 0; i < list.length; i++) {
+        while (list[i]!.start - list[first]!.start >= DAY_MS) first++;
+        max = Math.max(max, i - first + 1);
+      }
+    }
+    most.set(tier, max);
+  }
+  return most;
+}

@@ -11,6 +11,7 @@
  *   series     = week*1_000_000 + game*100_000 + n                            match = series*8 + order
  */
 import type { Catalog } from './catalog.ts';
+import { Entrants } from './entrants.ts';
 import type { StagePlan, TournamentPlan, WeekPlan } from './plan-types.ts';
 import { Rng } from './random.ts';
 import {
@@ -22,7 +23,7 @@ import {
   substage,
 } from './series-plans.ts';
 import { assignCasters, finishPlan, revealParticipants } from './series-timing.ts';
-import { battleRoyaleGroups, TEMPLATES, type Template, tournamentCount } from './tiers.ts';
+import { battleRoyaleGroups, entrantCount, TEMPLATES, type Template, tournamentCount } from './tiers.ts';
 import { scheduleStream } from './timetable.ts';
 import { dayMonth, weekDates, weekStart } from './weeks.ts';
 
@@ -67,15 +68,17 @@ function buildWeek(catalog: Catalog, week: number, scale: number): TournamentPla
     let seq = 0;
     const nextSeriesId = () => week * 1_000_000 + game * SERIES_PER_GAME + ++seq;
     let tIndex = 0;
-    TEMPLATES.forEach((template, ti) => {
-      const count = tournamentCount(ti + 1, scale);
+    const entrants = new Entrants(catalog, week, game);
+    const battleRoyale = info.kind === 'battle-royale';
+    for (const template of TEMPLATES) {
+      const count = tournamentCount(template.tier, scale, battleRoyale);
       for (let k = 0; k < count; k++) {
         tIndex++;
-        const battleRoyale = info.kind === 'battle-royale';
         const where = { week, game, index: tIndex, k };
-        tournaments.push(buildTournament(catalog, rng, where, template, battleRoyale, nextSeriesId));
+        const pool = entrants.take(template.tier, entrantCount(template, battleRoyale));
+        tournaments.push(buildTournament(catalog, rng, where, template, pool, nextSeriesId));
       }
-    });
+    }
   }
   return tournaments;
 }
@@ -90,10 +93,12 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   for (const plan of series) finishPlan(catalog, plan);
   // Two streams, each with starts spread evenly over the whole week: tiers 1-2 (what the default
   // tenant follows) and tiers 3-4. Each stream alone has a start every few minutes at any hour.
+  // The teams of last week's playoffs may still be playing as this week starts.
   const high = tournaments.filter((t) => HIGH_TIERS.has(t.tier));
   const low = tournaments.filter((t) => !HIGH_TIERS.has(t.tier));
-  scheduleStream(high, weekStart(week), 0);
-  scheduleStream(low, weekStart(week), 0.5);
+  const late = playoffRosters(buildWeek(catalog, week - 1, scale));
+  scheduleStream(high, weekStart(week), 0, late);
+  scheduleStream(low, weekStart(week), 0.5, late);
   for (const t of tournaments) {
     let start = Number.POSITIVE_INFINITY;
     let end = 0;
@@ -113,14 +118,29 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   return { week, tournaments, series };
 }
 
-/** A series that will not be played in its slot: soft-deleted, or postponed away from it. */
+/**
+ * The rosters of the tournaments' playoffs (the ones whose last series can end late in the week),
+ * each with the best tier it played them in.
+ */
+function playoffRosters(tournaments: TournamentPlan[]): Map<number, number> {
+  const rosters = new Map<number, number>();
+  for (const t of tournaments) {
+    for (const stage of t.stages) {
+      if (stage.order === 1) continue;
+      for (const sub of stage.substages)
+        for (const r of sub.rosters) rosters.set(r, Math.min(t.tier, rosters.get(r) ?? t.tier));
+    }
+  }
+  return rosters;
+}
 
+/** One tournament of the template for `pool`, the teams it takes (entrants.ts). */
 function buildTournament(
   catalog: Catalog,
   rng: Rng,
   where: { week: number; game: number; index: number; k: number },
   template: Template,
-  battleRoyale: boolean,
+  pool: number[],
   nextSeriesId: () => number,
 ): TournamentPlan {
   const { week, game, index, k } = where;
@@ -153,7 +173,7 @@ function buildTournament(
     prize: [250_000, 50_000, 10_000, 2_000][template.tier - 1]!,
     hostRegion: rng.int(0, catalog.regions.length - 1),
   };
-  const pool = catalog.activeRosters.get(game)!.map((r) => r.id);
+  const battleRoyale = info.kind === 'battle-royale';
   const groupStage: StagePlan = {
     id: id * 10 + 1,
     tournament,

@@ -27,7 +27,7 @@ export const TEMPLATES: Template[] = [
     tier: 2,
     name: 'League',
     groups: 2,
-    groupSize: 8,
+    groupSize: 6,
     groupBestOf: 1,
     bracket: 4,
     phase: 'regular',
@@ -55,15 +55,39 @@ export const TEMPLATES: Template[] = [
   },
 ];
 
-/** Tournaments of each tier per game and week at scale 1. */
-const BASE_COUNTS = [1, 3, 4, 7];
+/**
+ * Tournaments of each tier per game and week at scale 1: few enough that every active team of a
+ * game enters exactly one tournament a week (weekPlaces), so a team plays one series at a time.
+ * A battle royale has fewer: its tournaments take 16 teams a lobby.
+ */
+const BASE_COUNTS = [1, 4, 3, 4];
+const BASE_COUNTS_BATTLE_ROYALE = [1, 1, 1, 2];
 
 /** Tournaments of a tier (1-4) per game and week at a scale (tier 1: always one). */
-export function tournamentCount(tier: number, scale: number): number {
-  return tier === 1 ? 1 : Math.max(1, Math.round(BASE_COUNTS[tier - 1]! * scale));
+export function tournamentCount(tier: number, scale: number, battleRoyale = false): number {
+  const base = (battleRoyale ? BASE_COUNTS_BATTLE_ROYALE : BASE_COUNTS)[tier - 1]!;
+  return tier === 1 ? 1 : Math.max(1, Math.round(base * scale));
 }
 
 /** Groups and lobbies of a battle-royale tournament of a tier (16 rosters a group). */
 export function battleRoyaleGroups(tier: number): number {
   return tier === 4 ? 1 : 2;
+}
+
+/** Teams a tournament of the template takes. */
+export function entrantCount(template: Template, battleRoyale: boolean): number {
+  return battleRoyale ? battleRoyaleGroups(template.tier) * 16 : template.groups * template.groupSize;
+}
+
+/**
+ * Places a game's tournaments of the given tiers offer in a week at a scale: at scale 1 over every
+ * tier, how many active teams the game has (catalog.ts), each entering one tournament a week.
+ */
+export function weekPlaces(battleRoyale: boolean, scale: number, tiers = [1, 2, 3, 4]): number {
+  let places = 0;
+  for (const template of TEMPLATES) {
+    if (!tiers.includes(template.tier)) continue;
+    places += tournamentCount(template.tier, scale, battleRoyale) * entrantCount(template, battleRoyale);
+  }
+  return places;
 }
