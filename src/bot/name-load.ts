@@ -39,7 +39,7 @@ export const DEFAULT_LIMITS = {
   /** Live, next and latest series offered to autocomplete (`series` source). */
   series: 100,
   /** Players, loaded on the first `player` search or resolve (not with the rest). */
-  players: 5000,
+  players: 10000,
 };
 
 /** A roster as the index keeps it: which team, which players. */
