@@ -188,7 +188,7 @@ describe.each(APIS)('on %s', (api) => {
 
     it('the command lines a page offers show the neighbouring pages when typed back', async () => {
       const game = stack.service.world.catalog.games[1]!.game;
-      const tenant = await tenantWith(stack, { tiers: [1, 2, 3] });
+      const tenant = await tenantWith(stack, { tiers: [1, 2, 3, 4] });
       const gameTitle = stack.names.game(game.id)!.title;
       const first = await call(stack, 'schedule', { page: 1, game: gameTitle, day: 'tomorrow' }, { tenant });
       expect(first.outcome).toBe('ok');
