@@ -63,8 +63,9 @@ const view = (s: Series) => ({ id: s.id, lifecycle: s.lifecycle, start: s.start,
 const longest = (from: number) => Math.max(...urls.slice(from).map((u) => u.length));
 
 describe('v2 URLs stay under 2,000 characters', () => {
-  it('lists the series of every roster in parts, merged in order, as v3 lists them', async () => {
-    const rosters = [...new Set(service.world.window(AT).series.flatMap((p) => p.rosters))];
+  it('lists the series of 300 rosters in parts, merged in order, as v3 lists them', async () => {
+    // 300 of the window's rosters (it has about 1,100): enough to need many parts.
+    const rosters = [...new Set(service.world.window(AT).series.flatMap((p) => p.rosters))].slice(0, 300);
     // One listing would need about 25 characters a roster: far past the cap.
     expect(rosters.length * 25).toBeGreaterThan(2 * MAX_URL_CHARS);
     const from = urls.length;

@@ -175,7 +175,21 @@ describe('moved and postponed series', () => {
   });
 
   it('gives a postponed series no reminder, while others in the channel get theirs', async () => {
-    const plan = findPlan((p) => p.postponedFrom !== null && p.deletedAt === null);
+    // One with another series of its game and tier due a reminder in the same two hours.
+    const others = (p: SeriesPlan) =>
+      service.world
+        .window(p.start)
+        .series.some(
+          (o) =>
+            o.id !== p.id &&
+            o.game === p.game &&
+            o.tier === p.tier &&
+            o.postponedFrom === null &&
+            o.deletedAt === null &&
+            o.start > p.start - 60 * 60_000 &&
+            o.start < p.start + 15 * 60_000,
+        );
+    const plan = findPlan((p) => p.postponedFrom !== null && p.deletedAt === null && others(p));
     const { discord, notifier } = setup('postponed', [
       ['discord:1', { games: [plan.game], tiers: [plan.tier], channels: [onlyReminders('c1', [15, 60])] }],
     ]);

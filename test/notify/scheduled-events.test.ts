@@ -119,13 +119,25 @@ const eventOf = (guild: string, seriesId: number): FakeScheduledEvent[] =>
 describe('Discord scheduled events', () => {
   it('follow a series through postponement, live, over and deletion, once each, across a restart', async () => {
     const all = candidates();
-    // Postponed (announced 30 min after FROM), deleted later on, and one that plays as planned.
+    // Postponed (announced after FROM), deleted later on, and one that plays as planned.
+    // The postponed one is played after the deletion is seen (the run goes forward in time).
     const postponed = all.find(
-      (p) => p.postponedAt !== null && p.postponedAt > FROM && p.postponedFrom! < FROM + 6 * 60 * MIN,
+      (p) => p.postponedAt !== null && p.postponedAt > FROM && p.start > FROM + 12 * 60 * MIN,
     )!;
-    const deleted = all.find((p) => p.deletedAt !== null && p.deletedAt > FROM + 6 * 60 * MIN)!;
+    const deleted = all.find(
+      (p) =>
+        p.deletedAt !== null &&
+        p.deletedAt > postponed.postponedAt! + 31 * MIN &&
+        p.deletedAt + 32 * MIN < postponed.start,
+    )!;
+    // It starts after the postponement is seen (the run below goes forward in time).
     const plays = all.find(
-      (p) => p.postponedFrom === null && p.deletedAt === null && p.forfeit < 0 && p.end < deleted.deletedAt!,
+      (p) =>
+        p.postponedFrom === null &&
+        p.deletedAt === null &&
+        p.forfeit < 0 &&
+        p.start > postponed.postponedAt! + 31 * MIN &&
+        p.end < deleted.deletedAt!,
     )!;
     expect(postponed && deleted && plays).toBeTruthy();
     const follows = [...new Set([...teamsOf(postponed), ...teamsOf(deleted), ...teamsOf(plays)])];
