@@ -121,7 +121,7 @@ async function teamOf(
   typed: string | undefined,
 ): Promise<number> {
   const text = typed;
-  if (!text) throw nameATeam(`follow ${sub}`, sub === 'remove' ? 'follow remove' : undefined);
+  if (!text) throw nameATeam(ctx.t, `follow ${sub}`, sub === 'remove' ? 'follow remove' : undefined);
   return resolveName(ctx, 'team', text, scopeOf(ctx));
 }
 

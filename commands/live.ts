@@ -23,6 +23,7 @@ import { type Card, COLOURS, type Text } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
 import { summarySource } from '../src/feed/reads.ts';
+import { spanned } from '../src/i18n/i18n.ts';
 import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../src/protocol/types.ts';
 import {
@@ -115,7 +116,7 @@ async function liveSeries(
     if (names.rostersOfTeam(teamId).length === 0) used++;
     wanted.rosters = await teamRosters(ctx, teamId);
     filter.push(['participants.roster.id', '^', wanted.rosters]);
-    who = names.team(teamId)?.name ?? 'that team';
+    who = names.team(teamId)?.name ?? ctx.t('commands.live.thatTeam');
     // A named team is asked for on purpose: only an explicit game narrows it.
     if (gameAsked) {
       filter.push(['game.id', '<=', games]);
@@ -127,7 +128,7 @@ async function liveSeries(
     if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
     wanted.games = games;
     wanted.tiers = tiers;
-    who = `${gamesLabel(ctx, games)} · ${tiersLabel(tiers)}`;
+    who = `${gamesLabel(ctx, games)} · ${tiersLabel(ctx.t, tiers)}`;
   }
   // One page of up to 50 costs the same as 5: the cards show the first few, the rest are counted.
   const held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: LIVE_PAGE });
@@ -144,7 +145,8 @@ async function liveSeries(
   const picked: Picked = { series, detailed: teamText !== undefined, used, ...(held ? { held } : {}) };
   if (series.length > MAX_LIVE_CARDS) {
     const left = series.length - MAX_LIVE_CARDS;
-    picked.more = `And ${series.length >= LIVE_PAGE ? 'at least ' : ''}${left} more live series`;
+    const key = series.length >= LIVE_PAGE ? 'commands.live.moreAtLeast' : 'commands.live.more';
+    picked.more = ctx.t(key, { count: left });
     picked.series = series.slice(0, MAX_LIVE_CARDS);
   }
   // A team's live series is normally one; with more, the overview rule applies.
@@ -266,15 +268,27 @@ async function liveCards(ctx: CommandContext<unknown>, picked: Picked): Promise<
       now: ctx.now,
     });
   });
-  noteFilling(cards[0]!, picked.held);
+  const t = ctx.t;
+  noteFilling(t, cards[0]!, picked.held);
   // Hints name commands, so they are lines of the card (footers are plain text on Discord).
-  if (details.castersLeft) hint(cards[0]!, ['Streams: ', cmd(`casters series:${one.id}`)]);
-  if (!detailed) hint(cards[cards.length - 1]!, ['The current game in detail: ', cmd('live series:<id>')]);
+  const more = t('commands.live.moreField');
+  if (details.castersLeft)
+    hint(
+      more,
+      cards[0]!,
+      spanned(t, 'commands.live.streams', {}, { command: cmd(`casters series:${one.id}`) }),
+    );
+  if (!detailed)
+    hint(
+      more,
+      cards[cards.length - 1]!,
+      spanned(t, 'commands.live.inDetail', {}, { command: cmd('live series:<id>') }),
+    );
   if (picked.more)
     cards.push({
       title: picked.more,
       colour: COLOURS.live,
-      description: [[cmd('series when:live'), ' lists them all']],
+      description: [spanned(t, 'commands.live.listsAll', {}, { command: cmd('series when:live') })],
     });
   return cards;
 }
@@ -338,9 +352,9 @@ async function liveSummary(
   }
 }
 
-/** Adds a pointer to another command to a card, in its "More" field (one line per pointer). */
-function hint(card: Card, line: Text): void {
-  const more = card.fields?.find((f) => f.name === 'More');
+/** Adds a pointer to another command to a card, in its "More" field (`name`; one line per pointer). */
+function hint(name: string, card: Card, line: Text): void {
+  const more = card.fields?.find((f) => f.name === name);
   if (more) more.value.push('\n', ...line);
-  else card.fields = [...(card.fields ?? []), { name: 'More', value: [...line] }];
+  else card.fields = [...(card.fields ?? []), { name, value: [...line] }];
 }

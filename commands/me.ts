@@ -229,7 +229,7 @@ async function follow(
       '.',
     ]);
   if (orgText) return followOrganisation(ctx, profile, sub, orgText, args);
-  if (!text) throw nameATeam(`me ${sub}`, `me ${sub}`);
+  if (!text) throw nameATeam(ctx.t, `me ${sub}`, `me ${sub}`);
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {

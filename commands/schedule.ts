@@ -19,16 +19,9 @@ import type { Pager, Text } from '../src/bot/reply.ts';
 import { dayTitle } from '../src/bot/time-format.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
-import {
-  FILLING_NOTE,
-  type FromFeed,
-  fromFeed,
-  gamesFor,
-  gamesLabel,
-  tiersLabel,
-  visible,
-} from './shared.ts';
+import { type FromFeed, fromFeed, gamesFor, gamesLabel, tiersLabel, visible } from './shared.ts';
 
 /** How far from today a schedule may be asked for. */
 export const MAX_DAYS_AWAY = 14;
@@ -87,7 +80,8 @@ export default defineCommand({
     const { args, tenant } = ctx;
     const { data, names } = ctx;
     const zone = tenant.settings.timezone;
-    const day = parseDay(args.day ?? 'today', ctx.now, zone);
+    const t = ctx.t;
+    const day = parseDay(t, args.day ?? 'today', ctx.now, zone);
     const games = await gamesFor(ctx, args.game);
     const tier = args.tier;
     const tiers = tier !== undefined ? [tier] : tenant.settings.tiers;
@@ -102,8 +96,11 @@ export default defineCommand({
       throw new UserError(
         'PAGE_OUT_OF_RANGE',
         pages.length === 1
-          ? `${day.label} fits on one page: leave page: out, or use page:1.`
-          : `${day.label} has ${exact ? '' : 'at least '}${pages.length} pages: pick page:1 to page:${pages.length}.`,
+          ? t('commands.schedule.onePage', { day: day.label })
+          : t(exact ? 'commands.schedule.pages' : 'commands.schedule.pagesAtLeast', {
+              day: day.label,
+              count: pages.length,
+            }),
       );
     }
     const series = pages[page - 1]!;
@@ -112,24 +109,27 @@ export default defineCommand({
       data,
       series.map((s) => s.tournament.id),
     );
-    const title = `${day.label} · ${gamesLabel(ctx, games)} · ${tiersLabel(tiers)} (${zone})`;
+    const title = `${day.label} · ${gamesLabel(ctx, games)} · ${tiersLabel(t, tiers)} (${zone})`;
     const cards = scheduleCards(series, names, {
       spoilers: tenant.settings.spoilers,
       t: ctx.t,
       title,
-      empty: `No series on ${day.label} in ${gamesLabel(ctx, games)}, ${tiersLabel(tiers)}.`,
+      empty: t('commands.schedule.empty', {
+        day: day.label,
+        games: gamesLabel(ctx, games),
+        tiers: tiersLabel(t, tiers),
+      }),
     });
-    const narrow: Text = [
-      'Narrow with game: or tier:, e.g. ',
-      cmd(`schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`),
-    ];
+    const narrow: Text = spanned(
+      t,
+      'commands.schedule.narrow',
+      {},
+      { command: cmd(`schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`) },
+    );
     const notes: Text[] = [];
     if (all.length === 0 && !exact)
-      notes.push([
-        `The series before ${day.label} fill all that one answer reads, so this day cannot be listed as is. `,
-        ...narrow,
-      ]);
-    else if (!exact) notes.push(['The day may have more series than one answer reads. ', ...narrow]);
+      notes.push([`${t('commands.schedule.cannotList', { day: day.label })} `, ...narrow]);
+    else if (!exact) notes.push([`${t('commands.schedule.mayHaveMore')} `, ...narrow]);
     const pager: Pager | undefined =
       pages.length > 1
         ? {
@@ -151,7 +151,7 @@ export default defineCommand({
       );
     }
     // Said above the list, not in the first card's footer: a busy day has several cards.
-    if (held?.filling) notes.push([`${FILLING_NOTE}.`]);
+    if (held?.filling) notes.push([`${t('commands.shared.filling')}.`]);
     if (notes.length > 0) cards[0]!.description = [...notes, ...(cards[0]!.description ?? [])];
     return pager ? { cards, pager } : { cards };
   },
@@ -245,6 +245,7 @@ function pagerArgs(
 
 /** A calendar day in `zone`: today, tomorrow, yesterday or YYYY-MM-DD, within MAX_DAYS_AWAY of today. */
 export function parseDay(
+  t: Translate,
   text: string,
   now: Date,
   zone: string,
@@ -258,18 +259,18 @@ export function parseDay(
   else if (/^\d{4}-\d{2}-\d{2}$/.test(word)) {
     start = DateTime.fromISO(word, { zone }).startOf('day');
     if (!start.isValid)
-      throw new UserError('BAD_DAY', `${word} is not a date: use YYYY-MM-DD, e.g. ${today.toISODate()}.`);
+      throw new UserError('BAD_DAY', t('commands.schedule.notADate', { word, today: today.toISODate()! }));
   } else {
     throw new UserError(
       'BAD_DAY',
-      `"${text.slice(0, 20)}" is not a day: use today, tomorrow, yesterday or a date like ${today.toISODate()}.`,
+      t('commands.schedule.notADay', { text: text.slice(0, 20), today: today.toISODate()! }),
     );
   }
   const away = Math.round(start.diff(today, 'days').days);
   if (Math.abs(away) > MAX_DAYS_AWAY) {
     throw new UserError(
       'DAY_OUT_OF_RANGE',
-      `Pick a day within ${MAX_DAYS_AWAY} days of today (${today.toISODate()}).`,
+      t('commands.schedule.dayOutOfRange', { count: MAX_DAYS_AWAY, today: today.toISODate()! }),
     );
   }
   const label = dayTitle(start, today);

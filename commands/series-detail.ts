@@ -44,7 +44,7 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
     spoilers: policy,
     t: ctx.t,
     casters,
-    footer: `Series ${series.id}`,
+    footer: ctx.t('commands.shared.series', { id: series.id }),
   });
   card.description = [
     ...(card.description ?? []),

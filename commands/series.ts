@@ -11,6 +11,7 @@ import { seriesListCard } from '../src/bot/format.ts';
 import { type Card, COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { seriesDetail } from './series-detail.ts';
 import {
@@ -74,7 +75,7 @@ export default defineCommand({
     const { args } = ctx;
     const seriesText = args.series;
     if (seriesText) {
-      refuseListFilters(seriesText, args);
+      refuseListFilters(ctx.t, seriesText, args);
       return seriesDetail(ctx, seriesText);
     }
     const when = args.when ?? 'upcoming';
@@ -108,14 +109,20 @@ const LIST_OPTIONS = ['when', 'game', 'tier', 'team', 'tournament', 'limit'] as 
 type ListOption = (typeof LIST_OPTIONS)[number];
 
 /** `series:` shows one series; refused beside the filters that list several. */
-function refuseListFilters(seriesText: string, args: Partial<Record<ListOption, unknown>>): void {
+function refuseListFilters(
+  t: Translate,
+  seriesText: string,
+  args: Partial<Record<ListOption, unknown>>,
+): void {
   const others = LIST_OPTIONS.filter((name) => args[name] !== undefined);
-  if (others.length > 0)
-    throw new UserError('SERIES_AND_FILTERS', [
-      `series: shows one series; ${others.map((o) => `${o}:`).join(' ')} ${others.length === 1 ? 'lists' : 'list'} several. Give one or the other, e.g. `,
-      cmd(`series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}`),
-      '.',
-    ]);
+  if (others.length > 0) {
+    const options = others.map((o) => `${o}:`).join(' ');
+    const command = cmd(`series ${seriesText.includes(' ') ? `series:"${seriesText}"` : seriesText}`);
+    throw new UserError(
+      'SERIES_AND_FILTERS',
+      spanned(t, 'commands.series.andFilters', { count: others.length, options }, { command }),
+    );
+  }
 }
 
 /**
@@ -157,9 +164,9 @@ async function seriesFilter(
     if (rosters.length === 0) {
       return {
         card: {
-          title: names.team(teamId)?.name ?? 'Team',
+          title: names.team(teamId)?.name ?? ctx.t('commands.series.team'),
           colour: COLOURS.info,
-          description: [['This team has no roster yet, so no series.']],
+          description: [[ctx.t('commands.series.noRoster')]],
         },
       };
     }
@@ -204,11 +211,13 @@ async function seriesCard(
 ): Promise<Card> {
   const { data, names, tenant } = ctx;
   const { teamId, tournamentId, gameFilter, tiers, specific } = picked;
+  const t = ctx.t;
   const scope: string[] = [];
-  if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? 'team');
-  if (tournamentId !== undefined) scope.push(names.tournament(tournamentId)?.title ?? 'tournament');
+  if (teamId !== undefined) scope.push(names.team(teamId)?.name ?? t('commands.series.aTeam'));
+  if (tournamentId !== undefined)
+    scope.push(names.tournament(tournamentId)?.title ?? t('commands.series.aTournament'));
   if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
-  if (tiers.length > 0) scope.push(tiersLabel(tiers));
+  if (tiers.length > 0) scope.push(tiersLabel(t, tiers));
   if (when === 'live' && series.length === 0)
     return nothingLiveCard(ctx, picked.filter, scope.join(' · '), picked.wanted);
   await names.ensureSeriesLabels(data, series);
@@ -216,11 +225,11 @@ async function seriesCard(
     data,
     series.map((s) => s.tournament.id),
   );
-  const heading =
-    when === 'upcoming' ? 'Upcoming series' : when === 'live' ? 'Live series' : 'Recent results';
-  const empty = when === 'upcoming' ? 'No upcoming series scheduled.' : 'No finished series yet.';
+  const heading = t(`commands.series.heading.${when}`);
+  const empty = t(when === 'upcoming' ? 'commands.series.noUpcoming' : 'commands.series.noFinished');
   const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
   return noteFilling(
+    t,
     seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
       spoilers: tenant.settings.spoilers,
       t: ctx.t,

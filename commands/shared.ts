@@ -13,6 +13,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import type { SeriesWanted } from '../src/feed/query.ts';
+import { spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
 
 /**
@@ -48,21 +49,15 @@ export function fromFeed(ctx: CommandContext<unknown>, wanted: SeriesWanted): Fr
   return feed.filling ? { series: answer.series, filling: true } : undefined;
 }
 
-/** Said under an answer taken from a feed that is still reading the window. */
-export const FILLING_NOTE = 'Still reading the schedule: this list may be incomplete';
-
-/** Adds the filling note to a card's footer when the answer came from a filling feed. */
-export function noteFilling(card: Card, answer: FromFeed | undefined): Card {
-  if (answer?.filling) card.footer = card.footer ? `${FILLING_NOTE} · ${card.footer}` : FILLING_NOTE;
+/** Adds the filling note (said under an answer from a feed still reading the window) to a card's footer. */
+export function noteFilling(t: Translate, card: Card, answer: FromFeed | undefined): Card {
+  const note = t('commands.shared.filling');
+  if (answer?.filling) card.footer = card.footer ? `${note} · ${card.footer}` : note;
   return card;
 }
 
-/** Said above an answer that lacks a part the data service could not give in time. */
-export const BUSY_NOTE =
-  'The data service is busy or unreachable, so part of this answer is missing: ask again in a minute.';
-
-/** In place of a part of an answer the data service could not give (see `unlessBusy`). */
-export const NOT_READ = 'Could not be read just now.';
+/** Said above an answer that lacks a part the data service could not give in time (English). */
+export const BUSY_NOTE = translator('en')('commands.shared.busy');
 
 /**
  * A part of an answer the rest stands without (a team's players, the names in a list): its value,
@@ -74,7 +69,8 @@ export async function unlessBusy<T>(ctx: CommandContext<unknown>, read: Promise<
     return await read;
   } catch (error) {
     if (!(error instanceof MatchdayError) || error.audience !== 'outage') throw error;
-    if (ctx.notes && !ctx.notes.includes(BUSY_NOTE)) ctx.notes.push(BUSY_NOTE);
+    const note = ctx.t('commands.shared.busy');
+    if (ctx.notes && !ctx.notes.includes(note)) ctx.notes.push(note);
     return undefined;
   }
 }
@@ -114,7 +110,7 @@ export async function teamRosters(ctx: CommandContext<unknown>, teamId: number):
  */
 export async function seriesArg(ctx: CommandContext<unknown>, text: string): Promise<Series> {
   const raw = text;
-  if (!raw) throw new UserError('EMPTY_SERIES', 'Name a series: pick one from the list or give its id.');
+  if (!raw) throw new UserError('EMPTY_SERIES', ctx.t('commands.shared.emptySeries'));
   const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await resolveName(ctx, 'series', raw, scopeOf(ctx));
   const held = ctx.feed?.seriesById(id);
   if (held && isDeleted(held)) throw cancelled(ctx, id);
@@ -126,7 +122,8 @@ export async function seriesArg(ctx: CommandContext<unknown>, text: string): Pro
   } catch (error) {
     // 410 Gone: the service deleted (cancelled) the series; 404: it never existed.
     if ((error as { status?: unknown } | null)?.status === 410) throw cancelled(ctx, id);
-    if (isNotFound(error)) throw new UserError('UNKNOWN_SERIES', `There is no series ${id}.`);
+    if (isNotFound(error))
+      throw new UserError('UNKNOWN_SERIES', ctx.t('commands.shared.unknownSeries', { id }));
     throw error;
   }
 }
@@ -138,10 +135,10 @@ function isDeleted(series: Series): boolean {
 /** "Series 12 (A vs B · Event · when) was cancelled": what a fan needs instead of "no series". */
 function cancelled(ctx: CommandContext<unknown>, id: number): UserError {
   const label = ctx.names.labelOf('series', id);
-  return new UserError(
-    'SERIES_CANCELLED',
-    `Series ${id}${label ? ` (${label})` : ''} was cancelled: the organisers removed it from the schedule.`,
-  );
+  const series = label
+    ? ctx.t('commands.shared.seriesLabelled', { id, label })
+    : ctx.t('commands.shared.series', { id });
+  return new UserError('SERIES_CANCELLED', ctx.t('commands.shared.cancelled', { series }));
 }
 
 /** True for the client's 404 and 410 errors (not found, deleted). */
@@ -157,9 +154,11 @@ export function visible(series: readonly Series[]): Series[] {
 
 /** "CS2, Dota 2" or "all games". */
 export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[]): string {
-  if (games.length === 0) return 'all games';
+  if (games.length === 0) return ctx.t('commands.shared.allGames');
   const names = ctx.names;
-  return games.map((id) => names.game(id)?.abbreviation.toUpperCase() ?? `game ${id}`).join(', ');
+  return games
+    .map((id) => names.game(id)?.abbreviation.toUpperCase() ?? ctx.t('commands.shared.game', { id }))
+    .join(', ');
 }
 
 /** "Team (CS2)", from the name index (/follow, /me). */
@@ -167,29 +166,29 @@ export function teamLabel(ctx: CommandContext<unknown>, id: number): string {
   const names = ctx.names;
   const found = names.team(id);
   return found
-    ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? 'game'})`
-    : `team ${id}`;
+    ? `${found.name} (${names.game(found.game.id)?.abbreviation.toUpperCase() ?? ctx.t('commands.shared.aGame')})`
+    : ctx.t('commands.shared.team', { id });
 }
 
 /**
  * The answer to a missing team name in `/<command> team:`: "Name a team: ... (a name, tag or id, as
  * /team shows it)", offering `/<orOrganisation> organisation:` too where that command takes one.
  */
-export function nameATeam(command: string, orOrganisation?: string): UserError {
-  return new UserError('EMPTY_NAME', [
-    'Name a team: ',
-    cmd(`${command} team:<its name>`),
-    ' (a name, tag or id, as ',
-    cmd('team'),
-    ' shows it)',
-    ...(orOrganisation ? [', or an organisation: ', cmd(`${orOrganisation} organisation:<its name>`)] : []),
-    '.',
-  ]);
+export function nameATeam(t: Translate, command: string, orOrganisation?: string): UserError {
+  const parts = {
+    command: cmd(`${command} team:<${t('commands.shared.itsName')}>`),
+    team: cmd('team'),
+    ...(orOrganisation
+      ? { organisation: cmd(`${orOrganisation} organisation:<${t('commands.shared.itsName')}>`) }
+      : {}),
+  };
+  const key = orOrganisation ? 'commands.shared.nameATeamOrOrganisation' : 'commands.shared.nameATeam';
+  return new UserError('EMPTY_NAME', spanned(t, key, {}, parts));
 }
 
 /** "tier 1" or "tiers 1, 2". */
-export function tiersLabel(tiers: readonly number[]): string {
-  return tiers.length === 1 ? `tier ${tiers[0]}` : `tiers ${tiers.join(', ')}`;
+export function tiersLabel(t: Translate, tiers: readonly number[]): string {
+  return t('commands.shared.tiers', { count: tiers.length, tiers: tiers.join(', ') });
 }
 
 /** How many upcoming series a "nothing live" answer offers. */
@@ -223,14 +222,19 @@ export async function nothingLiveCard(
     data,
     next.map((s) => s.tournament.id),
   );
-  const description: Text[] = [[`No series is live right now for ${who}.`]];
-  if (next.length === 0) description.push(['Nothing is scheduled yet either.']);
+  const t = ctx.t;
+  const description: Text[] = [[t('commands.shared.nothingLive', { who })]];
+  if (next.length === 0) description.push([t('commands.shared.nothingScheduled')]);
   else {
-    description.push([next.length === 1 ? 'Next up:' : `Next ${next.length} up:`]);
+    description.push([t('commands.shared.nextUp', { count: next.length })]);
     for (const s of next)
       description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers, t: ctx.t }));
   }
-  return noteFilling({ title: 'Nothing live', colour: COLOURS.info, description }, held);
+  return noteFilling(
+    t,
+    { title: t('commands.shared.nothingLiveTitle'), colour: COLOURS.info, description },
+    held,
+  );
 }
 
 /**

@@ -12,11 +12,11 @@ import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { ListedLifecycle } from '../src/feed/query.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Player, Series, Team } from '../src/protocol/types.ts';
 import {
   type FromFeed,
   fromFeed,
-  NOT_READ,
   noteFilling,
   placeName,
   resolveName,
@@ -44,14 +44,17 @@ export default defineCommand({
     const { args } = ctx;
     const { data, names } = ctx;
     const text = args.team;
+    const t = ctx.t;
     if (!text)
-      throw new UserError('EMPTY_NAME', [
-        'Name a team: ',
-        cmd('team team:<its name>'),
-        ' (a name, tag or id). ',
-        cmd('series'),
-        ' lists teams that play today.',
-      ]);
+      throw new UserError(
+        'EMPTY_NAME',
+        spanned(
+          t,
+          'commands.team.emptyName',
+          {},
+          { command: cmd(`team team:<${t('commands.shared.itsName')}>`), series: cmd('series') },
+        ),
+      );
     const count = args.count ?? 5;
     const teamId = await resolveName(ctx, 'team', text, scopeOf(ctx));
     // A listing may carry a team without its standing roster (v2 team listings do): then the team's
@@ -87,19 +90,26 @@ export default defineCommand({
     );
 
     const options = { spoilers: ctx.tenant.settings.spoilers, t: ctx.t };
-    const upcomingCard = seriesListCard(`Upcoming · ${team.name}`, visible(upcomingSeries ?? []), names, {
+    const notRead = t('commands.shared.notRead');
+    const upcomingTitle = `${t('commands.team.upcoming')} · ${team.name}`;
+    const upcomingCard = seriesListCard(upcomingTitle, visible(upcomingSeries ?? []), names, {
       ...options,
-      empty: upcomingSeries ? 'Nothing scheduled.' : NOT_READ,
+      empty: upcomingSeries ? t('commands.team.nothingScheduled') : notRead,
       colour: COLOURS.upcoming,
     });
-    const recentCard = seriesListCard(`Recent · ${team.name}`, visible(recentSeries ?? []), names, {
-      ...options,
-      empty: recentSeries ? 'No finished series yet.' : NOT_READ,
-      colour: COLOURS.finished,
-    });
-    noteFilling(upcomingCard, upcoming.held);
-    noteFilling(recentCard, recent.held);
-    return { cards: [teamCard(team, players, names), upcomingCard, recentCard] };
+    const recentCard = seriesListCard(
+      `${t('commands.team.recent')} · ${team.name}`,
+      visible(recentSeries ?? []),
+      names,
+      {
+        ...options,
+        empty: recentSeries ? t('commands.series.noFinished') : notRead,
+        colour: COLOURS.finished,
+      },
+    );
+    noteFilling(t, upcomingCard, upcoming.held);
+    noteFilling(t, recentCard, recent.held);
+    return { cards: [teamCard(t, team, players, names), upcomingCard, recentCard] };
   },
 });
 
@@ -132,24 +142,34 @@ function teamSeries(
  * The team's own card: game, region, organisation, aliases, one field per player (undefined: they
  * could not be read), its links.
  */
-function teamCard(team: Team, players: readonly Player[] | undefined, names: NameIndex): Card {
+function teamCard(t: Translate, team: Team, players: readonly Player[] | undefined, names: NameIndex): Card {
   const organisation = team.organisation ? names.organisation(team.organisation.id) : undefined;
   const game = names.game(team.game.id);
   const fields: Field[] = [
-    { name: 'Game', value: [game?.title ?? `Game ${team.game.id}`], inline: true },
     {
-      name: 'Region',
+      name: t('commands.team.game'),
+      value: [game?.title ?? t('commands.team.gameId', { id: team.game.id })],
+      inline: true,
+    },
+    {
+      name: t('commands.team.region'),
       value: [placeName(team.region.name, team.region.country.name, ' (', ')')],
       inline: true,
     },
   ];
-  if (organisation) fields.push({ name: 'Organisation', value: [organisation.name], inline: true });
+  if (organisation)
+    fields.push({ name: t('commands.team.organisation'), value: [organisation.name], inline: true });
   if (team.also_known_as.length > 0)
-    fields.push({ name: 'Also known as', value: [team.also_known_as.join(', ')], inline: true });
+    fields.push({
+      name: t('commands.team.alsoKnownAs'),
+      value: [team.also_known_as.join(', ')],
+      inline: true,
+    });
   // One field per player: single-line values render alike on every platform.
-  if (!players) fields.push({ name: 'Roster', value: [NOT_READ] });
-  else if (players.length > 0) fields.push(...players.map((p) => playerField(p, names)));
-  else fields.push({ name: 'Roster', value: ['No active roster on record.'] });
+  const roster = t('commands.team.roster');
+  if (!players) fields.push({ name: roster, value: [t('commands.shared.notRead')] });
+  else if (players.length > 0) fields.push(...players.map((p) => playerField(t, p, names)));
+  else fields.push({ name: roster, value: [t('commands.team.noRoster')] });
   const card: Card = {
     title:
       team.abbreviation && team.abbreviation !== team.name
@@ -157,7 +177,7 @@ function teamCard(team: Team, players: readonly Player[] | undefined, names: Nam
         : team.name,
     colour: team.active ? COLOURS.info : COLOURS.finished,
     fields,
-    footer: team.active ? `Team ${team.id}` : `Team ${team.id} · inactive`,
+    footer: t(team.active ? 'commands.team.footer' : 'commands.team.footerInactive', { id: team.id }),
   };
   const links = team.social_media_accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);
   if (links.length > 0) card.buttons = links.map((a) => ({ label: a.platform.name, url: a.url }));
@@ -168,10 +188,10 @@ function teamCard(team: Team, players: readonly Player[] | undefined, names: Nam
  * A player as a field: the nick, then "First Last · role" and the `/player` line that shows them
  * (the nick, or with team and game where another player has the same nick).
  */
-function playerField(player: Player, names: NameIndex): Field {
+function playerField(t: Translate, player: Player, names: NameIndex): Field {
   const real = [player.first_name, player.last_name].filter(Boolean).join(' ');
   const role = (player.role ? names.roleName(player.role.id) : undefined) ?? player.race?.name;
-  const value = [real, role].filter(Boolean).join(' · ') || 'player';
+  const value = [real, role].filter(Boolean).join(' · ') || t('commands.team.player');
   const text = names.playerText(player);
   const line = cmd(`player ${/\s/.test(text) ? `"${text}"` : text}`);
   return { name: player.nick_name, value: [value, ' · ', line], inline: true };

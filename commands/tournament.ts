@@ -14,8 +14,9 @@ import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
-import { isNotFound, NOT_READ, placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';
+import { isNotFound, placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
 const PHASES = ['qualifier', 'regular', 'final', 'other'] as const;
 /** Field values are capped at 1024 characters on Discord; long lists are cut with a count. */
@@ -37,12 +38,12 @@ export default defineCommand({
   async run(ctx) {
     const { data, names } = ctx;
     const text = ctx.args.tournament;
+    const t = ctx.t;
     if (!text)
-      throw new UserError('EMPTY_NAME', [
-        'Name a tournament, e.g. ',
-        cmd('tournament tournament:Major'),
-        '.',
-      ]);
+      throw new UserError(
+        'EMPTY_NAME',
+        spanned(t, 'commands.tournament.emptyName', {}, { command: cmd('tournament tournament:Major') }),
+      );
     const id = await resolveName(ctx, 'tournament', text, scopeOf(ctx));
     let tournament: Tournament;
     let stages: Stage[] | undefined;
@@ -56,7 +57,7 @@ export default defineCommand({
         unlessBusy(ctx, data.tournaments.participants(id)),
       ]);
     } catch (error) {
-      if (isNotFound(error)) throw new UserError('UNKNOWN_TOURNAMENT', 'That tournament no longer exists.');
+      if (isNotFound(error)) throw new UserError('UNKNOWN_TOURNAMENT', t('commands.tournament.gone'));
       throw error;
     }
     const rosterIds = participants ? participantRosters(participants) : [];
@@ -67,7 +68,7 @@ export default defineCommand({
       placements = (await unlessBusy(ctx, readPlacements(data, tournament, final)))?.placements ?? null;
     for (const p of placements ?? []) rosterIds.push(...p.rosters);
     await unlessBusy(ctx, names.ensureRosters(data, rosterIds));
-    const card = tournamentCard(tournament, stages, participants, names);
+    const card = tournamentCard(t, tournament, stages, participants, names);
     if (placements) addOutcome(card, placements, names, ctx.tenant.settings.spoilers);
     return { cards: [card] };
   },
@@ -95,6 +96,7 @@ export function addOutcome(
 
 /** The tournament card. Participants are public before results, so no spoiler policy applies. */
 export function tournamentCard(
+  t: Translate,
   tournament: Tournament,
   stages: readonly Stage[] | undefined,
   participants: TournamentParticipants | undefined,
@@ -110,41 +112,45 @@ export function tournamentCard(
     { time: new Date(tournament.end), style: 'date' },
   ]);
   const fields: Field[] = [
-    { name: 'Game', value: [game?.title ?? `Game ${tournament.game.id}`], inline: true },
-    { name: 'Tier', value: [String(tournament.tier)], inline: true },
+    {
+      name: t('commands.team.game'),
+      value: [game?.title ?? t('commands.team.gameId', { id: tournament.game.id })],
+      inline: true,
+    },
+    { name: t('commands.tournament.tier'), value: [String(tournament.tier)], inline: true },
   ];
   const prize = tournament.string_prize_pool;
   if (prize.total) {
     const places = [
-      prize.first && `1st ${prize.first}`,
-      prize.second && `2nd ${prize.second}`,
-      prize.third && `3rd ${prize.third}`,
+      prize.first && t('commands.tournament.first', { prize: prize.first }),
+      prize.second && t('commands.tournament.second', { prize: prize.second }),
+      prize.third && t('commands.tournament.third', { prize: prize.third }),
     ]
       .filter(Boolean)
       .join(', ');
     fields.push({
-      name: 'Prize pool',
+      name: t('commands.tournament.prizePool'),
       value: [places ? `${prize.total} (${places})` : prize.total],
       inline: true,
     });
   }
   if (tournament.location.host) {
     fields.push({
-      name: 'Location',
+      name: t('commands.tournament.location'),
       value: [placeName(tournament.location.host.name, tournament.location.host.country.name, ', ', '')],
       inline: true,
     });
   }
-  fields.push(...stageFields(stages), participantsField(participants, names));
+  fields.push(...stageFields(t, stages), participantsField(t, participants, names));
   const card: Card = {
     title: tournament.title,
     colour: COLOURS.info,
     description,
     fields,
-    footer: `Tournament ${tournament.id}`,
+    footer: t('commands.tournament.footer', { id: tournament.id }),
   };
   const links = [
-    tournament.links.website && { label: 'Website', url: tournament.links.website },
+    tournament.links.website && { label: t('commands.tournament.website'), url: tournament.links.website },
     tournament.links.wiki && { label: 'Wiki', url: tournament.links.wiki },
   ].filter(
     (l): l is { label: string; url: string } => Boolean(l) && /^https?:\/\//.test((l as { url: string }).url),
@@ -154,40 +160,50 @@ export function tournamentCard(
 }
 
 /** One field per stage, its substages on one line (single-line values render alike everywhere). */
-function stageFields(stages: readonly Stage[] | undefined): Field[] {
-  if (!stages) return [{ name: 'Stages', value: [NOT_READ] }];
+function stageFields(t: Translate, stages: readonly Stage[] | undefined): Field[] {
+  const name = t('commands.tournament.stages');
+  if (!stages) return [{ name, value: [t('commands.shared.notRead')] }];
   const liveStages = [...stages].filter((s) => s.deleted_at === null).sort((a, b) => a.order - b.order);
-  if (liveStages.length === 0) return [{ name: 'Stages', value: ['No stages announced yet.'] }];
+  if (liveStages.length === 0) return [{ name, value: [t('commands.tournament.noStages')] }];
   return liveStages.slice(0, 10).map((stage) => {
     const subs = [...stage.substages]
       .filter((s) => s.deleted_at === null)
       .sort((a, b) => a.order - b.order)
       .map(
         (s) =>
-          `${s.title} (${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}${s.default_series_format.best_of > 0 ? `, Bo${s.default_series_format.best_of}` : ''})`,
+          `${s.title} (${t(`commands.tournament.${s.type === 2 ? 'bracket' : s.type === 3 ? 'lobbies' : 'groups'}`)}${s.default_series_format.best_of > 0 ? `, Bo${s.default_series_format.best_of}` : ''})`,
       );
-    return { name: `Stage: ${stage.title}`, value: [capList(subs, ', ') || 'No groups yet.'] };
+    return {
+      name: t('commands.tournament.stage', { title: stage.title }),
+      value: [capList(t, subs, ', ') || t('commands.tournament.noGroups')],
+    };
   });
 }
 
 /** The confirmed participants by name, or that they could not be read. */
-function participantsField(participants: TournamentParticipants | undefined, names: NameIndex): Field {
-  if (!participants) return { name: 'Participants', value: [NOT_READ] };
+function participantsField(
+  t: Translate,
+  participants: TournamentParticipants | undefined,
+  names: NameIndex,
+): Field {
+  if (!participants)
+    return { name: t('commands.tournament.participants'), value: [t('commands.shared.notRead')] };
   const confirmed = participants.confirmed_participants
     .map((p) => teamName(names, p.roster.id))
     .sort((a, b) => a.localeCompare(b));
   return {
-    name: `Participants (${confirmed.length})`,
-    value: [capList(confirmed, ', ') || 'None confirmed yet.'],
+    name: `${t('commands.tournament.participants')} (${t.number(confirmed.length)})`,
+    value: [capList(t, confirmed, ', ') || t('commands.tournament.noneConfirmed')],
   };
 }
 
 /** Joins items up to MAX_FIELD characters, then "and N more". */
-function capList(items: readonly string[], separator: string): string {
+function capList(t: Translate, items: readonly string[], separator: string): string {
   let out = '';
   for (let i = 0; i < items.length; i++) {
     const next = out === '' ? items[i]! : `${out}${separator}${items[i]}`;
-    if (next.length > MAX_FIELD) return `${out}${separator}and ${items.length - i} more`;
+    if (next.length > MAX_FIELD)
+      return `${out}${separator}${t('commands.tournament.andMore', { count: items.length - i })}`;
     out = next;
   }
   return out;
