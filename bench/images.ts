@@ -11,6 +11,7 @@ import { tableCard } from '../commands/standings.ts';
 import { createNameIndex } from '../src/bot/names.ts';
 import { createClient } from '../src/client/client.ts';
 import { Clock } from '../src/core/clock.ts';
+import { translator } from '../src/i18n/i18n.ts';
 import { fetchLogos } from '../src/render/logos.ts';
 import { bracketPng, clearImageCache, imageStats, tablePng } from '../src/render/standings-image.ts';
 import { bracketImageOf, logoUrlsOf, tableImageOf } from '../src/render/standings-input.ts';
@@ -44,7 +45,7 @@ for (const tournament of world.window(now).tournaments) {
           substage.standings.map((s) => s.roster.id),
         );
         const input = tableImageOf(
-          tableCard(`${tournament.title} · ${substage.title}`, substage, names, 'show'),
+          tableCard(translator('en'), `${tournament.title} · ${substage.title}`, substage, names, 'show'),
           logoUrlsOf(
             names,
             substage.standings.map((s) => s.roster.id),

@@ -17,6 +17,7 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { Where } from '../src/client/types.ts';
+import type { Translate } from '../src/i18n/i18n.ts';
 import type { Caster, Series } from '../src/protocol/types.ts';
 import {
   fromFeed,
@@ -68,7 +69,7 @@ export default defineCommand({
         const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
         wanted.rosters = await teamRosters(ctx, teamId);
         filter.push(['participants.roster.id', '^', wanted.rosters]);
-        who = names.team(teamId)?.name ?? 'that team';
+        who = names.team(teamId)?.name ?? ctx.t('commands.live.thatTeam');
       } else if (games.length > 0) {
         filter.push(['game.id', '<=', games]);
         wanted.games = games;
@@ -87,9 +88,9 @@ export default defineCommand({
         return {
           cards: [
             {
-              title: 'No series',
+              title: ctx.t('commands.casters.noSeries'),
               colour: COLOURS.info,
-              description: [[`Nothing live or upcoming for ${who}.`]],
+              description: [[ctx.t('commands.casters.nothing', { who })]],
             },
           ],
         };
@@ -106,19 +107,24 @@ export default defineCommand({
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
     ]);
-    return { cards: [castersCard(series, casters, names)] };
+    return { cards: [castersCard(ctx.t, series, casters, names)] };
   },
 });
 
 /** The casters card: one line per caster, primary first, then online by viewers. */
-export function castersCard(series: Series, casters: readonly Caster[], names: NameIndex): Card {
+export function castersCard(
+  t: Translate,
+  series: Series,
+  casters: readonly Caster[],
+  names: NameIndex,
+): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const head: Text = [
     tournamentName(names, series.tournament.id),
     ` · ${gameTag(names, series.game.id)}`,
     ...(series.lifecycle === 'live'
-      ? [' · ', { text: 'LIVE', bold: true }]
+      ? [' · ', { text: t('commands.standings.live'), bold: true }]
       : series.start
         ? [' · ', { time: new Date(series.start), style: 'full' as const }]
         : []),
@@ -127,17 +133,17 @@ export function castersCard(series: Series, casters: readonly Caster[], names: N
     .slice(0, MAX_CASTERS)
     .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }));
   const card: Card = {
-    title: `Casters · ${matchup(series, names)}`,
+    title: `${t('commands.casters.title')} · ${matchup(series, names)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,
     description: [
       head,
-      ...(lines.length > 0 ? lines : [['No casters announced for this series yet.']]),
+      ...(lines.length > 0 ? lines : [[t('commands.casters.none')]]),
       ...broadcastLines(series, (id) => names.languageName(id), MAX_CASTERS),
     ],
     footer:
       ordered.length > MAX_CASTERS
-        ? `Series ${series.id} · and ${ordered.length - MAX_CASTERS} more casters`
-        : `Series ${series.id}`,
+        ? `${t('commands.shared.series', { id: series.id })} · ${t('commands.casters.more', { count: ordered.length - MAX_CASTERS })}`
+        : t('commands.shared.series', { id: series.id }),
   };
   // A finished series has nothing live to watch: no buttons to streams showing something else.
   const buttons = seriesOver(series) ? [] : streamButtons(ordered);

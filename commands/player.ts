@@ -11,6 +11,7 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Player } from '../src/protocol/types.ts';
 import { placeName, resolveName, scopeOf } from './shared.ts';
 
@@ -30,17 +31,23 @@ export default defineCommand({
   async run(ctx) {
     const { args, names } = ctx;
     const text = args.player;
+    const t = ctx.t;
     if (!text)
-      throw new UserError('EMPTY_NAME', [
-        'Name a player: ',
-        cmd('player <nickname>'),
-        '. ',
-        cmd('team <team>'),
-        ' lists its players with the line to type.',
-      ]);
+      throw new UserError(
+        'EMPTY_NAME',
+        spanned(
+          t,
+          'commands.player.emptyName',
+          {},
+          {
+            command: cmd(`player <${t('commands.player.nickname')}>`),
+            team: cmd(`team <${t('commands.player.team')}>`),
+          },
+        ),
+      );
     const id = await resolveName(ctx, 'player', text, scopeOf(ctx));
     const player = names.player(id) ?? (await ctx.data.players.get(id));
-    return { cards: [playerCard(player, names)] };
+    return { cards: [playerCard(t, player, names)] };
   },
 });
 
@@ -56,7 +63,7 @@ function teamOf(player: Player, names: NameIndex): { name: string; current: bool
 }
 
 /** The player card: nick as title, real name, then team, game, role, country and socials. */
-export function playerCard(player: Player, names: NameIndex): Card {
+export function playerCard(t: Translate, player: Player, names: NameIndex): Card {
   const real = [player.first_name, player.last_name].filter(Boolean).join(' ');
   const team = teamOf(player, names);
   const game = names.game(player.game.id);
@@ -64,22 +71,23 @@ export function playerCard(player: Player, names: NameIndex): Card {
   const fields: Field[] = [];
   if (team)
     fields.push({
-      name: team.current ? 'Team' : 'Former team',
+      name: t(team.current ? 'commands.player.teamField' : 'commands.player.formerTeam'),
       value: [team.name, ' · ', cmd(`team ${team.name}`)],
       inline: true,
     });
-  else fields.push({ name: 'Team', value: ['No team on record'], inline: true });
-  if (game) fields.push({ name: 'Game', value: [game.title], inline: true });
-  if (role) fields.push({ name: 'Role', value: [role], inline: true });
+  else
+    fields.push({ name: t('commands.player.teamField'), value: [t('commands.player.noTeam')], inline: true });
+  if (game) fields.push({ name: t('commands.team.game'), value: [game.title], inline: true });
+  if (role) fields.push({ name: t('commands.player.role'), value: [role], inline: true });
   fields.push({
-    name: 'Country',
+    name: t('commands.player.country'),
     value: [placeName(player.region.name, player.region.country.name, ' (', ')')],
     inline: true,
   });
   const accounts = player.social_media_accounts;
   if (accounts.length > 0)
     fields.push({
-      name: 'Socials',
+      name: t('commands.player.socials'),
       // Handles as text; the links are the card's buttons.
       value: [
         accounts
@@ -91,7 +99,7 @@ export function playerCard(player: Player, names: NameIndex): Card {
     title: player.nick_name,
     colour: player.active ? COLOURS.info : COLOURS.finished,
     fields,
-    footer: player.active ? `Player ${player.id}` : `Player ${player.id} · inactive`,
+    footer: t(player.active ? 'commands.player.footer' : 'commands.player.footerInactive', { id: player.id }),
   };
   if (real) card.description = [[real]];
   const links = accounts.filter((a) => a.url.startsWith('https://')).slice(0, 3);

@@ -22,6 +22,7 @@ import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
@@ -32,10 +33,10 @@ const BRACKET = 2;
 /** A battle-royale lobby group: many teams per series, ranked by points (placement and kills). */
 const LOBBY = 3;
 
-const PART_TITLES: Record<BracketPart, string> = {
-  UB: 'Upper bracket',
-  LB: 'Lower bracket',
-  GF: 'Grand final',
+const PART_TITLES: Record<BracketPart, 'upper' | 'lower' | 'grandFinal'> = {
+  UB: 'upper',
+  LB: 'lower',
+  GF: 'grandFinal',
 };
 
 export default defineCommand({
@@ -59,10 +60,13 @@ export default defineCommand({
   },
   async run(ctx) {
     const { args, tenant } = ctx;
-    const { data, names } = ctx;
+    const { data, names, t } = ctx;
     const tournamentText = args.tournament;
     if (!tournamentText)
-      throw new UserError('EMPTY_NAME', ['Name a tournament, e.g. ', cmd('standings tournament:Major'), '.']);
+      throw new UserError(
+        'EMPTY_NAME',
+        spanned(t, 'commands.tournament.emptyName', {}, { command: cmd('standings tournament:Major') }),
+      );
     const tournamentId = await resolveName(ctx, 'tournament', tournamentText, scopeOf(ctx));
     await unlessBusy(ctx, names.ensureTournaments(data, [tournamentId]));
     let substages = names.substagesOf(tournamentId);
@@ -73,36 +77,40 @@ export default defineCommand({
       .filter((s) => s.deleted_at === null)
       .sort((a, b) => startOf(a) - startOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id);
     if (substages.length === 0) {
+      const title = names.tournament(tournamentId)?.title;
       throw new UserError(
         'NO_STAGES',
-        `${names.tournament(tournamentId)?.title ?? 'That tournament'} has no groups or brackets yet.`,
+        title ? t('commands.standings.noStages', { title }) : t('commands.standings.noStagesThat'),
       );
     }
-    const chosen = pickSubstage(substages, args.stage, ctx.now);
+    const chosen = pickSubstage(t, substages, args.stage, ctx.now);
     // The feed holds the standings of windowed tournaments (re-read as their series finish).
     let substage: Substage;
     try {
       substage = ctx.feed?.substage(chosen.id) ?? (await data.substages.get(chosen.id));
     } catch (error) {
-      if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', `That stage no longer exists.`);
+      if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', t('commands.standings.stageGone'));
       throw error;
     }
     const tournament = names.tournament(tournamentId);
-    const title = `${tournament?.title ?? 'Tournament'} · ${substage.title}`;
+    const title = `${tournament?.title ?? t('commands.standings.tournament')} · ${substage.title}`;
     const others = substages.filter((s) => s.id !== substage.id).map((s) => s.title);
-    const footer = others.length > 0 ? `Other stages: ${listWithin(others, 280)}` : undefined;
+    const footer =
+      others.length > 0
+        ? t('commands.standings.otherStages', { list: listWithin(t, others, 280) })
+        : undefined;
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
       const series = await substageSeries(ctx, substage.id);
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
-      const card = bracketCard(title, series, names, policy, footer);
+      const card = bracketCard(t, title, series, names, policy, footer);
       return { cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
       const series = await substageSeries(ctx, substage.id);
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
-      const card = lobbyCard(title, substage, series, names, policy, footer);
+      const card = lobbyCard(t, title, substage, series, names, policy, footer);
       const logos = logoUrlsOf(names, tableRosters(substage));
       return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
     }
@@ -112,14 +120,14 @@ export default defineCommand({
           {
             title,
             colour: COLOURS.info,
-            description: [['This stage has no table.']],
+            description: [[t('commands.standings.noTable')]],
             ...(footer ? { footer } : {}),
           },
         ],
       };
     }
     await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
-    const card = tableCard(title, substage, names, policy, footer);
+    const card = tableCard(t, title, substage, names, policy, footer);
     const logos = logoUrlsOf(names, tableRosters(substage));
     return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
   },
@@ -146,7 +154,12 @@ async function substageSeries(ctx: Parameters<typeof fromFeed>[0], substageId: n
  * The stage a user named (an id or a title within the tournament), else the current one: the
  * latest that has started, or the first.
  */
-export function pickSubstage(substages: readonly Substage[], text: string | undefined, now: Date): Substage {
+export function pickSubstage(
+  t: Translate,
+  substages: readonly Substage[],
+  text: string | undefined,
+  now: Date,
+): Substage {
   if (text) {
     if (/^\d{1,12}$/.test(text)) {
       const byId = substages.find((s) => s.id === Number(text));
@@ -161,13 +174,16 @@ export function pickSubstage(substages: readonly Substage[], text: string | unde
     if (loose.length > 1) {
       throw new UserError(
         'AMBIGUOUS_STAGE',
-        `"${text.slice(0, 40)}" matches ${loose.map((s) => s.title).join(', ')}.`,
+        t('commands.standings.ambiguous', {
+          text: text.slice(0, 40),
+          list: loose.map((s) => s.title).join(', '),
+        }),
         loose.map((s) => s.title),
       );
     }
     throw new UserError(
       'UNKNOWN_STAGE',
-      `This tournament has no stage "${text.slice(0, 40)}"; its stages are ${titles.join(', ')}.`,
+      t('commands.standings.unknownStage', { text: text.slice(0, 40), list: titles.join(', ') }),
       titles,
     );
   }
@@ -183,37 +199,38 @@ export function pickSubstage(substages: readonly Substage[], text: string | unde
 }
 
 /** "A, B, C and 4 more" within `max` characters, never cutting a name. */
-export function listWithin(items: readonly string[], max: number): string {
+export function listWithin(t: Translate, items: readonly string[], max: number): string {
+  const more = (count: number) => (count > 0 ? ` ${t('commands.tournament.andMore', { count })}` : '');
   const shown: string[] = [];
   for (const [i, item] of items.entries()) {
-    const left = items.length - i - 1;
-    const next = [...shown, item].join(', ') + (left > 0 ? ` and ${left} more` : '');
+    const next = [...shown, item].join(', ') + more(items.length - i - 1);
     if (next.length > max && shown.length > 0) break;
     shown.push(item);
   }
-  const rest = items.length - shown.length;
-  return shown.join(', ') + (rest > 0 ? ` and ${rest} more` : '');
+  return shown.join(', ') + more(items.length - shown.length);
 }
 
 /** Round-robin table. Under `show` in rank order; otherwise listed by seed with figures guarded. */
 export function tableCard(
+  t: Translate,
   title: string,
   substage: Substage,
   names: NameIndex,
   policy: SpoilerPolicy,
   footer?: string,
 ): Card {
+  const h = (key: 'team' | 'w' | 'd' | 'l' | 'pts' | 'diff') => t(`commands.standings.header.${key}`);
   const columns: Table['columns'] = [
     { header: '#', align: 'right' },
-    { header: 'Team' },
-    { header: 'W', align: 'right' },
-    { header: 'D', align: 'right' },
-    { header: 'L', align: 'right' },
-    { header: 'Pts', align: 'right' },
+    { header: h('team') },
+    { header: h('w'), align: 'right' },
+    { header: h('d'), align: 'right' },
+    { header: h('l'), align: 'right' },
+    { header: h('pts'), align: 'right' },
   ];
   // Without score differences (v2) the table has no Diff column, and ties keep the data's order.
   const withDiff = substage.standings.every((s) => s.score_diff !== null);
-  if (withDiff) columns.push({ header: 'Diff', align: 'right' });
+  if (withDiff) columns.push({ header: h('diff'), align: 'right' });
   const ranked = [...substage.standings].sort(
     (a, b) =>
       b.points - a.points ||
@@ -226,24 +243,21 @@ export function tableCard(
     )
       .map((id) => teamName(names, id))
       .sort((a, b) => a.localeCompare(b));
-    card.description = [
-      ['Standings are hidden by the spoiler setting (', cmd('settings spoilers'), '). Teams:'],
-      [teams.join(', ')],
-    ];
+    card.description = [hiddenLine(t), [teams.join(', ')]];
   } else if (policy === 'spoiler') {
     const seeded = [...ranked].sort((a, b) =>
       teamName(names, a.roster.id).localeCompare(teamName(names, b.roster.id)),
     );
     card.table = {
       columns: [
-        { header: 'Team' },
-        { header: withDiff ? 'W–D–L · Pts · Diff (rank)' : 'W–D–L · Pts (rank)' },
+        { header: h('team') },
+        { header: t(withDiff ? 'commands.standings.header.seededDiff' : 'commands.standings.header.seeded') },
       ],
       rows: seeded.map((s) => [
         [teamName(names, s.roster.id)],
         guardResult(
           [
-            `${s.wins}–${s.draws}–${s.losses} · ${s.points} pts${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
+            `${s.wins}–${s.draws}–${s.losses} · ${t('commands.standings.pts', { count: s.points })}${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
           ],
           policy,
         ),
@@ -265,7 +279,7 @@ export function tableCard(
   }
   if (ranked.length === 0 && policy !== 'hide') {
     delete card.table;
-    card.description = [['No results yet.']];
+    card.description = [[t('commands.standings.noResults')]];
   }
   if (footer) card.footer = footer;
   return card;
@@ -287,6 +301,7 @@ interface LobbyRow {
  * Where the series carry no statistics (v2) there is no Kills column, and the card says why.
  */
 export function lobbyCard(
+  t: Translate,
   title: string,
   substage: Substage,
   series: readonly Series[],
@@ -322,20 +337,25 @@ export function lobbyCard(
   );
   const card: Card = { title, colour: COLOURS.info };
   const anything = ranked.some((r) => r.points > 0 || r.kills > 0 || r.played > 0);
-  const figures = (r: LobbyRow) => (killsKnown ? `${r.points} pts · ${r.kills} kills` : `${r.points} pts`);
-  if (!anything) card.description = [['No lobby has been played yet.']];
+  const pts = (r: LobbyRow) => t('commands.standings.pts', { count: r.points });
+  const figures = (r: LobbyRow) =>
+    killsKnown ? `${pts(r)} · ${t('commands.standings.kills', { count: r.kills })}` : pts(r);
+  const h = (key: 'team' | 'pts' | 'killsColumn' | 'played') => t(`commands.standings.header.${key}`);
+  if (!anything) card.description = [[t('commands.standings.noLobby')]];
   else if (policy === 'hide') {
     const teams = ranked.map((r) => teamName(names, r.roster)).sort((a, b) => a.localeCompare(b));
-    card.description = [
-      ['Standings are hidden by the spoiler setting (', cmd('settings spoilers'), '). Teams:'],
-      [teams.join(', ')],
-    ];
+    card.description = [hiddenLine(t), [teams.join(', ')]];
   } else if (policy === 'spoiler') {
     const byName = [...ranked].sort((a, b) =>
       teamName(names, a.roster).localeCompare(teamName(names, b.roster)),
     );
     card.table = {
-      columns: [{ header: 'Team' }, { header: killsKnown ? 'Pts · kills (place)' : 'Pts (place)' }],
+      columns: [
+        { header: h('team') },
+        {
+          header: t(killsKnown ? 'commands.standings.header.placeKills' : 'commands.standings.header.place'),
+        },
+      ],
       rows: byName.map((r) => [
         [teamName(names, r.roster)],
         guardResult([`${figures(r)} (#${ranked.indexOf(r) + 1})`], policy),
@@ -345,10 +365,10 @@ export function lobbyCard(
     card.table = {
       columns: [
         { header: '#', align: 'right' },
-        { header: 'Team' },
-        { header: 'Pts', align: 'right' },
-        ...(killsKnown ? [{ header: 'Kills', align: 'right' as const }] : []),
-        { header: 'Played', align: 'right' },
+        { header: h('team') },
+        { header: h('pts'), align: 'right' },
+        ...(killsKnown ? [{ header: h('killsColumn'), align: 'right' as const }] : []),
+        { header: h('played'), align: 'right' },
       ],
       rows: ranked.map((r, i) => [
         [String(i + 1)],
@@ -359,10 +379,14 @@ export function lobbyCard(
       ]),
     };
   }
-  if (anything && policy !== 'hide' && !killsKnown)
-    card.description = [['No kill counts: the data service does not give them for these lobbies.']];
+  if (anything && policy !== 'hide' && !killsKnown) card.description = [[t('commands.standings.noKills')]];
   if (footer) card.footer = footer;
   return card;
+}
+
+/** "Standings are hidden by the spoiler setting (/settings spoilers). Teams:" */
+function hiddenLine(t: Translate): Text {
+  return spanned(t, 'commands.standings.hidden', {}, { command: cmd('settings spoilers') });
 }
 
 function signed(n: number): string {
@@ -371,6 +395,7 @@ function signed(n: number): string {
 
 /** Bracket rounds: one field per part and column (UB round 1, ..., LB ..., GF). */
 export function bracketCard(
+  t: Translate,
   title: string,
   series: readonly Series[],
   names: NameIndex,
@@ -387,23 +412,34 @@ export function bracketCard(
   const description: Text[] = [];
   for (const round of ordered) {
     const first = Math.min(...ordered.filter((r) => r.part === round.part).map((r) => r.col));
+    const part = t(`commands.standings.${PART_TITLES[round.part]}`);
     const name =
-      round.part === 'GF' ? PART_TITLES.GF : `${PART_TITLES[round.part]} · round ${round.col - first + 1}`;
+      round.part === 'GF'
+        ? part
+        : `${part} · ${t('commands.standings.round', { round: round.col - first + 1 })}`;
     description.push([{ text: name, bold: true }]);
     for (const s of round.series.sort(
       (a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
     )) {
       // Who reached a later round is itself a result: guarded like the scores.
-      description.push(bracketLine(s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
+      description.push(bracketLine(t, s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
     }
   }
   const card: Card = { title, colour: COLOURS.info };
-  card.description = description.length > 0 ? description.slice(0, 80) : [['The bracket has no series yet.']];
+  card.description =
+    description.length > 0 ? description.slice(0, 80) : [[t('commands.standings.emptyBracket')]];
   if (footer) card.footer = footer;
   return card;
 }
 
-function bracketLine(series: Series, names: NameIndex, policy: SpoilerPolicy, advanced: boolean): Text {
+function bracketLine(
+  t: Translate,
+  series: Series,
+  names: NameIndex,
+  policy: SpoilerPolicy,
+  advanced: boolean,
+): Text {
+  const live = { text: t('commands.standings.live'), bold: true };
   const [home, away] = orderedParticipants(series);
   const a = home ? teamName(names, home.roster.id) : 'TBD';
   const b = away ? teamName(names, away.roster.id) : 'TBD';
@@ -414,16 +450,12 @@ function bracketLine(series: Series, names: NameIndex, policy: SpoilerPolicy, ad
       finished && home && away
         ? isForfeit(series)
           ? `${a} vs ${b}, ${forfeitVerdict(series, names)}`
-          : `${a} ${home.score}–${away.score} ${b}${winner ? `, ${winner} win` : ''}`
+          : `${a} ${home.score}–${away.score} ${b}${winner ? `, ${t('commands.standings.wins', { winner })}` : ''}`
         : `${a} vs ${b}`;
     const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
-    return [
-      ...guardResult([inner], policy),
-      ...(series.lifecycle === 'live' ? [' ', { text: 'LIVE', bold: true }] : when),
-    ];
+    return [...guardResult([inner], policy), ...(series.lifecycle === 'live' ? [' ', live] : when)];
   }
-  if (series.lifecycle === 'live' && home && away)
-    return [`${a} ${home.score}–${away.score} ${b} `, { text: 'LIVE', bold: true }];
+  if (series.lifecycle === 'live' && home && away) return [`${a} ${home.score}–${away.score} ${b} `, live];
   // A finished series reads as everywhere else (a score, or who forfeited).
   if ((series.lifecycle === 'over' || series.lifecycle === 'over-forfeited') && home && away)
     return resultSpans(series, names, policy);
