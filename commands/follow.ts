@@ -6,10 +6,10 @@
  */
 
 import { type CommandContext, defineCommand, defineSubcommand, UserError } from '../src/bot/command.ts';
-import { tenantPlace } from '../src/bot/format.ts';
 import type { Card, Reply } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
+import { spanned } from '../src/i18n/i18n.ts';
 import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 
 /** Most teams a tenant follows. */
@@ -51,11 +51,15 @@ export default defineCommand({
       async run(ctx) {
         const orgText = ctx.args.organisation;
         if (!orgText)
-          throw new UserError('EMPTY_NAME', [
-            'Name an organisation: ',
-            cmd('follow organisation organisation:<its name>'),
-            '.',
-          ]);
+          throw new UserError(
+            'EMPTY_NAME',
+            spanned(
+              ctx.t,
+              'commands.follow.nameAnOrganisation',
+              {},
+              { command: cmd(`follow organisation organisation:<${ctx.t('commands.shared.itsName')}>`) },
+            ),
+          );
         return followOrganisation(ctx, await organisationOf(ctx, orgText));
       },
     }),
@@ -67,13 +71,18 @@ export default defineCommand({
         const orgText = ctx.args.organisation;
         if (!orgText) return unfollowTeam(ctx, await teamOf(ctx, 'remove', ctx.args.team));
         if (ctx.args.team)
-          throw new UserError('TEAM_OR_ORGANISATION', [
-            'Give a team or an organisation, not both: ',
-            cmd('follow remove team:<name>'),
-            ', or ',
-            cmd('follow remove organisation:<name>'),
-            '.',
-          ]);
+          throw new UserError(
+            'TEAM_OR_ORGANISATION',
+            spanned(
+              ctx.t,
+              'commands.follow.notBoth',
+              {},
+              {
+                team: cmd(`follow remove team:<${ctx.t('commands.follow.name')}>`),
+                organisation: cmd(`follow remove organisation:<${ctx.t('commands.follow.name')}>`),
+              },
+            ),
+          );
         return unfollowOrganisation(ctx, await organisationOf(ctx, orgText));
       },
     }),
@@ -82,17 +91,18 @@ export default defineCommand({
       run: async (ctx) => {
         const follows = ctx.tenant.settings.follows;
         const card: Card = {
-          title: 'Followed teams',
+          title: ctx.t('commands.follow.listTitle'),
           colour: COLOURS.info,
           description:
             follows.length > 0
               ? follows.map((id) => [teamLabel(ctx, id)])
               : [
-                  [
-                    `${placeOf(ctx).Here} follows no teams yet. An admin can add one with `,
-                    cmd('follow team'),
-                    '.',
-                  ],
+                  spanned(
+                    ctx.t,
+                    'commands.follow.none',
+                    { Here: placeOf(ctx).Here },
+                    { command: cmd('follow team') },
+                  ),
                 ],
         };
         return { cards: [card] };
@@ -101,17 +111,21 @@ export default defineCommand({
   },
 });
 
-/** How this tenant is named: "server" / "this server" / "This server" (Discord), and so on. */
+/** How this tenant is named: "server" / "This server" (Discord), and so on. */
 function placeOf(ctx: CommandContext<unknown>): { noun: string; Here: string } {
-  const { noun, here } = tenantPlace(ctx.tenant.platform);
-  return { noun, Here: here.charAt(0).toUpperCase() + here.slice(1) };
+  const platform = ctx.tenant.platform;
+  return { noun: ctx.t(`commands.place.${platform}.noun`), Here: ctx.t(`commands.place.${platform}.Here`) };
 }
 
 /** A done change: what is followed now, and how many. */
-function changed(title: string, said: string, follows: readonly number[]): Reply {
-  return {
-    cards: [{ title, colour: COLOURS.success, description: [[said]], footer: `${follows.length} followed` }],
-  };
+function changed(
+  ctx: CommandContext<unknown>,
+  title: string,
+  said: string,
+  follows: readonly number[],
+): Reply {
+  const footer = ctx.t('commands.follow.followed', { count: follows.length });
+  return { cards: [{ title, colour: COLOURS.success, description: [[said]], footer }] };
 }
 
 /** The team the user named for `/follow team` or `/follow remove`, as an id. */
@@ -129,9 +143,9 @@ async function followTeam(ctx: CommandContext<unknown>, id: number): Promise<Rep
   const { noun, Here } = placeOf(ctx);
   if (ctx.tenant.settings.follows.includes(id)) {
     const card: Card = {
-      title: 'Already following',
+      title: ctx.t('commands.follow.alreadyTitle'),
       colour: COLOURS.info,
-      description: [[`${Here} already follows ${teamLabel(ctx, id)}.`]],
+      description: [[ctx.t('commands.follow.already', { Here, team: teamLabel(ctx, id) })]],
     };
     return { cards: [card] };
   }
@@ -139,16 +153,14 @@ async function followTeam(ctx: CommandContext<unknown>, id: number): Promise<Rep
   const saved = await ctx.updateSettings((current) => {
     if (current.follows.includes(id)) return current;
     if (current.follows.length >= MAX_FOLLOWS) {
-      throw new UserError(
-        'TOO_MANY_FOLLOWS',
-        `A ${noun} follows at most ${MAX_FOLLOWS} teams; remove one first.`,
-      );
+      throw new UserError('TOO_MANY_FOLLOWS', ctx.t('commands.follow.tooMany', { noun, count: MAX_FOLLOWS }));
     }
     return { ...current, follows: [...current.follows, id] };
   });
   return changed(
-    'Following',
-    `Now following ${teamLabel(ctx, id)}: its series are announced in every notification channel.`,
+    ctx,
+    ctx.t('commands.follow.following'),
+    ctx.t('commands.follow.nowFollowing', { team: teamLabel(ctx, id) }),
     saved.follows,
   );
 }
@@ -156,11 +168,13 @@ async function followTeam(ctx: CommandContext<unknown>, id: number): Promise<Rep
 async function unfollowTeam(ctx: CommandContext<unknown>, id: number): Promise<Reply> {
   const saved = await ctx.updateSettings((current) => {
     if (!current.follows.includes(id)) {
-      throw new UserError('NOT_FOLLOWING', `${placeOf(ctx).Here} does not follow ${teamLabel(ctx, id)}.`);
+      const values = { Here: placeOf(ctx).Here, team: teamLabel(ctx, id) };
+      throw new UserError('NOT_FOLLOWING', ctx.t('commands.follow.notFollowing', values));
     }
     return { ...current, follows: current.follows.filter((f) => f !== id) };
   });
-  return changed('Unfollowed', `No longer following ${teamLabel(ctx, id)}.`, saved.follows);
+  const said = ctx.t('commands.follow.noLonger', { name: teamLabel(ctx, id) });
+  return changed(ctx, ctx.t('commands.follow.unfollowed'), said, saved.follows);
 }
 
 /** An organisation the user named: its name, its active teams and their labels. */
@@ -175,7 +189,8 @@ async function organisationOf(ctx: CommandContext<unknown>, text: string): Promi
   const org = await ctx.data.organisations.get(orgId);
   // Its active teams as the name index holds them (as /me follow organisation does).
   const teams = org.teams.map((t) => ctx.names.team(t.id)).flatMap((t) => (t?.active ? [t.id] : []));
-  if (teams.length === 0) throw new UserError('NO_TEAMS', `${org.name} has no active teams to follow.`);
+  if (teams.length === 0)
+    throw new UserError('NO_TEAMS', ctx.t('commands.follow.noTeams', { name: org.name }));
   return { name: org.name, teams, listed: teams.map((id) => teamLabel(ctx, id)).join(', ') };
 }
 
@@ -185,13 +200,20 @@ async function followOrganisation(ctx: CommandContext<unknown>, org: Organisatio
     if (current.follows.length + added.length > MAX_FOLLOWS)
       throw new UserError(
         'TOO_MANY_FOLLOWS',
-        `${org.name} has ${added.length} teams not followed yet, and a ${placeOf(ctx).noun} follows at most ${MAX_FOLLOWS} teams (${current.follows.length} now); remove some first.`,
+        ctx.t('commands.follow.tooManyOrganisation', {
+          name: org.name,
+          added: added.length,
+          noun: placeOf(ctx).noun,
+          count: MAX_FOLLOWS,
+          now: current.follows.length,
+        }),
       );
     return { ...current, follows: [...current.follows, ...added] };
   });
   return changed(
-    'Following',
-    `Now following ${org.name}: ${org.listed}. Their series are announced in every notification channel.`,
+    ctx,
+    ctx.t('commands.follow.following'),
+    ctx.t('commands.follow.nowFollowingOrganisation', { name: org.name, listed: org.listed }),
     saved.follows,
   );
 }
@@ -201,9 +223,10 @@ async function unfollowOrganisation(ctx: CommandContext<unknown>, org: Organisat
     if (!current.follows.some((f) => org.teams.includes(f)))
       throw new UserError(
         'NOT_FOLLOWING',
-        `${placeOf(ctx).Here} follows none of ${org.name}'s teams (${org.listed}).`,
+        ctx.t('commands.follow.followsNone', { Here: placeOf(ctx).Here, name: org.name, listed: org.listed }),
       );
     return { ...current, follows: current.follows.filter((f) => !org.teams.includes(f)) };
   });
-  return changed('Unfollowed', `No longer following ${org.name}: ${org.listed}.`, saved.follows);
+  const said = ctx.t('commands.follow.noLonger', { name: `${org.name}: ${org.listed}` });
+  return changed(ctx, ctx.t('commands.follow.unfollowed'), said, saved.follows);
 }

@@ -21,6 +21,7 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import { calendarActionOption, parseLeads, spoilersOption, zoneOption } from './settings-parse.ts';
 import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 
@@ -82,9 +83,9 @@ export default defineCommand({
       },
       async run(ctx) {
         const profile = profileOf(ctx);
-        const leads = parseLeads(String(ctx.args.leads ?? ''), false);
+        const leads = parseLeads(ctx.t, String(ctx.args.leads ?? ''), false);
         const saved = await profile.update((current) => ({ ...current, leads }));
-        return saidAndShown(ctx, saved, `Your reminders: ${saved.leads.join(', ')} minutes before.`);
+        return saidAndShown(ctx, saved, ctx.t('commands.me.reminders', { leads: saved.leads.join(', ') }));
       },
     }),
     timezone: defineSubcommand({
@@ -93,11 +94,14 @@ export default defineCommand({
       async run(ctx) {
         const profile = profileOf(ctx);
         const typed = ctx.args.zone;
-        if (!typed) throw new UserError('MISSING_OPTION', 'Give a time zone, e.g. zone:Europe/Berlin.');
+        if (!typed) throw new UserError('MISSING_OPTION', ctx.t('commands.me.giveZone'));
         const zone = resolveTimeZone(typed);
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
-        const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
-        return saidAndShown(ctx, saved, `Your time zone: ${saved.timezone}${read}.`);
+        const said =
+          typed.toLowerCase() === zone.toLowerCase()
+            ? ctx.t('commands.me.zone', { zone: saved.timezone })
+            : ctx.t('commands.me.zoneRead', { zone: saved.timezone, typed });
+        return saidAndShown(ctx, saved, said);
       },
     }),
     quiet: defineSubcommand({
@@ -126,7 +130,7 @@ export default defineCommand({
             return typeof value === 'boolean' ? value : current.dms.includes(k);
           }),
         }));
-        return saidAndShown(ctx, saved, `By direct message: ${dmsLabel(saved)}.`);
+        return saidAndShown(ctx, saved, ctx.t('commands.me.byDm', { what: dmsLabel(ctx.t, saved) }));
       },
     }),
     spoilers: defineSubcommand({
@@ -136,21 +140,21 @@ export default defineCommand({
         const profile = profileOf(ctx);
         const policy = ctx.args.policy;
         const saved = await profile.update((current) => ({ ...current, spoilers: policy }));
-        return saidAndShown(ctx, saved, `Results in your DMs: ${spoilersLabel(saved.spoilers)}.`);
+        const said = ctx.t('commands.me.resultsInDms', { how: spoilersLabel(ctx.t, saved.spoilers) });
+        return saidAndShown(ctx, saved, said);
       },
     }),
     calendar: defineSubcommand({
       description: 'Your private calendar URL',
       options: { action: calendarActionOption },
-      run: (ctx) => calendar(profileOf(ctx), ctx.args.action === 'renew'),
+      run: (ctx) => calendar(ctx.t, profileOf(ctx), ctx.args.action === 'renew'),
     }),
   },
 });
 
 /** The caller's profile; a Matchday without a profile store says personal follows are not available. */
 function profileOf(ctx: CommandContext<unknown>): ProfileAccess {
-  if (!ctx.profile)
-    throw new UserError('NO_PROFILES', 'Personal follows are not available in this Matchday.');
+  if (!ctx.profile) throw new UserError('NO_PROFILES', ctx.t('commands.me.noProfiles'));
   return ctx.profile;
 }
 
@@ -163,20 +167,18 @@ async function quiet(
   const from = args.from;
   const to = args.to;
   if ((from === undefined) !== (to === undefined))
-    throw new UserError('BAD_QUIET', [
-      'Give both from and to (e.g. ',
-      cmd('me quiet from:23:00 to:08:00'),
-      '), or neither to turn quiet hours off.',
-    ]);
+    throw new UserError(
+      'BAD_QUIET',
+      spanned(ctx.t, 'commands.me.quietBoth', {}, { command: cmd('me quiet from:23:00 to:08:00') }),
+    );
   for (const [name, value] of [
     ['from', from],
     ['to', to],
   ] as const) {
     if (value !== undefined && !TIME.test(value))
-      throw new UserError('BAD_TIME', `${name}: "${value}" is not a time of day; use HH:MM, e.g. 23:00.`);
+      throw new UserError('BAD_TIME', ctx.t('commands.me.badTime', { name, value }));
   }
-  if (from !== undefined && from === to)
-    throw new UserError('BAD_QUIET', 'from and to are the same time; quiet hours need a span.');
+  if (from !== undefined && from === to) throw new UserError('BAD_QUIET', ctx.t('commands.me.sameTime'));
   const saved = await profile.update((current) => {
     const { quiet: _, ...rest } = current;
     return from && to ? { ...rest, quiet: { from, to } } : rest;
@@ -185,30 +187,34 @@ async function quiet(
     ctx,
     saved,
     saved.quiet
-      ? `Quiet hours: ${saved.quiet.from} to ${saved.quiet.to} (${saved.timezone}).`
-      : 'Quiet hours off.',
+      ? ctx.t('commands.me.quiet', { from: saved.quiet.from, to: saved.quiet.to, zone: saved.timezone })
+      : ctx.t('commands.me.quietOff'),
   );
 }
 
 const DM_KINDS = ['reminders', 'live', 'results'] as const;
 
 /** "reminders, live cards and results", or "nothing". */
-function dmsLabel(profile: Profile): string {
-  const names = { reminders: 'reminders', live: 'live cards', results: 'results' } as const;
-  const on = DM_KINDS.filter((k) => profile.dms.includes(k)).map((k) => names[k]);
-  if (on.length === 0) return 'nothing';
-  return on.length === 1 ? on[0]! : `${on.slice(0, -1).join(', ')} and ${on.at(-1)}`;
+function dmsLabel(t: Translate, profile: Profile): string {
+  const on = DM_KINDS.filter((k) => profile.dms.includes(k)).map((k) => t(`commands.me.dm.${k}`));
+  if (on.length === 0) return t('commands.me.dm.nothing');
+  return on.length === 1
+    ? on[0]!
+    : t('commands.me.and', { list: on.slice(0, -1).join(', '), last: on.at(-1)! });
 }
 
-function spoilersLabel(policy: SpoilerPolicy): string {
-  return policy === 'show' ? 'shown' : policy === 'spoiler' ? 'behind a spoiler' : 'withheld';
+function spoilersLabel(t: Translate, policy: SpoilerPolicy): string {
+  return t(`commands.me.spoilers.${policy}`);
 }
 
 /** "Team (CS2) · tiers 1-2 only · no qualifiers". */
 function followLabel(ctx: CommandContext<unknown>, f: PersonalFollow): string {
   const parts = [teamLabel(ctx, f.team)];
-  if (f.tier !== undefined) parts.push(f.tier === 1 ? 'tier 1 only' : `tiers 1-${f.tier} only`);
-  if (f.noQualifiers) parts.push('no qualifiers');
+  if (f.tier !== undefined)
+    parts.push(
+      f.tier === 1 ? ctx.t('commands.me.tierOnly') : ctx.t('commands.me.tiersOnly', { tier: f.tier }),
+    );
+  if (f.noQualifiers) parts.push(ctx.t('commands.me.noQualifiers'));
   return parts.join(' · ');
 }
 
@@ -221,23 +227,28 @@ async function follow(
   const text = args.team;
   const orgText = args.organisation;
   if (text && orgText)
-    throw new UserError('TEAM_OR_ORGANISATION', [
-      'Give a team or an organisation, not both: ',
-      cmd(`me ${sub} team:<name>`),
-      ', or ',
-      cmd(`me ${sub} organisation:<name>`),
-      '.',
-    ]);
+    throw new UserError(
+      'TEAM_OR_ORGANISATION',
+      spanned(
+        ctx.t,
+        'commands.follow.notBoth',
+        {},
+        {
+          team: cmd(`me ${sub} team:<${ctx.t('commands.follow.name')}>`),
+          organisation: cmd(`me ${sub} organisation:<${ctx.t('commands.follow.name')}>`),
+        },
+      ),
+    );
   if (orgText) return followOrganisation(ctx, profile, sub, orgText, args);
   if (!text) throw nameATeam(ctx.t, `me ${sub}`, `me ${sub}`);
   const id = await resolveName(ctx, 'team', text, scopeOf(ctx));
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {
       if (!current.follows.some((f) => f.team === id))
-        throw new UserError('NOT_FOLLOWING', `You do not follow ${teamLabel(ctx, id)}.`);
+        throw new UserError('NOT_FOLLOWING', ctx.t('commands.me.notFollowing', { team: teamLabel(ctx, id) }));
       return { ...current, follows: current.follows.filter((f) => f.team !== id) };
     });
-    return saidAndShown(ctx, saved, `You no longer follow ${teamLabel(ctx, id)}.`);
+    return saidAndShown(ctx, saved, ctx.t('commands.me.noLonger', { name: teamLabel(ctx, id) }));
   }
   let entry = followEntry(id, args, ctx.now);
   let already = false;
@@ -251,11 +262,15 @@ async function follow(
       current.follows.find((f) => f.team === id),
     );
     if (!already && current.follows.length >= MAX_PERSONAL_FOLLOWS)
-      throw new UserError('TOO_MANY_FOLLOWS', [
-        `You follow ${MAX_PERSONAL_FOLLOWS} teams, the most one person can; `,
-        cmd('me unfollow'),
-        ' one first.',
-      ]);
+      throw new UserError(
+        'TOO_MANY_FOLLOWS',
+        spanned(
+          ctx.t,
+          'commands.me.tooMany',
+          { count: MAX_PERSONAL_FOLLOWS },
+          { command: cmd('me unfollow') },
+        ),
+      );
     // Following again replaces the options (tier, qualifiers) and keeps the team's place in the list.
     const follows = already
       ? current.follows.map((f) => (f.team === id ? entry : f))
@@ -264,14 +279,17 @@ async function follow(
     const { paused: _, ...rest } = current;
     return { ...rest, follows };
   });
-  return saidAndShown(ctx, saved, [
-    `${already ? 'Updated' : 'Now following'} ${followLabel(ctx, entry)}, just for you: reminders at ${saved.leads.join(', ')} minutes before`,
-    // The calendar is named only where this Matchday serves calendars.
-    ...(profile.calendarUrl('probe') === undefined
-      ? []
-      : [', and in your calendar (', cmd('me calendar'), ')']),
-    '.',
-  ]);
+  const values = { follow: followLabel(ctx, entry), leads: saved.leads.join(', ') };
+  // The calendar is named only where this Matchday serves calendars.
+  const key =
+    profile.calendarUrl('probe') === undefined
+      ? already
+        ? 'commands.me.updated'
+        : 'commands.me.nowFollowing'
+      : already
+        ? 'commands.me.updatedCalendar'
+        : 'commands.me.nowFollowingCalendar';
+  return saidAndShown(ctx, saved, spanned(ctx.t, key, values, { command: cmd('me calendar') }));
 }
 
 /**
@@ -291,15 +309,19 @@ async function followOrganisation(
   const org = await ctx.data.organisations.get(id);
   // Its active teams as the name index holds them (the index reads active teams on every interface).
   const teams = org.teams.map((t) => ctx.names.team(t.id)).flatMap((t) => (t?.active ? [t.id] : []));
-  if (teams.length === 0) throw new UserError('NO_TEAMS', `${org.name} has no active teams to follow.`);
+  if (teams.length === 0)
+    throw new UserError('NO_TEAMS', ctx.t('commands.follow.noTeams', { name: org.name }));
   const names = teams.map((t) => teamLabel(ctx, t)).join(', ');
   if (sub === 'unfollow') {
     const saved = await profile.update((current) => {
       if (!current.follows.some((f) => teams.includes(f.team)))
-        throw new UserError('NOT_FOLLOWING', `You follow none of ${org.name}'s teams (${names}).`);
+        throw new UserError(
+          'NOT_FOLLOWING',
+          ctx.t('commands.me.followsNone', { name: org.name, listed: names }),
+        );
       return { ...current, follows: current.follows.filter((f) => !teams.includes(f.team)) };
     });
-    return saidAndShown(ctx, saved, `You no longer follow ${org.name}: ${names}.`);
+    return saidAndShown(ctx, saved, ctx.t('commands.me.noLonger', { name: `${org.name}: ${names}` }));
   }
   const saved = await profile.update((current) => {
     const entry = (t: number) =>
@@ -311,11 +333,15 @@ async function followOrganisation(
       );
     const added = teams.filter((t) => !current.follows.some((f) => f.team === t));
     if (current.follows.length + added.length > MAX_PERSONAL_FOLLOWS)
-      throw new UserError('TOO_MANY_FOLLOWS', [
-        `${org.name} has ${added.length} teams you do not follow yet, and you follow ${current.follows.length} of the ${MAX_PERSONAL_FOLLOWS} one person can; `,
-        cmd('me unfollow'),
-        ' some first.',
-      ]);
+      throw new UserError(
+        'TOO_MANY_FOLLOWS',
+        spanned(
+          ctx.t,
+          'commands.me.tooManyOrganisation',
+          { name: org.name, added: added.length, now: current.follows.length, count: MAX_PERSONAL_FOLLOWS },
+          { command: cmd('me unfollow') },
+        ),
+      );
     // Teams already followed take the new options in place; the others are added in the data's order.
     const follows = [
       ...current.follows.map((f) => (teams.includes(f.team) ? entry(f.team) : f)),
@@ -330,7 +356,11 @@ async function followOrganisation(
   return saidAndShown(
     ctx,
     saved,
-    `Now following ${org.name}, just for you: ${names}${options.length ? ` (${options.join(', ')})` : ''}; reminders at ${saved.leads.join(', ')} minutes before.`,
+    ctx.t('commands.me.nowFollowingOrganisation', {
+      name: org.name,
+      listed: `${names}${options.length ? ` (${options.join(', ')})` : ''}`,
+      leads: saved.leads.join(', '),
+    }),
   );
 }
 
@@ -353,27 +383,21 @@ function followEntry(
   };
 }
 
-async function calendar(profile: ProfileAccess, renew: boolean): Promise<Reply> {
+async function calendar(t: Translate, profile: ProfileAccess, renew: boolean): Promise<Reply> {
   // Asked before a token is made: no secret is created for an endpoint that does not exist.
   if (profile.calendarUrl('probe') === undefined)
-    throw new UserError(
-      'NO_CALENDAR',
-      'This Matchday serves no calendars. Whoever runs it can turn them on with CALENDAR_PORT (see the README, "Follow privately").',
-    );
+    throw new UserError('NO_CALENDAR', t('commands.me.noCalendar'));
   const token = await profile.calendarToken(renew);
   const url = profile.calendarUrl(token)!;
   const card: Card = {
-    title: renew ? 'Your new calendar URL' : 'Your calendar URL',
+    title: t(renew ? 'commands.me.calendar.newTitle' : 'commands.me.calendar.title'),
     colour: COLOURS.success,
     description: [
       [{ link: url, label: url }],
-      [
-        'Subscribe to it in your calendar app (Google Calendar: Other calendars, From URL; Apple Calendar: New Calendar Subscription). It lists the series of the teams you follow, with reminders at your lead times.',
-      ],
-      [
-        renew ? 'The old URL no longer works.' : 'Keep it to yourself; anyone with it sees what you follow. ',
-        ...(renew ? [] : [cmd('me calendar renew'), ' makes a new one and the old one stops working.']),
-      ],
+      [t('commands.me.calendar.subscribe')],
+      renew
+        ? [t('commands.me.calendar.oldGone')]
+        : spanned(t, 'commands.me.calendar.keep', {}, { command: cmd('me calendar renew') }),
     ],
   };
   return { cards: [card] };
@@ -388,37 +412,51 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
   const lines: Text[] = [];
   if (said) lines.push(messageSpans(said));
   if (profile.follows.length === 0)
-    lines.push([
-      'You follow no teams yet. Try ',
-      cmd('me follow team:<name>'),
-      '; only you see what you follow.',
-    ]);
+    lines.push(
+      spanned(
+        ctx.t,
+        'commands.me.none',
+        {},
+        { command: cmd(`me follow team:<${ctx.t('commands.follow.name')}>`) },
+      ),
+    );
   else lines.push(...profile.follows.map((f) => [followLabel(ctx, f)]));
+  const t = ctx.t;
+  const quiet = profile.quiet;
   const fields: Field[] = [
-    { name: 'Reminders', value: [`${profile.leads.join(', ')} min before`], inline: true },
-    { name: 'Time zone', value: [profile.timezone], inline: true },
     {
-      name: 'Quiet hours',
-      value: [profile.quiet ? `${profile.quiet.from} to ${profile.quiet.to}` : 'off'],
+      name: t('commands.me.field.reminders'),
+      value: [t('commands.me.minBefore', { leads: profile.leads.join(', ') })],
       inline: true,
     },
-    { name: 'By DM', value: [dmsLabel(profile)], inline: true },
-    { name: 'Results', value: [spoilersLabel(profile.spoilers)], inline: true },
+    { name: t('commands.me.field.zone'), value: [profile.timezone], inline: true },
+    {
+      name: t('commands.me.field.quiet'),
+      value: [quiet ? t('commands.me.fromTo', { from: quiet.from, to: quiet.to }) : t('commands.me.off')],
+      inline: true,
+    },
+    { name: t('commands.me.field.dms'), value: [dmsLabel(t, profile)], inline: true },
+    { name: t('commands.me.field.results'), value: [spoilersLabel(t, profile.spoilers)], inline: true },
   ];
   // Named only where this Matchday serves calendars (else /me calendar would only say it does not).
   if (ctx.profile?.calendarUrl('probe') !== undefined)
     fields.push({
-      name: 'Calendar',
-      value: profile.calendar
-        ? ['on: ', cmd('me calendar'), ' shows its URL']
-        : ['off: ', cmd('me calendar')],
+      name: t('commands.me.field.calendar'),
+      value: spanned(
+        t,
+        profile.calendar ? 'commands.me.calendarOn' : 'commands.me.calendarOff',
+        {},
+        {
+          command: cmd('me calendar'),
+        },
+      ),
       inline: true,
     });
   return {
-    title: said ? 'Saved' : 'Your follows',
+    title: t(said ? 'commands.me.saved' : 'commands.me.title'),
     colour: said ? COLOURS.success : COLOURS.info,
     description: lines,
     fields,
-    footer: `${profile.follows.length} of ${MAX_PERSONAL_FOLLOWS} followed · only you see this`,
+    footer: t('commands.me.footer', { count: profile.follows.length, most: MAX_PERSONAL_FOLLOWS }),
   };
 }

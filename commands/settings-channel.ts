@@ -6,16 +6,17 @@
  * when another admin saved meanwhile; the platform checks (permissions) happen before it.
  */
 import { type CommandContext, UserError } from '../src/bot/command.ts';
-import { tenantPlace } from '../src/bot/format.ts';
 import type { Card, Reply } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { ChannelSubscription, Settings } from '../src/bot/settings.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 
 /** An edit of the settings, and what to say once it is stored. */
 export interface SettingsChange {
   change: (next: Settings) => void;
-  describe: (stored: Settings) => Message;
+  /** What the stored settings say of the change, in their language (`t`). */
+  describe: (stored: Settings, t: Translate) => Message;
 }
 
 /** The options of `events` and `threads`. */
@@ -24,22 +25,22 @@ interface ChannelSwitch {
   enabled?: unknown;
 }
 
-export function channelId(value: unknown): string {
-  const id = str(value, 'a channel');
+export function channelId(t: Translate, value: unknown): string {
+  const id = str(t, value, t('commands.settings.aChannel'));
   // Channel ids from the platforms: Discord snowflakes, Slack C/G ids, the terminal's name.
   if (!/^[A-Za-z0-9_#:-]{1,64}$/.test(id))
-    throw new UserError('BAD_CHANNEL', 'That is not a channel: pick one from the list.');
+    throw new UserError('BAD_CHANNEL', t('commands.settings.badChannel'));
   return id;
 }
 
-export function str(value: unknown, name: string): string {
+export function str(t: Translate, value: unknown, name: string): string {
   if (typeof value !== 'string' || value.trim() === '')
-    throw new UserError('MISSING_OPTION', `Give ${name}.`);
+    throw new UserError('MISSING_OPTION', t('commands.settings.give', { name }));
   return value.trim();
 }
 
-export function channelLabel(channel: ChannelSubscription): string {
-  return channel.name ? `#${channel.name}` : `channel ${channel.id}`;
+export function channelLabel(t: Translate, channel: ChannelSubscription): string {
+  return channel.name ? `#${channel.name}` : t('commands.settings.channel', { id: channel.id });
 }
 
 /**
@@ -50,12 +51,11 @@ export function channelOption(channel: Pick<ChannelSubscription, 'id' | 'name'>)
   return `channel:#${(channel.name ?? channel.id).replace(/^#/, '')}`;
 }
 
-export function channelUnknown(): UserError {
-  return new UserError('UNKNOWN_CHANNEL', [
-    'That channel is not set up; use ',
-    cmd('settings channel-add'),
-    ' first.',
-  ]);
+export function channelUnknown(t: Translate): UserError {
+  return new UserError(
+    'UNKNOWN_CHANNEL',
+    spanned(t, 'commands.settings.channelUnknown', {}, { command: cmd('settings channel-add') }),
+  );
 }
 
 /** The channel and the state a switch (`events`, `threads`) is turned to, with the settings now. */
@@ -63,8 +63,9 @@ function switchOf(
   ctx: CommandContext<unknown>,
   args: ChannelSwitch,
 ): { id: string; enabled: boolean; current: Settings } {
-  const id = channelId(args.channel);
-  if (typeof args.enabled !== 'boolean') throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+  const id = channelId(ctx.t, args.channel);
+  if (typeof args.enabled !== 'boolean')
+    throw new UserError('BAD_BOOLEAN', ctx.t('commands.settings.badBoolean'));
   return { id, enabled: args.enabled, current: ctx.tenant.settings };
 }
 
@@ -74,35 +75,43 @@ export async function eventsChange(
   args: ChannelSwitch,
 ): Promise<SettingsChange> {
   const { id, enabled, current } = switchOf(ctx, args);
+  const t = ctx.t;
   if (ctx.tenant.platform !== 'discord')
-    throw new UserError('DISCORD_ONLY', [
-      `Scheduled events are a Discord feature; ${tenantPlace(ctx.tenant.platform).here} can subscribe to a calendar instead (`,
-      // The channel as given, so the suggestion runs as shown (or says the channel is not set up).
-      cmd(`settings calendar ${channelOption(current.channels.find((c) => c.id === id) ?? { id })}`),
-      ').',
-    ]);
-  if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
+    throw new UserError(
+      'DISCORD_ONLY',
+      spanned(
+        t,
+        'commands.settings.discordOnly',
+        { here: t(`commands.place.${ctx.tenant.platform}.here`) },
+        // The channel as given, so the suggestion runs as shown (or says the channel is not set up).
+        {
+          command: cmd(
+            `settings calendar ${channelOption(current.channels.find((c) => c.id === id) ?? { id })}`,
+          ),
+        },
+      ),
+    );
+  if (!current.channels.some((c) => c.id === id)) throw channelUnknown(t);
   if (enabled && ctx.channels?.events) {
     const check = await ctx.channels.events();
     if (!check.ok)
       throw new UserError(
         'EVENTS_PERMISSION',
-        `Matchday cannot make scheduled events here: it is missing ${check.missing.join(', ')}. Give its role Manage Events in Server Settings > Roles, then try again.`,
+        t('commands.settings.eventsPermission', { missing: check.missing.join(', ') }),
         check.missing,
       );
   }
-  return channelSwitch(id, enabled, 'events', (label, channel, stored) => {
-    if (!enabled) return `Scheduled events from ${label}: off (Matchday removes its upcoming events).`;
+  return channelSwitch(t, id, enabled, 'events', (st, label, channel, stored) => {
+    if (!enabled) return st('commands.settings.eventsOff', { label });
     const teams = new Set([...(channel?.teams ?? []), ...stored.follows]).size;
     return teams === 0
-      ? [
-          `Scheduled events from ${label}: on, but it follows no team yet: add teams with `,
-          cmd('follow team'),
-          ' or ',
-          cmd('settings channel-set teams:'),
-          '.',
-        ]
-      : `Scheduled events from ${label}: on, for the series of ${teams} followed team${teams === 1 ? '' : 's'} in the next 26 hours (at most 100 events in the server).`;
+      ? spanned(
+          st,
+          'commands.settings.eventsNoTeam',
+          { label },
+          { follow: cmd('follow team'), set: cmd('settings channel-set teams:') },
+        )
+      : st('commands.settings.eventsOn', { label, count: teams });
   });
 }
 
@@ -112,31 +121,31 @@ export async function threadsChange(
   args: ChannelSwitch,
 ): Promise<SettingsChange> {
   const { id, enabled, current } = switchOf(ctx, args);
-  if (ctx.tenant.platform === 'terminal')
-    throw new UserError('NO_THREADS', 'The terminal has no threads; this works on Discord and Slack.');
-  if (!current.channels.some((c) => c.id === id)) throw channelUnknown();
+  const t = ctx.t;
+  if (ctx.tenant.platform === 'terminal') throw new UserError('NO_THREADS', t('commands.settings.noThreads'));
+  if (!current.channels.some((c) => c.id === id)) throw channelUnknown(t);
   if (enabled && ctx.channels?.threads) {
     const check = await ctx.channels.threads(id);
     if (!check.ok)
       throw new UserError(
         'THREADS_PERMISSION',
-        `Matchday cannot use threads in that channel: it is missing ${check.missing.join(' and ')}. Give Matchday’s role those permissions in the channel (Edit Channel > Permissions) or in Server Settings > Roles, then turn threads on again.`,
+        t('commands.settings.threadsPermission', {
+          missing: check.missing.join(` ${t('commands.settings.and')} `),
+        }),
         check.missing,
       );
   }
-  return channelSwitch(id, enabled, 'threads', (label, channel, stored) => {
-    if (!enabled) return `Threads in ${label}: off.`;
+  return channelSwitch(t, id, enabled, 'threads', (st, label, channel, stored) => {
+    if (!enabled) return st('commands.settings.threadsOff', { label });
     const live = channel?.kinds.includes('live') && stored.liveUpdates;
-    const on = `Threads in ${label}: on; each finished game is posted in a thread under the live card`;
     return live
-      ? `${on}.`
-      : [
-          `${on} (live cards are off for this channel: turn them on with `,
-          cmd('settings channel-set kinds:'),
-          ' or ',
-          cmd('settings live'),
-          ').',
-        ];
+      ? st('commands.settings.threadsOn', { label })
+      : spanned(
+          st,
+          'commands.settings.threadsOnNoLive',
+          { label },
+          { kinds: cmd('settings channel-set kinds:'), live: cmd('settings live') },
+        );
   });
 }
 
@@ -145,21 +154,27 @@ export async function threadsChange(
  * channel's label and the channel as stored.
  */
 function channelSwitch(
+  t: Translate,
   id: string,
   enabled: boolean,
   flag: 'events' | 'threads',
-  say: (label: string, channel: ChannelSubscription | undefined, stored: Settings) => Message,
+  say: (t: Translate, label: string, channel: ChannelSubscription | undefined, stored: Settings) => Message,
 ): SettingsChange {
   return {
     change: (next) => {
       const channel = next.channels.find((c) => c.id === id);
-      if (!channel) throw channelUnknown();
+      if (!channel) throw channelUnknown(t);
       if (enabled) channel[flag] = true;
       else delete channel[flag];
     },
-    describe: (stored) => {
+    describe: (stored, st) => {
       const channel = stored.channels.find((c) => c.id === id);
-      return say(channel ? channelLabel(channel) : `channel ${id}`, channel, stored);
+      return say(
+        st,
+        channel ? channelLabel(st, channel) : st('commands.settings.channel', { id }),
+        channel,
+        stored,
+      );
     },
   };
 }
@@ -173,33 +188,30 @@ export async function calendarReply(
   current: Settings,
   args: { channel?: unknown; action?: unknown },
 ): Promise<Reply> {
-  const id = channelId(args.channel);
+  const t = ctx.t;
+  const id = channelId(t, args.channel);
   const channel = current.channels.find((c) => c.id === id);
-  if (!channel) throw channelUnknown();
+  if (!channel) throw channelUnknown(t);
   const calendars = ctx.channelCalendars;
   if (!calendars || calendars.url('probe') === undefined)
-    throw new UserError(
-      'NO_CALENDAR',
-      'This Matchday serves no calendars. Whoever runs it can turn them on with CALENDAR_PORT (see the README, "Follow privately").',
-    );
+    throw new UserError('NO_CALENDAR', t('commands.me.noCalendar'));
   const renew = args.action === 'renew';
   const url = calendars.url(await calendars.token(id, renew))!;
   const card: Card = {
-    title: `Calendar of ${channelLabel(channel)}`,
+    title: t('commands.settings.calendarTitle', { label: channelLabel(t, channel) }),
     colour: COLOURS.success,
     description: [
       [{ link: url, label: url }],
-      [
-        "The channel's series (its games, tiers and teams) as a calendar to subscribe to, with reminders at its lead times.",
-      ],
+      [t('commands.settings.calendarAbout')],
       renew
-        ? ['The old URL no longer works.']
-        : [
-            'Share it with the people who should have it; ',
+        ? [t('commands.me.calendar.oldGone')]
+        : spanned(
+            t,
+            'commands.settings.calendarShare',
+            {},
             // With the channel: the command runs as shown (channel: is required).
-            cmd(`settings calendar ${channelOption(channel)} action:renew`),
-            ' makes a new one and the old one stops working.',
-          ],
+            { command: cmd(`settings calendar ${channelOption(channel)} action:renew`) },
+          ),
     ],
   };
   return { cards: [card], ephemeral: true };

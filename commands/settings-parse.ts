@@ -11,7 +11,7 @@ import {
   type NotificationKind,
   SPOILER_POLICIES,
 } from '../src/bot/settings.ts';
-import { LOCALE_NAMES, LOCALES } from '../src/i18n/i18n.ts';
+import { LOCALE_NAMES, LOCALES, type Translate } from '../src/i18n/i18n.ts';
 import { resolveName, scopeOf } from './shared.ts';
 
 /** The time zone of `/settings timezone` and `/me timezone`. */
@@ -93,27 +93,28 @@ const NONE = new Set(['none', 'no', '-']);
 export async function parseGames(ctx: CommandContext<unknown>, text: string): Promise<number[]> {
   if (ALL.has(text.toLowerCase())) return [];
   const items = splitList(text);
-  if (items.length > 20) throw new UserError('TOO_MANY', 'At most 20 games.');
+  if (items.length > 20)
+    throw new UserError('TOO_MANY', ctx.t('commands.settings.parse.tooManyGames', { count: 20 }));
   const ids: number[] = [];
   for (const item of items) ids.push(await resolveName(ctx, 'game', item));
   return [...new Set(ids)];
 }
 
 /** "1,2" -> [1, 2]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
-export function parseTiers(text: string, forChannel: boolean): number[] {
+export function parseTiers(t: Translate, text: string, forChannel: boolean): number[] {
   if (ALL.has(text.toLowerCase())) return forChannel ? [] : [1, 2, 3, 4];
   const items = text.split(/[\s,;]+/).filter((s) => s !== '');
   const tiers = items.map((item) => {
     if (!/^[1-4]$/.test(item))
-      throw new UserError('BAD_TIER', `"${item.slice(0, 10)}" is not a tier: tiers are 1 (top) to 4.`);
+      throw new UserError('BAD_TIER', t('commands.settings.parse.badTier', { item: item.slice(0, 10) }));
     return Number(item);
   });
-  if (tiers.length === 0) throw new UserError('BAD_TIER', 'Give at least one tier, e.g. "1,2".');
+  if (tiers.length === 0) throw new UserError('BAD_TIER', t('commands.settings.parse.noTier'));
   return [...new Set(tiers)].sort();
 }
 
 /** "15, 60, 2h" -> [15, 60, 120] minutes, 1 to 1440, at most 5. */
-export function parseLeads(text: string, forChannel: boolean): number[] {
+export function parseLeads(t: Translate, text: string, forChannel: boolean): number[] {
   if (forChannel && ALL.has(text.toLowerCase())) return [];
   const leads = text
     .split(/[\s,;]+/)
@@ -122,17 +123,14 @@ export function parseLeads(text: string, forChannel: boolean): number[] {
       const match = /^(\d{1,5})\s*(m|min|mins|minutes|h|hr|hours)?$/i.exec(item);
       const minutes = match ? Number(match[1]) * (match[2] && /^h/i.test(match[2]) ? 60 : 1) : Number.NaN;
       if (!Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
-        throw new UserError(
-          'BAD_LEAD',
-          `"${item.slice(0, 10)}" is not a lead time: use minutes from 1 to 1440, e.g. "15, 60".`,
-        );
+        throw new UserError('BAD_LEAD', t('commands.settings.parse.badLead', { item: item.slice(0, 10) }));
       }
       return minutes;
     });
   const unique = [...new Set(leads)].sort((a, b) => a - b);
-  if (unique.length === 0)
-    throw new UserError('BAD_LEAD', 'Give at least one lead time in minutes, e.g. 15.');
-  if (unique.length > 5) throw new UserError('BAD_LEAD', 'At most 5 reminder lead times.');
+  if (unique.length === 0) throw new UserError('BAD_LEAD', t('commands.settings.parse.noLead'));
+  if (unique.length > 5)
+    throw new UserError('BAD_LEAD', t('commands.settings.parse.tooManyLeads', { count: 5 }));
   return unique;
 }
 
@@ -149,13 +147,14 @@ export async function channelPatch(
   const games = args.games;
   if (games !== undefined) patch.games = await parseGames(ctx, games);
   const tiers = args.tiers;
-  if (tiers !== undefined) patch.tiers = parseTiers(tiers, true);
+  if (tiers !== undefined) patch.tiers = parseTiers(ctx.t, tiers, true);
   const teams = args.teams;
   if (teams !== undefined) {
     if (NONE.has(teams.toLowerCase())) patch.teams = [];
     else {
       const items = splitList(teams);
-      if (items.length > 25) throw new UserError('TOO_MANY', 'At most 25 teams per channel.');
+      if (items.length > 25)
+        throw new UserError('TOO_MANY', ctx.t('commands.settings.parse.tooManyTeams', { count: 25 }));
       const scope = scopeOf(ctx, patch.games ?? channelGames);
       const ids: number[] = [];
       for (const item of items) ids.push(await resolveName(ctx, 'team', item, scope));
@@ -172,24 +171,30 @@ export async function channelPatch(
         if (!kind) {
           throw new UserError(
             'BAD_KIND',
-            `"${k.slice(0, 20)}" is not a notification kind: use ${NOTIFICATION_KINDS.join(', ')}.`,
+            ctx.t('commands.settings.parse.badKind', {
+              kind: k.slice(0, 20),
+              kinds: NOTIFICATION_KINDS.join(', '),
+            }),
           );
         }
         list.push(kind);
       }
       if (list.length === 0)
-        throw new UserError('BAD_KIND', `Give at least one of ${NOTIFICATION_KINDS.join(', ')}.`);
+        throw new UserError(
+          'BAD_KIND',
+          ctx.t('commands.settings.parse.noKind', { kinds: NOTIFICATION_KINDS.join(', ') }),
+        );
       patch.kinds = [...new Set(list)];
     }
   }
   const leads = args.leads;
-  if (leads !== undefined) patch.leads = parseLeads(leads, true);
+  if (leads !== undefined) patch.leads = parseLeads(ctx.t, leads, true);
   const role = args.role;
   if (typeof role === 'string' && role.trim() !== '') {
     const id = role.trim();
     if (NONE.has(id.toLowerCase())) patch.role = null;
     else if (!/^[A-Za-z0-9_:-]{1,64}$/.test(id))
-      throw new UserError('BAD_ROLE', 'That is not a role: pick one from the list.');
+      throw new UserError('BAD_ROLE', ctx.t('commands.settings.parse.badRole'));
     else patch.role = id;
   }
   return patch;

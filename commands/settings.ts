@@ -12,7 +12,6 @@ import {
   defineSubcommand,
   UserError,
 } from '../src/bot/command.ts';
-import { tenantPlace } from '../src/bot/format.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import {
@@ -24,7 +23,7 @@ import {
 } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { LOCALE_NAMES, type Locale, translator } from '../src/i18n/i18n.ts';
+import { LOCALE_NAMES, type Locale, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import {
   calendarReply,
   channelId,
@@ -88,12 +87,13 @@ export default defineCommand({
         },
       },
       async run(ctx) {
-        const games = await parseGames(ctx, str(ctx.args.games, 'games'));
+        const games = await parseGames(ctx, str(ctx.t, ctx.args.games, 'games'));
         return saved(ctx, {
           change: (next) => {
             next.games = games;
           },
-          describe: (stored) => `Games: ${describeGames(ctx, stored.games)}.`,
+          describe: (stored, t) =>
+            t('commands.settings.saidGames', { games: describeGames(ctx, t, stored.games) }),
         });
       },
     }),
@@ -101,19 +101,19 @@ export default defineCommand({
       description: 'Tiers to follow (1 is the top)',
       options: { tiers: { type: 'string', description: 'e.g. "1,2"', required: true, max: 20 } },
       run: (ctx) => {
-        const tiers = parseTiers(str(ctx.args.tiers, 'tiers'), false);
+        const tiers = parseTiers(ctx.t, str(ctx.t, ctx.args.tiers, 'tiers'), false);
         return saved(ctx, {
           change: (next) => {
             next.tiers = tiers;
           },
-          describe: (stored) => `Tiers: ${stored.tiers.join(', ')}.`,
+          describe: (stored, t) => t('commands.settings.saidTiers', { tiers: stored.tiers.join(', ') }),
         });
       },
     }),
     timezone: defineSubcommand({
       description: 'Timezone for schedules and digests',
       options: { zone: zoneOption },
-      run: (ctx) => saved(ctx, timezoneChange(ctx.args)),
+      run: (ctx) => saved(ctx, timezoneChange(ctx.t, ctx.args)),
     }),
     language: defineSubcommand({
       description: 'Language of replies, cards and notifications',
@@ -136,12 +136,13 @@ export default defineCommand({
         },
       },
       run: (ctx) => {
-        const leads = parseLeads(str(ctx.args.minutes, 'minutes'), false);
+        const leads = parseLeads(ctx.t, str(ctx.t, ctx.args.minutes, 'minutes'), false);
         return saved(ctx, {
           change: (next) => {
             next.reminderLeads = leads;
           },
-          describe: (stored) => `Reminders: ${stored.reminderLeads.join(', ')} minutes before.`,
+          describe: (stored, t) =>
+            t('commands.settings.saidReminders', { leads: stored.reminderLeads.join(', ') }),
         });
       },
     }),
@@ -162,12 +163,12 @@ export default defineCommand({
           ],
         },
       },
-      run: (ctx) => saved(ctx, digestChange(ctx.args)),
+      run: (ctx) => saved(ctx, digestChange(ctx.t, ctx.args)),
     }),
     live: defineSubcommand({
       description: 'Live score updates on or off',
       options: { enabled: { type: 'boolean', description: 'On or off', required: true } },
-      run: (ctx) => saved(ctx, liveChange(ctx.args)),
+      run: (ctx) => saved(ctx, liveChange(ctx.t, ctx.args)),
     }),
     'channel-add': defineSubcommand({
       description: 'Post notifications in a channel',
@@ -182,7 +183,7 @@ export default defineCommand({
     'channel-remove': defineSubcommand({
       description: 'Stop posting in a channel',
       options: { channel: { type: 'channel', description: 'The channel', required: true } },
-      run: (ctx) => saved(ctx, channelRemoveChange(ctx.args)),
+      run: (ctx) => saved(ctx, channelRemoveChange(ctx.t, ctx.args)),
     }),
     events: defineSubcommand({
       description: "Discord: a channel's followed series as scheduled events",
@@ -206,7 +207,8 @@ export default defineCommand({
 async function saved(ctx: CommandContext<unknown>, { change, describe }: SettingsChange): Promise<Reply> {
   // Pending admin notices are shown and cleared by the runtime after any admin command.
   const stored = await save(ctx, change);
-  return settingsReply(ctx, stored, describe(stored));
+  // Said in the stored language: `/settings language` answers in the language just chosen.
+  return settingsReply(ctx, stored, describe(stored, translator(stored.language)));
 }
 
 /** The settings card, private to the admin. */
@@ -219,47 +221,59 @@ async function settingsReply(
 }
 
 /** `/settings digest`: its time and what an empty day says. */
-function digestChange(args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
+function digestChange(t: Translate, args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
   const time = args.time;
   const whenEmpty = args.when_empty;
   if (time === undefined && whenEmpty === undefined) {
-    throw new UserError('NOTHING_TO_CHANGE', 'Give a time (HH:MM) or when_empty (say or skip).');
+    throw new UserError('NOTHING_TO_CHANGE', t('commands.settings.digestNothing'));
   }
   if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-    throw new UserError('BAD_TIME', `"${time}" is not a time of day: use HH:MM in 24-hour form, e.g. 09:00.`);
+    throw new UserError('BAD_TIME', t('commands.settings.badTime', { time }));
   }
   const change = (next: Settings): void => {
     if (time !== undefined) next.digestTime = time;
     if (whenEmpty !== undefined) next.digestWhenEmpty = whenEmpty;
   };
-  const describe = (stored: Settings) =>
-    `Digest: ${stored.digestTime} (${stored.timezone}), on empty days ${stored.digestWhenEmpty === 'say' ? 'say so' : 'skip'}.`;
+  const describe = (stored: Settings, st: Translate) =>
+    st(
+      stored.digestWhenEmpty === 'say'
+        ? 'commands.settings.saidDigestSay'
+        : 'commands.settings.saidDigestSkip',
+      {
+        time: stored.digestTime,
+        zone: stored.timezone,
+      },
+    );
   return { change, describe };
 }
 
 /** `/settings channel-remove`. */
-function channelRemoveChange(args: { channel?: unknown }): SettingsChange {
-  const id = channelId(args.channel);
+function channelRemoveChange(t: Translate, args: { channel?: unknown }): SettingsChange {
+  const id = channelId(t, args.channel);
   let removed: ChannelSubscription | undefined;
   const change = (next: Settings): void => {
     removed = next.channels.find((c) => c.id === id);
-    if (!removed) throw new UserError('UNKNOWN_CHANNEL', 'That channel is not set up for notifications.');
+    if (!removed) throw new UserError('UNKNOWN_CHANNEL', t('commands.settings.notSetUp'));
     next.channels = next.channels.filter((c) => c.id !== id);
   };
-  const describe = () => (removed ? `Removed ${channelLabel(removed)}.` : '');
+  const describe = (_: Settings, st: Translate) =>
+    removed ? st('commands.settings.removed', { label: channelLabel(st, removed) }) : '';
   return { change, describe };
 }
 
 /** `/settings timezone`: an IANA name, a city, an abbreviation or an offset. */
-function timezoneChange(args: { zone?: string }): SettingsChange {
-  const typed = str(args.zone, 'zone');
+function timezoneChange(t: Translate, args: { zone?: string }): SettingsChange {
+  const typed = str(t, args.zone, 'zone');
   const zone = resolveTimeZone(typed);
   const change = (next: Settings): void => {
     next.timezone = zone;
   };
   // An abbreviation or offset says which zone it was taken as.
-  const read = typed.toLowerCase() === zone.toLowerCase() ? '' : ` ("${typed}" read as ${zone})`;
-  const describe = (stored: Settings) => `Timezone: ${stored.timezone}${read}.`;
+  const read = typed.toLowerCase() !== zone.toLowerCase();
+  const describe = (stored: Settings, st: Translate) =>
+    read
+      ? st('commands.settings.saidZoneRead', { zone: stored.timezone, typed, read: zone })
+      : st('commands.settings.saidZone', { zone: stored.timezone });
   return { change, describe };
 }
 
@@ -269,20 +283,23 @@ function languageChange(args: { code: Locale }): SettingsChange {
   const change = (next: Settings): void => {
     next.language = code;
   };
-  const describe = (stored: Settings) =>
-    translator(stored.language)('commands.settings.language', { name: LOCALE_NAMES[stored.language] });
+  const describe = (stored: Settings, st: Translate) =>
+    st('commands.settings.language', { name: LOCALE_NAMES[stored.language] });
   return { change, describe };
 }
 
 /** `/settings live`: live score updates on or off, in every channel. */
-function liveChange(args: { enabled?: unknown }): SettingsChange {
+function liveChange(t: Translate, args: { enabled?: unknown }): SettingsChange {
   const enabled = args.enabled;
-  if (typeof enabled !== 'boolean') throw new UserError('BAD_BOOLEAN', 'enabled must be true or false.');
+  if (typeof enabled !== 'boolean') throw new UserError('BAD_BOOLEAN', t('commands.settings.badBoolean'));
   return {
     change: (next) => {
       next.liveUpdates = enabled;
     },
-    describe: (stored) => `Live updates: ${stored.liveUpdates ? 'on' : 'off'}.`,
+    describe: (stored, st) =>
+      st('commands.settings.saidLive', {
+        state: st(stored.liveUpdates ? 'commands.settings.on' : 'commands.settings.off'),
+      }),
   };
 }
 
@@ -292,7 +309,8 @@ function spoilersChange(args: { policy: SpoilerPolicy }): SettingsChange {
   const change = (next: Settings): void => {
     next.spoilers = policy;
   };
-  const describe = (stored: Settings) => `Spoilers: ${stored.spoilers}.`;
+  const describe = (stored: Settings, st: Translate) =>
+    st('commands.settings.saidSpoilers', { policy: st(`commands.settings.spoilers.${stored.spoilers}`) });
   return { change, describe };
 }
 
@@ -302,17 +320,18 @@ async function channelChange(
   sub: 'channel-add' | 'channel-set',
   args: ArgsOf<typeof channelOptions>,
 ): Promise<SettingsChange> {
-  const id = channelId(args.channel);
+  const t = ctx.t;
+  const id = channelId(t, args.channel);
   const seen = ctx.tenant.settings.channels.find((c) => c.id === id);
-  if (sub === 'channel-add' && seen) throw channelExists();
-  if (sub === 'channel-set' && !seen) throw channelUnknown();
+  if (sub === 'channel-add' && seen) throw channelExists(t);
+  if (sub === 'channel-set' && !seen) throw channelUnknown(t);
   let name: string | undefined;
   if (ctx.channels) {
     const check = await ctx.channels.check(id);
     if (!check.ok) {
       throw new UserError(
         'CHANNEL_PERMISSIONS',
-        `Matchday cannot post in that channel: it is missing ${check.missing.join(', ')}. Grant those permissions and try again.`,
+        t('commands.settings.channelPermissions', { missing: check.missing.join(', ') }),
         check.missing,
       );
     }
@@ -323,12 +342,12 @@ async function channelChange(
   let added = false;
   const change = (next: Settings): void => {
     const existing = next.channels.find((c) => c.id === id);
-    if (sub === 'channel-add' && existing) throw channelExists();
-    if (sub === 'channel-set' && !existing) throw channelUnknown();
+    if (sub === 'channel-add' && existing) throw channelExists(t);
+    if (sub === 'channel-set' && !existing) throw channelUnknown(t);
     if (!existing && next.channels.length >= MAX_CHANNELS) {
       throw new UserError(
         'TOO_MANY_CHANNELS',
-        `At most ${MAX_CHANNELS} notification channels; remove one first.`,
+        t('commands.settings.tooManyChannels', { count: MAX_CHANNELS }),
       );
     }
     // A new channel hears of nothing already over (no flood of earlier results).
@@ -346,7 +365,12 @@ async function channelChange(
     updated = channel;
     added = !existing;
   };
-  const describe = (): Message => (updated ? `${added ? 'Added' : 'Updated'} ${channelLabel(updated)}.` : '');
+  const describe = (_: Settings, st: Translate): Message =>
+    updated
+      ? st(added ? 'commands.settings.added' : 'commands.settings.updated', {
+          label: channelLabel(st, updated),
+        })
+      : '';
   return { change, describe };
 }
 
@@ -360,77 +384,120 @@ function save(ctx: CommandContext<unknown>, edit: (next: Settings) => void): Pro
       const issue = parsed.error.issues[0];
       throw new UserError(
         'BAD_SETTINGS',
-        `That change is not valid: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}.`,
+        ctx.t('commands.settings.invalid', {
+          path: issue?.path.join('.') || 'settings',
+          message: issue?.message ?? 'invalid',
+        }),
       );
     }
     return parsed.data;
   });
 }
 
-function channelExists(): UserError {
-  return new UserError('CHANNEL_EXISTS', [
-    'That channel is already set up; use ',
-    cmd('settings channel-set'),
-    ' to change it.',
-  ]);
+function channelExists(t: Translate): UserError {
+  return new UserError(
+    'CHANNEL_EXISTS',
+    spanned(t, 'commands.settings.channelExists', {}, { command: cmd('settings channel-set') }),
+  );
 }
 
-function describeGames(ctx: CommandContext<unknown>, games: readonly number[]): string {
-  if (games.length === 0) return 'all';
+function describeGames(ctx: CommandContext<unknown>, t: Translate, games: readonly number[]): string {
+  if (games.length === 0) return t('commands.settings.all');
   const names = ctx.names;
-  return games.map((id) => names.game(id)?.title ?? `game ${id}`).join(', ');
+  return games.map((id) => names.game(id)?.title ?? t('commands.shared.game', { id })).join(', ');
 }
 
 /** The settings as a card; `changed` says what this command just changed. */
 export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, changed: Message = ''): Card {
-  const { noun } = tenantPlace(ctx.tenant.platform);
+  // In the settings' own language: right after `/settings language`, the one just chosen.
+  const t = translator(settings.language);
+  const f = (key: SettingsField) => t(`commands.settings.field.${key}`);
   const names = ctx.names;
   const teamList = (ids: readonly number[]) =>
-    ids.map((id) => names.team(id)?.name ?? `team ${id}`).join(', ');
+    ids.map((id) => names.team(id)?.name ?? t('commands.shared.team', { id })).join(', ');
   const fields: Field[] = [
-    { name: 'Games', value: [describeGames(ctx, settings.games)], inline: true },
-    { name: 'Tiers', value: [settings.tiers.join(', ')], inline: true },
-    { name: 'Timezone', value: [settings.timezone], inline: true },
-    { name: 'Spoilers', value: [settings.spoilers], inline: true },
-    { name: 'Language', value: [LOCALE_NAMES[settings.language]], inline: true },
-    { name: 'Reminders', value: [`${settings.reminderLeads.join(', ')} min before`], inline: true },
+    { name: f('games'), value: [describeGames(ctx, t, settings.games)], inline: true },
+    { name: f('tiers'), value: [settings.tiers.join(', ')], inline: true },
+    { name: f('timezone'), value: [settings.timezone], inline: true },
+    { name: f('spoilers'), value: [t(`commands.settings.spoilers.${settings.spoilers}`)], inline: true },
+    { name: f('language'), value: [LOCALE_NAMES[settings.language]], inline: true },
     {
-      name: 'Digest',
+      name: f('reminders'),
+      value: [t('commands.me.minBefore', { leads: settings.reminderLeads.join(', ') })],
+      inline: true,
+    },
+    {
+      name: f('digest'),
       value: [
-        `${settings.digestTime}, ${settings.digestWhenEmpty === 'say' ? 'also on empty days' : 'skipped on empty days'}`,
+        t(
+          settings.digestWhenEmpty === 'say' ? 'commands.settings.digestSay' : 'commands.settings.digestSkip',
+          {
+            time: settings.digestTime,
+          },
+        ),
       ],
       inline: true,
     },
-    { name: 'Live updates', value: [settings.liveUpdates ? 'on' : 'off'], inline: true },
     {
-      name: 'Following',
-      value: [settings.follows.length > 0 ? teamList(settings.follows) : 'no teams'],
+      name: f('live'),
+      value: [t(settings.liveUpdates ? 'commands.settings.on' : 'commands.settings.off')],
+      inline: true,
+    },
+    {
+      name: f('following'),
+      value: [settings.follows.length > 0 ? teamList(settings.follows) : t('commands.settings.noTeams')],
       inline: true,
     },
   ];
   // One field per channel: single-line values render alike on every platform.
-  for (const c of settings.channels.slice(0, 15)) {
-    const parts = [
-      `games ${c.games.length > 0 ? describeGames(ctx, c.games) : `(${noun} default)`}`,
-      `tiers ${c.tiers.length > 0 ? c.tiers.join(',') : `(${noun} default)`}`,
-      ...(c.teams.length > 0 ? [`teams ${teamList(c.teams)}`] : []),
-      c.kinds.join(', '),
-      ...(c.leads.length > 0 ? [`reminders ${c.leads.join(', ')} min`] : []),
-      ...(c.events ? ['scheduled events'] : []),
-      ...(c.threads ? ['threads'] : []),
-    ];
-    const value: Text = [parts.join('; ')];
-    if (c.role) value.push('; mentions ', { role: c.role });
-    if (c.disabled) value.push(` (off: ${c.disabled.reason})`);
-    fields.push({ name: `Channel ${channelLabel(c)}`, value });
-  }
+  for (const c of settings.channels.slice(0, 15)) fields.push(channelField(ctx, t, c, teamList));
   if (settings.channels.length === 0) {
     fields.push({
-      name: 'Notification channels',
-      value: ['none: add one with ', cmd('settings channel-add')],
+      name: f('channels'),
+      value: spanned(t, 'commands.settings.noChannels', {}, { command: cmd('settings channel-add') }),
     });
   }
-  const card: Card = { title: 'Matchday settings', colour: changed ? COLOURS.success : COLOURS.info, fields };
-  if (changed) card.description = [['Saved. ', ...messageSpans(changed)]];
+  const title = t('commands.settings.title');
+  const card: Card = { title, colour: changed ? COLOURS.success : COLOURS.info, fields };
+  if (changed) card.description = [[`${t('commands.settings.saved')} `, ...messageSpans(changed)]];
   return card;
+}
+
+type SettingsField =
+  | 'games'
+  | 'tiers'
+  | 'timezone'
+  | 'spoilers'
+  | 'language'
+  | 'reminders'
+  | 'digest'
+  | 'live'
+  | 'following'
+  | 'channels';
+
+/** One notification channel of the settings card, on one line. */
+function channelField(
+  ctx: CommandContext<unknown>,
+  t: Translate,
+  c: ChannelSubscription,
+  teamList: (ids: readonly number[]) => string,
+): Field {
+  const byDefault = t('commands.settings.channelDefault', {
+    noun: t(`commands.place.${ctx.tenant.platform}.noun`),
+  });
+  const parts = [
+    t('commands.settings.channelGames', {
+      games: c.games.length > 0 ? describeGames(ctx, t, c.games) : byDefault,
+    }),
+    t('commands.settings.channelTiers', { tiers: c.tiers.length > 0 ? c.tiers.join(',') : byDefault }),
+    ...(c.teams.length > 0 ? [t('commands.settings.channelTeams', { teams: teamList(c.teams) })] : []),
+    c.kinds.join(', '),
+    ...(c.leads.length > 0 ? [t('commands.settings.channelReminders', { leads: c.leads.join(', ') })] : []),
+    ...(c.events ? [t('commands.settings.channelEvents')] : []),
+    ...(c.threads ? [t('commands.settings.channelThreads')] : []),
+  ];
+  const value: Text = [parts.join('; ')];
+  if (c.role) value.push(`; ${t('commands.settings.mentions')} `, { role: c.role });
+  if (c.disabled) value.push(` (${t('commands.settings.off')}: ${c.disabled.reason})`);
+  return { name: t('commands.settings.channelField', { label: channelLabel(t, c) }), value };
 }
