@@ -17,16 +17,18 @@ import { COLOURS } from '../src/bot/reply.ts';
 import { closest } from '../src/bot/text-args.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Platform } from '../src/core/tenant-id.ts';
+import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import { commands } from './index.ts';
 
 /**
  * On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form.
  * The example quotes a real team name, so it works as typed.
  */
-function howArguments(sample: Sample): string {
+function howArguments(t: Translate, sample: Sample): string {
   const team = sample('team');
-  const example = team ? `, e.g. team:"${team}"` : '';
-  return `Arguments go as name:value pairs or in the order shown; put values with spaces in quotes${example}.`;
+  return team
+    ? t('commands.help.argumentsExample', { example: `team:"${team}"` })
+    : t('commands.help.arguments');
 }
 
 export default defineCommand({
@@ -37,6 +39,7 @@ export default defineCommand({
     command: { type: 'string', description: 'One command to explain', max: 32 },
   },
   async run(ctx) {
+    const t = ctx.t;
     const visible = commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
     const typed = ctx.tenant.platform !== 'discord';
     const name = ctx.args.command?.replace(/^\//, '').toLowerCase();
@@ -54,25 +57,30 @@ export default defineCommand({
         const names = visible.map((c) => c.name);
         throw new UserError(
           'UNKNOWN_COMMAND',
-          `There is no command "${name.slice(0, 32)}". Commands: ${names.join(', ')}.`,
+          t('commands.help.unknown', { name: name.slice(0, 32), names: names.join(', ') }),
           closest(name, names).map((n) => cmd(`help ${n}`)),
         );
       }
-      return { cards: [commandCard(command, ctx.tenant.platform, sample)], ephemeral: true };
+      return { cards: [commandCard(t, command, ctx.tenant.platform, sample)], ephemeral: true };
     }
     const card: Card = {
-      title: 'Matchday commands',
+      title: t('commands.help.title'),
       colour: COLOURS.info,
       description: [
         ...visible.map(
           (c): Text => [
             cmd(c.name),
             // The admin note comes from the declaration's flag only, never from the description text.
-            ` ${c.description}${c.adminOnly ? ' (admins)' : ''}`,
+            ` ${c.description}${c.adminOnly ? ` ${t('commands.help.admins')}` : ''}`,
           ],
         ),
-        ...(typed ? [[howArguments(sample)]] : []),
-        ['Details of one command: ', cmd('help command:<name>')],
+        ...(typed ? [[howArguments(t, sample)]] : []),
+        spanned(
+          t,
+          'commands.help.details',
+          {},
+          { command: cmd(`help command:<${t('commands.follow.name')}>`) },
+        ),
       ],
     };
     return { cards: [card], ephemeral: true };
@@ -80,15 +88,17 @@ export default defineCommand({
 });
 
 /** One option as a line: `name` (type, required, range or choices): description. */
-export function optionLine(name: string, option: OptionDef): Text {
-  const facts: string[] = [option.type];
-  if (option.required) facts.push('required');
-  if (option.choices) facts.push(`one of ${option.choices.map((c) => c.value).join(', ')}`);
+export function optionLine(t: Translate, name: string, option: OptionDef): Text {
+  const facts: string[] = [t(`commands.help.type.${option.type}`)];
+  if (option.required) facts.push(t('commands.help.required'));
+  if (option.choices)
+    facts.push(t('commands.help.oneOf', { list: option.choices.map((c) => c.value).join(', ') }));
   if (option.type === 'integer' || option.type === 'number') {
-    if (option.min !== undefined && option.max !== undefined) facts.push(`${option.min} to ${option.max}`);
+    if (option.min !== undefined && option.max !== undefined)
+      facts.push(t('commands.help.range', { min: option.min, max: option.max }));
   }
-  if (option.type === 'channel') facts.push('e.g. #matches');
-  if (option.autocomplete) facts.push('suggests names');
+  if (option.type === 'channel') facts.push(t('commands.help.channelExample'));
+  if (option.autocomplete) facts.push(t('commands.help.suggests'));
   return [{ text: name, code: true }, ` (${facts.join(', ')}): ${option.description}`];
 }
 
@@ -127,12 +137,20 @@ function exampleOf(name: string, options: OptionsDef, sample: Sample): string | 
 }
 
 /** A command's card: its description, usage and example, then its options or subcommands with theirs. */
-export function commandCard(command: AnyCommand, platform: Platform, sample: Sample = () => undefined): Card {
+export function commandCard(
+  t: Translate,
+  command: AnyCommand,
+  platform: Platform,
+  sample: Sample = () => undefined,
+): Card {
   const typed = platform !== 'discord';
   // Lines, not multi-line fields: each option one line, so every platform renders it alike.
-  const lines: Text[] = [[command.description], ...(command.adminOnly ? [['Admins only.']] : [])];
+  const lines: Text[] = [
+    [command.description],
+    ...(command.adminOnly ? [[t('commands.help.adminsOnly')]] : []),
+  ];
   const optionLines = (options: OptionsDef): Text[] =>
-    Object.entries(options).map(([n, o]): Text => ['  ', ...optionLine(n, o)]);
+    Object.entries(options).map(([n, o]): Text => ['  ', ...optionLine(t, n, o)]);
   if (command.subcommands) {
     for (const [sub, def] of Object.entries(command.subcommands)) {
       const usage: Span = cmd(usageOf(`${command.name} ${sub}`, def.options ?? {}));
@@ -140,12 +158,16 @@ export function commandCard(command: AnyCommand, platform: Platform, sample: Sam
     }
   } else {
     const options = command.options ?? {};
-    lines.push(['Usage: ', cmd(usageOf(command.name, options))]);
+    lines.push(spanned(t, 'commands.help.usage', {}, { command: cmd(usageOf(command.name, options)) }));
     const example = typed ? exampleOf(command.name, options, sample) : undefined;
-    if (example) lines.push(['Example: ', cmd(example)]);
+    if (example) lines.push(spanned(t, 'commands.help.example', {}, { command: cmd(example) }));
     lines.push(...optionLines(options));
   }
   if (typed && Object.keys(command.options ?? {}).length + Object.keys(command.subcommands ?? {}).length > 0)
-    lines.push([howArguments(sample)]);
-  return { title: `Help: ${command.name}`, colour: COLOURS.info, description: lines };
+    lines.push([howArguments(t, sample)]);
+  return {
+    title: t('commands.help.commandTitle', { name: command.name }),
+    colour: COLOURS.info,
+    description: lines,
+  };
 }

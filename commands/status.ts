@@ -13,6 +13,7 @@ import type { ProcessStatus } from '../src/bot/status.ts';
 import { VERSION } from '../src/bot/status.ts';
 import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
+import { INTL_TAGS, spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { visible } from './shared.ts';
 
@@ -31,7 +32,7 @@ export default defineCommand({
   ephemeral: true,
   usesService: true,
   async run(ctx) {
-    const { tenant, data, now } = ctx;
+    const { tenant, data, now, t } = ctx;
     const status = ctx.status?.();
     const fields: Field[] = [];
     const worst: Health[] = [];
@@ -47,58 +48,54 @@ export default defineCommand({
     try {
       [next] = visible(await data.series.list({ filter, order: 'start-asc', take: 1 }));
       if (data.servedStale) {
-        serviceLine = ['Not answering: showing what was read before it failed'];
+        serviceLine = [t('commands.status.stale')];
         worst.push('error');
       } else if (
         status &&
         status.upstream.failed > 0 &&
         status.upstream.failed >= status.upstream.requests / 2
       ) {
-        serviceLine = [
-          `Failing: ${status.upstream.failed} of ${status.upstream.requests} requests failed in the last ${status.upstream.seconds} s`,
-        ];
+        const { failed, requests, seconds } = status.upstream;
+        serviceLine = [t('commands.status.failing', { failed, count: requests, seconds })];
         worst.push('error');
-      } else serviceLine = ['Answering'];
+      } else serviceLine = [t('commands.status.answering')];
     } catch (error) {
-      const reason = error instanceof Error ? error.message : 'no answer';
-      serviceLine = [`Not answering: ${reason}`];
+      const reason = error instanceof Error ? error.message : t('commands.status.noAnswer');
+      serviceLine = [t('commands.status.notAnswering', { reason })];
       worst.push('error');
     }
-    fields.push({ name: 'Esports data service', value: serviceLine });
+    fields.push({ name: t('commands.status.field.service'), value: serviceLine });
     if (status) {
-      const feed = feedLine(status, now.getTime());
+      const feed = feedLine(t, status, now.getTime());
       worst.push(feed.health);
-      fields.push({ name: 'Feed', value: feed.text });
-      const budget = budgetLine(status);
+      fields.push({ name: t('commands.status.field.feed'), value: feed.text });
+      const budget = budgetLine(t, status);
       worst.push(budget.health);
-      fields.push({ name: 'Upstream budget', value: budget.text });
+      fields.push({ name: t('commands.status.field.budget'), value: budget.text });
     }
-    fields.push({ name: 'Next series', value: nextLine(next) });
+    fields.push({ name: t('commands.status.field.next'), value: nextLine(t, next) });
 
     // Channels: the platform says what Matchday lacks in each subscribed channel.
     const channels = tenant.settings.channels;
     const paused = channels.filter((c) => c.disabled);
-    const channelLines = await channelsLine(channels, ctx.channels);
+    const channelLines = await channelsLine(t, channels, ctx.channels);
     if (channelLines.health !== 'ok') worst.push(channelLines.health);
     const lines = channelLines.lines;
-    fields.push({ name: 'Channels', value: lines.flatMap((line, i) => [...(i > 0 ? ['\n'] : []), ...line]) });
+    const channelsValue = lines.flatMap((line, i) => [...(i > 0 ? ['\n'] : []), ...line]);
+    fields.push({ name: t('commands.status.field.channels'), value: channelsValue });
     if (paused.length > 0) worst.push('warning');
-    fields.push(pausedField(paused));
+    fields.push(pausedField(t, paused));
+    const notifier = status?.notifier ? ` · ${t('commands.status.notifierHere')}` : '';
     fields.push({
-      name: 'Version',
-      value: [`Matchday ${status?.version ?? VERSION}${status?.notifier ? ' · notifier running here' : ''}`],
+      name: t('commands.status.field.version'),
+      value: [`Matchday ${status?.version ?? VERSION}${notifier}`],
     });
 
     const health: Health = worst.includes('error') ? 'error' : worst.includes('warning') ? 'warning' : 'ok';
     return {
       cards: [
         {
-          title:
-            health === 'ok'
-              ? 'Matchday status: all good'
-              : health === 'warning'
-                ? 'Matchday status: needs a look'
-                : 'Matchday status: something is wrong',
+          title: t(`commands.status.title.${health}`),
           colour: health === 'ok' ? COLOURS.success : health === 'warning' ? COLOURS.warning : COLOURS.error,
           fields,
         },
@@ -109,43 +106,49 @@ export default defineCommand({
 });
 
 /** The paused subscriptions, since when and why, and how to resume them. */
-function pausedField(paused: readonly ChannelSubscription[]): Field {
+function pausedField(t: Translate, paused: readonly ChannelSubscription[]): Field {
   return {
-    name: 'Paused subscriptions',
+    name: t('commands.status.field.paused'),
     value:
       paused.length === 0
-        ? ['None']
+        ? [t('commands.status.none')]
         : paused.flatMap((c, i) => [
             ...(i > 0 ? ['\n'] : []),
-            `#${c.name ?? c.id} since `,
-            { time: new Date(c.disabled!.at), style: 'full' as const },
-            `: ${c.disabled!.reason} (fix it, then `,
-            cmd('settings channel-add'),
-            ' to resume)',
+            ...spanned(
+              t,
+              'commands.status.pausedLine',
+              { name: `#${c.name ?? c.id}`, reason: c.disabled!.reason },
+              {
+                time: { time: new Date(c.disabled!.at), style: 'full' as const },
+                command: cmd('settings channel-add'),
+              },
+            ),
           ]),
   };
 }
 
 /** One line per notification channel: OK, paused, or what Matchday lacks there. */
 async function channelsLine(
+  t: Translate,
   channels: readonly ChannelSubscription[],
   checks: ChannelCheck | undefined,
 ): Promise<{ lines: Text[]; health: Health }> {
   const lines: Text[] = [];
   let health: Health = 'ok';
-  if (channels.length === 0) lines.push(['No notification channels (', cmd('settings channel-add'), ').']);
-  else if (!checks) lines.push([`${channels.length} channel(s); nothing to check on this platform.`]);
+  if (channels.length === 0)
+    lines.push(spanned(t, 'commands.status.noChannels', {}, { command: cmd('settings channel-add') }));
+  else if (!checks) lines.push([t('commands.status.nothingToCheck', { count: channels.length })]);
   else {
     const found = await Promise.all(
-      channels.map(async (c) => [c, c.disabled ? undefined : await checkChannel(checks, c)] as const),
+      channels.map(async (c) => [c, c.disabled ? undefined : await checkChannel(t, checks, c)] as const),
     );
     for (const [c, check] of found) {
       const name = `#${c.name ?? c.id}`;
-      if (c.disabled) lines.push([`${name}: paused (below)`]);
-      else if (!check) lines.push([`${name}: could not be checked right now`]);
-      else if (check.ok) lines.push([`${name}: OK`]);
+      if (c.disabled) lines.push([t('commands.status.channelPaused', { name })]);
+      else if (!check) lines.push([t('commands.status.channelUnchecked', { name })]);
+      else if (check.ok) lines.push([t('commands.status.channelOk', { name })]);
       else {
-        lines.push([`${name}: missing ${check.missing.join(', ')}`]);
+        lines.push([t('commands.status.channelMissing', { name, missing: check.missing.join(', ') })]);
         health = 'error';
       }
     }
@@ -161,6 +164,7 @@ type CheckResult = Awaited<ReturnType<ChannelCheck['check']>>;
  * the platform could not be asked.
  */
 async function checkChannel(
+  t: Translate,
   checks: ChannelCheck,
   channel: ChannelSubscription,
 ): Promise<CheckResult | undefined> {
@@ -169,11 +173,13 @@ async function checkChannel(
     const missing = posting.ok ? [] : [...posting.missing];
     if (channel.events && checks.events) {
       const events = await checks.events();
-      if (!events.ok) missing.push(...events.missing.map((m) => `${m} (scheduled events are on)`));
+      if (!events.ok)
+        missing.push(...events.missing.map((m) => t('commands.status.eventsOn', { missing: m })));
     }
     if (channel.threads && checks.threads) {
       const threads = await checks.threads(channel.id);
-      if (!threads.ok) missing.push(...threads.missing.map((m) => `${m} (threads are on)`));
+      if (!threads.ok)
+        missing.push(...threads.missing.map((m) => t('commands.status.threadsOn', { missing: m })));
     }
     return missing.length === 0 ? posting : { ok: false, missing };
   } catch {
@@ -181,50 +187,63 @@ async function checkChannel(
   }
 }
 
-function feedLine(status: ProcessStatus, now: number): { text: Text; health: Health } {
-  if (!status.hasFeed)
-    return { text: ['No feed in this process: each command asks the service'], health: 'ok' };
-  if (status.lastPollAt === undefined) return { text: ['No successful poll yet'], health: 'warning' };
+function feedLine(t: Translate, status: ProcessStatus, now: number): { text: Text; health: Health } {
+  if (!status.hasFeed) return { text: [t('commands.status.noFeed')], health: 'ok' };
+  if (status.lastPollAt === undefined) return { text: [t('commands.status.noPoll')], health: 'warning' };
   const age = Math.max(0, now - status.lastPollAt);
-  const text: Text = ['Last successful poll ', { time: new Date(status.lastPollAt), style: 'relative' }];
-  if (status.feedFilling) text.push('; still reading the schedule');
+  const polled = { time: new Date(status.lastPollAt), style: 'relative' as const };
+  const text: Text = spanned(t, 'commands.status.lastPoll', {}, { time: polled });
+  if (status.feedFilling) text.push(`; ${t('commands.status.filling')}`);
   if (age / status.clockSpeed > FEED_STALE_MS) {
-    text.push(`; ${formatAge(age)} behind: the service may be failing`);
+    text.push(`; ${t('commands.status.behind', { age: formatAge(age) })}`);
     return { text, health: 'error' };
   }
   return { text, health: 'ok' };
 }
 
-function budgetLine(status: ProcessStatus): { text: Text; health: Health } {
+function budgetLine(t: Translate, status: ProcessStatus): { text: Text; health: Health } {
   const u = status.upstream;
-  const rate = u.requests / Math.max(1, u.seconds);
+  const rate = oneDecimal(t, u.requests / Math.max(1, u.seconds));
   const parts = [
     u.perSecond !== undefined && u.inUseRatio !== undefined
-      ? `${rate.toFixed(1)} of ${u.perSecond} requests/s (${Math.round(u.inUseRatio * 100)}%)`
-      : `${rate.toFixed(1)} requests/s`,
-    `over the last ${u.seconds} s`,
+      ? t('commands.status.rateOf', { rate, most: u.perSecond, percent: Math.round(u.inUseRatio * 100) })
+      : t('commands.status.rate', { rate }),
+    t('commands.status.over', { seconds: u.seconds }),
   ];
   const extra: string[] = [];
-  if (u.failed > 0) extra.push(`${u.failed} failed`);
-  if (u.rateLimited > 0) extra.push(`${u.rateLimited} rate-limited`);
-  if (u.queueLength > 0) extra.push(`${u.queueLength} waiting`);
+  if (u.failed > 0) extra.push(t('commands.status.failed', { count: u.failed }));
+  if (u.rateLimited > 0) extra.push(t('commands.status.rateLimited', { count: u.rateLimited }));
+  if (u.queueLength > 0) extra.push(t('commands.status.waiting', { count: u.queueLength }));
   const text = `${parts.join(' ')}${extra.length > 0 ? `; ${extra.join(', ')}` : ''}`;
   const health: Health =
     u.failed > 0 && u.failed >= u.requests / 2 ? 'error' : u.rateLimited > 0 ? 'warning' : 'ok';
   return { text: [text], health };
 }
 
-function nextLine(next: Series | undefined): Text {
-  if (!next) return ['Nothing upcoming in your games and tiers'];
+/** "2.5" / "2,5": one decimal, as the locale writes it. */
+function oneDecimal(t: Translate, n: number): string {
+  return n.toLocaleString(INTL_TAGS[t.locale], {
+    minimumFractionDigits: 1,
+    maximumFractionDigits: 1,
+    useGrouping: false,
+  });
+}
+
+function nextLine(t: Translate, next: Series | undefined): Text {
+  if (!next) return [t('commands.status.nothingUpcoming')];
   const live = next.coverage?.data?.live;
   const expected = (leaf: { expectation: string } | undefined) =>
     leaf?.expectation === 'available' || leaf?.expectation === 'partial';
-  const source = expected(live?.cv) ? 'computer vision' : expected(live?.api) ? 'the live API' : undefined;
+  const source = expected(live?.cv)
+    ? t('commands.status.cv')
+    : expected(live?.api)
+      ? t('commands.status.api')
+      : undefined;
   const when: Text = next.start ? [' ', { time: new Date(next.start), style: 'relative' }] : [];
   return [
-    `${next.title} (series ${next.id})`,
+    t('commands.status.nextSeries', { title: next.title, id: next.id }),
     ...when,
-    source ? `: live data expected (${source})` : ': no live data expected; scores update after each map',
+    source ? t('commands.status.liveExpected', { source }) : t('commands.status.noLiveExpected'),
   ];
 }
 
