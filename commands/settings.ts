@@ -24,6 +24,7 @@ import {
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { LOCALE_NAMES, type Locale, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
+import type { Messages } from '../src/i18n/locales/en.ts';
 import {
   calendarReply,
   channelId,
@@ -463,17 +464,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
   return card;
 }
 
-type SettingsField =
-  | 'games'
-  | 'tiers'
-  | 'timezone'
-  | 'spoilers'
-  | 'language'
-  | 'reminders'
-  | 'digest'
-  | 'live'
-  | 'following'
-  | 'channels';
+type SettingsField = keyof Messages['commands']['settings']['field'];
 
 /** One notification channel of the settings card, on one line. */
 function channelField(

@@ -309,29 +309,7 @@ export function lobbyCard(
   policy: SpoilerPolicy,
   footer?: string,
 ): Card {
-  const rows = new Map<number, LobbyRow>();
-  const row = (roster: number) => {
-    let r = rows.get(roster);
-    if (!r) {
-      r = { roster, points: 0, kills: 0, played: 0 };
-      rows.set(roster, r);
-    }
-    return r;
-  };
-  for (const s of substage.standings) row(s.roster.id).points = s.points;
-  // Kills are known only where the data gives the lobbies' statistics (the v2 interface does not):
-  // without them the table has no Kills column and says so, rather than showing 0 kills.
-  let killsKnown = false;
-  for (const s of series) {
-    const started = s.lifecycle === 'live' || s.lifecycle === 'over' || s.lifecycle === 'over-forfeited';
-    if (!started) continue;
-    for (const p of s.participants) {
-      const r = row(p.roster.id);
-      if (p.stats) killsKnown = true;
-      r.kills += p.stats?.kills ?? 0;
-      if (s.lifecycle !== 'live') r.played++;
-    }
-  }
+  const { rows, killsKnown } = lobbyRows(substage, series);
   const ranked = [...rows.values()].sort(
     (a, b) => b.points - a.points || b.kills - a.kills || a.roster - b.roster,
   );
@@ -387,6 +365,37 @@ export function lobbyCard(
 /** "Standings are hidden by the spoiler setting (/settings spoilers). Teams:" */
 function hiddenLine(t: Translate): Text {
   return spanned(t, 'commands.standings.hidden', {}, { command: cmd('settings spoilers') });
+}
+
+/** Each team's points (the substage's), kills and lobbies played (summed from its series). */
+function lobbyRows(
+  substage: Substage,
+  series: readonly Series[],
+): { rows: Map<number, LobbyRow>; killsKnown: boolean } {
+  const rows = new Map<number, LobbyRow>();
+  const row = (roster: number) => {
+    let r = rows.get(roster);
+    if (!r) {
+      r = { roster, points: 0, kills: 0, played: 0 };
+      rows.set(roster, r);
+    }
+    return r;
+  };
+  for (const s of substage.standings) row(s.roster.id).points = s.points;
+  // Kills are known only where the data gives the lobbies' statistics (the v2 interface does not):
+  // without them the table has no Kills column and says so, rather than showing 0 kills.
+  let killsKnown = false;
+  for (const s of series) {
+    const started = s.lifecycle === 'live' || s.lifecycle === 'over' || s.lifecycle === 'over-forfeited';
+    if (!started) continue;
+    for (const p of s.participants) {
+      const r = row(p.roster.id);
+      if (p.stats) killsKnown = true;
+      r.kills += p.stats?.kills ?? 0;
+      if (s.lifecycle !== 'live') r.played++;
+    }
+  }
+  return { rows, killsKnown };
 }
 
 function signed(n: number): string {
