@@ -156,7 +156,8 @@ export const commands: Messages['commands'] = {
     more_other: 'e mais {{count}} narradores',
   },
   player: {
-    emptyName: 'Informe um jogador: {{command}}. {{team}} lista os jogadores do time com a linha para digitar.',
+    emptyName:
+      'Informe um jogador: {{command}}. {{team}} lista os jogadores do time com a linha para digitar.',
     nickname: 'nick',
     team: 'time',
     teamField: 'Time',
