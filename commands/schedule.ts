@@ -147,7 +147,11 @@ export default defineCommand({
     if (pager) {
       const first = pages.slice(0, page - 1).reduce((n, p) => n + p.length, 0) + 1;
       notes.unshift(
-        pageHint(pager, { first, last: first + series.length - 1, total: all.length, atLeast: !exact }),
+        pageHint(
+          pager,
+          { first, last: first + series.length - 1, total: all.length, atLeast: !exact },
+          ctx.t,
+        ),
       );
     }
     // Said above the list, not in the first card's footer: a busy day has several cards.

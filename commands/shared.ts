@@ -26,7 +26,7 @@ export function resolveName(
   text: string,
   scope?: ResolveScope,
 ): Promise<number> {
-  return ctx.names.resolve(source, text, scope, ctx.notes);
+  return ctx.names.resolve(source, text, scope, ctx.notes, ctx.t);
 }
 
 /** What a series query from the feed gave: the series, and whether the picture is still filling. */

@@ -3,10 +3,10 @@
  * pace, the command and subcommand named, admin rights, the command's deadline, and the notes a
  * command adds above its reply. The runtime (runtime.ts) applies them in this order.
  */
-import { cmd, commandList, type Message, messageText } from '../core/errors.ts';
-import type { AnyCommand, CommandContext, SubcommandsCommand } from './command.ts';
+import { type CommandRef, cmd, commandList, type Message, messageText } from '../core/errors.ts';
+import { type MessageKey, spanned, type Translate } from '../i18n/i18n.ts';
+import type { AnyCommand, CommandContext, Platform, SubcommandsCommand } from './command.ts';
 import { UserError } from './command.ts';
-import { tenantPlace } from './format.ts';
 import { COLOURS, errorReply, type Reply } from './reply.ts';
 import type { CommandCall } from './runtime.ts';
 import { closest } from './text-args.ts';
@@ -16,6 +16,8 @@ export type Outcome = 'ok' | 'user-error' | 'forbidden' | 'rate-limited' | 'erro
 
 export interface Execution {
   reply: Reply;
+  /** The reader's language (the tenant's): the platform renders the reply's own words in it. */
+  t: Translate;
   outcome: Outcome;
   /** The UserError code, for outcomes other than 'ok'. */
   code?: string;
@@ -27,6 +29,7 @@ export interface Execution {
 
 /** A call that ends without running its command: the message as an error card with `title`. */
 export function refused(
+  t: Translate,
   outcome: Outcome,
   code: string,
   title: string,
@@ -36,8 +39,9 @@ export function refused(
   return {
     outcome,
     code,
+    t,
     message: messageText(message),
-    reply: errorReply(title, message, colour === undefined ? {} : { colour }),
+    reply: errorReply(t, title, message, colour === undefined ? {} : { colour }),
   };
 }
 
@@ -71,10 +75,26 @@ export class SlidingWindowLimiter {
 }
 
 /** The refusal for a user over their pace, saying how long to wait. */
-export function tooFast(retryInMs: number): Execution {
+export function tooFast(retryInMs: number, t: Translate): Execution {
   const seconds = Math.max(1, Math.ceil(retryInMs / 1000));
-  const message = `You're sending commands quickly. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
-  return refused('rate-limited', 'RATE_LIMITED', 'Easy there', message);
+  const message = t('platform.runtime.tooFast', { count: seconds });
+  return refused(t, 'rate-limited', 'RATE_LIMITED', t('platform.titles.easy'), message);
+}
+
+/**
+ * A translated message with commands in it: `{{command}}` one command, `{{list}}` a list of them;
+ * each stays a command span for the platform to write.
+ */
+export function withCommands(
+  t: Translate,
+  key: MessageKey,
+  values: Record<string, string | number>,
+  parts: { command?: CommandRef; list?: readonly (string | CommandRef)[] },
+): (string | CommandRef)[] {
+  const spans: Record<string, readonly (string | CommandRef)[]> = {};
+  if (parts.command) spans.command = [parts.command];
+  if (parts.list) spans.list = parts.list;
+  return spanned(t, key, values, spans).flatMap((part) => (typeof part === 'string' ? [part] : part));
 }
 
 /**
@@ -86,41 +106,54 @@ export function commandOf(
   find: (name: string) => AnyCommand | undefined,
   commands: readonly AnyCommand[],
   call: Pick<CommandCall, 'command' | 'subcommand'>,
+  t: Translate,
 ): { command: AnyCommand; subcommand?: string } {
   const command = find(call.command);
   if (!command) {
     const names = commands.map((c) => c.name);
     throw new UserError(
       'UNKNOWN_COMMAND',
-      [`There is no command "${String(call.command).slice(0, 40)}". Commands: `, ...commandList(names), '.'],
+      withCommands(
+        t,
+        'platform.checks.unknownCommand',
+        { name: String(call.command).slice(0, 40) },
+        { list: commandList(names) },
+      ),
       closest(String(call.command), names).map((n) => cmd(n)),
     );
   }
   if (!command.subcommands) {
     if (call.subcommand)
-      throw new UserError('UNKNOWN_SUBCOMMAND', [
-        cmd(command.name),
-        ` has no subcommands (got "${call.subcommand.slice(0, 40)}").`,
-      ]);
+      throw new UserError(
+        'UNKNOWN_SUBCOMMAND',
+        withCommands(
+          t,
+          'platform.checks.noSubcommands',
+          { given: call.subcommand.slice(0, 40) },
+          { command: cmd(command.name) },
+        ),
+      );
     return { command };
   }
-  return { command, subcommand: subcommandOf(command, call.subcommand) };
+  return { command, subcommand: subcommandOf(command, call.subcommand, t) };
 }
 
 /**
  * The subcommand `given` names (lower-cased), one `command` declares; else a `UserError` offering
  * the closest (or all of them when none was given).
  */
-function subcommandOf(command: SubcommandsCommand, given: string | undefined): string {
+function subcommandOf(command: SubcommandsCommand, given: string | undefined, t: Translate): string {
   const subs = Object.keys(command.subcommands);
   const subcommand = given?.toLowerCase();
   if (!subcommand || !Object.hasOwn(command.subcommands, subcommand)) {
     throw new UserError(
       subcommand ? 'UNKNOWN_SUBCOMMAND' : 'MISSING_SUBCOMMAND',
-      [
-        cmd(command.name),
-        ` ${subcommand ? `has no "${subcommand.slice(0, 40)}"; it takes` : 'needs'} one of: ${subs.join(', ')}.`,
-      ],
+      withCommands(
+        t,
+        subcommand ? 'platform.checks.unknownSubcommand' : 'platform.checks.missingSubcommand',
+        { given: subcommand?.slice(0, 40) ?? '', list: subs.join(', ') },
+        { command: cmd(command.name) },
+      ),
       (subcommand ? closest(subcommand, subs) : subs).map((s) => cmd(`${command.name} ${s}`)),
     );
   }
@@ -128,20 +161,26 @@ function subcommandOf(command: SubcommandsCommand, given: string | undefined): s
 }
 
 /** The refusal of an admin-only command to someone who is not an admin, or undefined. */
+const ADMIN_ONLY: Record<Platform, MessageKey> = {
+  discord: 'platform.checks.adminOnlyDiscord',
+  slack: 'platform.checks.adminOnlySlack',
+  terminal: 'platform.checks.adminOnlyTerminal',
+};
+
+const ONLY_ADMINS: Record<Platform, MessageKey> = {
+  discord: 'platform.checks.onlyAdminsDiscord',
+  slack: 'platform.checks.onlyAdminsSlack',
+  terminal: 'platform.checks.onlyAdminsTerminal',
+};
+
 export function adminRefusal(
   command: AnyCommand,
   call: Pick<CommandCall, 'platform' | 'user'>,
+  t: Translate,
 ): Execution | undefined {
   if (!command.adminOnly || call.user.isAdmin) return undefined;
-  const who =
-    call.platform === 'slack'
-      ? 'workspace admins and owners'
-      : `admins of ${tenantPlace(call.platform).here}`;
-  const right = call.platform === 'discord' ? ' (Manage Server)' : '';
-  return refused('forbidden', 'ADMIN_ONLY', 'Admins only', [
-    cmd(command.name),
-    ` is for ${who} only${right}.`,
-  ]);
+  const message = withCommands(t, ADMIN_ONLY[call.platform], {}, { command: cmd(command.name) });
+  return refused(t, 'forbidden', 'ADMIN_ONLY', t('platform.titles.adminsOnly'), message);
 }
 
 /**
@@ -154,27 +193,37 @@ export async function runCommand(command: AnyCommand, context: CommandContext<ne
     if (command.adminOnly) refuseNonAdmin(command, context);
     return command.run(context);
   }
-  const declared = command.subcommands[subcommandOf(command, context.subcommand)]!;
+  const declared = command.subcommands[subcommandOf(command, context.subcommand, context.t)]!;
   if (command.adminOnly || declared.adminOnly) refuseNonAdmin(command, context);
   return declared.run(context);
 }
 
-function refuseNonAdmin(command: AnyCommand, { user, tenant }: CommandContext<never>): void {
+function refuseNonAdmin(command: AnyCommand, { user, tenant, t }: CommandContext<never>): void {
   if (user.isAdmin) return;
-  const here = tenantPlace(tenant.platform).here;
+  // The command's own words for what only admins may do are English (its declaration): other
+  // languages name the command instead.
+  if (command.adminAction && t.locale === 'en')
+    throw new UserError(
+      'ADMIN_ONLY',
+      `Only admins of ${tenantPlace(tenant.platform)} can ${command.adminAction}.`,
+    );
   throw new UserError(
     'ADMIN_ONLY',
-    command.adminAction
-      ? `Only admins of ${here} can ${command.adminAction}.`
-      : [`Only admins of ${here} can use `, cmd(command.name), '.'],
+    withCommands(t, ONLY_ADMINS[tenant.platform], {}, { command: cmd(command.name) }),
   );
 }
 
+/** Where a tenant's admins are, in English (`adminAction` sentences). */
+function tenantPlace(platform: Platform): string {
+  if (platform === 'discord') return 'this server';
+  return platform === 'slack' ? 'this workspace' : 'this chat';
+}
+
 /** The answer when a command ran past its deadline: the data service is slow. */
-export function tooSlow(deadlineMs: number): Execution {
+export function tooSlow(deadlineMs: number, t: Translate): Execution {
   const seconds = Math.round(deadlineMs / 1000);
-  const message = `The esports data service is slow right now: no answer in ${seconds} second${seconds === 1 ? '' : 's'}. Please try again in a minute.`;
-  return refused('error', 'SERVICE_SLOW', 'Sorry', message, COLOURS.error);
+  const message = t('platform.runtime.tooSlow', { count: seconds });
+  return refused(t, 'error', 'SERVICE_SLOW', t('platform.titles.sorry'), message, COLOURS.error);
 }
 
 export const SLOW = Symbol('slow');

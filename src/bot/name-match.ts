@@ -3,6 +3,8 @@
  * the nearest names for "did you mean", and picking one entry or refusing with a clear message.
  * Pure functions over lists of entries; the index (names.ts) owns the lists.
  */
+
+import { type MessageKey, type Translate, translator } from '../i18n/i18n.ts';
 import type { AutocompleteSource } from './command.ts';
 import { UserError } from './command.ts';
 import { editDistance } from './text-args.ts';
@@ -33,6 +35,9 @@ export interface Entry {
 export interface ResolveScope {
   games?: readonly number[];
 }
+
+/** Refusals in English: for callers that name no reader (tests, the notifier's labels). */
+export const EN = translator('en');
 
 /** What each source is called in messages. */
 export const NOUN: Record<NameSource, string> = {
@@ -138,20 +143,39 @@ export function nearestEntries(
     .sort((a, b) => a.distance - b.distance || a.entry.label.localeCompare(b.entry.label));
 }
 
+/** What each source is called in messages, in the reader's language. */
+const NOUN_KEY: Record<NameSource, MessageKey> = {
+  team: 'platform.names.noun.team',
+  organisation: 'platform.names.noun.organisation',
+  tournament: 'platform.names.noun.tournament',
+  game: 'platform.names.noun.game',
+  substage: 'platform.names.noun.substage',
+  series: 'platform.names.noun.series',
+  player: 'platform.names.noun.player',
+};
+
+/** "3 teams", "2 séries": a count of a source's things, in the reader's language. */
+const COUNT_KEY: Record<NameSource, MessageKey> = {
+  team: 'platform.names.count.team',
+  organisation: 'platform.names.count.organisation',
+  tournament: 'platform.names.count.tournament',
+  game: 'platform.names.count.game',
+  substage: 'platform.names.count.substage',
+  series: 'platform.names.count.series',
+  player: 'platform.names.count.player',
+};
+
 /** Refuses text that cannot be a name (empty, too long, no letters or digits), saying why. */
-function checkTyped(noun: string, raw: string): void {
-  if (raw === '') throw new UserError('EMPTY_NAME', `Name a ${noun}: the text is empty.`);
+function checkTyped(noun: string, raw: string, t: Translate): void {
+  if (raw === '') throw new UserError('EMPTY_NAME', t('platform.names.empty', { noun }));
   if (raw.length > MAX_NAME_INPUT) {
     throw new UserError(
       'NAME_TOO_LONG',
-      `That ${noun} name is ${raw.length} characters long; names have at most ${MAX_NAME_INPUT}.`,
+      t('platform.names.tooLong', { noun, length: raw.length, max: MAX_NAME_INPUT }),
     );
   }
   if (normalizeName(raw) === '') {
-    throw new UserError(
-      'EMPTY_NAME',
-      `"${clip(raw, 20)}" has no letters or digits: type part of a ${noun} name.`,
-    );
+    throw new UserError('EMPTY_NAME', t('platform.names.noLetters', { noun, text: clip(raw, 20) }));
   }
 }
 
@@ -159,17 +183,28 @@ function checkTyped(noun: string, raw: string): void {
  * No entry matches: one clearly closest name (a typo) is taken, with a line in `notes` saying so;
  * otherwise a `UserError` suggesting the closest names.
  */
-function closestOrRefuse(entries: readonly Entry[], noun: string, raw: string, notes?: string[]): number {
+function closestOrRefuse(
+  entries: readonly Entry[],
+  source: NameSource,
+  raw: string,
+  t: Translate,
+  notes?: string[],
+): number {
+  const noun = t(NOUN_KEY[source]);
   const near = nearestEntries(entries, raw);
   const first = near[0];
   const typos = normalizeName(raw).length >= 8 ? 2 : 1;
   if (first && first.distance <= typos && (near[1]?.distance ?? Number.POSITIVE_INFINITY) > first.distance) {
-    notes?.push(`No ${noun} is called "${clip(raw, 40)}"; showing ${first.entry.label}.`);
+    notes?.push(t('platform.names.takenAs', { noun, text: clip(raw, 40), label: first.entry.label }));
     return first.entry.id;
   }
   // The closest names go under the message, as "Did you mean" (`errorReply`), once.
   const suggestions = near.slice(0, 3).map((n) => n.entry.label);
-  throw new UserError(`UNKNOWN_${noun.toUpperCase()}`, `No ${noun} matches "${clip(raw, 40)}".`, suggestions);
+  throw new UserError(
+    `UNKNOWN_${NOUN[source].toUpperCase()}`,
+    t('platform.names.noMatch', { noun, text: clip(raw, 40) }),
+    suggestions,
+  );
 }
 
 /**
@@ -181,12 +216,13 @@ export function pickEntry(
   entries: readonly Entry[],
   source: NameSource,
   text: string,
+  t: Translate,
   scope?: ResolveScope,
   notes?: string[],
 ): number {
   const noun = NOUN[source];
   const raw = text.trim();
-  checkTyped(noun, raw);
+  checkTyped(t(NOUN_KEY[source]), raw, t);
   if (/^\d{1,15}$/.test(raw)) {
     const id = Number(raw);
     if (entries.some((e) => e.id === id)) return id;
@@ -197,7 +233,7 @@ export function pickEntry(
   if (ranked.length === 0 && raw.includes(' · '))
     ranked = rankEntries(entries, raw.slice(0, raw.lastIndexOf(' · ')), scope);
   const best = ranked[0];
-  if (!best) return closestOrRefuse(entries, noun, raw, notes);
+  if (!best) return closestOrRefuse(entries, source, raw, t, notes);
   let top = ranked.filter((r) => r.score === best.score);
   const games = scope?.games ?? [];
   if (top.length > 1 && games.length > 0) {
@@ -212,10 +248,16 @@ export function pickEntry(
   }
   if (top.length === 1) return top[0]!.entry.id;
   const labels = top.slice(0, 10).map((r) => r.entry.label);
-  const more = top.length > labels.length ? ` and ${top.length - labels.length} more` : '';
+  const more = top.length - labels.length;
+  const values = {
+    text: clip(raw, 40),
+    matches: t(COUNT_KEY[source], { count: top.length }),
+    labels: labels.join('; '),
+    more: t.number(more),
+  };
   throw new UserError(
     `AMBIGUOUS_${noun.toUpperCase()}`,
-    `"${clip(raw, 40)}" matches ${top.length} ${noun === 'series' ? 'series' : `${noun}s`}: ${labels.join('; ')}${more}. Pick one from the list or type more of the name.`,
+    t(more > 0 ? 'platform.names.ambiguousMore' : 'platform.names.ambiguous', values),
     labels,
   );
 }

@@ -38,6 +38,7 @@ import {
   rosterEntry,
 } from './name-load.ts';
 import {
+  EN,
   type Entry,
   MAX_NAME_INPUT,
   type NameSource,
@@ -346,9 +347,10 @@ export class NameIndex {
   /**
    * Turns what a user typed into an id: an id (digits, as autocomplete sends), an exact name,
    * abbreviation or alias, or a unique fuzzy match. Ambiguous text throws a `UserError` listing the
-   * candidates; unknown text throws one suggesting the closest names. Waits for the first refresh.
+   * candidates; unknown text throws one suggesting the closest names (in `t`'s language). Waits for
+   * the first refresh.
    */
-  async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[]): Promise<number> {
+  async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[], t = EN) {
     if (!this.#loaded) {
       try {
         await this.refresh();
@@ -364,15 +366,15 @@ export class NameIndex {
         throw namesUnavailable('players');
       }
     } else if (source === 'player') void this.ensurePlayers();
-    return this.resolveLoaded(source, text, scope, notes);
+    return this.resolveLoaded(source, text, scope, notes, t);
   }
 
   /**
    * `resolve` without waiting: for callers that know the index is loaded. Text with no match but
    * one clearly closest name (a typo) resolves to it, and `notes` gets a line saying so.
    */
-  resolveLoaded(source: NameSource, text: string, scope?: ResolveScope, notes?: string[]): number {
-    return pickEntry(this.#entries[source], source, text, scope, notes);
+  resolveLoaded(source: NameSource, text: string, scope?: ResolveScope, notes?: string[], t = EN): number {
+    return pickEntry(this.#entries[source], source, text, t, scope, notes);
   }
 
   /** The label the index shows for an id ("A vs B · Event · 2026-03-18 15:00 UTC"), if it holds it. */

@@ -10,6 +10,7 @@
  */
 
 import { cmd } from '../core/errors.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
 import { byStart, isFinished, MAX_LINES_PER_CARD } from './format.ts';
 import type { Pager, Text } from './reply.ts';
@@ -80,17 +81,25 @@ export function pageCommand(pager: Pick<Pager, 'command' | 'args'>, page: number
 export function pageHint(
   pager: Pager,
   range: { first: number; last: number; total: number; atLeast: boolean },
+  t: Translate,
 ): Text {
-  const of = `${range.atLeast ? 'at least ' : ''}${range.total}`;
-  const where = `Page ${pager.page} of ${pager.atLeast ? 'at least ' : ''}${pager.pages} (series ${range.first}–${range.last} of ${of}).`;
-  const moves: [string, number][] = [];
-  if (pager.page > 1) moves.push(['earlier', pager.page - 1]);
-  if (pager.page < pager.pages) moves.push(['later', pager.page + 1]);
-  const line: Text = [where];
-  moves.forEach(([word, page], i) => {
-    const label = i === 0 ? `${word[0]!.toUpperCase()}${word.slice(1)}` : word;
-    line.push(`${i === 0 ? ' ' : ' · '}${label}: `, cmd(pageCommand(pager, page)));
+  const count = (n: number, atLeast: boolean) =>
+    atLeast ? t('platform.pages.atLeast', { count: t.number(n) }) : t.number(n);
+  const where = t('platform.pages.where', {
+    page: t.number(pager.page),
+    pages: count(pager.pages, pager.atLeast === true),
+    first: t.number(range.first),
+    last: t.number(range.last),
+    total: count(range.total, range.atLeast),
   });
+  const line: Text = [where];
+  // The first move is capitalised ("Earlier: …"); a second one follows it ("· later: …").
+  if (pager.page > 1) line.push(t('platform.pages.earlierFirst'), cmd(pageCommand(pager, pager.page - 1)));
+  if (pager.page < pager.pages)
+    line.push(
+      t(pager.page > 1 ? 'platform.pages.later' : 'platform.pages.laterFirst'),
+      cmd(pageCommand(pager, pager.page + 1)),
+    );
   return line;
 }
 
@@ -112,11 +121,24 @@ export function pageActionLine(id: string): string | undefined {
 }
 
 /** The previous and next page buttons of a pager: label and action, for the pages that exist. */
-export function pageButtons(pager: Pager): { label: string; action: string }[] {
-  const buttons: { label: string; action: string }[] = [];
+export function pageButtons(
+  pager: Pager,
+  t: Translate,
+): { label: string; action: string; previous: boolean }[] {
+  const buttons: { label: string; action: string; previous: boolean }[] = [];
   const previous = pager.page > 1 ? pageAction(pager, pager.page - 1) : undefined;
   const next = pager.page < pager.pages ? pageAction(pager, pager.page + 1) : undefined;
-  if (previous) buttons.push({ label: `◀ Page ${pager.page - 1}`, action: previous });
-  if (next) buttons.push({ label: `Page ${pager.page + 1} ▶`, action: next });
+  if (previous)
+    buttons.push({
+      label: t('platform.pages.previousButton', { page: t.number(pager.page - 1) }),
+      action: previous,
+      previous: true,
+    });
+  if (next)
+    buttons.push({
+      label: t('platform.pages.nextButton', { page: t.number(pager.page + 1) }),
+      action: next,
+      previous: false,
+    });
   return buttons;
 }

@@ -9,6 +9,7 @@
  */
 
 import type { CommandRef, Message, Suggestion } from '../core/errors.ts';
+import type { Translate } from '../i18n/i18n.ts';
 
 /** One piece of inline text. */
 export type Span =
@@ -161,11 +162,12 @@ export function messageSpans(message: Message | readonly Span[]): Text {
 }
 
 /**
- * The card every platform shows for a refusal or a failure: the message, and "Did you mean" with at
- * most five suggestions: commands as commands, values as typed (one holding a comma is quoted
+ * The card every platform shows for a refusal or a failure, in the reader's language (`t`): the
+ * message, and "Did you mean" with at most five suggestions: commands as commands, values as typed (one holding a comma is quoted
  * unless it quotes its own value, so the list still reads one by one).
  */
 export function errorReply(
+  t: Translate,
   title: string,
   message: Message | readonly Span[],
   options: { suggestions?: readonly Suggestion[]; colour?: number } = {},
@@ -179,7 +181,7 @@ export function errorReply(
   if (shown.length > 0)
     card.fields = [
       {
-        name: 'Did you mean',
+        name: t('platform.didYouMean'),
         value: shown.flatMap((s, i): Span[] => [
           ...(i > 0 ? [', '] : []),
           typeof s !== 'string' ? { ...s } : s.includes(',') && !s.includes('"') ? `"${s}"` : s,

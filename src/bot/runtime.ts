@@ -13,7 +13,7 @@ import type { Clock } from '../core/clock.ts';
 import { cmd, MatchdayError, messageText } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
 import type { Feed } from '../feed/feed.ts';
-import { translator } from '../i18n/i18n.ts';
+import { type Translate, translator } from '../i18n/i18n.ts';
 import { validateArgs } from './args.ts';
 import {
   adminRefusal,
@@ -26,6 +26,7 @@ import {
   SlidingWindowLimiter,
   tooFast,
   tooSlow,
+  withCommands,
   withinDeadline,
   withNotes,
 } from './call-checks.ts';
@@ -42,10 +43,11 @@ import {
   type Tenant,
   UserError,
 } from './command.ts';
+import { storeCause, userMessage } from './error-words.ts';
 import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';
 import { COLOURS, errorReply, messageSpans, type Reply } from './reply.ts';
-import { defaultSettings } from './settings.ts';
+import { defaultSettings, type Settings } from './settings.ts';
 import type { ProcessStatus } from './status.ts';
 import { StoreError } from './store-backend.ts';
 import type { TenantStore } from './tenants.ts';
@@ -134,6 +136,8 @@ export class Runtime {
   readonly #deps: RuntimeDeps;
   readonly #limiter: SlidingWindowLimiter;
   readonly #byName: Map<string, AnyCommand>;
+  /** Each tenant's language as last read: for the answers given before (or without) reading it. */
+  readonly #lastLocale = new Map<string, string>();
   /** Set at shutdown: new calls are answered with a short notice instead of run. */
   closing = false;
 
@@ -168,35 +172,41 @@ export class Runtime {
   }
 
   async #run(call: CommandCall): Promise<Execution> {
-    if (this.closing)
+    const tenantId = formatTenantId(call.platform, call.tenantKey);
+    if (this.closing) {
+      const t = this.#lastTranslator(tenantId);
       return refused(
+        t,
         'error',
         'SHUTTING_DOWN',
-        'Restarting',
-        'Matchday is restarting. Please try again in a few seconds.',
+        t('platform.titles.restarting'),
+        t('platform.runtime.restarting'),
       );
-    const tenantId = formatTenantId(call.platform, call.tenantKey);
+    }
     const context = {
       command: call.command,
       subcommand: call.subcommand,
       tenant: tenantId,
       user: call.user.id,
     };
+    // The terminal is the operator's own console (and scripts pipe commands into it): not paced.
+    const pace = call.platform === 'terminal' ? undefined : this.#limiter.take(`${tenantId}/${call.user.id}`);
+    if (pace && !pace.ok) return tooFast(pace.retryInMs, this.#lastTranslator(tenantId));
+    // Every refusal from here on is in the tenant's language: its settings are read first, and a
+    // store failure waits until a command that needs them (#tenantOf).
+    const stored = await this.#settingsOf(tenantId);
+    const t = translator('settings' in stored ? stored.settings.language : this.#lastLocale.get(tenantId));
     try {
-      // The terminal is the operator's own console (and scripts pipe commands into it): not paced.
-      const pace =
-        call.platform === 'terminal' ? undefined : this.#limiter.take(`${tenantId}/${call.user.id}`);
-      if (pace && !pace.ok) return tooFast(pace.retryInMs);
-      const { command, subcommand } = commandOf((name) => this.find(name), this.commands, call);
-      const forbidden = adminRefusal(command, call);
+      const { command, subcommand } = commandOf((name) => this.find(name), this.commands, call, t);
+      const forbidden = adminRefusal(command, call, t);
       if (forbidden) return forbidden;
       const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
-      const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {}, (source) =>
+      const args = validateArgs(usage, optionsOf(command, subcommand), call.args ?? {}, t, (source) =>
         this.autocomplete(source, '')
           .map((choice) => choice.name)
           .filter((name) => !name.includes('"') && !name.endsWith('…')),
       );
-      const { tenant, storeNotice } = await this.#tenantOf(tenantId, call.platform, command, context);
+      const { tenant, storeNotice } = this.#tenantOf(tenantId, call.platform, command, stored, context, t);
       const data = this.#deps.client.forCaller({ priority: 'interactive', deadlineMs: this.#deadlineMs() });
       const notes: string[] = [];
       const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand });
@@ -208,7 +218,7 @@ export class Runtime {
       );
       if (result === SLOW) {
         this.#deps.logger.warn({ ...context, deadlineMs }, 'command too slow');
-        return tooSlow(deadlineMs);
+        return tooSlow(deadlineMs, t);
       }
       const reply: Reply = withNotes({ ...result, cards: [...result.cards] }, notes);
       if (reply.ephemeral === undefined && command.ephemeral !== undefined)
@@ -216,43 +226,61 @@ export class Runtime {
       if (data.servedStale) reply.stale = true;
       if (storeNotice)
         reply.cards.push({
-          title: 'Default settings',
+          title: t('platform.titles.defaultSettings'),
           colour: COLOURS.warning,
           description: [[storeNotice]],
         });
-      if (call.user.isAdmin) await this.#deliverAdminNotices(tenantId, reply);
+      if (call.user.isAdmin) await this.#deliverAdminNotices(tenantId, reply, t);
       // A person's own notices (DM reminders paused) are for their eyes only: private answers only.
       if (this.#deps.users && reply.ephemeral)
-        await this.#deliverPersonalNotices(this.#deps.users, call, reply);
-      return { outcome: 'ok', reply };
+        await this.#deliverPersonalNotices(this.#deps.users, call, reply, t);
+      return { outcome: 'ok', reply, t };
     } catch (error) {
-      return this.#failed(error, call, context);
+      return this.#failed(error, call, context, t);
     }
+  }
+
+  /** The tenant's stored settings, or the store's failure (never throws). */
+  async #settingsOf(tenantId: string): Promise<{ settings: Settings } | { error: unknown }> {
+    try {
+      const settings = await this.#deps.tenants.get(tenantId);
+      this.#lastLocale.set(tenantId, settings.language);
+      return { settings };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /**
+   * The tenant's language as last read, for the answers given without reading the settings (over
+   * pace, shutting down); English before any read.
+   */
+  #lastTranslator(tenantId: string): Translate {
+    return translator(this.#lastLocale.get(tenantId));
   }
 
   /**
    * The tenant with its stored settings. When the store is away, a command that only formats with
    * the settings (/series, /team) still answers, with default settings and a notice saying so.
    */
-  async #tenantOf(
+  #tenantOf(
     tenantId: string,
     platform: Platform,
     command: AnyCommand,
+    stored: { settings: Settings } | { error: unknown },
     context: Record<string, unknown>,
-  ): Promise<{ tenant: Tenant; storeNotice?: string }> {
-    const tenant: Tenant = { id: tenantId, platform, settings: defaultSettings() };
-    try {
-      tenant.settings = await this.#deps.tenants.get(tenantId);
-      return { tenant };
-    } catch (error) {
-      if (!(error instanceof StoreError) || command.adminOnly || command.usesSettings) throw error;
-      this.#deps.logger.warn(
-        { err: error, ...context },
-        'settings unavailable; answering with default settings',
-      );
-      const storeNotice = `${error.userMessage.replace(' Please try again shortly.', '')} This answer uses the default settings (UTC, tiers 1 and 2).`;
-      return { tenant, storeNotice };
-    }
+    t: Translate,
+  ): { tenant: Tenant; storeNotice?: string } {
+    if ('settings' in stored) return { tenant: { id: tenantId, platform, settings: stored.settings } };
+    const { error } = stored;
+    if (!(error instanceof StoreError) || command.adminOnly || command.usesSettings) throw error;
+    this.#deps.logger.warn(
+      { err: error, ...context },
+      'settings unavailable; answering with default settings',
+    );
+    const problem = t('platform.errors.storeNow', { cause: storeCause(error, t) });
+    const storeNotice = t('platform.runtime.storeDefaults', { problem });
+    return { tenant: { id: tenantId, platform, settings: defaultSettings() }, storeNotice };
   }
 
   /**
@@ -304,46 +332,46 @@ export class Runtime {
    * The one place an error becomes what the user reads, sorted by its audience
    * (src/core/errors.ts): the user's own mistake, an outage, a configuration problem, or a bug.
    */
-  #failed(error: unknown, call: CommandCall, context: Record<string, unknown>): Execution {
+  #failed(error: unknown, call: CommandCall, context: Record<string, unknown>, t: Translate): Execution {
     const { logger } = this.#deps;
     const found = typeof call.command === 'string' ? this.find(call.command) : undefined;
     if (!(error instanceof MatchdayError) || error.audience === 'bug') {
       logger.error({ err: error, ...context }, 'command failed');
-      const message = [
-        'Something went wrong while running ',
-        found ? cmd(found.name) : 'that command',
-        '. It has been logged; please try again later.',
-      ];
+      const message = found
+        ? withCommands(t, 'platform.runtime.bug', {}, { command: cmd(found.name) })
+        : t('platform.runtime.bugUnknown');
       return {
         outcome: 'error',
         code: 'INTERNAL',
         message: messageText(message),
-        reply: errorReply('Sorry', message),
+        reply: errorReply(t, t('platform.titles.sorry'), message),
+        t,
       };
     }
     const code = executionCode(error);
     switch (error.audience) {
       case 'user': {
         const suggestions = error instanceof UserError ? error.suggestions : [];
-        const title = found ? 'Not quite' : 'Unknown command';
+        const title = t(found ? 'platform.titles.notQuite' : 'platform.titles.unknownCommand');
+        const message = error instanceof UserError ? error.rich : userMessage(error, t);
         return {
           outcome: 'user-error',
           code,
-          message: error.userMessage,
+          message: messageText(message),
           ...(suggestions.length > 0 ? { suggestions: suggestions.map(messageText) } : {}),
-          reply: errorReply(title, error instanceof UserError ? error.rich : error.userMessage, {
-            suggestions,
-          }),
+          reply: errorReply(t, title, message, { suggestions }),
+          t,
         };
       }
       case 'outage': {
         logger.warn({ err: error, ...context }, 'a dependency is unavailable during a command');
-        const message = error.userMessage;
+        const message = userMessage(error, t);
         return {
           outcome: 'error',
           code,
           message,
-          reply: errorReply('Sorry', message, { colour: COLOURS.error }),
+          reply: errorReply(t, t('platform.titles.sorry'), message, { colour: COLOURS.error }),
+          t,
         };
       }
       case 'configuration': {
@@ -352,14 +380,13 @@ export class Runtime {
           { err: error, ...context },
           'the esports data service refused the service secret (ESPORTS_API_SECRET): a configuration problem',
         );
-        const message = call.user.isAdmin
-          ? 'Matchday is misconfigured: the esports data service refused its service secret. Whoever runs Matchday should check ESPORTS_API_SECRET (see .env.example) and restart it.'
-          : "Matchday cannot read its esports data right now: a configuration problem on the bot's side, logged for whoever runs it. Please tell an admin.";
+        const message = t(call.user.isAdmin ? 'platform.runtime.configAdmin' : 'platform.runtime.configUser');
         return {
           outcome: 'error',
           code,
           message,
-          reply: errorReply('Configuration problem', message, { colour: COLOURS.error }),
+          reply: errorReply(t, t('platform.titles.configuration'), message, { colour: COLOURS.error }),
+          t,
         };
       }
     }
@@ -387,12 +414,21 @@ export class Runtime {
   }
 
   /** Shows the caller's pending notices once (appended to a private answer), then removes them. */
-  async #deliverPersonalNotices(users: UserStore, call: CommandCall, reply: Reply): Promise<void> {
+  async #deliverPersonalNotices(
+    users: UserStore,
+    call: CommandCall,
+    reply: Reply,
+    t: Translate,
+  ): Promise<void> {
     const key = userKeyOf(call.platform, call.tenantKey, call.user.id);
     try {
       const shown = (await users.get(key)).notices;
       if (shown.length === 0) return;
-      reply.cards.push({ title: 'For you', colour: COLOURS.warning, description: shown.map(messageSpans) });
+      reply.cards.push({
+        title: t('platform.titles.forYou'),
+        colour: COLOURS.warning,
+        description: shown.map(messageSpans),
+      });
       const seen = new Set(shown.map(messageText));
       await users.update(key, (latest) => ({
         ...latest,
@@ -404,14 +440,14 @@ export class Runtime {
   }
 
   /** Shows pending admin notices once: appended to this reply, then removed from the settings. */
-  async #deliverAdminNotices(tenantId: string, reply: Reply): Promise<void> {
+  async #deliverAdminNotices(tenantId: string, reply: Reply, t: Translate): Promise<void> {
     const { tenants, logger } = this.#deps;
     try {
       const settings = await tenants.get(tenantId);
       if (settings.adminNotices.length === 0) return;
       const shown = settings.adminNotices;
       reply.cards.push({
-        title: 'For admins',
+        title: t('platform.titles.forAdmins'),
         colour: COLOURS.warning,
         description: shown.map(messageSpans),
       });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorReply, type Reply } from '../../src/bot/reply.ts';
 import { cmd, messageText, UserError } from '../../src/core/errors.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { renderReply as discord } from '../../src/platforms/discord/render.ts';
 import { renderReply as slack } from '../../src/platforms/slack/render.ts';
 import { renderReply as terminal } from '../../src/platforms/terminal/render.ts';
@@ -69,7 +70,7 @@ describe('command spans', () => {
     expect(error.message).toBe('Name a tournament, e.g. /standings tournament:Major.');
     expect(error.suggestions.map(messageText)).toEqual(['/standings tournament:"Spring Cup"', 'Spring Cup']);
     const card = JSON.stringify(
-      slack(errorReply('Not quite', error.rich, { suggestions: error.suggestions })),
+      slack(errorReply(translator('en'), 'Not quite', error.rich, { suggestions: error.suggestions })),
     );
     expect(card).toContain('`/matchday standings tournament:Major`');
     expect(card).toContain('/matchday standings tournament:\\"Spring Cup\\"');

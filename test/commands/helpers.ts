@@ -236,7 +236,12 @@ export async function runDirect(
   // Checked against the declaration as the runtime checks them: commands trust their arguments.
   const usage = cmd(`${command.name}${options.subcommand ? ` ${options.subcommand}` : ''}`);
   const context: CommandContext<never> = {
-    args: validateArgs(usage, optionsOf(command, options.subcommand), args) as never,
+    args: validateArgs(
+      usage,
+      optionsOf(command, options.subcommand),
+      args,
+      translator(settings.language),
+    ) as never,
     ...(options.subcommand ? { subcommand: options.subcommand } : {}),
     tenant: {
       id: `${options.platform ?? 'terminal'}:direct`,

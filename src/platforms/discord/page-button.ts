@@ -34,10 +34,12 @@ export async function answerPageButton(
       args: parsed.args,
     });
     if (execution.outcome === 'ok')
-      await interaction.editReply(editOptions(renderReply(execution.reply, { single: true })[0]!));
+      await interaction.editReply(
+        editOptions(renderReply(execution.reply, { single: true, t: execution.t })[0]!),
+      );
     else
       await interaction.followUp({
-        ...interactionOptions(renderReply({ ...execution.reply, ephemeral: true })[0]!),
+        ...interactionOptions(renderReply({ ...execution.reply, ephemeral: true }, { t: execution.t })[0]!),
         flags: MessageFlags.Ephemeral,
       });
   } catch (error) {

@@ -21,7 +21,7 @@ import type {
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord.js';
 import { pageButtons } from '../../bot/pages.ts';
 import type { Card, Reply, Table, Text } from '../../bot/reply.ts';
-import { STALE_NOTICE } from '../../bot/reply.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import { cut, escapeText, renderText, SNOWFLAKE, safeUrl, ZWSP } from './render-text.ts';
 
 /** Discord's limits, named. Lengths are counted in UTF-16 units, which never undercounts Discord's characters. */
@@ -62,7 +62,11 @@ interface RenderOptions {
    * not fit is shortened with a note instead of spilling into further messages.
    */
   single?: boolean;
+  /** The reader's language (the tenant's): the renderer's own words. Default English. */
+  t?: Translate;
 }
+
+const english = translator('en');
 
 function isPlainCell(cell: Text): boolean {
   return cell.every((span) => typeof span === 'string' || ('text' in span && !span.code));
@@ -209,7 +213,7 @@ function cardEmbeds(card: Card): { embeds: APIEmbed[]; file?: DiscordMessage['fi
   return file ? { embeds, file } : { embeds };
 }
 
-function buttonRows(reply: Reply): LinkRow[] {
+function buttonRows(reply: Reply, t: Translate): LinkRow[] {
   const buttons: APIButtonComponentWithURL[] = [];
   for (const card of reply.cards) {
     for (const button of card.buttons ?? []) {
@@ -218,14 +222,14 @@ function buttonRows(reply: Reply): LinkRow[] {
       buttons.push({
         type: ComponentType.Button,
         style: ButtonStyle.Link,
-        label: cut(button.label, DISCORD_LIMITS.buttonLabel) || 'Open',
+        label: cut(button.label, DISCORD_LIMITS.buttonLabel) || t('platform.render.open'),
         url,
       });
     }
   }
   const rows: LinkRow[] = [];
   // A paged reply: previous/next first; a click runs the page's command line (`bot.ts`).
-  const pages = reply.pager ? pageButtons(reply.pager) : [];
+  const pages = reply.pager ? pageButtons(reply.pager, t) : [];
   if (pages.length > 0)
     rows.push({
       type: ComponentType.ActionRow,
@@ -265,7 +269,8 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): DiscordM
     ...(flags ? { flags } : {}),
   });
 
-  const notice = reply.stale ? `-# ⚠️ ${STALE_NOTICE}` : '';
+  const t = options.t ?? english;
+  const notice = reply.stale ? `-# ⚠️ ${t('platform.render.stale')}` : '';
   const contentBudget = DISCORD_LIMITS.content - (notice ? notice.length + 1 : 0);
   const content = [reply.content ? renderText(reply.content, contentBudget) : '', notice]
     .filter(Boolean)
@@ -302,13 +307,13 @@ export function renderReply(reply: Reply, options: RenderOptions = {}): DiscordM
   }
   const last = messages[messages.length - 1]!;
   if (dropped > 0) {
-    const note = `-# ${dropped} more part${dropped === 1 ? '' : 's'} did not fit in one message.`;
+    const note = `-# ${t('platform.render.moreParts', { count: dropped })}`;
     last.content = last.content ? cut(`${last.content}\n${note}`, DISCORD_LIMITS.content) : note;
   }
-  last.components = buttonRows(reply);
+  last.components = buttonRows(reply, t);
   for (const message of messages) {
     if (!message.content && message.embeds.length === 0 && message.components.length === 0)
-      message.content = 'Nothing to show.';
+      message.content = t('platform.render.nothing');
   }
   return messages;
 }

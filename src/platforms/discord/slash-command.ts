@@ -16,6 +16,7 @@ import type { ChannelCheck } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall, Runtime } from '../../bot/runtime.ts';
+import type { Translate } from '../../i18n/i18n.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
 /** What answering an interaction needs from the bot. */
@@ -67,11 +68,11 @@ export async function answerCommand(
     failed: (error) => logger.warn({ err: error, ...context }, 'defer failed'),
   });
   try {
-    const reply = await runtime.execute(commandCall(interaction, interaction.guildId, channels));
+    const { reply, t } = await runtime.run(commandCall(interaction, interaction.guildId, channels));
     deferral.cancel();
     const deferred = deferral.promise();
     if (deferred) await deferred;
-    await send(interaction, reply, { deferred: deferred !== undefined, deferredEphemeral, logger });
+    await send(interaction, reply, { deferred: deferred !== undefined, deferredEphemeral, logger, t });
   } catch (error) {
     deferral.cancel();
     logger.error({ err: error, ...context }, 'answering a command failed');
@@ -149,10 +150,15 @@ function readOptions(data: readonly CommandInteractionOption[]): {
 async function send(
   interaction: ChatInputCommandInteraction,
   reply: Reply,
-  { deferred, deferredEphemeral, logger }: { deferred: boolean; deferredEphemeral: boolean; logger: Logger },
+  {
+    deferred,
+    deferredEphemeral,
+    logger,
+    t,
+  }: { deferred: boolean; deferredEphemeral: boolean; logger: Logger; t: Translate },
 ): Promise<void> {
-  // A paged reply is one message, so its page buttons edit the whole of it.
-  const messages = renderReply(reply, reply.pager ? { single: true } : {});
+  // A paged reply is one message, so its page buttons edit the whole of it; in the reader's language.
+  const messages = renderReply(reply, reply.pager ? { single: true, t } : { t });
   const [first, ...rest] = messages as [DiscordMessage, ...DiscordMessage[]];
   if (!deferred) {
     await interaction.reply(interactionOptions(first));

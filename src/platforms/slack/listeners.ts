@@ -11,6 +11,7 @@
  * revoking its token purges the workspace.
  */
 import type { App } from '@slack/bolt';
+import type { Execution } from '../../bot/call-checks.ts';
 import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
 import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
@@ -21,6 +22,7 @@ import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import { cmd } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import { uploadImages } from './files.ts';
 import { SLASH_COMMAND } from './mrkdwn.ts';
 import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
@@ -30,7 +32,7 @@ export interface SlackHost {
   runtime: {
     readonly commands: AnyCommand[];
     find(name: string): AnyCommand | undefined;
-    execute(call: CommandCall): Promise<Reply>;
+    run(call: CommandCall): Promise<Execution>;
   };
   tenants: Pick<TenantStore, 'purge'>;
   logger: Logger;
@@ -128,7 +130,7 @@ async function answerCommand(
   client: WebClient,
   payload: SlashPayload,
   admins: AdminCache = new AdminCache(),
-): Promise<Reply> {
+): Promise<Answer> {
   const { runtime, logger } = host;
   // `/matchday` alone is `/matchday help`.
   const text = decodeCommandText(payload.text ?? '').trim() || 'help';
@@ -145,10 +147,14 @@ async function answerCommand(
       isAdmin = await isWorkspaceAdmin(client, payload.user_id, logger);
       if (isAdmin === undefined) {
         if (command?.adminOnly) {
-          return errorReply(
-            'Sorry',
-            'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
-          );
+          return {
+            reply: errorReply(
+              english,
+              english('platform.titles.sorry'),
+              english('platform.runtime.slackAdminCheck'),
+            ),
+            t: english,
+          };
         }
         isAdmin = false;
       } else admins.set(cacheKey, isAdmin);
@@ -163,29 +169,39 @@ async function answerCommand(
       args: parsed.args,
       channels: channelCheck(client),
     };
-    return await runtime.execute(call);
+    const { reply, t } = await runtime.run(call);
+    return { reply, t };
   } catch (error) {
+    // Before the runtime (the text did not parse): the parser's words are English, so is the card.
     if (error instanceof UserError) {
-      return errorReply('Not quite', [...messageSpans(error.rich), ' See ', cmd('help'), '.'], {
-        suggestions: error.suggestions,
-      });
+      const message = [...messageSpans(error.rich), ' See ', cmd('help'), '.'];
+      const title = english('platform.titles.notQuite');
+      return { reply: errorReply(english, title, message, { suggestions: error.suggestions }), t: english };
     }
     logger.error({ err: error }, 'slack command failed');
-    return errorReply(
-      'Sorry',
-      'Something went wrong while answering. It has been logged; please try again later.',
-      { colour: COLOURS.error },
-    );
+    const message = english('platform.runtime.bugAnswering');
+    return {
+      reply: errorReply(english, english('platform.titles.sorry'), message, { colour: COLOURS.error }),
+      t: english,
+    };
   }
 }
 
+/** A reply and the language its reader reads (the tenant's, once the runtime read it). */
+interface Answer {
+  reply: Reply;
+  t: Translate;
+}
+
+const english = translator('en');
+
 /** The respond() body for a reply: blocks, fallback text, and who sees it. */
-function responseOf(reply: Reply): {
+function responseOf({ reply, t }: Answer): {
   response_type: 'ephemeral' | 'in_channel';
   text: string;
   blocks: unknown[];
 } {
-  const message = renderReply(reply);
+  const message = renderReply(reply, { t });
   return {
     response_type: reply.ephemeral ? 'ephemeral' : 'in_channel',
     text: message.text,
@@ -212,9 +228,9 @@ function listenToSlashCommand(bolt: App, host: SlackHost, admins: AdminCache): v
   bolt.command(SLASH_COMMAND, async ({ command, ack, respond, client }) => {
     // Ack first: Slack shows the user an error if nothing is acked within 3 s.
     await ack();
-    const reply = await answerCommand(host, client, command, admins);
+    const answer = await answerCommand(host, client, command, admins);
     try {
-      await respond(responseOf(reply) as Parameters<typeof respond>[0]);
+      await respond(responseOf(answer) as Parameters<typeof respond>[0]);
     } catch (error) {
       logger.warn(
         { err: (error as Error).message, command: command.text.split(/\s+/)[0] },
@@ -222,7 +238,7 @@ function listenToSlashCommand(bolt: App, host: SlackHost, admins: AdminCache): v
       );
     }
     // Pictures (standings, brackets) follow the answer as files in the channel.
-    await uploadImages(client, command.channel_id, reply, logger);
+    await uploadImages(client, command.channel_id, answer.reply, logger);
   });
 }
 
@@ -245,7 +261,7 @@ function listenToPageButtons(bolt: App, host: SlackHost, admins: AdminCache): vo
     await ack();
     const line = pageActionLine((action as { value?: string }).value ?? '');
     if (line === undefined || body.type !== 'block_actions') return;
-    const reply = await answerCommand(
+    const answer = await answerCommand(
       host,
       client,
       {
@@ -260,9 +276,9 @@ function listenToPageButtons(bolt: App, host: SlackHost, admins: AdminCache): vo
       admins,
     );
     try {
-      const { response_type: _type, ...message } = responseOf(reply);
+      const { response_type: _type, ...message } = responseOf(answer);
       await respond(
-        reply.ephemeral
+        answer.reply.ephemeral
           ? { response_type: 'ephemeral', replace_original: false, ...message }
           : { replace_original: true, ...message },
       );

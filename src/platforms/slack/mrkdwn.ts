@@ -8,7 +8,8 @@
  * - Slack has no spoiler markup: a spoiler is blanked out (`SPOILER_MASK`) unless revealed.
  */
 import type { Span, Text, TimeStyle } from '../../bot/reply.ts';
-import { formatInstant } from '../../bot/time-format.ts';
+import type { Translate } from '../../i18n/i18n.ts';
+import { localeInstant } from '../locale-time.ts';
 
 /** The one slash command of the Slack app (see slack-manifest.yml); every Matchday command is its first word. */
 export const SLASH_COMMAND = '/matchday';
@@ -73,10 +74,10 @@ const DATE_TOKENS: Record<TimeStyle, string> = {
  * The fallback Slack shows where it cannot localise a date (old clients, notifications): the house
  * style (`src/bot/time-format.ts`) in UTC, the zone named since nothing else names it there.
  */
-function timeFallback(time: Date, style: TimeStyle): string {
-  if (!Number.isFinite(time.getTime())) return 'an unknown time';
+function timeFallback(time: Date, style: TimeStyle, t: Translate): string {
+  if (!Number.isFinite(time.getTime())) return t('platform.render.unknownTime');
   // A relative fallback would go stale in the message: the instant itself instead.
-  const text = formatInstant(time, style === 'relative' ? 'full' : style, 'UTC');
+  const text = localeInstant(time, style === 'relative' ? 'full' : style, 'UTC', t);
   return style === 'date' ? text : `${text} UTC`;
 }
 
@@ -106,6 +107,8 @@ const USER_GROUP = /^S[A-Z0-9]{2,20}$/;
 export interface SpanOptions {
   reveal: boolean;
   mentionRoles: ReadonlySet<string>;
+  /** The reader's language (the tenant's): date fallbacks are written in it. */
+  t: Translate;
 }
 
 /** Renders a line of spans as mrkdwn; `spoiler` says whether anything was masked. */
@@ -130,8 +133,8 @@ export function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string;
         }
         if ('time' in span) {
           const unix = Math.floor(span.time.getTime() / 1000);
-          if (!Number.isFinite(unix)) return 'an unknown time';
-          return `<!date^${unix}^${DATE_TOKENS[span.style]}|${timeFallback(span.time, span.style)}>`;
+          if (!Number.isFinite(unix)) return options.t('platform.render.unknownTime');
+          return `<!date^${unix}^${DATE_TOKENS[span.style]}|${timeFallback(span.time, span.style, options.t)}>`;
         }
         if ('spoiler' in span) {
           spoiler = true;
@@ -152,7 +155,7 @@ export function renderSpans(text: Text, options: SpanOptions): { mrkdwn: string;
 }
 
 /** A span as plain characters for a monospace table cell (no markup works inside code blocks). */
-export function cellText(cell: Text, reveal: boolean): string {
+export function cellText(cell: Text, reveal: boolean, t: Translate): string {
   return cell
     .map((span): string => {
       if (typeof span === 'string') return span;
@@ -160,8 +163,8 @@ export function cellText(cell: Text, reveal: boolean): string {
       if ('command' in span) return slackCommand(span.command);
       // In a table the column's header names the zone once (`tableLines`).
       if ('time' in span)
-        return formatInstant(span.time, span.style === 'relative' ? 'full' : span.style, 'UTC');
-      if ('spoiler' in span) return reveal ? cellText(span.spoiler, true) : SPOILER_MASK;
+        return localeInstant(span.time, span.style === 'relative' ? 'full' : span.style, 'UTC', t);
+      if ('spoiler' in span) return reveal ? cellText(span.spoiler, true, t) : SPOILER_MASK;
       if ('link' in span) return span.label;
       return `@${span.role}`;
     })

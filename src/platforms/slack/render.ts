@@ -13,7 +13,8 @@
  */
 import type { types } from '@slack/bolt';
 import { pageButtons } from '../../bot/pages.ts';
-import { type Card, type Field, type Reply, STALE_NOTICE, type Table, type Text } from '../../bot/reply.ts';
+import type { Card, Field, Reply, Table, Text } from '../../bot/reply.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import {
   cellText,
   escapeMrkdwn,
@@ -66,8 +67,14 @@ function hasSpoiler(text: Text): boolean {
 const MAX_CELL = 50;
 
 /** The table as monospace lines: a header row, a rule, then the rows; one string per line. */
-function tableLines(table: Table, reveal: boolean): { lines: string[]; spoilerRows: Set<number> } {
-  const cells = table.rows.map((row) => row.map((cell) => truncatePlain(cellText(cell, reveal), MAX_CELL)));
+function tableLines(
+  table: Table,
+  reveal: boolean,
+  t: Translate,
+): { lines: string[]; spoilerRows: Set<number> } {
+  const cells = table.rows.map((row) =>
+    row.map((cell) => truncatePlain(cellText(cell, reveal, t), MAX_CELL)),
+  );
   const timed = (i: number) =>
     table.rows.some((row) =>
       (row[i] ?? []).some((span) => typeof span === 'object' && 'time' in span && span.style !== 'date'),
@@ -98,6 +105,8 @@ function tableLines(table: Table, reveal: boolean): { lines: string[]; spoilerRo
 /** Builds blocks while counting action ids, so every id in one message is unique. */
 class BlockBuilder {
   #actions = 0;
+  /** The reader's language: the buttons' words. */
+  constructor(readonly t: Translate) {}
 
   section(mrkdwn: string, revealed?: string): types.SectionBlock {
     const block: types.SectionBlock = {
@@ -113,7 +122,7 @@ class BlockBuilder {
     return {
       type: 'button',
       action_id: `${REVEAL_ACTION}_${this.#actions}`,
-      text: { type: 'plain_text', text: 'Reveal', emoji: true },
+      text: { type: 'plain_text', text: this.t('platform.render.reveal'), emoji: true },
       value: truncateMrkdwn(revealed, SLACK_LIMITS.buttonValue),
     };
   }
@@ -125,7 +134,7 @@ class BlockBuilder {
       action_id: `${LINK_ACTION}_${this.#actions}`,
       text: {
         type: 'plain_text',
-        text: truncatePlain(label, SLACK_LIMITS.buttonText) || 'Open',
+        text: truncatePlain(label, SLACK_LIMITS.buttonText) || this.t('platform.render.open'),
         emoji: true,
       },
       url,
@@ -211,8 +220,8 @@ function fieldBlocks(fields: Field[], builder: BlockBuilder, options: SpanOption
 }
 
 function tableBlocks(table: Table, builder: BlockBuilder): SlackBlock[] {
-  const masked = tableLines(table, false);
-  const revealed = masked.spoilerRows.size > 0 ? tableLines(table, true) : undefined;
+  const masked = tableLines(table, false, builder.t);
+  const revealed = masked.spoilerRows.size > 0 ? tableLines(table, true, builder.t) : undefined;
   const fence = (lines: string[]) => `\`\`\`\n${lines.map(escapeMrkdwn).join('\n')}\n\`\`\``;
   // Each section holds the header and as many rows as fit (with the fences) in 3000 characters.
   const budget = SLACK_LIMITS.sectionText - 8;
@@ -317,13 +326,15 @@ function fallbackText(reply: Reply, options: SpanOptions): string {
   return truncateMrkdwn(text || 'Matchday', SLACK_LIMITS.fallbackText);
 }
 
+const english = translator('en');
+
 /**
  * Renders a neutral reply as a Slack message within Block Kit limits. Blocks that do not fit in 50 are
  * left out, whole, and a closing note says how many; cards are separated by dividers.
  */
-export function renderReply(reply: Reply): SlackMessage {
-  const options: SpanOptions = { reveal: false, mentionRoles: new Set(reply.mentionRoles ?? []) };
-  const builder = new BlockBuilder();
+export function renderReply(reply: Reply, { t = english }: { t?: Translate } = {}): SlackMessage {
+  const options: SpanOptions = { reveal: false, mentionRoles: new Set(reply.mentionRoles ?? []), t };
+  const builder = new BlockBuilder(t);
   const groups: SlackBlock[][] = [];
   if (reply.content?.length) {
     const content = descriptionBlocks([reply.content], builder, options);
@@ -336,14 +347,14 @@ export function renderReply(reply: Reply): SlackMessage {
   });
   const tail: SlackBlock[] = [];
   // A paged reply: previous/next buttons, always kept; a click runs the page's command line (`app.ts`).
-  const pages = reply.pager ? pageButtons(reply.pager) : [];
+  const pages = reply.pager ? pageButtons(reply.pager, t) : [];
   if (pages.length > 0)
     tail.push({
       type: 'actions',
       elements: pages.map(
         (b): types.Button => ({
           type: 'button',
-          action_id: `${PAGE_ACTION_ID}_${b.label.startsWith('◀') ? 'previous' : 'next'}`,
+          action_id: `${PAGE_ACTION_ID}_${b.previous ? 'previous' : 'next'}`,
           text: { type: 'plain_text', text: b.label, emoji: true },
           value: b.action,
         }),
@@ -352,7 +363,7 @@ export function renderReply(reply: Reply): SlackMessage {
   if (reply.stale)
     tail.push({
       type: 'context',
-      elements: [{ type: 'mrkdwn', text: `:warning: ${STALE_NOTICE}`, verbatim: true }],
+      elements: [{ type: 'mrkdwn', text: `:warning: ${t('platform.render.stale')}`, verbatim: true }],
     });
 
   const all = groups.flat();
@@ -369,7 +380,7 @@ export function renderReply(reply: Reply): SlackMessage {
       elements: [
         {
           type: 'mrkdwn',
-          text: `_Shortened to fit Slack: ${left} more block${left === 1 ? '' : 's'} not shown._`,
+          text: `_${t('platform.render.shortened', { count: left })}_`,
           verbatim: true,
         },
       ],

@@ -12,6 +12,7 @@ import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
+import { translator } from '../../i18n/i18n.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
 import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
@@ -82,7 +83,7 @@ function checkLine(
     const parsed = parseCommandText(line, commands);
     const command = commands.find((c) => c.name === parsed.command)!;
     const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
-    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args);
+    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args, translator('en'));
     return { parsed, command };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
@@ -114,15 +115,16 @@ async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
   } catch {
     // the reply itself already says if the store failed
   }
+  const { t } = result;
   // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
   const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
-  const text = renderReply(saveImages(result.reply), { colour, timezone, now: app.clock.now(), width });
+  const text = renderReply(saveImages(result.reply), { colour, timezone, t, now: app.clock.now(), width });
   if (result.outcome === 'ok') {
     process.stdout.write(`${text}\n`);
     process.exitCode = 0;
   } else {
     process.stderr.write(
-      `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone })}\n`,
+      `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone, t })}\n`,
     );
     process.exitCode = result.outcome === 'error' ? 2 : 1;
   }

@@ -18,6 +18,7 @@ import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import type { Clock } from '../../core/clock.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import { completionsFor } from './complete.ts';
 import { saveImages } from './images.ts';
 import { clipLine, DEFAULT_WIDTH, renderReply } from './render.ts';
@@ -190,9 +191,11 @@ function replyPrinter(
 ): Chat['showReply'] {
   return async (reply, header, update) => {
     const columns = look.width();
+    const reader = await terminalReader(host.tenants);
     const text = renderReply(saveImages(reply, look.imagesDir), {
       colour: look.colour,
-      timezone: await terminalTimezone(host.tenants),
+      timezone: reader.timezone,
+      t: reader.t,
       now: host.clock.now(),
       width: columns,
       // An answer names its zone once; notifications, many and short, do not repeat it.
@@ -209,11 +212,13 @@ function replyPrinter(
 }
 
 /** The terminal tenant's time zone; UTC when the store cannot say. */
-async function terminalTimezone(tenants: ChatHost['tenants']): Promise<string> {
+/** The terminal tenant's time zone and language (UTC and English when the store cannot say). */
+async function terminalReader(tenants: ChatHost['tenants']): Promise<{ timezone: string; t: Translate }> {
   try {
-    return (await tenants.get(TERMINAL_TENANT_ID)).timezone;
+    const settings = await tenants.get(TERMINAL_TENANT_ID);
+    return { timezone: settings.timezone, t: translator(settings.language) };
   } catch {
-    return 'UTC';
+    return { timezone: 'UTC', t: translator('en') };
   }
 }
 
@@ -293,9 +298,11 @@ async function answerLine(host: ChatHost, user: CommandUser, text: string): Prom
     return result.reply;
   } catch (error) {
     if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
+    // Before the runtime (the line did not parse): the parser's words are English, so is the card.
+    const t = translator('en');
     return error instanceof UserError
-      ? errorReply('Not quite', error.rich, { suggestions: error.suggestions })
-      : errorReply('Sorry', 'Something went wrong; it has been logged.', { colour: COLOURS.error });
+      ? errorReply(t, t('platform.titles.notQuite'), error.rich, { suggestions: error.suggestions })
+      : errorReply(t, t('platform.titles.sorry'), t('platform.runtime.bugShort'), { colour: COLOURS.error });
   }
 }
 

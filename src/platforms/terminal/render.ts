@@ -6,15 +6,18 @@
  * reveal); tables as compact aligned columns; data is stripped of control characters so a team
  * name can never move the cursor or clear the screen.
  */
-import type { Card, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
-import { type Reply, STALE_NOTICE } from '../../bot/reply.ts';
-import { formatInstant, zoneName } from '../../bot/time-format.ts';
+import type { Card, Reply, Span, Table, Text, TimeStyle } from '../../bot/reply.ts';
+import { zoneName } from '../../bot/time-format.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
+import { localeInstant } from '../locale-time.ts';
 
 interface TerminalRenderOptions {
   /** ANSI colour and emphasis (only on a TTY). */
   colour: boolean;
   /** IANA zone for times (the tenant's). */
   timezone: string;
+  /** The reader's language (the tenant's): the renderer's own words and dates. Default English. */
+  t?: Translate;
   /** The instant relative times count from. Default: the instants themselves are shown relative to real now. */
   now?: Date;
   /** Columns to fit: lines are wrapped at word boundaries, none wider. Default 80. */
@@ -31,7 +34,10 @@ export const DEFAULT_WIDTH = 80;
 /** Narrower than this, wrapping would leave a word per line: lines are cut to this instead. */
 const MIN_WIDTH = 20;
 
+/** The English placeholder of a spoiler (`platform.render.spoilerHidden` in the reader's language). */
 export const SPOILER_PLACEHOLDER = '[spoiler hidden]';
+
+const english = translator('en');
 
 const ESC = '\u001b[';
 const RESET = `${ESC}0m`;
@@ -148,9 +154,18 @@ function rgb(colour: number): string {
   return `38;2;${(colour >> 16) & 0xff};${(colour >> 8) & 0xff};${colour & 0xff}`;
 }
 
-/** An instant in the tenant's zone, in the house style (`src/bot/time-format.ts`), without the zone. */
-export function formatTime(time: Date, timeStyle: TimeStyle, zone: string, now?: Date): string {
-  return formatInstant(time, timeStyle, zone, now);
+/**
+ * An instant in the tenant's zone and language, without the zone: English in the house style
+ * (`src/bot/time-format.ts`), other languages through `Intl` (`../locale-time.ts`).
+ */
+export function formatTime(
+  time: Date,
+  timeStyle: TimeStyle,
+  zone: string,
+  now?: Date,
+  t: Translate = english,
+): string {
+  return localeInstant(time, timeStyle, zone, t, now);
 }
 
 function renderSpan(span: Span, options: TerminalRenderOptions): string {
@@ -164,8 +179,8 @@ function renderSpan(span: Span, options: TerminalRenderOptions): string {
     return out;
   }
   if ('time' in span)
-    return style(options, '36', formatTime(span.time, span.style, options.timezone, options.now));
-  if ('spoiler' in span) return style(options, '2', SPOILER_PLACEHOLDER);
+    return style(options, '36', formatTime(span.time, span.style, options.timezone, options.now, options.t));
+  if ('spoiler' in span) return style(options, '2', (options.t ?? english)('platform.render.spoilerHidden'));
   if ('link' in span) {
     const label = clean(span.label);
     const url = clean(span.link);
@@ -231,7 +246,8 @@ function renderCard(card: Card, options: TerminalRenderOptions): string[] {
         : card.image.path
           ? `: ${clean(card.image.path)}`
           : ` (${clean(card.image.name)})`;
-    push(style(options, '2', `[image: ${clean(card.image.alt)}]${where}`));
+    const image = (options.t ?? english)('platform.render.image');
+    push(style(options, '2', `[${image}: ${clean(card.image.alt)}]${where}`));
   }
   for (const button of card.buttons ?? [])
     push(`→ ${clean(button.label)} ${style(options, '2', `<${clean(button.url)}>`)}`);
@@ -244,14 +260,16 @@ function renderCard(card: Card, options: TerminalRenderOptions): string[] {
 /** Renders a whole reply as terminal text (no trailing newline). */
 export function renderReply(reply: Reply, options: TerminalRenderOptions): string {
   const width = Math.max(MIN_WIDTH, options.width ?? DEFAULT_WIDTH);
+  const t = options.t ?? english;
   const blocks: string[] = [];
   if (reply.content?.length) blocks.push(wrapLine(renderText(reply.content, options), width).join('\n'));
   for (const card of reply.cards) blocks.push(renderCard(card, options).join('\n'));
-  if (reply.stale) blocks.push(wrapLine(style(options, '33', `⚠ ${STALE_NOTICE}`), width, 2).join('\n'));
+  if (reply.stale)
+    blocks.push(wrapLine(style(options, '33', `⚠ ${t('platform.render.stale')}`), width, 2).join('\n'));
   // Clock times are shown without their zone: the reply names it once, unless it already does.
   const zone = zoneName(options.timezone);
   if (options.nameZone !== false && hasClockTime(reply) && !blocks.some((b) => b.includes(`(${zone})`)))
-    blocks.push(style(options, '2', `Times in ${zone}.`));
+    blocks.push(style(options, '2', t('platform.render.timesIn', { zone })));
   return blocks.join('\n\n');
 }
 

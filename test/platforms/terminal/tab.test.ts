@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnyCommand, defineCommand } from '../../../src/bot/command.ts';
+import { translator } from '../../../src/i18n/i18n.ts';
 import { type Chat, startChat } from '../../../src/platforms/terminal/chat.ts';
 
 const team = defineCommand({
@@ -42,7 +43,7 @@ beforeEach(() => {
           })),
         run: async (call) => {
           lines.push(String(call.args.team));
-          return { reply: { cards: [{ title: 'ok' }] }, outcome: 'ok' };
+          return { reply: { cards: [{ title: 'ok' }] }, outcome: 'ok', t: translator('en') };
         },
       },
       tenants: {
