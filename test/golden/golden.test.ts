@@ -4,6 +4,10 @@
  * message payload, the Slack Block Kit message), is compared with a reviewed snapshot file under
  * `__snapshots__/`. A change to any reply shows up as a diff that a reviewer reads as a fan would.
  *
+ * Every command's golden reply is also rendered in each other language Matchday speaks (issue 17:
+ * "every locale renders every command's golden reply"), into `__snapshots__/<locale>/`; no reply
+ * in any language may show a raw message key (`platform.render.reveal`) instead of words.
+ *
  * Update after a deliberate change with `npx vitest run test/golden -u`, then read every changed
  * file before committing it.
  */
@@ -13,7 +17,7 @@ import { finalSubstage, readPlacements } from '../../src/bot/outcome.ts';
 import { previewReads, readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
-import { translator } from '../../src/i18n/i18n.ts';
+import { LOCALES, type Locale, type Translate, translator } from '../../src/i18n/i18n.ts';
 import {
   digestReply,
   liveReply,
@@ -50,16 +54,27 @@ function jsonOf(value: unknown): string {
   )}\n`;
 }
 
-/** The reply as each platform would send it. */
-function rendered(reply: Reply, platform: Platform, timezone: string): { text: string; ext: string } {
+/** The reply as each platform would send it to a reader of `t`'s language. */
+function rendered(
+  reply: Reply,
+  platform: Platform,
+  timezone: string,
+  t: Translate,
+): { text: string; ext: string } {
   if (platform === 'terminal')
     return {
-      text: `${renderTerminal(reply, { colour: false, timezone, now: stack.clock.now() })}\n`,
+      text: `${renderTerminal(reply, { colour: false, timezone, now: stack.clock.now(), t })}\n`,
       ext: 'txt',
     };
-  if (platform === 'discord') return { text: jsonOf(renderDiscord(reply)), ext: 'json' };
-  return { text: jsonOf(renderSlack(reply)), ext: 'json' };
+  if (platform === 'discord') return { text: jsonOf(renderDiscord(reply, { t })), ext: 'json' };
+  return { text: jsonOf(renderSlack(reply, { t })), ext: 'json' };
 }
+
+/** A message key shown as if it were words: a translation missing or a key mistyped. */
+const RAW_KEY = /\b(commands|cards|platform|common)\.[a-zA-Z]/;
+
+/** The languages besides English; English keeps the snapshots beside this file. */
+const OTHER_LOCALES = LOCALES.filter((locale): locale is Exclude<Locale, 'en'> => locale !== 'en');
 
 /**
  * The replies whose v2 rendering differs from v3's because the v2 data lacks something (each
@@ -91,10 +106,12 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'tournament-over', // as tournament
 ]);
 
-async function expectGolden(name: string, reply: Reply, platform: Platform, timezone = 'UTC') {
-  const { text, ext } = rendered(reply, platform, timezone);
+async function expectGolden(name: string, reply: Reply, platform: Platform, locale: Locale = 'en') {
+  const { text, ext } = rendered(reply, platform, 'UTC', translator(locale));
   const file = api === 'v2' && V2_OWN_SNAPSHOT.has(name) ? `${name}.v2` : name;
-  await expect(text).toMatchFileSnapshot(`./__snapshots__/${file}.${platform}.${ext}`);
+  expect(text, `${name} on ${platform} in ${locale}: a raw message key`).not.toMatch(RAW_KEY);
+  const folder = locale === 'en' ? '' : `${locale}/`;
+  await expect(text).toMatchFileSnapshot(`./__snapshots__/${folder}${file}.${platform}.${ext}`);
 }
 
 /** Names picked from the world once, so every case reads a real team, tournament and series. */
@@ -236,6 +253,22 @@ describe.each(APIS)('on %s', (version) => {
       }
     });
 
+    it('renders every command on every platform in every other language, with no raw message key', async () => {
+      for (const locale of OTHER_LOCALES)
+        for (const c of commandCases())
+          for (const platform of PLATFORMS) {
+            const tenant = await tenantWith(stack, { ...c.settings, language: locale }, platform);
+            const result = await call(stack, c.command, c.args ?? {}, {
+              tenant,
+              platform,
+              user: ADMIN,
+              ...(c.subcommand ? { subcommand: c.subcommand } : {}),
+            });
+            expect(result.outcome, `${c.name} on ${platform} in ${locale}: ${result.text}`).toBe('ok');
+            await expectGolden(c.name, result.reply, platform, locale);
+          }
+    });
+
     it('renders every notification kind on every platform as the reviewed snapshot', async () => {
       const p = picks();
       const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
@@ -256,7 +289,6 @@ describe.each(APIS)('on %s', (version) => {
         )
         .sort(byStartThenId);
       await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
-      const audience = { spoilers: defaultSettings().spoilers, t: translator('en') };
       const preview = await readPreview(p.upcoming, previewReads(data), stack.names, (list) =>
         stack.names.ensureSeriesLabels(data, list),
       );
@@ -267,33 +299,37 @@ describe.each(APIS)('on %s', (version) => {
       ]);
       const outcome = await readPlacements(data, tournament, finalSubstage(stages)!);
       await stack.names.ensureSeriesLabels(data, outcome.series);
-      const replies: Record<string, Reply> = {
-        'tournament-end': tournamentEndReply(tournament, outcome.placements!, stack.names, audience),
-        'tournament-end-spoiler': tournamentEndReply(tournament, outcome.placements!, stack.names, {
-          ...audience,
-          spoilers: 'spoiler',
-        }),
-        'tournament-end-hidden': tournamentEndReply(tournament, outcome.placements!, stack.names, {
-          ...audience,
-          spoilers: 'hide',
-        }),
-        reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
-        'reminder-preview': reminderReply(p.upcoming, stack.names, audience, {
-          lead: 60,
-          casters: upcomingCasters,
-          preview,
-        }),
-        'live-card': liveReply(p.liveSeries, stack.names, audience, {
-          matches: liveMatches.filter((m) => m.deleted_at === null),
-          casters: liveCasters,
-          mapName: (id) => stack.names.mapName(id),
-          first: true,
-        }),
-        result: resultReply(p.finished, stack.names, audience),
-        digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
-      };
-      for (const [name, reply] of Object.entries(replies))
-        for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform);
+      // Each notification in every language its readers may have chosen (English: the reviewed originals).
+      for (const locale of LOCALES) {
+        const audience = { spoilers: defaultSettings().spoilers, t: translator(locale) };
+        const replies: Record<string, Reply> = {
+          'tournament-end': tournamentEndReply(tournament, outcome.placements!, stack.names, audience),
+          'tournament-end-spoiler': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+            ...audience,
+            spoilers: 'spoiler',
+          }),
+          'tournament-end-hidden': tournamentEndReply(tournament, outcome.placements!, stack.names, {
+            ...audience,
+            spoilers: 'hide',
+          }),
+          reminder: reminderReply(p.upcoming, stack.names, audience, { lead: 15, casters: upcomingCasters }),
+          'reminder-preview': reminderReply(p.upcoming, stack.names, audience, {
+            lead: 60,
+            casters: upcomingCasters,
+            preview,
+          }),
+          'live-card': liveReply(p.liveSeries, stack.names, audience, {
+            matches: liveMatches.filter((m) => m.deleted_at === null),
+            casters: liveCasters,
+            mapName: (id) => stack.names.mapName(id),
+            first: true,
+          }),
+          result: resultReply(p.finished, stack.names, audience),
+          digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
+        };
+        for (const [name, reply] of Object.entries(replies))
+          for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform, locale);
+      }
     });
 
     // Last: it moves the clock to a match of each kind of game.
@@ -334,6 +370,17 @@ describe.each(APIS)('on %s', (version) => {
             const result = await call(stack, 'live', { series: String(p.plan.id) }, { tenant, platform });
             expect(result.outcome, `${kind} on ${platform}: ${result.text}`).toBe('ok');
             await expectGolden(`live-series-${kind}`, result.reply, platform);
+            for (const locale of OTHER_LOCALES) {
+              const reader = await tenantWith(stack, { language: locale }, platform);
+              const local = await call(
+                stack,
+                'live',
+                { series: String(p.plan.id) },
+                { tenant: reader, platform },
+              );
+              expect(local.outcome, `${kind} on ${platform} in ${locale}: ${local.text}`).toBe('ok');
+              await expectGolden(`live-series-${kind}`, local.reply, platform, locale);
+            }
           }
         }
       } finally {
