@@ -40,7 +40,6 @@ export const platform: Messages['platform'] = {
       'Der Esports-Datendienst ist gerade langsam: keine Antwort in {{count}} Sekunden. Bitte versuch es in einer Minute noch einmal.',
     slackAdminCheck:
       'Slack konnte nicht bestätigen, ob du Admin des Workspace bist. Bitte versuch es in einer Minute noch einmal.',
-    seeHelp: '{{message}} Siehe {{command}}.',
   },
   errors: {
     notFound:

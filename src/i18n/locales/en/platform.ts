@@ -37,7 +37,6 @@ export const platform = {
       'The esports data service is slow right now: no answer in {{count}} seconds. Please try again in a minute.',
     slackAdminCheck:
       'Could not check with Slack whether you are a workspace admin. Please try again in a minute.',
-    seeHelp: '{{message}} See {{command}}.',
   },
   /** What the person reads for an expected failure, by its kind (src/core/errors.ts audiences). */
   errors: {

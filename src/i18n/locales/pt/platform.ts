@@ -36,7 +36,6 @@ export const platform: Messages['platform'] = {
       'O serviço de dados de esports está lento agora: sem resposta em {{count}} segundos. Tente de novo em um minuto.',
     slackAdminCheck:
       'Não foi possível confirmar com o Slack se você é admin do workspace. Tente de novo em um minuto.',
-    seeHelp: '{{message}} Veja {{command}}.',
   },
   errors: {
     notFound:
