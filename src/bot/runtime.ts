@@ -209,7 +209,7 @@ export class Runtime {
       const { tenant, storeNotice } = this.#tenantOf(tenantId, call.platform, command, stored, context, t);
       const data = this.#deps.client.forCaller({ priority: 'interactive', deadlineMs: this.#deadlineMs() });
       const notes: string[] = [];
-      const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand });
+      const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand, t });
       // The declaration typed `args` for the command author; here they are checked values of that shape.
       const deadlineMs = this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS;
       const result = await withinDeadline(
@@ -304,7 +304,7 @@ export class Runtime {
   #contextOf(
     call: CommandCall,
     tenant: Tenant,
-    parts: Pick<CommandContext<Record<string, unknown>>, 'args' | 'notes' | 'data' | 'subcommand'>,
+    parts: Pick<CommandContext<Record<string, unknown>>, 'args' | 'notes' | 'data' | 'subcommand' | 't'>,
   ): CommandContext<Record<string, unknown>> {
     const { feed, status, users, names, clock, tenants } = this.#deps;
     return {
@@ -313,7 +313,6 @@ export class Runtime {
       user: call.user,
       channel: call.channel,
       now: clock.now(),
-      t: translator(tenant.settings.language),
       names,
       ...(feed ? { feed } : {}),
       ...(call.channels ? { channels: call.channels } : {}),
