@@ -121,7 +121,7 @@ export function castersCard(
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const head: Text = [
-    tournamentName(names, series.tournament.id),
+    tournamentName(names, series.tournament.id, t),
     ` · ${gameTag(names, series.game.id)}`,
     ...(series.lifecycle === 'live'
       ? [' · ', { text: t('commands.standings.live'), bold: true }]
@@ -131,14 +131,14 @@ export function castersCard(
   ];
   const lines: Text[] = ordered
     .slice(0, MAX_CASTERS)
-    .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }));
+    .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }, t));
   const card: Card = {
-    title: `${t('commands.casters.title')} · ${matchup(series, names)}`,
+    title: `${t('commands.casters.title')} · ${matchup(series, names, t)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,
     description: [
       head,
       ...(lines.length > 0 ? lines : [[t('commands.casters.none')]]),
-      ...broadcastLines(series, (id) => names.languageName(id), MAX_CASTERS),
+      ...broadcastLines(series, (id) => names.languageName(id), MAX_CASTERS, t),
     ],
     footer:
       ordered.length > MAX_CASTERS
@@ -146,7 +146,7 @@ export function castersCard(
         : t('commands.shared.series', { id: series.id }),
   };
   // A finished series has nothing live to watch: no buttons to streams showing something else.
-  const buttons = seriesOver(series) ? [] : streamButtons(ordered);
+  const buttons = seriesOver(series) ? [] : streamButtons(ordered, t);
   if (buttons.length > 0) card.buttons = buttons;
   return card;
 }

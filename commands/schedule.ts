@@ -277,6 +277,6 @@ export function parseDay(
       t('commands.schedule.dayOutOfRange', { count: MAX_DAYS_AWAY, today: today.toISODate()! }),
     );
   }
-  const label = dayTitle(start, today);
+  const label = dayTitle(start, today, t);
   return { start, end: start.plus({ days: 1 }), label };
 }

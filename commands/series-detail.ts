@@ -48,8 +48,8 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
   });
   card.description = [
     ...(card.description ?? []),
-    ...previewLines(preview, policy, { compact: false }),
-    ...broadcastLines(series, (id) => names.languageName(id), MAX_BROADCASTS),
+    ...previewLines(preview, policy, { compact: false, t: ctx.t }),
+    ...broadcastLines(series, (id) => names.languageName(id), MAX_BROADCASTS, ctx.t),
   ];
   return { cards: [card] };
 }

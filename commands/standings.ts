@@ -260,6 +260,7 @@ export function tableCard(
             `${s.wins}–${s.draws}–${s.losses} · ${t('commands.standings.pts', { count: s.points })}${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
           ],
           policy,
+          t,
         ),
       ]),
     };
@@ -336,7 +337,7 @@ export function lobbyCard(
       ],
       rows: byName.map((r) => [
         [teamName(names, r.roster)],
-        guardResult([`${figures(r)} (#${ranked.indexOf(r) + 1})`], policy),
+        guardResult([`${figures(r)} (#${ranked.indexOf(r) + 1})`], policy, t),
       ]),
     };
   } else {
@@ -458,16 +459,16 @@ function bracketLine(
     const inner =
       finished && home && away
         ? isForfeit(series)
-          ? `${a} vs ${b}, ${forfeitVerdict(series, names)}`
+          ? `${a} vs ${b}, ${forfeitVerdict(series, names, t)}`
           : `${a} ${home.score}–${away.score} ${b}${winner ? `, ${t('commands.standings.wins', { winner })}` : ''}`
         : `${a} vs ${b}`;
     const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
-    return [...guardResult([inner], policy), ...(series.lifecycle === 'live' ? [' ', live] : when)];
+    return [...guardResult([inner], policy, t), ...(series.lifecycle === 'live' ? [' ', live] : when)];
   }
   if (series.lifecycle === 'live' && home && away) return [`${a} ${home.score}–${away.score} ${b} `, live];
   // A finished series reads as everywhere else (a score, or who forfeited).
   if ((series.lifecycle === 'over' || series.lifecycle === 'over-forfeited') && home && away)
-    return resultSpans(series, names, policy);
+    return resultSpans(series, names, policy, t);
   const when: Text = series.start ? [' · ', { time: new Date(series.start), style: 'full' }] : [];
   return [`${a} vs ${b}`, ...when];
 }

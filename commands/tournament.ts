@@ -69,7 +69,7 @@ export default defineCommand({
     for (const p of placements ?? []) rosterIds.push(...p.rosters);
     await unlessBusy(ctx, names.ensureRosters(data, rosterIds));
     const card = tournamentCard(t, tournament, stages, participants, names);
-    if (placements) addOutcome(card, placements, names, ctx.tenant.settings.spoilers);
+    if (placements) addOutcome(card, placements, names, ctx.tenant.settings.spoilers, ctx.t);
     return { cards: [card] };
   },
 });
@@ -90,8 +90,9 @@ export function addOutcome(
   placements: readonly Placement[],
   names: NameIndex,
   policy: SpoilerPolicy,
+  t: Translate,
 ): void {
-  card.description = [...(card.description ?? []), ...outcomeLines(placements, names, policy)];
+  card.description = [...(card.description ?? []), ...outcomeLines(placements, names, policy, t)];
 }
 
 /** The tournament card. Participants are public before results, so no spoiler policy applies. */

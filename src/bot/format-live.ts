@@ -5,6 +5,7 @@
  * one match reads the same in both. Results follow the spoiler policy as in `format.ts`.
  */
 
+import { spanned, type Translate } from '../i18n/i18n.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../protocol/types.ts';
 import {
@@ -29,7 +30,7 @@ import {
 } from './format.ts';
 import { streamFields, watchButtons } from './format-streams.ts';
 import { liveNow } from './live-now.ts';
-import type { Card, Field, Table, Text } from './reply.ts';
+import type { Card, Field, Span, Table, Text } from './reply.ts';
 
 interface LiveCardOptions extends FormatOptions {
   /** The series' matches (any order); the live one is "current". */
@@ -59,48 +60,50 @@ export function liveCard(series: Series, labels: SeriesLabels, options: LiveCard
   const fields: Field[] = [
     ...now.fields,
     ...playedGames(series, labels, matches, options),
-    ...streamFields(series, options.casters, 3),
+    ...streamFields(series, options.casters, options.t, 3),
   ];
-  const { home, away } = sideNames(series, labels);
+  const { home, away } = sideNames(series, labels, options.t);
   const card: Card = {
-    title: isLobby(series) ? matchup(series, labels) : `${home} vs ${away}`,
+    title: isLobby(series) ? matchup(series, labels, options.t) : `${home} vs ${away}`,
     colour: seriesColour(series),
     description: liveDescription(series, labels, options),
   };
   if (fields.length > 0) card.fields = fields;
   if (now.table) card.table = now.table;
-  const buttons = watchButtons(series, options.casters);
+  const buttons = watchButtons(series, options.casters, options.t);
   if (buttons.length > 0) card.buttons = buttons;
-  card.footer = `Series ${series.id}`;
+  card.footer = options.t('cards.series.footer', { id: series.id });
   return card;
 }
 
 /** The two sides' team names in seed order, "TBD" for a side not known yet. */
-function sideNames(series: Series, labels: SeriesLabels): { home: string; away: string } {
+function sideNames(series: Series, labels: SeriesLabels, t: Translate): { home: string; away: string } {
   const [home, away] = orderedParticipants(series);
   return {
-    home: home ? teamName(labels, home.roster.id) : 'TBD',
-    away: away ? teamName(labels, away.roster.id) : 'TBD',
+    home: home ? teamName(labels, home.roster.id) : t('cards.series.tbd'),
+    away: away ? teamName(labels, away.roster.id) : t('cards.series.tbd'),
   };
 }
 
 /** Tournament, game and format, then the running score, the final result or when it starts. */
 function liveDescription(series: Series, labels: SeriesLabels, options: FormatOptions): Text[] {
+  const { t } = options;
   const description: Text[] = [
     [
       dotted(
-        tournamentName(labels, series.tournament.id),
+        tournamentName(labels, series.tournament.id, t),
         gameTag(labels, series.game.id),
         `Bo${series.best_of || series.format.best_of}`,
       ),
     ],
   ];
   if (series.lifecycle === 'live') {
-    description.push(['Series: ', ...liveScoreSpans(series, labels)]);
+    description.push([`${t('cards.live.series')} `, ...liveScoreSpans(series, labels, t)]);
   } else if (isFinished(series)) {
-    description.push(['Final: ', ...resultSpans(series, labels, options.spoilers)]);
+    description.push([`${t('cards.live.final')} `, ...resultSpans(series, labels, options.spoilers, t)]);
   } else if (series.start) {
-    description.push(['Starts ', { time: new Date(series.start), style: 'relative' }]);
+    const time: Span = { time: new Date(series.start), style: 'relative' };
+    description.push(spanned<Span>(t, 'cards.live.starts', {}, { time }));
   }
   return description;
 }
@@ -121,24 +124,24 @@ function currentGame(
   // A map whose name is not known (no match resource, or its name not read yet) is left out:
   // a made-up "Map 2" would read like a map's name.
   const map = current?.map ? options.mapName?.(current.map.id) : undefined;
-  const name = dotted(`Now: game ${order}`, map);
+  const name = dotted(options.t('cards.live.now', { order }), map);
   if (options.summary) {
-    const now = liveNow(options.summary, (rosterId) => teamName(labels, rosterId));
+    const now = liveNow(options.summary, (rosterId) => teamName(labels, rosterId), options.t);
     if (options.detail === false) return { fields: [{ name, value: [now.line] }] };
     return { fields: [{ name, value: [now.line] }, ...now.fields], table: now.table };
   }
   if (!current) return { fields: [] };
-  return { fields: [{ name, value: [matchScore(series, current, labels)] }] };
+  return { fields: [{ name, value: [matchScore(series, current, labels, options.t)] }] };
 }
 
 /** The current game's score from its match resource alone (no live summary): a lobby's is its kills. */
-function matchScore(series: Series, current: Match, labels: SeriesLabels): string {
-  if (isLobby(series)) return `most kills: ${lobbyLeaders(current, labels)}`;
+function matchScore(series: Series, current: Match, labels: SeriesLabels, t: Translate): string {
+  if (isLobby(series)) return t('cards.live.mostKills', { leaders: lobbyLeaders(current, labels, t) });
   const [home, away] = orderedParticipants(current);
-  const names = sideNames(series, labels);
+  const names = sideNames(series, labels, t);
   return home && away && current.participants.length === 2
     ? `${names.home} ${home.score}–${away.score} ${names.away}`
-    : 'in progress';
+    : t('cards.live.inProgress');
 }
 
 /** A field for each of the last 10 games played, with its result. */
@@ -156,21 +159,21 @@ function playedGames(
     .slice(-10)
     .map((m) => {
       const label = m.map ? options.mapName?.(m.map.id) : undefined;
-      const result = gameResult(series, m, labels);
+      const result = gameResult(series, m, labels, options.t);
       // Finished maps of a live series are live information; of a finished series, a result.
       const value: Text =
-        result === undefined ? [] : finished ? guardResult([result], options.spoilers) : [result];
-      return { name: dotted(`Game ${m.order}`, label), value, inline: true };
+        result === undefined ? [] : finished ? guardResult([result], options.spoilers, options.t) : [result];
+      return { name: dotted(options.t('cards.live.game', { order: m.order }), label), value, inline: true };
     });
 }
 
 /** One game's result as text: a lobby's leaders, a forfeit, or "2–1 Winner"; none without two sides. */
-function gameResult(series: Series, game: Match, labels: SeriesLabels): string | undefined {
-  if (isLobby(series)) return `top: ${lobbyLeaders(game, labels)}`;
+function gameResult(series: Series, game: Match, labels: SeriesLabels, t: Translate): string | undefined {
+  if (isLobby(series)) return t('cards.series.top', { leaders: lobbyLeaders(game, labels, t) });
   const [home, away] = orderedParticipants(game);
   if (!home || !away || game.participants.length !== 2) return undefined;
   // A map forfeited within a played series: who forfeited, not a 0–0 "won".
-  if (isForfeit(game)) return forfeitVerdict(game, labels);
+  if (isForfeit(game)) return forfeitVerdict(game, labels, t);
   const winner = [home, away].find((p) => p.winner);
   return `${home.score}–${away.score}${winner ? ` ${teamName(labels, winner.roster.id)}` : ''}`;
 }

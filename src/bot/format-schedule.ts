@@ -32,7 +32,7 @@ export function scheduleCards(
       {
         title: options.title,
         colour: COLOURS.info,
-        description: [[options.empty ?? 'No series on this day.']],
+        description: [[options.empty ?? options.t('cards.schedule.empty')]],
       },
     ];
   }
@@ -49,12 +49,15 @@ export function scheduleCards(
   const cards: Card[] = [];
   const shown: number[] = [];
   for (const [tournamentId, list] of ordered) {
-    const t = labels.tournament(tournamentId);
+    const tournament = labels.tournament(tournamentId);
     const game = list[0] ? gameTag(labels, list[0].game.id) : '';
-    const heading = `${t?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`;
+    const title = tournament?.title ?? options.t('cards.series.tournament', { id: tournamentId });
+    const heading = `${title}${game ? ` (${game})` : ''}`;
     const lines = list.slice(0, MAX_LINES_PER_CARD).map((s) => scheduleLine(s, labels, options));
     const more =
-      list.length > MAX_LINES_PER_CARD ? `and ${list.length - MAX_LINES_PER_CARD} more` : undefined;
+      list.length > MAX_LINES_PER_CARD
+        ? options.t('cards.series.more', { count: list.length - MAX_LINES_PER_CARD })
+        : undefined;
     const last = cards[cards.length - 1];
     if (
       share &&
@@ -80,9 +83,8 @@ export function scheduleCards(
   if (hidden.length > 0) {
     const count = hidden.reduce((n, [, list]) => n + list.length, 0);
     const last = cards[cards.length - 1]!;
-    last.footer = [last.footer, `and ${count} more series in ${hidden.length} more tournaments`]
-      .filter(Boolean)
-      .join(' · ');
+    const rest = options.t('cards.schedule.moreTournaments', { series: count, count: hidden.length });
+    last.footer = [last.footer, rest].filter(Boolean).join(' · ');
   }
   return cards;
 }

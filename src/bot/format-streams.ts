@@ -4,6 +4,7 @@
  * that is over says so instead of its casters' current stream state (they may be live elsewhere).
  */
 
+import { INTL_TAGS, type Translate } from '../i18n/i18n.ts';
 import type { Caster, Series, SeriesCasterEntry, Stream } from '../protocol/types.ts';
 import type { Field, Text } from './reply.ts';
 
@@ -64,21 +65,22 @@ export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
 export function casterLine(
   caster: Caster,
   options: { primary: boolean; language?: string; over?: boolean },
+  t: Translate,
 ): Text {
   const spans: Text = [{ text: caster.display_name, bold: true }];
-  if (options.primary) spans.push(' (primary)');
+  if (options.primary) spans.push(` (${t('cards.streams.primary')})`);
   const url = watchUrl(caster);
   // No link to give: the channel's name on its platform, so a fan can still find it.
   spans.push(` · ${caster.stream.platform.name}${url ? '' : `: ${caster.stream.username}`}`);
   if (options.language) spans.push(` · ${options.language}`);
   spans.push(
     options.over
-      ? ' · series over'
+      ? ` · ${t('cards.streams.over')}`
       : caster.stream.online
-        ? ` · online, ${caster.stream.viewer_count.toLocaleString('en')} viewers`
-        : ' · offline',
+        ? ` · ${t('cards.streams.online', { count: caster.stream.viewer_count, viewers: t.number(caster.stream.viewer_count) })}`
+        : ` · ${t('cards.streams.offline')}`,
   );
-  if (url) spans.push(' · ', { link: url, label: 'watch' });
+  if (url) spans.push(' · ', { link: url, label: t('cards.streams.watch') });
   return spans;
 }
 
@@ -90,30 +92,70 @@ export function broadcastLines(
   series: Pick<Series, 'broadcasters'>,
   languageName: (id: number) => string | undefined,
   max: number,
+  t: Translate,
 ): Text[] {
   return [...(series.broadcasters ?? [])]
     .sort((a, b) => Number(b.official) - Number(a.official))
     .slice(0, max)
     .map((entry) => {
       const languages = [
-        ...new Set(entry.broadcasts.map((b) => languageName(b.language.id)).filter(Boolean)),
+        ...new Set(
+          entry.broadcasts.flatMap((b) => {
+            const name = languageName(b.language.id);
+            return name ? [languageIn(name, t)] : [];
+          }),
+        ),
       ];
       return [
-        'Broadcast · ',
+        `${t('cards.streams.broadcast')} · `,
         { text: entry.broadcaster.name, bold: true },
-        entry.official ? ' (official)' : '',
+        entry.official ? ` (${t('cards.streams.official')})` : '',
         languages.length > 0 ? ` · ${languages.join(', ')}` : '',
       ].filter((span) => span !== '');
     });
 }
 
+let englishNames: Map<string, string> | undefined;
+
+/** ISO 639-1 codes by their English name ("german" -> "de"), as `Intl` names them; built once. */
+function languageCodes(): Map<string, string> {
+  if (englishNames) return englishNames;
+  const english = new Intl.DisplayNames('en', { type: 'language', fallback: 'none' });
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  englishNames = new Map();
+  for (const a of letters)
+    for (const b of letters) {
+      const name = english.of(`${a}${b}`);
+      if (name) englishNames.set(name.toLowerCase(), `${a}${b}`);
+    }
+  return englishNames;
+}
+
+/**
+ * A broadcast language's name, which the data writes in English ("German"), in the reader's
+ * language through `Intl` ("alemão", "Deutsch"); a name `Intl` does not know stays as written.
+ */
+export function languageIn(name: string, t: Translate): string {
+  if (t.locale === 'en') return name;
+  const code = languageCodes().get(name.toLowerCase());
+  return (code && new Intl.DisplayNames(INTL_TAGS[t.locale], { type: 'language' }).of(code)) || name;
+}
+
 /** Link buttons for the top online streams (at most `max`). */
-export function streamButtons(casters: readonly Caster[], max = 3): { label: string; url: string }[] {
+export function streamButtons(
+  casters: readonly Caster[],
+  t: Translate,
+  max = 3,
+): { label: string; url: string }[] {
   const buttons: { label: string; url: string }[] = [];
   for (const caster of casters) {
     const url = watchUrl(caster);
     if (!url || !caster.stream.online) continue;
-    buttons.push({ label: `${caster.display_name} on ${caster.stream.platform.name}`.slice(0, 80), url });
+    const label = t('cards.streams.on', {
+      caster: caster.display_name,
+      platform: caster.stream.platform.name,
+    });
+    buttons.push({ label: label.slice(0, 80), url });
     if (buttons.length >= max) break;
   }
   return buttons;
@@ -126,20 +168,27 @@ export function streamButtons(casters: readonly Caster[], max = 3): { label: str
 export function streamFields(
   series: Pick<Series, 'casters' | 'lifecycle'>,
   casters: readonly Caster[] | undefined,
+  t: Translate,
   limit = 5,
 ): Field[] {
   if (!casters || casters.length === 0) return [];
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const fields: Field[] = ordered.slice(0, limit).map((c) => {
-    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) });
+    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) }, t);
     // casterLine starts with the name and " · platform": the name goes to the field name.
     const value =
       rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;
-    return { name: `Stream: ${c.display_name}${primary.has(c.id) ? ' (primary)' : ''}`, value, inline: true };
+    const name = t('cards.streams.stream', { caster: c.display_name });
+    const mark = primary.has(c.id) ? ` (${t('cards.streams.primary')})` : '';
+    return { name: `${name}${mark}`, value, inline: true };
   });
   if (ordered.length > limit)
-    fields.push({ name: 'More streams', value: [`${ordered.length - limit} more`], inline: true });
+    fields.push({
+      name: t('cards.streams.moreStreams'),
+      value: [t('cards.streams.more', { count: ordered.length - limit })],
+      inline: true,
+    });
   return fields;
 }
 
@@ -150,6 +199,7 @@ export function streamFields(
 export function watchButtons(
   series: Pick<Series, 'casters' | 'lifecycle'>,
   casters: readonly Caster[] | undefined,
+  t: Translate,
 ): { label: string; url: string }[] {
-  return casters && !seriesOver(series) ? streamButtons(orderCasters(casters, series.casters)) : [];
+  return casters && !seriesOver(series) ? streamButtons(orderCasters(casters, series.casters), t) : [];
 }

@@ -12,7 +12,7 @@
  * `format-live.ts` (the live card) and `format-schedule.ts` (a day's schedule).
  */
 
-import type { Translate } from '../i18n/i18n.ts';
+import { spanned, type Translate } from '../i18n/i18n.ts';
 import type { Caster, Participant, Series } from '../protocol/types.ts';
 import type { Platform } from './command.ts';
 import { streamFields, watchButtons } from './format-streams.ts';
@@ -59,28 +59,40 @@ export function isLobby(series: Pick<Series, 'participants'>): boolean {
 }
 
 /** "A vs B"; for a lobby "A, B, C and 13 more"; the series title when participants are unknown. */
-export function matchup(series: Pick<Series, 'participants' | 'title'>, labels: SeriesLabels): string {
+export function matchup(
+  series: Pick<Series, 'participants' | 'title'>,
+  labels: SeriesLabels,
+  t: Translate,
+): string {
   const names = orderedParticipants(series).map((p) => teamName(labels, p.roster.id));
   if (names.length === 0) return series.title || 'TBD vs TBD';
   if (names.length === 1)
     return orderedParticipants(series)[0]!.seed === 2 ? `TBD vs ${names[0]}` : `${names[0]} vs TBD`;
-  if (names.length > 2) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  if (names.length > 2)
+    return t('cards.series.lobbyMatchup', { names: names.slice(0, 3).join(', '), count: names.length - 3 });
   return names.join(' vs ');
 }
 
 /** A lobby's (or one of its games') leaders by score: "A 45, B 30, C 22". */
-export function lobbyLeaders(series: Pick<Series, 'participants'>, labels: SeriesLabels, count = 3): string {
+export function lobbyLeaders(
+  series: Pick<Series, 'participants'>,
+  labels: SeriesLabels,
+  t: Translate,
+  count = 3,
+): string {
   return [...series.participants]
     .sort((a, b) => b.score - a.score || a.seed - b.seed)
     .slice(0, count)
-    .map((p) => `${teamName(labels, p.roster.id)} ${p.score}`)
+    .map((p) => `${teamName(labels, p.roster.id)} ${t.number(p.score)}`)
     .join(', ');
 }
 
 /** Tournament label: short title when there is one. */
-export function tournamentName(labels: SeriesLabels, tournamentId: number): string {
-  const t = labels.tournament(tournamentId);
-  return t ? t.short_title || t.title : `Tournament ${tournamentId}`;
+export function tournamentName(labels: SeriesLabels, tournamentId: number, t: Translate): string {
+  const tournament = labels.tournament(tournamentId);
+  return tournament
+    ? tournament.short_title || tournament.title
+    : t('cards.series.tournament', { id: tournamentId });
 }
 
 /**
@@ -109,18 +121,23 @@ export function tenantPlace(platform: Platform): { noun: string; here: string } 
 }
 
 /** Applies a spoiler policy to result spans. */
-export function guardResult(spans: Text, policy: SpoilerPolicy): Text {
+export function guardResult(spans: Text, policy: SpoilerPolicy, t: Translate): Text {
   if (policy === 'show') return spans;
   if (policy === 'spoiler') return [{ spoiler: spans }];
-  return [{ text: 'result hidden', italic: true }];
+  return [{ text: t('cards.series.resultHidden'), italic: true }];
 }
 
 /** The running score of a live (or any) series, shown in the clear: "A 1–0 B". */
-export function liveScoreSpans(series: Series, labels: SeriesLabels): Text {
+export function liveScoreSpans(series: Series, labels: SeriesLabels, t: Translate): Text {
   if (isLobby(series))
-    return [`${series.participants.length} teams · leading: ${lobbyLeaders(series, labels)}`];
+    return [
+      t('cards.series.lobbyLeading', {
+        count: series.participants.length,
+        leaders: lobbyLeaders(series, labels, t),
+      }),
+    ];
   const [home, away] = orderedParticipants(series);
-  if (!home || !away) return [matchup(series, labels)];
+  if (!home || !away) return [matchup(series, labels, t)];
   return [
     { text: teamName(labels, home.roster.id), bold: true },
     ` ${home.score}–${away.score} `,
@@ -143,19 +160,28 @@ export function isForfeit(item: Pick<Series, 'lifecycle' | 'participants'>): boo
  * What a forfeit says: who forfeited and who wins, never a score (no map was played; the score the
  * service awards the winner is not one a fan should read as maps won). "A forfeited, B win".
  */
-export function forfeitVerdict(item: Pick<Series, 'participants'>, labels: SeriesLabels): string {
+export function forfeitVerdict(
+  item: Pick<Series, 'participants'>,
+  labels: SeriesLabels,
+  t: Translate,
+): string {
   const winner = item.participants.find((p) => p.winner);
-  return [forfeited(item, labels), winner ? `${teamName(labels, winner.roster.id)} win` : '']
+  return [
+    forfeited(item, labels, t),
+    winner ? t('cards.series.win', { team: teamName(labels, winner.roster.id) }) : '',
+  ]
     .filter(Boolean)
     .join(', ');
 }
 
 /** "A forfeited" (the teams whose participant says so), or "forfeit" when the data names none. */
-function forfeited(item: Pick<Series, 'participants'>, labels: SeriesLabels): string {
+function forfeited(item: Pick<Series, 'participants'>, labels: SeriesLabels, t: Translate): string {
   const who = orderedParticipants(item)
     .filter((p) => p.forfeit)
     .map((p) => teamName(labels, p.roster.id));
-  return who.length > 0 ? `${who.join(' and ')} forfeited` : 'forfeit';
+  return who.length > 0
+    ? t('cards.series.forfeited', { teams: who.join(t('cards.series.and')) })
+    : t('cards.series.forfeit');
 }
 
 /**
@@ -163,26 +189,29 @@ function forfeited(item: Pick<Series, 'participants'>, labels: SeriesLabels): st
  * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden". A forfeit
  * names who forfeited instead of a score: `show` "A (forfeited) vs **B**".
  */
-export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy): Text {
+export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy, t: Translate): Text {
   if (isLobby(series)) {
-    const head = `${series.participants.length}-team lobby `;
-    return [head, ...guardResult([`top: ${lobbyLeaders(series, labels)}`], policy)];
+    const head = `${t('cards.series.lobby', { count: series.participants.length })} `;
+    return [
+      head,
+      ...guardResult([t('cards.series.top', { leaders: lobbyLeaders(series, labels, t) })], policy, t),
+    ];
   }
   const [home, away] = orderedParticipants(series);
-  if (!home || !away) return [matchup(series, labels)];
+  if (!home || !away) return [matchup(series, labels, t)];
   const homeName = teamName(labels, home.roster.id);
   const awayName = teamName(labels, away.roster.id);
   const winner = winnerName(series, labels);
   if (isForfeit(series)) {
     if (policy !== 'show')
-      return [`${homeName} vs ${awayName} `, ...guardResult([forfeitVerdict(series, labels)], policy)];
+      return [`${homeName} vs ${awayName} `, ...guardResult([forfeitVerdict(series, labels, t)], policy, t)];
     // "A (forfeited) vs **B**": who forfeited in place of a score, the winner in bold.
     const side = (p: Participant, name: string): Text => [
       p.winner ? { text: name, bold: true } : name,
-      ...(p.forfeit ? [' (forfeited)'] : []),
+      ...(p.forfeit ? [` (${t('cards.series.forfeitedMark')})`] : []),
     ];
     const spans = [...side(home, homeName), ' vs ', ...side(away, awayName)];
-    return series.participants.some((p) => p.forfeit) ? spans : [...spans, ' (forfeit)'];
+    return series.participants.some((p) => p.forfeit) ? spans : [...spans, ` (${t('cards.series.forfeit')})`];
   }
   if (policy === 'show') {
     return [
@@ -191,8 +220,8 @@ export function resultSpans(series: Series, labels: SeriesLabels, policy: Spoile
       away.winner ? { text: awayName, bold: true } : awayName,
     ];
   }
-  const verdict = `${home.score}–${away.score}${winner ? `, ${winner} win` : ''}`;
-  return [`${homeName} vs ${awayName} `, ...guardResult([verdict], policy)];
+  const verdict = `${home.score}–${away.score}${winner ? `, ${t('cards.series.win', { team: winner })}` : ''}`;
+  return [`${homeName} vs ${awayName} `, ...guardResult([verdict], policy, t)];
 }
 
 /** A single line about a series, for lists: when, who (and the score or result), where, format. */
@@ -201,17 +230,18 @@ export function seriesLine(
   labels: SeriesLabels,
   options: FormatOptions & { showTournament?: boolean },
 ): Text {
+  const { t } = options;
   const tail: Text = [];
-  if (options.showTournament !== false) tail.push(' · ', tournamentName(labels, series.tournament.id));
+  if (options.showTournament !== false) tail.push(' · ', tournamentName(labels, series.tournament.id, t));
   tail.push(` · Bo${series.best_of || series.format.best_of}`);
   if (series.lifecycle === 'live') {
-    return [{ text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), ...tail];
+    return [{ text: t('cards.series.live'), bold: true }, ' ', ...liveScoreSpans(series, labels, t), ...tail];
   }
   if (isFinished(series)) {
     const when: Span = series.start
       ? { time: new Date(series.end ?? series.start), style: 'date' }
-      : 'date TBD';
-    return [when, ' · ', ...resultSpans(series, labels, options.spoilers), ...tail];
+      : t('cards.series.dateTbd');
+    return [when, ' · ', ...resultSpans(series, labels, options.spoilers, t), ...tail];
   }
   const when: Text = series.start
     ? [
@@ -220,19 +250,27 @@ export function seriesLine(
         { time: new Date(series.start), style: 'relative' },
         ')',
       ]
-    : ['time TBD'];
-  const postponed = series.postponed_from ? [' (postponed)'] : [];
-  return [...when, ' · ', { text: matchup(series, labels), bold: true }, ...postponed, ...tail];
+    : [t('cards.series.timeTbd')];
+  const postponed = series.postponed_from ? [` (${t('cards.series.postponed')})`] : [];
+  return [...when, ' · ', { text: matchup(series, labels, t), bold: true }, ...postponed, ...tail];
 }
 
 /** A schedule line: time of day, then who (and live score or result), format. */
 export function scheduleLine(series: Series, labels: SeriesLabels, options: FormatOptions): Text {
-  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : 'TBD';
+  const { t } = options;
+  const when: Span = series.start ? { time: new Date(series.start), style: 'time' } : t('cards.series.tbd');
   const tail = ` · Bo${series.best_of || series.format.best_of}`;
   if (series.lifecycle === 'live')
-    return [when, ' · ', { text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels), tail];
-  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers), tail];
-  return [when, ' · ', { text: matchup(series, labels), bold: true }, tail];
+    return [
+      when,
+      ' · ',
+      { text: t('cards.series.live'), bold: true },
+      ' ',
+      ...liveScoreSpans(series, labels, t),
+      tail,
+    ];
+  if (isFinished(series)) return [when, ' · ', ...resultSpans(series, labels, options.spoilers, t), tail];
+  return [when, ' · ', { text: matchup(series, labels, t), bold: true }, tail];
 }
 
 /** Colour by lifecycle. */
@@ -252,52 +290,56 @@ export function seriesCard(
   labels: SeriesLabels,
   options: FormatOptions & { casters?: readonly Caster[]; footer?: string },
 ): Card {
+  const { t } = options;
   const description: Text[] = [];
   const substage = labels.substage(series.substage.id);
   description.push([
     dotted(
-      tournamentName(labels, series.tournament.id),
+      tournamentName(labels, series.tournament.id, t),
       substage?.title,
       gameTag(labels, series.game.id),
       `Bo${series.best_of || series.format.best_of}`,
-      `tier ${series.tier}`,
+      t('cards.series.tier', { tier: series.tier }),
     ),
   ]);
   if (series.lifecycle === 'live') {
-    description.push([{ text: 'LIVE', bold: true }, ' · ', ...liveScoreSpans(series, labels)]);
+    description.push([
+      { text: t('cards.series.live'), bold: true },
+      ' · ',
+      ...liveScoreSpans(series, labels, t),
+    ]);
   } else if (isFinished(series)) {
-    description.push(['Result: ', ...resultSpans(series, labels, options.spoilers)]);
+    description.push([`${t('cards.series.result')} `, ...resultSpans(series, labels, options.spoilers, t)]);
   }
   if (series.start) {
     const start = new Date(series.start);
     // A forfeited series never started: it was due then (said only where results are shown).
-    const verb =
+    const key =
       series.lifecycle === 'upcoming' || series.lifecycle === 'unknown'
-        ? 'Starts'
+        ? 'cards.series.starts'
         : isForfeit(series) && options.spoilers === 'show'
-          ? 'Was due'
-          : 'Started';
-    description.push([
-      `${verb} `,
-      { time: start, style: 'full' },
-      ' (',
-      { time: start, style: 'relative' },
-      ')',
-    ]);
+          ? 'cards.series.wasDue'
+          : 'cards.series.started';
+    const times = {
+      time: { time: start, style: 'full' },
+      relative: { time: start, style: 'relative' },
+    } as const;
+    description.push(spanned<Span>(t, key, {}, times));
   }
   if (series.postponed_from) {
-    description.push(['Postponed from ', { time: new Date(series.postponed_from), style: 'full' }]);
+    const from: Span = { time: new Date(series.postponed_from), style: 'full' };
+    description.push(spanned<Span>(t, 'cards.series.postponedFrom', {}, { time: from }));
   }
   const card: Card = {
-    title: matchup(series, labels),
+    title: matchup(series, labels, t),
     colour: seriesColour(series),
     description,
   };
-  const streams = streamFields(series, options.casters);
+  const streams = streamFields(series, options.casters, t);
   if (streams.length > 0) card.fields = streams;
-  const buttons = watchButtons(series, options.casters);
+  const buttons = watchButtons(series, options.casters, t);
   if (buttons.length > 0) card.buttons = buttons;
-  card.footer = options.footer ?? `Series ${series.id}`;
+  card.footer = options.footer ?? t('cards.series.footer', { id: series.id });
   return card;
 }
 
@@ -319,10 +361,12 @@ export function seriesListCard(
   const card: Card = {
     title,
     colour: options.colour ?? COLOURS.info,
-    description: lines.length > 0 ? lines : [[options.empty ?? 'Nothing to show.']],
+    description: lines.length > 0 ? lines : [[options.empty ?? options.t('cards.series.nothing')]],
   };
   const more = series.length - lines.length;
-  const footer = [options.footer, more > 0 ? `and ${more} more` : undefined].filter(Boolean).join(' · ');
+  const footer = [options.footer, more > 0 ? options.t('cards.series.more', { count: more }) : undefined]
+    .filter(Boolean)
+    .join(' · ');
   if (footer) card.footer = footer;
   return card;
 }

@@ -10,6 +10,7 @@
  * - RTS: supply, army value, workers, clock;
  * - battle royale: teams alive, zone, clock; every participant's place and kills (a table).
  */
+import type { Translate } from '../i18n/i18n.ts';
 import {
   type BattleRoyaleLiveSummary,
   type EsoccerLiveSummary,
@@ -43,8 +44,7 @@ function formatClock(ms: number): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
-const number = (n: number) => n.toLocaleString('en');
-const half = (n: 1 | 2) => (n === 1 ? '1st half' : '2nd half');
+const half = (n: 1 | 2, t: Translate) => t(n === 1 ? 'cards.live.firstHalf' : 'cards.live.secondHalf');
 
 /** "A 3 · B 5": one figure per side, home first. */
 function pair(homeName: string, home: string | number, awayName: string, away: string | number): Text {
@@ -52,17 +52,17 @@ function pair(homeName: string, home: string | number, awayName: string, away: s
 }
 
 /** The current game in its game's words. */
-export function liveNow(summary: LiveSummary, name: RosterName): LiveNow {
-  if (isMobaSummary(summary)) return mobaNow(summary, name);
+export function liveNow(summary: LiveSummary, name: RosterName, t: Translate): LiveNow {
+  if (isMobaSummary(summary)) return mobaNow(summary, name, t);
   switch (summary.game_kind) {
     case 'shooter':
-      return shooterNow(summary, name);
+      return shooterNow(summary, name, t);
     case 'esoccer':
-      return esoccerNow(summary, name);
+      return esoccerNow(summary, name, t);
     case 'rts':
-      return rtsNow(summary, name);
+      return rtsNow(summary, name, t);
     case 'battle-royale':
-      return battleRoyaleNow(summary, name);
+      return battleRoyaleNow(summary, name, t);
   }
 }
 
@@ -114,117 +114,135 @@ export function mobaFigures(summary: MobaLiveSummary): MobaFigures {
   };
 }
 
-function mobaNow(summary: MobaLiveSummary, name: RosterName): LiveNow {
+function mobaNow(summary: MobaLiveSummary, name: RosterName, t: Translate): LiveNow {
   const f = mobaFigures(summary);
   const [h, a] = [name(f.rosters[0]), name(f.rosters[1])];
   const fields: Field[] = [
-    { name: 'Towers destroyed', value: pair(h, f.towers[0], a, f.towers[1]), inline: true },
+    { name: t('cards.live.towers'), value: pair(h, f.towers[0], a, f.towers[1]), inline: true },
   ];
   if (f.barracks[0] + f.barracks[1] > 0)
     fields.push({
-      name: 'Barracks destroyed',
+      name: t('cards.live.barracks'),
       value: pair(h, f.barracks[0], a, f.barracks[1]),
       inline: true,
     });
   fields.push({
-    name: 'Gold lead',
-    value: [f.goldLead === 0 ? 'even' : `${f.goldLead > 0 ? h : a} +${number(Math.abs(f.goldLead))}`],
+    name: t('cards.live.goldLead'),
+    value: [
+      f.goldLead === 0
+        ? t('cards.live.even')
+        : `${f.goldLead > 0 ? h : a} +${t.number(Math.abs(f.goldLead))}`,
+    ],
     inline: true,
   });
-  return {
-    line: `${h} ${f.kills[0]}–${f.kills[1]} ${a} (kills) · ${f.over ? 'game over' : formatClock(f.clockMs)}`,
-    fields,
-  };
+  const clock = f.over ? t('cards.live.gameOver') : formatClock(f.clockMs);
+  return { line: `${h} ${f.kills[0]}–${f.kills[1]} ${a} (${t('cards.live.kills')}) · ${clock}`, fields };
 }
 
 // ---- shooter ----------------------------------------------------------------------------------
 
-const BUY: Record<ShooterEconomy['buy'], string> = {
-  pistol: 'pistol round',
-  full: 'full buy',
-  force: 'force buy',
-  eco: 'eco',
-};
+const BUY = {
+  pistol: 'cards.live.buy.pistol',
+  full: 'cards.live.buy.full',
+  force: 'cards.live.buy.force',
+  eco: 'cards.live.buy.eco',
+} as const satisfies Record<ShooterEconomy['buy'], string>;
 
-function shooterNow(summary: ShooterLiveSummary, name: RosterName): LiveNow {
+function shooterNow(summary: ShooterLiveSummary, name: RosterName, t: Translate): LiveNow {
   const { home, away } = summary.teams;
   const [h, a] = [name(home.roster.id), name(away.roster.id)];
   const over = summary.match.phase === 'post-game';
-  const where = over ? 'map over' : `round ${summary.round.number}, ${half(summary.round.half)}`;
-  const money = (e: ShooterEconomy) => `$${number(e.money)} (${BUY[e.buy]})`;
+  const where = over
+    ? t('cards.live.mapOver')
+    : t('cards.live.round', { round: summary.round.number, half: half(summary.round.half, t) });
+  const money = (e: ShooterEconomy) => `$${t.number(e.money)} (${t(BUY[e.buy])})`;
   const fields: Field[] = [];
   if (!over) {
     if (home.side && away.side)
-      fields.push({ name: 'Sides', value: pair(h, home.side, a, away.side), inline: true });
+      fields.push({
+        name: t('cards.live.sides'),
+        value: pair(h, t(`cards.live.side.${home.side}`), a, t(`cards.live.side.${away.side}`)),
+        inline: true,
+      });
     // Economy if the source has it (the v2 interface's rounds do not).
     if (home.economy && away.economy)
       fields.push({
-        name: 'Economy',
+        name: t('cards.live.economy'),
         value: pair(h, money(home.economy), a, money(away.economy)),
         inline: true,
       });
   }
   if (summary.round.half === 2 || over)
     fields.push({
-      name: 'Rounds by half',
-      value: [`1st ${home.halves[0]}–${away.halves[0]} · 2nd ${home.halves[1]}–${away.halves[1]}`],
+      name: t('cards.live.roundsByHalf'),
+      value: [
+        t('cards.live.halves', {
+          first: `${home.halves[0]}–${away.halves[0]}`,
+          second: `${home.halves[1]}–${away.halves[1]}`,
+        }),
+      ],
       inline: true,
     });
-  return { line: `${h} ${home.score}–${away.score} ${a} (rounds) · ${where}`, fields };
+  return { line: `${h} ${home.score}–${away.score} ${a} (${t('cards.live.rounds')}) · ${where}`, fields };
 }
 
 // ---- e-soccer ---------------------------------------------------------------------------------
 
-function esoccerNow(summary: EsoccerLiveSummary, name: RosterName): LiveNow {
+function esoccerNow(summary: EsoccerLiveSummary, name: RosterName, t: Translate): LiveNow {
   const { home, away } = summary.teams;
   const [h, a] = [name(home.roster.id), name(away.roster.id)];
   const { period } = summary;
-  const where = period.state === 'full-time' ? 'full time' : `${period.minute}', ${half(period.number)}`;
+  const where =
+    period.state === 'full-time' ? t('cards.live.fullTime') : `${period.minute}', ${half(period.number, t)}`;
   const fields: Field[] = [];
   if (summary.goals.length > 0)
     fields.push({
-      name: 'Goals',
+      name: t('cards.live.goalsField'),
       value: [summary.goals.map((g) => `${g.minute}' ${g.team === 'home' ? h : a}`).join(', ')],
       inline: true,
     });
   fields.push({
-    name: 'Shots (on target)',
+    name: t('cards.live.shots'),
     value: pair(h, `${home.shots} (${home.shots_on_target})`, a, `${away.shots} (${away.shots_on_target})`),
     inline: true,
   });
   fields.push({
-    name: 'Possession',
+    name: t('cards.live.possession'),
     value: pair(h, `${home.possession}%`, a, `${away.possession}%`),
     inline: true,
   });
-  return { line: `${h} ${home.score}–${away.score} ${a} (goals) · ${where}`, fields };
+  return { line: `${h} ${home.score}–${away.score} ${a} (${t('cards.live.goals')}) · ${where}`, fields };
 }
 
 // ---- real-time strategy -----------------------------------------------------------------------
 
-function rtsNow(summary: RtsLiveSummary, name: RosterName): LiveNow {
+function rtsNow(summary: RtsLiveSummary, name: RosterName, t: Translate): LiveNow {
   const { home, away } = summary.teams;
   const [h, a] = [name(home.roster.id), name(away.roster.id)];
   const over = summary.match.phase === 'post-game';
   const decided = home.score + away.score > 0;
   const state = decided
-    ? `${home.score > away.score ? h : a} wins the map`
+    ? t('cards.live.winsMap', { team: home.score > away.score ? h : a })
     : `${h} vs ${a} · ${formatClock(summary.match.clock.milliseconds)}`;
   const fields: Field[] = [
     {
-      name: 'Supply',
+      name: t('cards.live.supply'),
       value: pair(h, `${home.supply.used}/${home.supply.cap}`, a, `${away.supply.used}/${away.supply.cap}`),
       inline: true,
     },
-    { name: 'Army value', value: pair(h, number(home.army_value), a, number(away.army_value)), inline: true },
-    { name: 'Workers', value: pair(h, home.workers, a, away.workers), inline: true },
+    {
+      name: t('cards.live.army'),
+      value: pair(h, t.number(home.army_value), a, t.number(away.army_value)),
+      inline: true,
+    },
+    { name: t('cards.live.workers'), value: pair(h, home.workers, a, away.workers), inline: true },
   ];
-  return { line: over && !decided ? `${h} vs ${a} · map over` : state, fields };
+  return { line: over && !decided ? `${h} vs ${a} · ${t('cards.live.mapOver')}` : state, fields };
 }
 
 // ---- battle royale ----------------------------------------------------------------------------
 
-function battleRoyaleNow(summary: BattleRoyaleLiveSummary, name: RosterName): LiveNow {
+function battleRoyaleNow(summary: BattleRoyaleLiveSummary, name: RosterName, t: Translate): LiveNow {
   const over = summary.match.phase === 'post-game';
   const teams = summary.teams.length;
   // Standing teams first (most kills first), then the fallen by place.
@@ -235,16 +253,28 @@ function battleRoyaleNow(summary: BattleRoyaleLiveSummary, name: RosterName): Li
       y.kills - x.kills ||
       x.seed - y.seed,
   );
-  const winner = over ? summary.teams.find((t) => t.placement === 1) : undefined;
+  const winner = over ? summary.teams.find((team) => team.placement === 1) : undefined;
   const line = winner
-    ? `map over · ${name(winner.roster.id)} last team standing`
-    : `${summary.teams_alive} of ${teams} teams alive · zone ${summary.zone} · ${formatClock(summary.match.clock.milliseconds)}`;
+    ? `${t('cards.live.mapOver')} · ${t('cards.live.lastStanding', { team: name(winner.roster.id) })}`
+    : [
+        t('cards.live.alive', { alive: summary.teams_alive, count: teams }),
+        t('cards.live.zone', { zone: summary.zone }),
+        formatClock(summary.match.clock.milliseconds),
+      ].join(' · ');
   const table: Table = {
-    columns: [{ header: 'Place' }, { header: 'Team' }, { header: 'Kills', align: 'right' }],
-    rows: rows.map((t) => [
-      [t.placement !== null ? `#${t.placement}` : `alive (${t.players_alive} left)`],
-      [name(t.roster.id)],
-      [String(t.kills)],
+    columns: [
+      { header: t('cards.live.place') },
+      { header: t('cards.live.team') },
+      { header: t('cards.live.killsHeader'), align: 'right' },
+    ],
+    rows: rows.map((row) => [
+      [
+        row.placement !== null
+          ? `#${row.placement}`
+          : t('cards.live.aliveLeft', { count: row.players_alive }),
+      ],
+      [name(row.roster.id)],
+      [t.number(row.kills)],
     ]),
   };
   return { line, fields: [], table };

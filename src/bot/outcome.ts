@@ -8,14 +8,17 @@
  */
 import type { EsportsClient } from '../client/types.ts';
 import { cmd } from '../core/errors.ts';
+import { INTL_TAGS, spanned, type Translate } from '../i18n/i18n.ts';
 import type { Series, Stage, StandingEntry, Substage, Tournament } from '../protocol/types.ts';
 import { guardResult, type SeriesLabels, teamName } from './format.ts';
-import type { Text } from './reply.ts';
+import type { Span, Text } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
 export interface Placement {
-  /** "1st", "2nd", "5th-6th". */
-  place: string;
+  /** The place, or the first of shared places (5 in "5th-6th"). */
+  from: number;
+  /** The last of shared places; `from` when the place is not shared. */
+  to: number;
   rosters: number[];
   /** The prize for this place, when the data names one ("$125,000"). */
   prize?: string;
@@ -24,11 +27,19 @@ export interface Placement {
 const BRACKET = 2;
 const LOBBY = 3;
 
-/** "1st", "2nd", "3rd", "4th", ... "11th", "21st". */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+const ORDINAL_FORMS = ['one', 'two', 'few', 'other'] as const;
+
+/** A place as the reader's language writes it: "1st", "21st" (en), "1º" (pt), "1." (de). */
+export function ordinal(n: number, t: Translate): string {
+  const form = new Intl.PluralRules(INTL_TAGS[t.locale], { type: 'ordinal' }).select(n);
+  const known = ORDINAL_FORMS.find((f) => f === form) ?? 'other';
+  return t(`cards.outcome.ordinal.${known}`, { n });
+}
+
+/** "1st", or shared places "5th-6th". */
+export function placeLabel(place: Pick<Placement, 'from' | 'to'>, t: Translate): string {
+  if (place.from === place.to) return ordinal(place.from, t);
+  return t('cards.outcome.range', { from: ordinal(place.from, t), to: ordinal(place.to, t) });
 }
 
 function over(series: Series): boolean {
@@ -52,8 +63,8 @@ export function bracketPlacements(series: readonly Series[]): Placement[] | null
   const runnerUp = loserOf(final);
   if (champion === undefined || runnerUp === undefined) return null;
   const places: Placement[] = [
-    { place: '1st', rosters: [champion] },
-    { place: '2nd', rosters: [runnerUp] },
+    { from: 1, to: 1, rosters: [champion] },
+    { from: 2, to: 2, rosters: [runnerUp] },
   ];
   // Lower-bracket rounds from the last back: each round's losers share the next places.
   const lower = new Map<number, number[]>();
@@ -68,7 +79,7 @@ export function bracketPlacements(series: readonly Series[]): Placement[] | null
   for (const col of [...lower.keys()].sort((a, b) => b - a)) {
     const rosters = lower.get(col)!;
     const last = next + rosters.length - 1;
-    places.push({ place: last === next ? ordinal(next) : `${ordinal(next)}-${ordinal(last)}`, rosters });
+    places.push({ from: next, to: last, rosters });
     next = last + 1;
   }
   return places;
@@ -96,7 +107,7 @@ export function lobbyPlacements(
     (e) => e.wins + e.draws + e.losses === (lobbies.get(e.roster.id) ?? e.wins + e.draws + e.losses),
   );
   if (!counted) return null;
-  return standings.map((entry, i) => ({ place: ordinal(i + 1), rosters: [entry.roster.id] }));
+  return standings.map((entry, i) => ({ from: i + 1, to: i + 1, rosters: [entry.roster.id] }));
 }
 
 /** Adds the prize of the first three places where the tournament names them. */
@@ -105,12 +116,11 @@ export function withPrizes(
   tournament: Pick<Tournament, 'string_prize_pool'>,
 ): Placement[] {
   const pool = tournament.string_prize_pool;
-  const prizes: Record<string, string | null | undefined> = {
-    '1st': pool.first,
-    '2nd': pool.second,
-    '3rd': pool.third,
-  };
-  return places.map((p) => (prizes[p.place] ? { ...p, prize: prizes[p.place]! } : p));
+  const prizes = [pool.first, pool.second, pool.third];
+  return places.map((p) => {
+    const prize = p.from === p.to ? prizes[p.from - 1] : undefined;
+    return prize ? { ...p, prize } : p;
+  });
 }
 
 /** The placements of a playoff substage by its type (bracket or lobby), or null while it plays. */
@@ -183,21 +193,18 @@ export function outcomeLines(
   placements: readonly Placement[],
   labels: SeriesLabels,
   policy: SpoilerPolicy,
+  t: Translate,
 ): Text[] {
   if (placements.length === 0) return [];
-  if (policy === 'hide')
-    return [
-      [
-        { text: 'The placements are hidden by the spoiler setting (', italic: true },
-        cmd('settings spoilers'),
-        { text: ').', italic: true },
-      ],
-    ];
+  if (policy === 'hide') {
+    const pieces = spanned<Span>(t, 'cards.outcome.hidden', {}, { command: cmd('settings spoilers') });
+    return [pieces.map((piece) => (typeof piece === 'string' ? { text: piece, italic: true } : piece))];
+  }
   return placements
     .slice(0, SHOWN_PLACES)
     .map((p, i) => [
-      ...(i === 0 ? [{ text: 'Champion:', bold: true }, ' '] : [`${p.place} `]),
-      ...guardResult([p.rosters.map((r) => teamName(labels, r)).join(', ')], policy),
+      ...(i === 0 ? [{ text: t('cards.outcome.champion'), bold: true }, ' '] : [`${placeLabel(p, t)} `]),
+      ...guardResult([p.rosters.map((r) => teamName(labels, r)).join(', ')], policy, t),
       ...(p.prize ? [` · ${p.prize}`] : []),
     ]);
 }

@@ -18,6 +18,7 @@ import { InvalidQueryError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { ListedLifecycle } from '../feed/query.ts';
+import { spanned, type Translate, translator } from '../i18n/i18n.ts';
 import type { Series, Substage } from '../protocol/types.ts';
 import {
   guardResult,
@@ -28,10 +29,14 @@ import {
   teamName,
 } from './format.ts';
 import { ordinal } from './outcome.ts';
-import type { Text } from './reply.ts';
+import type { Span, Text } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
 /** How many finished series make a team's form. */
+/** What a preview reads (form marks, stakes, deciding rounds) is shared by every reader: English for now. */
+const ENGLISH = translator('en');
+/** How `previewLines` writes: a reminder's compact lines or `/series`' full ones, in the reader's language. */
+type LineOptions = { compact: boolean; t: Translate };
 const FORM_LENGTH = 5;
 
 const FINISHED: ListedLifecycle[] = ['over', 'over-forfeited'];
@@ -205,7 +210,7 @@ function formEntry(series: Series, rosters: readonly number[], labels: SeriesLab
     const place = own ? ranked.indexOf(own) + 1 : 0;
     return {
       series,
-      mark: `${ordinal(place)}/${series.participants.length}`,
+      mark: `${ordinal(place, ENGLISH)}/${series.participants.length}`,
       detail: `${series.participants.length}-team lobby`,
     };
   }
@@ -393,7 +398,7 @@ function decidedBy(
   const loser = feeder.bracket_position.part === 'UB' && series.bracket_position.part === 'LB';
   const round = roundName(feeder, stageSeries)?.replace(/^the /, '');
   // Both of the feeder's teams unknown too: its round says more than "TBD vs TBD".
-  const who = feeder.participants.length > 0 ? matchup(feeder, labels) : undefined;
+  const who = feeder.participants.length > 0 ? matchup(feeder, labels, ENGLISH) : undefined;
   const what = who ? `${who}${round ? ` (${round})` : ''}` : `the ${round ?? 'previous series'}`;
   return `${loser ? 'loser' : 'winner'} of ${what}`;
 }
@@ -410,30 +415,30 @@ function formMarks(form: readonly FormEntry[]): string {
     : form.map((f) => f.mark).join(' ');
 }
 
-const HIDDEN = 'Form and head-to-head are hidden by the spoiler policy here.';
-
 /**
  * The preview as lines. `compact` (a reminder): form in one line, head-to-head and what is at
  * stake in a second; otherwise a line per team's form with opponents and scores, then the
  * head-to-head with its last meeting, then the stage and what is at stake. Under `hide` (or a
  * preview read without results) form and head-to-head are not written at all: one line says so.
  */
-export function previewLines(preview: Preview, policy: SpoilerPolicy, options: { compact: boolean }): Text[] {
+export function previewLines(preview: Preview, policy: SpoilerPolicy, options: LineOptions): Text[] {
+  const { t } = options;
   const known = preview.sides.filter((s) => s.roster !== undefined);
   const withheld = policy === 'hide' || preview.resultsUnread === true;
   const lines: Text[] = [];
   let h2hSpans: Text | undefined;
   if (withheld) {
-    if (known.length > 0) lines.push([{ text: HIDDEN, italic: true }]);
+    if (known.length > 0) lines.push([{ text: t('cards.preview.hidden'), italic: true }]);
   } else {
-    lines.push(...formLines(known, policy, options.compact));
-    h2hSpans = headToHeadSpans(preview, known, policy, options.compact);
+    lines.push(...formLines(known, policy, options));
+    h2hSpans = headToHeadSpans(preview, known, policy, options.compact, t);
     if (h2hSpans && !options.compact) lines.push(h2hSpans);
   }
   const tbd = preview.sides
     .filter((s) => s.roster === undefined && s.decidedBy)
-    .map((s) => `TBD: ${s.decidedBy}`);
-  const stakes = preview.stakes.length > 0 ? `At stake: ${preview.stakes.join('; ')}` : undefined;
+    .map((s) => `${t('cards.series.tbd')}: ${s.decidedBy}`);
+  const atStake = preview.stakes.join('; ');
+  const stakes = atStake ? t('cards.preview.stakes', { stakes: atStake }) : undefined;
   if (options.compact) {
     const second: Text = [];
     if (h2hSpans) second.push(...h2hSpans);
@@ -442,24 +447,28 @@ export function previewLines(preview: Preview, policy: SpoilerPolicy, options: {
     if (tbd.length > 0) lines.push([tbd.join(' · ')]);
     return lines;
   }
-  if (preview.stage) lines.push([{ text: 'Stage', bold: true }, `: ${preview.stage}`]);
+  if (preview.stage) lines.push([{ text: t('cards.preview.stage'), bold: true }, `: ${preview.stage}`]);
   if (stakes) lines.push([stakes]);
   for (const line of tbd) lines.push([line]);
   return lines;
 }
 
 /** Both teams' form under `show` or `spoiler`: one line (compact) or a line per team. */
-function formLines(known: readonly PreviewSide[], policy: SpoilerPolicy, compact: boolean): Text[] {
+function formLines(
+  known: readonly PreviewSide[],
+  policy: SpoilerPolicy,
+  { compact, t }: LineOptions,
+): Text[] {
   if (compact) {
-    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form) : 'no results yet'}`);
-    return parts.length > 0
-      ? [[`Form (last ${FORM_LENGTH}, newest first): `, ...guard(parts.join(' · '), policy)]]
-      : [];
+    const none = t('cards.preview.noResults');
+    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form) : none}`);
+    const head = `${t('cards.preview.formLast', { count: FORM_LENGTH })} `;
+    return parts.length > 0 ? [[head, ...guard(parts.join(' · '), policy, t)]] : [];
   }
   return known.map((side) => [
-    { text: `${side.name} form`, bold: true },
+    { text: t('cards.preview.form', { team: side.name }), bold: true },
     ': ',
-    ...(side.form.length > 0 ? guard(formText(side.form), policy) : ['no finished series on record']),
+    ...(side.form.length > 0 ? guard(formText(side.form), policy, t) : [t('cards.preview.noSeries')]),
   ]);
 }
 
@@ -469,18 +478,23 @@ function headToHeadSpans(
   known: readonly PreviewSide[],
   policy: SpoilerPolicy,
   compact: boolean,
+  t: Translate,
 ): Text | undefined {
   const h2h = preview.headToHead;
   if (!h2h || known.length !== 2) return undefined;
   const [a, b] = known as [PreviewSide, PreviewSide];
-  if (h2h.series.length === 0) return ['Head-to-head: first meeting on record'];
+  if (h2h.series.length === 0) return [`${t('cards.preview.h2h')} ${t('cards.preview.firstMeeting')}`];
   const last = h2h.series[0]!;
-  const record = `${a.name} ${h2h.wins[0]}–${h2h.wins[1]} ${b.name} in ${h2h.series.length} series`;
-  const spans: Text = ['Head-to-head: ', ...guard(record, policy)];
-  if (!compact) spans.push(' · last met ', { time: new Date(last.end ?? last.start ?? 0), style: 'date' });
+  const score = `${a.name} ${h2h.wins[0]}–${h2h.wins[1]} ${b.name}`;
+  const record = t('cards.preview.record', { score, count: h2h.series.length });
+  const spans: Text = [`${t('cards.preview.h2h')} `, ...guard(record, policy, t)];
+  if (!compact) {
+    const met: Span = { time: new Date(last.end ?? last.start ?? 0), style: 'date' };
+    spans.push(' · ', ...spanned<Span>(t, 'cards.preview.lastMet', {}, { time: met }));
+  }
   return spans;
 }
 
-function guard(text: string, policy: SpoilerPolicy): Text {
-  return guardResult([text], policy);
+function guard(text: string, policy: SpoilerPolicy, t: Translate): Text {
+  return guardResult([text], policy, t);
 }

@@ -15,6 +15,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
+import { LOCALES } from '../i18n/i18n.ts';
 import { type Platform, UserError } from './command.ts';
 import { type Backend, changeDocument, guarded, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
@@ -52,6 +53,8 @@ export const profileSchema = z.object({
   dms: z.array(z.enum(['reminders', 'live', 'results'])).default(['reminders', 'live', 'results']),
   /** How results appear in their DMs: in the clear, behind a spoiler, or withheld. */
   spoilers: z.enum(SPOILER_POLICIES).default('spoiler'),
+  /** The language of their DMs (`en`, `pt`, `de`); English until they choose another. */
+  language: z.enum(LOCALES).default('en'),
   /** No DMs between these local times (`from` may be later than `to`: over midnight): held, then sent unless stale. */
   quiet: z.object({ from: hhmm, to: hhmm }).optional(),
   /** The secret of the personal calendar URL, and when it was issued. */

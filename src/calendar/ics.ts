@@ -15,9 +15,12 @@ import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-g
 import { gameTag, isLobby, matchup, type SeriesLabels, tournamentName } from '../bot/format.ts';
 import { watchUrl } from '../bot/format-streams.ts';
 import { formatInstant, zoneName } from '../bot/time-format.ts';
+import { translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 
 /** How long a series without an end is shown: an hour per possible map. */
+/** Calendar entries are written in English (the feed declares its language EN); not yet per tenant. */
+const ENGLISH = translator('en');
 const HOUR = 3600_000;
 /** Calendar apps are asked to poll this often (seconds). */
 export const REFRESH_SECONDS = 3600;
@@ -55,7 +58,7 @@ export function calendarIcs(input: CalendarInput): string {
     const end = series.end ? new Date(series.end) : new Date(start.getTime() + series.best_of * HOUR);
     const cancelled = series.lifecycle === 'deleted' || series.deleted_at !== null;
     const tag = gameTag(input.labels, series.game.id);
-    const title = `${matchup(followedFirst(series, input), input.labels)}${tag ? ` (${tag})` : ''}`;
+    const title = `${matchup(followedFirst(series, input), input.labels, ENGLISH)}${tag ? ` (${tag})` : ''}`;
     const stream = input.streamOf(series);
     // The platform's page for the channel, else the caster's own http(s) link (as /casters links it).
     const url = stream ? watchUrl(stream) : undefined;
@@ -107,7 +110,7 @@ function describe(
   const { labels } = input;
   const lines: string[] = [];
   const stage = labels.substage(series.substage.id)?.title;
-  lines.push(`${tournamentName(labels, series.tournament.id)}${stage ? ` · ${stage}` : ''}`);
+  lines.push(`${tournamentName(labels, series.tournament.id, ENGLISH)}${stage ? ` · ${stage}` : ''}`);
   const game = labels.game(series.game.id)?.title;
   lines.push([game, `Best of ${series.best_of}`, `tier ${series.tier}`].filter(Boolean).join(' · '));
   if (series.lifecycle === 'deleted' || series.deleted_at !== null) lines.push('Cancelled.');

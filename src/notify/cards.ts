@@ -8,10 +8,10 @@ import { type MapNames, type SeriesLabels, seriesCard } from '../bot/format.ts';
 import { liveCard } from '../bot/format-live.ts';
 import { outcomeLines, type Placement } from '../bot/outcome.ts';
 import { type Preview, previewLines } from '../bot/preview.ts';
-import { COLOURS, type Reply, type Text } from '../bot/reply.ts';
+import { COLOURS, type Reply, type Span, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { formatLocalDate } from '../bot/time-format.ts';
-import type { Translate } from '../i18n/i18n.ts';
+import { spanned, type Translate } from '../i18n/i18n.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Tournament } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
@@ -41,27 +41,34 @@ export function reminderReply(
     preview?: Preview;
   },
 ): Reply {
+  const { t } = audience;
   const start = new Date(series.start!);
-  const text: Text = [
-    'Starts ',
-    { time: start, style: 'relative' },
-    ' (',
-    { time: start, style: 'time' },
-    ')',
-  ];
-  if (options.movedFrom) text.push(' · moved from ', { time: new Date(options.movedFrom), style: 'full' });
+  const times = {
+    relative: { time: start, style: 'relative' },
+    time: { time: start, style: 'time' },
+  } as const;
+  const text: Text = spanned<Span>(t, 'cards.notify.startsIn', {}, times);
+  if (options.movedFrom) {
+    const from: Span = { time: new Date(options.movedFrom), style: 'full' };
+    text.push(' · ', ...spanned<Span>(t, 'cards.notify.movedFrom', {}, { time: from }));
+  }
   const card = seriesCard(series, labels, {
     spoilers: audience.spoilers,
-    t: audience.t,
+    t,
     ...(options.casters ? { casters: options.casters } : {}),
-    footer: `Reminder ${options.lead} min before · series ${series.id}`,
+    footer: t('cards.notify.reminderFooter', { count: options.lead, id: series.id }),
   });
-  if (options.movedFrom)
-    card.description = [...(card.description ?? []), ['Moved: now starts ', { time: start, style: 'full' }]];
+  if (options.movedFrom) {
+    const now: Span = { time: start, style: 'full' };
+    card.description = [
+      ...(card.description ?? []),
+      spanned<Span>(t, 'cards.notify.movedNow', {}, { time: now }),
+    ];
+  }
   if (options.preview)
     card.description = [
       ...(card.description ?? []),
-      ...previewLines(options.preview, audience.spoilers, { compact: true }),
+      ...previewLines(options.preview, audience.spoilers, { compact: true, t }),
     ];
   return { ...mention(audience, text), cards: [card] };
 }
@@ -92,9 +99,11 @@ export function liveReply(
     ...(options.casters ? { casters: options.casters } : {}),
   });
   const over = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
-  if (over) card.footer = `Final · series ${series.id}`;
+  if (over) card.footer = audience.t('cards.notify.finalFooter', { id: series.id });
   // The mention goes with the first post only; edits never ping.
-  return options.first ? { ...mention(audience, ['Live now']), cards: [card] } : { cards: [card] };
+  return options.first
+    ? { ...mention(audience, [audience.t('cards.notify.liveNow')]), cards: [card] }
+    : { cards: [card] };
 }
 
 /** A result post for a channel that takes results but no live card. */
@@ -102,9 +111,9 @@ export function resultReply(series: Series, labels: SeriesLabels, audience: Audi
   const card = seriesCard(series, labels, {
     spoilers: audience.spoilers,
     t: audience.t,
-    footer: `Result · series ${series.id}`,
+    footer: audience.t('cards.notify.resultFooter', { id: series.id }),
   });
-  return { ...mention(audience, ['Series over']), cards: [card] };
+  return { ...mention(audience, [audience.t('cards.notify.seriesOver')]), cards: [card] };
 }
 
 /**
@@ -120,16 +129,21 @@ export function tournamentEndReply(
   labels: SeriesLabels,
   audience: Audience,
 ): Reply {
-  const game = labels.game(tournament.game.id)?.title ?? `Game ${tournament.game.id}`;
+  const { t } = audience;
+  const game = labels.game(tournament.game.id)?.title ?? t('cards.notify.game', { id: tournament.game.id });
   const prize = tournament.string_prize_pool.total;
-  const about = `${game} · tier ${tournament.tier}${prize ? ` · prize pool ${prize}` : ''}`;
+  const about = [
+    game,
+    t('cards.series.tier', { tier: tournament.tier }),
+    ...(prize ? [t('cards.notify.prizePool', { prize })] : []),
+  ].join(' · ');
   const card = {
-    title: `${tournament.title} is over`,
+    title: t('cards.notify.tournamentOverTitle', { title: tournament.title }),
     colour: COLOURS.finished,
-    description: [[about], ...outcomeLines(placements, labels, audience.spoilers)],
-    footer: `Tournament ${tournament.id}`,
+    description: [[about], ...outcomeLines(placements, labels, audience.spoilers, t)],
+    footer: t('cards.series.tournament', { id: tournament.id }),
   };
-  return { ...mention(audience, ['Tournament over']), cards: [card] };
+  return { ...mention(audience, [t('cards.notify.tournamentOver')]), cards: [card] };
 }
 
 /**
@@ -142,13 +156,14 @@ export function digestReply(
   audience: Audience,
   localDate: string,
 ): Reply {
-  const date = formatLocalDate(localDate);
+  const { t } = audience;
+  const date = formatLocalDate(localDate, t);
   const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
-    t: audience.t,
-    title: `Today's series (${date})`,
-    empty: 'Nothing scheduled today for this channel.',
+    t,
+    title: t('cards.notify.digestTitle', { date }),
+    empty: t('cards.notify.digestEmpty'),
     localDate,
   });
-  return { ...mention(audience, [`Daily digest for ${date}`]), cards };
+  return { ...mention(audience, [t('cards.notify.digest', { date })]), cards };
 }

@@ -19,26 +19,33 @@ import {
   type SeriesLabels,
 } from '../bot/format.ts';
 import { PAGE_SIZE, pageCommand, paginate } from '../bot/pages.ts';
-import { type Card, COLOURS, type Table, type Text } from '../bot/reply.ts';
+import { type Card, COLOURS, type Span, type Table, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { cmd } from '../core/errors.ts';
+import { spanned, type Translate } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
 
 /** What the match column says: the teams, the live score, or the result under the spoiler policy. */
-function matchCell(series: Series, labels: SeriesLabels, spoilers: SpoilerPolicy): Text {
+function matchCell(series: Series, labels: SeriesLabels, spoilers: SpoilerPolicy, t: Translate): Text {
   if (series.lifecycle === 'live')
-    return [{ text: 'LIVE', bold: true }, ' ', ...liveScoreSpans(series, labels)];
-  if (isFinished(series)) return resultSpans(series, labels, spoilers);
-  return [matchup(series, labels)];
+    return [{ text: t('cards.series.live'), bold: true }, ' ', ...liveScoreSpans(series, labels, t)];
+  if (isFinished(series)) return resultSpans(series, labels, spoilers, t);
+  return [matchup(series, labels, t)];
 }
 
 /** One tournament's series as a table. */
-function digestTable(series: readonly Series[], labels: SeriesLabels, spoilers: SpoilerPolicy): Table {
+function digestTable(series: readonly Series[], labels: SeriesLabels, options: FormatOptions): Table {
+  const { t } = options;
   return {
-    columns: [{ header: 'time' }, { header: 'match' }, { header: 'event' }, { header: 'Bo', align: 'right' }],
+    columns: [
+      { header: t('cards.digest.time') },
+      { header: t('cards.digest.match') },
+      { header: t('cards.digest.event') },
+      { header: 'Bo', align: 'right' },
+    ],
     rows: series.map((s) => [
-      s.start ? [{ time: new Date(s.start), style: 'time' }] : ['TBD'],
-      matchCell(s, labels, spoilers),
+      s.start ? [{ time: new Date(s.start), style: 'time' }] : [t('cards.series.tbd')],
+      matchCell(s, labels, options.spoilers, t),
       [labels.substage(s.substage.id)?.title ?? ''],
       [String(s.best_of || s.format.best_of)],
     ]),
@@ -59,6 +66,7 @@ export function digestCards(
   labels: SeriesLabels,
   options: FormatOptions & { title: string; empty: string; localDate: string },
 ): Card[] {
+  const { t } = options;
   if (series.length === 0)
     return [{ title: options.title, colour: COLOURS.info, description: [[options.empty]] }];
   const groups = new Map<number, Series[]>();
@@ -71,11 +79,12 @@ export function digestCards(
     if (cards.length >= MAX_CARDS || (cards.length > 0 && listed.size + lines.length > MAX_SERIES)) break;
     const game = gameTag(labels, list[0]!.game.id);
     const card: Card = {
-      title: `${labels.tournament(tournamentId)?.title ?? `Tournament ${tournamentId}`}${game ? ` (${game})` : ''}`,
+      title: `${labels.tournament(tournamentId)?.title ?? t('cards.series.tournament', { id: tournamentId })}${game ? ` (${game})` : ''}`,
       colour: COLOURS.upcoming,
-      table: digestTable(lines, labels, options.spoilers),
+      table: digestTable(lines, labels, options),
     };
-    if (list.length > lines.length) card.footer = `and ${list.length - lines.length} more`;
+    if (list.length > lines.length)
+      card.footer = t('cards.series.more', { count: list.length - lines.length });
     cards.push(card);
     for (const s of lines) listed.add(s.id);
   }
@@ -90,17 +99,24 @@ export function digestCards(
     const command = pageCommand({ command: 'schedule', args: { day: options.localDate } }, page);
     const tournaments = groups.size - cards.length;
     const where = labels.tournament(next.tournament.id);
+    const values = {
+      listed: listed.size,
+      total: series.length,
+      count: rest.length,
+      more: tournaments > 0 ? t('cards.digest.moreTournaments', { count: tournaments }) : '',
+      where: where ? ` (${where.short_title || where.title})` : '',
+    };
+    const match: Span = { text: matchup(next, labels, t), bold: true };
+    const hint = next.start
+      ? spanned<Span>(t, 'cards.digest.restAt', values, {
+          match,
+          time: { time: new Date(next.start), style: 'time' },
+        })
+      : spanned<Span>(t, 'cards.digest.rest', values, { match });
     cards[0]!.description = [
-      [
-        `${listed.size} of ${series.length} series here. The other ${rest.length}${tournaments > 0 ? ` (${tournaments} more tournaments)` : ''} start`,
-        ...(next.start ? [' at ', { time: new Date(next.start), style: 'time' } as const] : []),
-        ' with ',
-        { text: matchup(next, labels), bold: true },
-        ...(where ? [` (${where.short_title || where.title})`] : []),
-        ':',
-      ],
+      hint,
       // The command on a line of its own, so no narrow screen breaks it.
-      [cmd(command), pages.length > 1 ? ` (page ${page} of ${pages.length})` : ''],
+      [cmd(command), pages.length > 1 ? ` (${t('cards.digest.page', { page, pages: pages.length })})` : ''],
     ];
   }
   return cards;

@@ -26,6 +26,7 @@ import { gameTag, matchup, tournamentName } from '../bot/format.ts';
 import { watchUrl } from '../bot/format-streams.ts';
 import type { Settings } from '../bot/settings.ts';
 import { cmd } from '../core/errors.ts';
+import { translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { DeliveryError } from './delivery.ts';
 import type { Subscription } from './plan.ts';
@@ -63,6 +64,8 @@ export interface ScheduledEventsApi {
 
 /** Discord refuses a 101st uncompleted event in a server (JSON code 30038). */
 export const DISCORD_EVENT_LIMIT = 100;
+/** Discord events are written in English (their text is the event's, not a reply); not yet per tenant. */
+const ENGLISH = translator('en');
 const HOUR = 3600_000;
 const MARKER = /Matchday · series (\d+)$/;
 
@@ -79,7 +82,7 @@ export function eventSpec(series: Series, labels: SeriesLabels, stream: Caster |
   const start = Date.parse(series.start!);
   const end = series.end ? Date.parse(series.end) : start + Math.max(1, series.best_of) * HOUR;
   const tag = gameTag(labels, series.game.id);
-  const tournament = tournamentName(labels, series.tournament.id);
+  const tournament = tournamentName(labels, series.tournament.id, ENGLISH);
   const url = stream ? watchUrl(stream) : undefined;
   const stage = labels.substage(series.substage.id)?.title;
   const lines = [
@@ -91,7 +94,7 @@ export function eventSpec(series: Series, labels: SeriesLabels, stream: Caster |
     `Matchday · series ${series.id}`,
   ];
   return {
-    name: clip(`${matchup(series, labels)}${tag ? ` (${tag})` : ''}`, 100),
+    name: clip(`${matchup(series, labels, ENGLISH)}${tag ? ` (${tag})` : ''}`, 100),
     start: new Date(start).toISOString(),
     end: new Date(Math.max(end, start + 60_000)).toISOString(),
     location: clip(url ?? tournament, 100),

@@ -16,15 +16,15 @@ import {
 } from '../bot/format.ts';
 import type { Reply, Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { Match, Series } from '../protocol/types.ts';
 
 /** The thread's name: "Team A vs Team B · live" (Discord: at most 100 characters). */
-export function threadName(series: Series, labels: SeriesLabels): string {
+export function threadName(series: Series, labels: SeriesLabels, t: Translate): string {
   const [home, away] = orderedParticipants(series);
-  const name = isLobby(series)
-    ? series.title
-    : `${home ? teamName(labels, home.roster.id) : 'TBD'} vs ${away ? teamName(labels, away.roster.id) : 'TBD'}`;
-  return `${name} · live`.slice(0, 100);
+  const side = (p: typeof home) => (p ? teamName(labels, p.roster.id) : t('cards.series.tbd'));
+  const name = isLobby(series) ? series.title : `${side(home)} vs ${side(away)}`;
+  return `${name} · ${t('cards.threads.live')}`.slice(0, 100);
 }
 
 /** The replies due for a series' finished games, in order: `detail` names each one's ledger key. */
@@ -34,6 +34,7 @@ export function gameReplies(
   labels: SeriesLabels,
   spoilers: SpoilerPolicy,
   mapName: MapNames,
+  t: Translate,
 ): { detail: string; reply: Reply }[] {
   if (isLobby(series)) return [];
   return [...matches]
@@ -43,12 +44,14 @@ export function gameReplies(
       const [home, away] = orderedParticipants(m);
       if (!home || !away) return [];
       const winner = [home, away].find((p) => p.winner);
-      const map = m.map ? (mapName(m.map.id) ?? `Map ${m.order}`) : `Map ${m.order}`;
+      const fallback = t('cards.threads.map', { order: m.order });
+      const map = m.map ? (mapName(m.map.id) ?? fallback) : fallback;
       const score: Text = [
         `${teamName(labels, home.roster.id)} ${home.score}–${away.score} ${teamName(labels, away.roster.id)}`,
-        ...(winner ? [`: ${teamName(labels, winner.roster.id)} take it`] : []),
+        ...(winner ? [`: ${t('cards.threads.takeIt', { team: teamName(labels, winner.roster.id) })}`] : []),
       ];
-      const content: Text = [`Game ${m.order} · ${map} over. `, ...guardResult(score, spoilers)];
+      const over = t('cards.threads.gameOver', { order: m.order, map });
+      const content: Text = [`${over} `, ...guardResult(score, spoilers, t)];
       return [{ detail: `game${m.order}`, reply: { content, cards: [] } }];
     });
 }

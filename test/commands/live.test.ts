@@ -4,6 +4,7 @@ import { NEXT_UP } from '../../commands/shared.ts';
 import { liveNow } from '../../src/bot/live-now.ts';
 import { type Card, plainText, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { isMobaSummary, type LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Series } from '../../src/protocol/types.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
@@ -105,7 +106,7 @@ describe.each(APIS)('on %s', (api) => {
       const [home, away] = [...series.participants].sort((a, b) => a.seed - b.seed);
       const homeName = teamNameOf(world, home!.roster.id);
       const awayName = teamNameOf(world, away!.roster.id);
-      const expected = liveNow(summary, (id) => teamNameOf(world, id));
+      const expected = liveNow(summary, (id) => teamNameOf(world, id), translator('en'));
       expect(replyText({ cards: [{ title: '', description: [now.value] }] }).trim()).toBe(expected.line);
       const scores = world.matchScores(plan, current, t);
       if (plan.kind !== 'rts')

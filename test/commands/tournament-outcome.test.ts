@@ -4,7 +4,8 @@
  * spoiler policy applies; a running tournament has no outcome yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bracketPlacements, lobbyPlacements, ordinal } from '../../src/bot/outcome.ts';
+import { bracketPlacements, lobbyPlacements, ordinal, placeLabel } from '../../src/bot/outcome.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import type { Series, StandingEntry } from '../../src/protocol/types.ts';
 import type { SeriesPlan, TournamentPlan } from '../../src/service/schedule.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
@@ -138,7 +139,7 @@ describe('bracketPlacements', () => {
       series(6, 'LB', 4, 5, 3),
       series(7, 'GF', 1, 1, 2),
     ])!;
-    expect(places.map((p) => [p.place, p.rosters])).toEqual([
+    expect(places.map((p) => [placeLabel(p, translator('en')), p.rosters])).toEqual([
       ['1st', [1]],
       ['2nd', [2]],
       ['3rd', [3]],
@@ -155,7 +156,7 @@ describe('bracketPlacements', () => {
   });
 
   it('writes ordinals in English', () => {
-    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal)).toEqual([
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map((n) => ordinal(n, translator('en')))).toEqual([
       '1st',
       '2nd',
       '3rd',
@@ -190,7 +191,7 @@ describe('lobbyPlacements', () => {
 
   it('places by the standings once they count every lobby played', () => {
     const places = lobbyPlacements(lobbies, [entry(11, 30, 2), entry(10, 20, 2), entry(12, 5, 2)])!;
-    expect(places.map((p) => [p.place, p.rosters])).toEqual([
+    expect(places.map((p) => [placeLabel(p, translator('en')), p.rosters])).toEqual([
       ['1st', [11]],
       ['2nd', [10]],
       ['3rd', [12]],

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { casterLine, streamButtons, watchUrl } from '../../src/bot/format-streams.ts';
 import type { Text } from '../../src/bot/reply.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import type { Caster } from '../../src/protocol/types.ts';
 import { APIS, call, type Stack, startStack } from './helpers.ts';
 import { worldSeries } from './truth.ts';
@@ -54,11 +55,15 @@ describe('watch links', () => {
     expect(watchUrl(caster('Streamly', { url: 'javascript:alert(1)' }))).toBeUndefined();
     expect(watchUrl(caster('Streamly', { url: 'https://a b' }))).toBeUndefined();
 
-    const withUrl = casterLine(caster('Streamly', { url: 'https://streamly.example/ana' }), {
-      primary: true,
-    });
+    const withUrl = casterLine(
+      caster('Streamly', { url: 'https://streamly.example/ana' }),
+      {
+        primary: true,
+      },
+      translator('en'),
+    );
     expect(links(withUrl)).toEqual(['https://streamly.example/ana']);
-    const without = casterLine(caster('Streamly'), { primary: false });
+    const without = casterLine(caster('Streamly'), { primary: false }, translator('en'));
     expect(links(without)).toEqual([]);
     expect(without.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : '')).join('')).toBe(
       'Ana · Streamly: ana_casts · online, 1,200 viewers',
@@ -67,11 +72,14 @@ describe('watch links', () => {
 
   it('offers watch buttons for online streams with a URL, whatever the platform', () => {
     expect(
-      streamButtons([
-        caster('Streamly', { url: 'https://streamly.example/ana' }),
-        caster('Streamly'),
-        caster('Twitch', { online: false }),
-      ]),
+      streamButtons(
+        [
+          caster('Streamly', { url: 'https://streamly.example/ana' }),
+          caster('Streamly'),
+          caster('Twitch', { online: false }),
+        ],
+        translator('en'),
+      ),
     ).toEqual([{ label: 'Ana on Streamly', url: 'https://streamly.example/ana' }]);
   });
 });

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatInstant, formatLocalDate } from '../../src/bot/time-format.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 
 const DIR = join(import.meta.dirname, '__snapshots__');
 // English's snapshots: the other languages (`pt/`, `de/`) write dates through `Intl` in their own style.
@@ -46,7 +47,7 @@ describe('one date and time style', () => {
     expect(formatInstant(t, 'date', 'UTC')).toMatch(HOUSE_DATE);
     expect(formatInstant(t, 'full', 'UTC')).toMatch(HOUSE_FULL);
     expect(formatInstant(t, 'time', 'Europe/Berlin')).toBe('16:23');
-    expect(formatLocalDate('2026-03-18')).toMatch(HOUSE_DATE);
+    expect(formatLocalDate('2026-03-18', translator('en'))).toMatch(HOUSE_DATE);
     const now = new Date('2026-03-18T12:00:00Z');
     expect(formatInstant(new Date('2026-03-19T20:00:00Z'), 'relative', 'UTC', now)).toBe('tomorrow');
     expect(formatInstant(new Date('2026-03-17T08:00:00Z'), 'relative', 'UTC', now)).toBe('yesterday');

@@ -117,8 +117,18 @@ describe('reminders by direct message', () => {
     // app's own bot user (cannot_dm_bot).
     const bot = `slack:T1.${slack.botUserId}`;
     const keys = [`discord:${OPEN_USER}`, `discord:${CLOSED_USER}`, 'slack:T1.U0FAN', 'slack:T1.U0GONE', bot];
+    // Each person's DMs come in their own language: the Slack fan reads Portuguese, the closed one German.
+    const languages: Record<string, 'pt' | 'de'> = {
+      'slack:T1.U0FAN': 'pt',
+      [`discord:${CLOSED_USER}`]: 'de',
+    };
     for (const key of keys)
-      await users.update(key, (p) => ({ ...p, leads: [45], follows: [{ team, noQualifiers: false }] }));
+      await users.update(key, (p) => ({
+        ...p,
+        leads: [45],
+        follows: [{ team, noQualifiers: false }],
+        language: languages[key] ?? 'en',
+      }));
     fake.closeDms(CLOSED_USER);
 
     // Before the lead: nothing. At the lead: one DM naming the team.
@@ -134,6 +144,8 @@ describe('reminders by direct message', () => {
     const slackSent = slack.messagesIn('DU0FAN');
     expect(slackSent).toHaveLength(1);
     expect(JSON.stringify(slackSent[0])).toContain(teamName);
+    expect(JSON.stringify(slackSent[0])).toContain('Lembrete 45 min antes');
+    expect(JSON.stringify(sent[0])).toContain('Reminder 45 min before');
     await first.run();
     await first.close();
 
@@ -150,7 +162,7 @@ describe('reminders by direct message', () => {
     const paused = await users.get(`discord:${CLOSED_USER}`);
     expect(paused.paused?.reason).toContain('DM_CLOSED');
     expect(paused.notices).toHaveLength(1);
-    expect(messageText(paused.notices[0]!)).toContain('paused');
+    expect(messageText(paused.notices[0]!)).toContain('pausiert');
     for (const key of ['slack:T1.U0GONE', bot]) {
       const closed = await users.get(key);
       expect(closed.paused?.reason, key).toContain('DM_CLOSED');

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveNow, mobaFigures } from '../../src/bot/live-now.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import {
   type BattleRoyaleLiveSummary,
   type EsoccerLiveSummary,
@@ -83,7 +84,7 @@ describe.each(KINDS)('the live summary of a %s match', (kind) => {
       if (kind === 'moba' && isMobaSummary(cv) && isMobaSummary(api)) {
         // The two sources reduce to the same figures, so a card says the same from either.
         expect(mobaFigures(cv)).toEqual(mobaFigures(api));
-        expect(liveNow(cv, String)).toEqual(liveNow(api, String));
+        expect(liveNow(cv, String, translator('en'))).toEqual(liveNow(api, String, translator('en')));
         expect(mobaFigures(cv).kills).toEqual(scores);
       }
       if (previous) {

@@ -7,7 +7,7 @@
 
 import { personIdOf, type UserStore } from '../../bot/users.ts';
 import { cmd } from '../../core/errors.ts';
-import { translator } from '../../i18n/i18n.ts';
+import { spanned, translator } from '../../i18n/i18n.ts';
 import type { DeliveryError } from '../delivery.ts';
 import { platformOf, type Subscription } from '../plan.ts';
 import type { NotifyLogger } from './context.ts';
@@ -52,8 +52,7 @@ export async function dmSubscriptions(users: NotifyUsers, logger: NotifyLogger):
         kinds: new Set(profile.dms),
         leads: [...profile.leads].sort((a, b) => b - a),
         spoilers: profile.spoilers,
-        // A person's messages come in English until profiles have a language of their own.
-        t: translator('en'),
+        t: translator(profile.language),
         timezone: profile.timezone,
         digestTime: '09:00',
         digestWhenEmpty: 'skip',
@@ -85,11 +84,7 @@ export async function pauseDms(
       paused: { reason: `${error.code}: ${error.message}`, at },
       notices: [
         ...profile.notices,
-        [
-          'Your reminders by direct message are paused: Matchday could not message you (are your DMs from server members closed?). Open them, then ',
-          cmd('me follow'),
-          ' a team again to resume.',
-        ],
+        spanned(sub.t, 'cards.dm.paused', {}, { command: cmd('me follow') }),
       ].slice(-10),
     }));
   } catch (saveError) {

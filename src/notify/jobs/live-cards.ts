@@ -103,8 +103,8 @@ export class LiveCards {
     const { source, dispatcher } = this.#ctx;
     const card = this.#cards.get(cardKeyOf(series, sub));
     if (!card || !data.matches) return [];
-    const thread = { parentId: card.messageId, name: threadName(series, source.labels) };
-    return gameReplies(series, data.matches, source.labels, sub.spoilers, source.mapName)
+    const thread = { parentId: card.messageId, name: threadName(series, source.labels, sub.t) };
+    return gameReplies(series, data.matches, source.labels, sub.spoilers, source.mapName, sub.t)
       .map(({ detail, reply }) => ({ key: ledgerKey('live', series.id, detail, sub), reply }))
       .filter(({ key }) => !dispatcher.done.has(key))
       .map(({ key, reply }) => ({
@@ -152,7 +152,7 @@ export class LiveCards {
         key,
         sub,
         act: async (delivery, guard) => {
-          const firstKey = `first|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
+          const firstKey = `first|${series.id}|${sub.spoilers}|${sub.t.locale}|${sub.role ?? ''}`;
           let first = memo.get(firstKey);
           if (!first) {
             const built = build(true);
@@ -165,7 +165,7 @@ export class LiveCards {
         },
       };
     }
-    const memoKey = `${series.id}|${sub.spoilers}`;
+    const memoKey = `${series.id}|${sub.spoilers}|${sub.t.locale}`;
     let edit = memo.get(memoKey);
     if (!edit) {
       const built = build(false);

@@ -188,7 +188,7 @@ export class Reminders {
     const previewKey = `${series.id}@${start}`;
     if (first) tick.previews.set(previewKey, series);
     const reply = () => {
-      const memoKey = `${series.id}|${lead}|${sub.spoilers}|${sub.role ?? ''}|${first}`;
+      const memoKey = `${series.id}|${lead}|${sub.spoilers}|${sub.t.locale}|${sub.role ?? ''}|${first}`;
       let made = replies.get(memoKey);
       if (!made) {
         const casters = series.casters.flatMap((c) => {

@@ -139,7 +139,7 @@ export class Results {
     const key = ledgerKey('result', series.id, 'over', sub);
     const cardId = this.#cards.get(cardKeyOf(series, sub))?.messageId;
     if (cardId !== undefined) {
-      const frozenKey = `frozen|${series.id}|${sub.spoilers}`;
+      const frozenKey = `frozen|${series.id}|${sub.spoilers}|${sub.t.locale}`;
       let frozen = memo.get(frozenKey);
       if (!frozen) {
         const data = source.liveData(series.id) ?? {};
@@ -179,7 +179,7 @@ export class Results {
       key,
       sub,
       act: async (delivery, guard) => {
-        const resultKey = `result|${series.id}|${sub.spoilers}|${sub.role ?? ''}`;
+        const resultKey = `result|${series.id}|${sub.spoilers}|${sub.t.locale}|${sub.role ?? ''}`;
         let result = memo.get(resultKey);
         if (!result) {
           result = { reply: resultReply(series, source.labels, sub), json: '' };

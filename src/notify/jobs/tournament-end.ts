@@ -153,7 +153,7 @@ export class TournamentEnds {
       key,
       sub,
       act: async (delivery, guard) => {
-        const memoKey = `${sub.spoilers}|${sub.role ?? ''}`;
+        const memoKey = `${sub.spoilers}|${sub.t.locale}|${sub.role ?? ''}`;
         let reply = memo.get(memoKey);
         if (!reply) {
           reply = tournamentEndReply(end.tournament, end.placements, source.labels, sub);
