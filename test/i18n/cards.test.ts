@@ -84,7 +84,15 @@ const LIVE: Record<GameKind, { words: Words; english: string[] }> = {
 };
 
 let stack: Stack;
-const text = (reply: Reply) => renderReply(reply, { colour: false, timezone: 'UTC', now: stack.clock.now() });
+/** The reply as the terminal shows it to a reader of `locale`, unwrapped (a long line is one line). */
+const text = (reply: Reply, locale: Locale) =>
+  renderReply(reply, {
+    colour: false,
+    timezone: 'UTC',
+    now: stack.clock.now(),
+    t: translator(locale),
+    width: 1000,
+  });
 
 function expectIn(locale: 'pt' | 'de', name: string, out: string, card: { words: Words; english: string[] }) {
   for (const word of card.words[locale]) expect(out, `${locale} ${name}: ${word}`).toContain(word);
@@ -161,7 +169,8 @@ describe('cards in Portuguese and German', () => {
   it('writes the reminder, result, digest and tournament-end cards in the reader language', async () => {
     for (const locale of ['pt', 'de'] as const) {
       const replies = await notificationCards(locale);
-      for (const [name, card] of Object.entries(CARDS)) expectIn(locale, name, text(replies[name]!), card);
+      for (const [name, card] of Object.entries(CARDS))
+        expectIn(locale, name, text(replies[name]!, locale), card);
     }
   });
 
@@ -170,7 +179,7 @@ describe('cards in Portuguese and German', () => {
     try {
       for (const kind of Object.keys(LIVE) as GameKind[])
         for (const locale of ['pt', 'de'] as const) {
-          const out = text(await liveCardOf(kind, locale, start));
+          const out = text(await liveCardOf(kind, locale, start), locale);
           expectIn(locale, `live ${kind}`, out, LIVE[kind]);
           expect(out).toContain(locale === 'pt' ? 'Ao vivo agora' : 'Jetzt live');
         }
