@@ -92,17 +92,7 @@ export default defineCommand({
     const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
     const pages = paginate(all);
     const page = args.page ?? defaultPage(pages, from <= now && now < until);
-    if (page > pages.length) {
-      throw new UserError(
-        'PAGE_OUT_OF_RANGE',
-        pages.length === 1
-          ? t('commands.schedule.onePage', { day: day.label })
-          : t(exact ? 'commands.schedule.pages' : 'commands.schedule.pagesAtLeast', {
-              day: day.label,
-              count: pages.length,
-            }),
-      );
-    }
+    if (page > pages.length) throw pageOutOfRange(t, day.label, pages.length, exact);
     const series = pages[page - 1]!;
     await names.ensureSeriesLabels(data, series);
     await names.ensureTournaments(
@@ -160,6 +150,16 @@ export default defineCommand({
     return pager ? { cards, pager } : { cards };
   },
 });
+
+/** A `page:` past the day's last page: how many pages the day has (or at least has). */
+function pageOutOfRange(t: Translate, day: string, pages: number, exact: boolean): UserError {
+  return new UserError(
+    'PAGE_OUT_OF_RANGE',
+    pages === 1
+      ? t('commands.schedule.onePage', { day })
+      : t(exact ? 'commands.schedule.pages' : 'commands.schedule.pagesAtLeast', { day, count: pages }),
+  );
+}
 
 /**
  * The series starting in [from, until) in these games and tiers: from the feed when it covers the
