@@ -5,6 +5,7 @@
  */
 import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { ScheduledEventsApi } from './scheduled-events.ts';
 
 export interface ChannelTarget {
@@ -12,6 +13,8 @@ export interface ChannelTarget {
   /** `<platform>:<guild or workspace id>`. */
   tenantId: string;
   channelId: string;
+  /** The channel's language: the platform's own words around the reply (buttons, notices). Default English. */
+  t?: Translate;
 }
 
 export interface Posted {

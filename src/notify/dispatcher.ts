@@ -453,7 +453,7 @@ export function isUnknownMessage(error: unknown): boolean {
 }
 
 export function target(sub: Subscription): ChannelTarget {
-  return { platform: sub.platform, tenantId: sub.tenantId, channelId: sub.channelId };
+  return { platform: sub.platform, tenantId: sub.tenantId, channelId: sub.channelId, t: sub.t };
 }
 
 /** One channel of one tenant (`<tenant>/<channel>`): what is disabled and backs off as a whole. */

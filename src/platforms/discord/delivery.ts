@@ -156,7 +156,7 @@ export class DiscordDelivery implements Delivery {
    * after the pacing wait, right before the request.
    */
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
-    const [message] = renderReply(reply, { single: true });
+    const [message] = renderReply(reply, { single: true, ...(target.t ? { t: target.t } : {}) });
     const { body, files } = restBody(message!, { nonce: nonceFor(key) });
     const answer = (await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
@@ -181,7 +181,7 @@ export class DiscordDelivery implements Delivery {
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
-    const [message] = renderReply(reply, { single: true });
+    const [message] = renderReply(reply, { single: true, ...(target.t ? { t: target.t } : {}) });
     const { body, files } = restBody(message!, { edit: true });
     await this.#send(target, async () =>
       this.#rest.patch(Routes.channelMessage(await this.#channelOf(target.channelId), messageId), {

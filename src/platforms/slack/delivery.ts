@@ -185,9 +185,9 @@ export class SlackDelivery implements Delivery {
   readonly #deadMs: number;
   #rateLimited = 0;
 
-  /** The message for a reply. */
-  #render(reply: Reply): ReturnType<typeof renderReply> {
-    return renderReply(reply);
+  /** The message for a reply, with Slack's own words (reveal button, notices) in the channel's language. */
+  #render(reply: Reply, target: ChannelTarget): ReturnType<typeof renderReply> {
+    return renderReply(reply, target.t ? { t: target.t } : {});
   }
 
   constructor(options: SlackDeliveryOptions) {
@@ -209,7 +209,7 @@ export class SlackDelivery implements Delivery {
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     // Slack has no idempotency key for chat.postMessage and the client never retries a post itself:
     // a post whose mark was lost is found again by the key in its metadata (see the file comment).
-    const message = this.#render(reply);
+    const message = this.#render(reply, target);
     const answer = await this.#send(target, async () => {
       if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
       const channel = await this.#channelOf(target.channelId);
@@ -319,7 +319,7 @@ export class SlackDelivery implements Delivery {
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
-    const message = this.#render(reply);
+    const message = this.#render(reply, target);
     await this.#send(target, async () =>
       this.#client.chat.update({
         channel: await this.#channelOf(target.channelId),

@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Reply } from '../../../src/bot/reply.ts';
+import { translator } from '../../../src/i18n/i18n.ts';
 import { type ChannelTarget, DeliveryError } from '../../../src/notify/delivery.ts';
 import { createDeliveryClient, SlackDelivery } from '../../../src/platforms/slack/delivery.ts';
 import { FakeSlack } from '../../fakes/slack.ts';
@@ -53,6 +54,17 @@ describe('SlackDelivery', () => {
     expect(message?.text).toContain('Reminder: A vs B');
     const call = fake.callsOf('chat.postMessage')[0];
     expect(call?.params).toMatchObject({ channel: 'C1', unfurl_links: 'false' });
+  });
+
+  it("writes Slack's own words (the reveal button) in the channel's language, English without one", async () => {
+    const spoiler: Reply = { cards: [{ title: 'Result', description: [[{ spoiler: ['A 2–1 B'] }]] }] };
+    await delivery.post({ ...target('C1'), t: translator('pt') }, spoiler, 'result:pt');
+    await delivery.post(target('C2'), spoiler, 'result:en');
+    const [pt] = fake.messagesIn('C1');
+    const [en] = fake.messagesIn('C2');
+    expect(JSON.stringify(pt?.blocks)).toContain('Revelar');
+    expect(JSON.stringify(pt?.blocks)).not.toContain('Reveal');
+    expect(JSON.stringify(en?.blocks)).toContain('Reveal');
   });
 
   it('edits a live card in place with chat.update instead of posting again', async () => {
