@@ -21,8 +21,14 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
-import { spanned, type Translate } from '../src/i18n/i18n.ts';
-import { calendarActionOption, parseLeads, spoilersOption, zoneOption } from './settings-parse.ts';
+import { LOCALE_NAMES, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
+import {
+  calendarActionOption,
+  languageOption,
+  parseLeads,
+  spoilersOption,
+  zoneOption,
+} from './settings-parse.ts';
 import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 
 const team = {
@@ -142,6 +148,15 @@ export default defineCommand({
         const saved = await profile.update((current) => ({ ...current, spoilers: policy }));
         const said = ctx.t('commands.me.resultsInDms', { how: spoilersLabel(ctx.t, saved.spoilers) });
         return saidAndShown(ctx, saved, said);
+      },
+    }),
+    language: defineSubcommand({
+      description: 'The language of your direct messages',
+      options: { code: languageOption },
+      async run(ctx) {
+        const saved = await profileOf(ctx).update((current) => ({ ...current, language: ctx.args.code }));
+        const t = translator(saved.language);
+        return saidAndShown(ctx, saved, t('commands.me.dmLanguage', { name: LOCALE_NAMES[saved.language] }));
       },
     }),
     calendar: defineSubcommand({

@@ -257,6 +257,17 @@ describe.each(APIS)('on %s', (api) => {
       expect(await users.get('discord:u-dms')).toMatchObject({ dms: ['results'], spoilers: 'show' });
     });
 
+    it("sets the language of a person's DMs, answering in it, and refuses one Matchday lacks", async () => {
+      const user = { ...BO, id: 'u-lang' };
+      expect((await users.get('discord:u-lang')).language).toBe('en');
+      const german = await me('language', { code: 'de' }, { user });
+      expect(german.text).toContain('Deine Direktnachrichten ab jetzt: Deutsch.');
+      expect((await users.get('discord:u-lang')).language).toBe('de');
+      const bad = await me('language', { code: 'fr' }, { user });
+      expect(bad.outcome).toBe('user-error');
+      expect((await users.get('discord:u-lang')).language).toBe('de');
+    });
+
     it('prints a private calendar URL only where calendars are served; renew revokes the old one', async () => {
       const user = { ...BO, id: 'u-fay' };
       const off = await me('calendar', {}, { user });

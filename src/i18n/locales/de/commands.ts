@@ -207,6 +207,7 @@ export const commands: Messages['commands'] = {
     zone: 'Deine Zeitzone: {{zone}}.',
     zoneRead: 'Deine Zeitzone: {{zone}} ("{{typed}}" gelesen als {{zone}}).',
     byDm: 'Per Direktnachricht: {{what}}.',
+    dmLanguage: 'Deine Direktnachrichten ab jetzt: {{name}}.',
     resultsInDms: 'Ergebnisse in deinen DMs: {{how}}.',
     noProfiles: 'Persönliches Folgen ist in diesem Matchday nicht verfügbar.',
     quietBoth: 'Gib from und to an (z. B. {{command}}) oder keins von beiden, um die Ruhezeit auszuschalten.',

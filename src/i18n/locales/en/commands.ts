@@ -204,6 +204,7 @@ export const commands = {
     zone: 'Your time zone: {{zone}}.',
     zoneRead: 'Your time zone: {{zone}} ("{{typed}}" read as {{zone}}).',
     byDm: 'By direct message: {{what}}.',
+    dmLanguage: 'Your direct messages from now on: {{name}}.',
     resultsInDms: 'Results in your DMs: {{how}}.',
     noProfiles: 'Personal follows are not available in this Matchday.',
     quietBoth: 'Give both from and to (e.g. {{command}}), or neither to turn quiet hours off.',

@@ -206,6 +206,7 @@ export const commands: Messages['commands'] = {
     zone: 'Seu fuso horário: {{zone}}.',
     zoneRead: 'Seu fuso horário: {{zone}} ("{{typed}}" lido como {{zone}}).',
     byDm: 'Por mensagem direta: {{what}}.',
+    dmLanguage: 'Suas mensagens diretas a partir de agora: {{name}}.',
     resultsInDms: 'Resultados nas suas DMs: {{how}}.',
     noProfiles: 'Follows pessoais não estão disponíveis neste Matchday.',
     quietBoth:
