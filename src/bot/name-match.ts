@@ -39,17 +39,6 @@ export interface ResolveScope {
 /** Refusals in English: for callers that name no reader (tests, the notifier's labels). */
 export const EN = translator('en');
 
-/** What each source is called in messages. */
-export const NOUN: Record<NameSource, string> = {
-  team: 'team',
-  organisation: 'organisation',
-  tournament: 'tournament',
-  game: 'game',
-  substage: 'stage',
-  series: 'series',
-  player: 'player',
-};
-
 /** Lower-case, accents stripped, punctuation collapsed to single spaces. */
 export function normalizeName(text: string): string {
   return text
@@ -153,6 +142,11 @@ const NOUN_KEY: Record<NameSource, MessageKey> = {
   series: 'platform.names.noun.series',
   player: 'platform.names.noun.player',
 };
+
+/** What each source is called in English: in error codes (`UNKNOWN_TEAM`) and operators' messages. */
+export const NOUN = Object.fromEntries(
+  Object.entries(NOUN_KEY).map(([source, key]) => [source, EN(key)]),
+) as Record<NameSource, string>;
 
 /** "3 teams", "2 séries": a count of a source's things, in the reader's language. */
 const COUNT_KEY: Record<NameSource, MessageKey> = {
