@@ -20,29 +20,34 @@ import type { Feed } from '../feed/feed.ts';
 import type { ListedLifecycle } from '../feed/query.ts';
 import { spanned, type Translate, translator } from '../i18n/i18n.ts';
 import type { Series, Substage } from '../protocol/types.ts';
-import {
-  guardResult,
-  isForfeit,
-  matchup,
-  orderedParticipants,
-  type SeriesLabels,
-  teamName,
-} from './format.ts';
+import { guardResult, isForfeit, orderedParticipants, type SeriesLabels, teamName } from './format.ts';
 import { ordinal } from './outcome.ts';
+import {
+  type DecidedBy,
+  decidedBy,
+  decidedByText,
+  type StageRound,
+  type Stake,
+  stageRoundOf,
+  stageText,
+  stakesOf,
+  stakeText,
+} from './preview-stakes.ts';
 import type { Span, Text } from './reply.ts';
 import type { SpoilerPolicy } from './settings.ts';
 
-/** How many finished series make a team's form. */
-/** What a preview reads (form marks, stakes, deciding rounds) is shared by every reader: English for now. */
-const ENGLISH = translator('en');
+/**
+ * A preview is shared by every reader: it holds values, written in the reader's language by
+ * `previewLines`. Only a feeding series' matchup is written when read, and a bracket series has
+ * two slots, whose matchup is team names (the language writes only a lobby's).
+ */
+const MATCHUP = translator('en');
 /** How `previewLines` writes: a reminder's compact lines or `/series`' full ones, in the reader's language. */
 type LineOptions = { compact: boolean; t: Translate };
+/** How many finished series make a team's form. */
 const FORM_LENGTH = 5;
 
 const FINISHED: ListedLifecycle[] = ['over', 'over-forfeited'];
-const ROUND_ROBIN = 1;
-const BRACKET = 2;
-const LOBBY = 3;
 
 /** Where a preview reads: each answers from the feed when it holds the answer, else the service. */
 interface PreviewReads {
@@ -62,14 +67,14 @@ export interface PreviewLabels extends SeriesLabels {
   rostersOfTeam(teamId: number): number[];
 }
 
-/** One finished series seen from one team. */
-interface FormEntry {
-  series: Series;
-  /** 'W', 'L', or for a lobby the place ("3rd/16"). */
-  mark: string;
-  /** "2–1 Nova Krakens", "forfeit vs Nova Krakens", "16-team lobby". */
-  detail: string;
-}
+/**
+ * One finished series seen from one team: won or lost against an opponent ("W 2–1 Nova Krakens",
+ * "L forfeit vs Nova Krakens"), or a lobby's place among its teams ("3rd/16 16-team lobby").
+ */
+type FormEntry = { series: Series } & (
+  | { won: boolean; score: [number, number]; opponent?: string; forfeit: boolean }
+  | { place: number; teams: number }
+);
 
 interface PreviewSide {
   /** The roster playing, undefined while the slot is TBD. */
@@ -78,7 +83,7 @@ interface PreviewSide {
   /** Newest first; empty when the team has no finished series on record. */
   form: FormEntry[];
   /** For a TBD slot: the series that decides it ("winner of A vs B"). */
-  decidedBy?: string;
+  decidedBy?: DecidedBy;
 }
 
 export interface Preview {
@@ -88,9 +93,9 @@ export interface Preview {
   /** Both teams known: their meetings on record (wins per side, newest first). */
   headToHead?: { wins: [number, number]; series: Series[] };
   /** "winner to the upper-bracket final", "loser is eliminated", "top 4 advance to Playoffs". */
-  stakes: string[];
+  stakes: Stake[];
   /** A bracket series' stage and round: "Playoffs · upper-bracket round 1". */
-  stage?: string;
+  stage?: StageRound;
 }
 
 /** Reads for a preview from the feed where it holds the answer, else from `data` (one request each). */
@@ -208,17 +213,17 @@ function formEntry(series: Series, rosters: readonly number[], labels: SeriesLab
   if (series.participants.length > 2) {
     const ranked = [...series.participants].sort((a, b) => b.score - a.score || a.seed - b.seed);
     const place = own ? ranked.indexOf(own) + 1 : 0;
-    return {
-      series,
-      mark: `${ordinal(place, ENGLISH)}/${series.participants.length}`,
-      detail: `${series.participants.length}-team lobby`,
-    };
+    return { series, place, teams: series.participants.length };
   }
   const other = series.participants.find((p) => p !== own);
-  const opponent = other ? teamName(labels, other.roster.id) : 'TBD';
-  const mark = own?.winner ? 'W' : 'L';
-  if (isForfeit(series)) return { series, mark, detail: `forfeit vs ${opponent}` };
-  return { series, mark, detail: `${own?.score ?? 0}–${other?.score ?? 0} ${opponent}` };
+  const entry: FormEntry = {
+    series,
+    won: own?.winner === true,
+    score: [own?.score ?? 0, other?.score ?? 0],
+    forfeit: isForfeit(series),
+  };
+  if (other) entry.opponent = teamName(labels, other.roster.id);
+  return entry;
 }
 
 /**
@@ -276,7 +281,7 @@ export async function readPreview(
     const rosters = rostersOf[index];
     if (!participant || !rosters) {
       const side: PreviewSide = { name: 'TBD', form: [] };
-      const by = decidedBy(series, index, stageSeries, labels);
+      const by = decidedBy(series, index, stageSeries, labels, MATCHUP);
       if (by) side.decidedBy = by;
       return side;
     }
@@ -290,7 +295,7 @@ export async function readPreview(
   const over = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
   const preview: Preview = { sides, stakes: over ? [] : stakesOf(series, substage, stageSeries, titles) };
   if (!options.results) preview.resultsUnread = true;
-  const stage = stageName(series, substage, stageSeries, labels);
+  const stage = stageRoundOf(series, substage, stageSeries, labels);
   if (stage) preview.stage = stage;
   if (met && rostersOf[0] && rostersOf[1]) {
     const wins: [number, number] = [0, 0];
@@ -312,107 +317,30 @@ function slotsOf(series: Series): (Series['participants'][number] | undefined)[]
   return [undefined, undefined];
 }
 
-/** A bracket part as the preview names its rounds. */
-const PART_NAMES = { UB: 'upper-bracket', LB: 'lower-bracket' } as const;
-
-/** "the grand final", "the upper-bracket final", "lower-bracket round 2". */
-function roundName(series: Series, stageSeries: readonly Series[]): string | undefined {
-  const position = series.bracket_position;
-  if (!position) return undefined;
-  if (position.part === 'GF') return 'the grand final';
-  const cols = stageSeries
-    .filter((s) => s.bracket_position?.part === position.part)
-    .map((s) => s.bracket_position!.col);
-  const first = Math.min(position.col, ...cols);
-  const last = Math.max(position.col, ...cols);
-  const part = PART_NAMES[position.part];
-  if (position.col === last && last > first) return `the ${part} final`;
-  return `${part} round ${position.col - first + 1}`;
+/** "W", "L", or a lobby's place "3rd/16". */
+function formMark(f: FormEntry, t: Translate): string {
+  if ('place' in f) return `${ordinal(f.place, t)}/${t.number(f.teams)}`;
+  return f.won ? 'W' : 'L';
 }
 
-/** A bracket series' stage and round as a fan reads it: "Playoffs · upper-bracket round 1". */
-function stageName(
-  series: Series,
-  substage: Substage | undefined,
-  stageSeries: readonly Series[],
-  labels: SeriesLabels,
-): string | undefined {
-  // A group's name is on the card's first line already: the stage line is for a bracket's round.
-  const round = roundName(series, stageSeries);
-  if (!round) return undefined;
-  const title = substage?.title ?? labels.substage(series.substage.id)?.title;
-  return [title, round.replace(/^the /, '')].filter(Boolean).join(' · ');
-}
-
-/**
- * What the series decides. In a double-elimination bracket, the series its winner and its loser
- * move on to (the series whose `chain` holds this one: an upper-bracket series feeds the next
- * upper round with its winner and the lower bracket with its loser); the grand final decides the
- * champion. In a group or lobby, the stage's advance and descend rules.
- */
-function stakesOf(
-  series: Series,
-  substage: Substage | undefined,
-  stageSeries: readonly Series[],
-  /** Titles of the stages a group's rules send teams to, by substage id. */
-  titles: ReadonlyMap<number, string>,
-): string[] {
-  const position = series.bracket_position;
-  if (position && (substage?.type ?? BRACKET) === BRACKET) {
-    if (position.part === 'GF') return ['winner is the champion', 'loser finishes 2nd'];
-    const next = stageSeries.filter((s) => s.chain.some((c) => c.id === series.id) && s.id !== series.id);
-    const winnerTo = next.find((s) => s.bracket_position?.part !== 'LB' || position.part === 'LB');
-    const loserTo = position.part === 'UB' ? next.find((s) => s.bracket_position?.part === 'LB') : undefined;
-    const stakes: string[] = [];
-    if (winnerTo) stakes.push(`winner to ${roundName(winnerTo, stageSeries)}`);
-    stakes.push(loserTo ? `loser drops to ${roundName(loserTo, stageSeries)}` : 'loser is eliminated');
-    return stakes;
-  }
-  if (!substage) return [];
-  const stakes: string[] = [];
-  const rules = substage.rules;
-  const target = (ref: { id: number } | null) => (ref ? titles.get(ref.id) : undefined);
-  if (rules.advance && rules.advance.number > 0) {
-    const to = target(rules.advance.substage);
-    stakes.push(`the top ${rules.advance.number} advance${to ? ` to ${to}` : ''}`);
-  }
-  if (rules.descend && rules.descend.number > 0) {
-    const to = target(rules.descend.substage);
-    stakes.push(`the next ${rules.descend.number} drop${to ? ` to ${to}` : ''}`);
-  }
-  if (stakes.length === 0 && (substage.type === ROUND_ROBIN || substage.type === LOBBY))
-    stakes.push(substage.type === LOBBY ? 'points toward the lobby table' : 'points toward the group table');
-  return stakes;
-}
-
-/** For a TBD slot: "winner of A vs B" (or "loser of ..."), from the series feeding it. */
-function decidedBy(
-  series: Series,
-  slot: number,
-  stageSeries: readonly Series[],
-  labels: SeriesLabels,
-): string | undefined {
-  if (series.chain.length !== 2) return undefined;
-  const feeder = stageSeries.find((s) => s.id === series.chain[slot]?.id);
-  if (!feeder?.bracket_position || !series.bracket_position) return undefined;
-  const loser = feeder.bracket_position.part === 'UB' && series.bracket_position.part === 'LB';
-  const round = roundName(feeder, stageSeries)?.replace(/^the /, '');
-  // Both of the feeder's teams unknown too: its round says more than "TBD vs TBD".
-  const who = feeder.participants.length > 0 ? matchup(feeder, labels, ENGLISH) : undefined;
-  const what = who ? `${who}${round ? ` (${round})` : ''}` : `the ${round ?? 'previous series'}`;
-  return `${loser ? 'loser' : 'winner'} of ${what}`;
+/** "2–1 Nova Krakens", "forfeit vs Nova Krakens", "16-team lobby". */
+function formDetail(f: FormEntry, t: Translate): string {
+  if ('place' in f) return t('cards.preview.lobby', { count: f.teams });
+  const opponent = f.opponent ?? t('cards.series.tbd');
+  if (f.forfeit) return t('cards.preview.forfeitVs', { team: opponent });
+  return `${t.number(f.score[0])}–${t.number(f.score[1])} ${opponent}`;
 }
 
 /** "W 2–1 Nova Krakens · L 0–2 Storm Owls". */
-function formText(form: readonly FormEntry[]): string {
-  return form.map((f) => `${f.mark} ${f.detail}`).join(' · ');
+function formText(form: readonly FormEntry[], t: Translate): string {
+  return form.map((f) => `${formMark(f, t)} ${formDetail(f, t)}`).join(' · ');
 }
 
 /** "WWLWL" or, for lobbies, "3rd/16 1st/16". */
-function formMarks(form: readonly FormEntry[]): string {
-  return form.every((f) => f.mark.length === 1)
-    ? form.map((f) => f.mark).join('')
-    : form.map((f) => f.mark).join(' ');
+function formMarks(form: readonly FormEntry[], t: Translate): string {
+  return form.every((f) => !('place' in f))
+    ? form.map((f) => formMark(f, t)).join('')
+    : form.map((f) => formMark(f, t)).join(' ');
 }
 
 /**
@@ -436,8 +364,8 @@ export function previewLines(preview: Preview, policy: SpoilerPolicy, options: L
   }
   const tbd = preview.sides
     .filter((s) => s.roster === undefined && s.decidedBy)
-    .map((s) => `${t('cards.series.tbd')}: ${s.decidedBy}`);
-  const atStake = preview.stakes.join('; ');
+    .map((s) => `${t('cards.series.tbd')}: ${decidedByText(s.decidedBy!, t)}`);
+  const atStake = preview.stakes.map((stake) => stakeText(stake, t)).join('; ');
   const stakes = atStake ? t('cards.preview.stakes', { stakes: atStake }) : undefined;
   if (options.compact) {
     const second: Text = [];
@@ -447,7 +375,8 @@ export function previewLines(preview: Preview, policy: SpoilerPolicy, options: L
     if (tbd.length > 0) lines.push([tbd.join(' · ')]);
     return lines;
   }
-  if (preview.stage) lines.push([{ text: t('cards.preview.stage'), bold: true }, `: ${preview.stage}`]);
+  if (preview.stage)
+    lines.push([{ text: t('cards.preview.stage'), bold: true }, `: ${stageText(preview.stage, t)}`]);
   if (stakes) lines.push([stakes]);
   for (const line of tbd) lines.push([line]);
   return lines;
@@ -461,14 +390,14 @@ function formLines(
 ): Text[] {
   if (compact) {
     const none = t('cards.preview.noResults');
-    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form) : none}`);
+    const parts = known.map((s) => `${s.name} ${s.form.length > 0 ? formMarks(s.form, t) : none}`);
     const head = `${t('cards.preview.formLast', { count: FORM_LENGTH })} `;
     return parts.length > 0 ? [[head, ...guard(parts.join(' · '), policy, t)]] : [];
   }
   return known.map((side) => [
     { text: t('cards.preview.form', { team: side.name }), bold: true },
     ': ',
-    ...(side.form.length > 0 ? guard(formText(side.form), policy, t) : [t('cards.preview.noSeries')]),
+    ...(side.form.length > 0 ? guard(formText(side.form, t), policy, t) : [t('cards.preview.noSeries')]),
   ]);
 }
 

@@ -166,6 +166,49 @@ export const cards = {
     record_one: '{{score}} in {{count}} series',
     record_other: '{{score}} in {{count}} series',
     lastMet: 'last met {{time}}',
+    lobby_one: '{{count}}-team lobby',
+    lobby_other: '{{count}}-team lobby',
+    forfeitVs: 'forfeit vs {{team}}',
+    /** A bracket round as a name: "Playoffs · upper-bracket round 1", "winner of A vs B (lower-bracket final)". */
+    round: {
+      grandFinal: 'grand final',
+      ubFinal: 'upper-bracket final',
+      lbFinal: 'lower-bracket final',
+      ub: 'upper-bracket round {{round}}',
+      lb: 'lower-bracket round {{round}}',
+    },
+    /** A bracket round as where a team goes: "winner to {{round}}", "loser drops to {{round}}". */
+    roundTo: {
+      grandFinal: 'the grand final',
+      ubFinal: 'the upper-bracket final',
+      lbFinal: 'the lower-bracket final',
+      ub: 'upper-bracket round {{round}}',
+      lb: 'lower-bracket round {{round}}',
+    },
+    stake: {
+      champion: 'winner is the champion',
+      runnerUp: 'loser finishes 2nd',
+      eliminated: 'loser is eliminated',
+      winnerTo: 'winner to {{round}}',
+      loserTo: 'loser drops to {{round}}',
+      advance_one: 'the top {{count}} advance',
+      advance_other: 'the top {{count}} advance',
+      advanceTo_one: 'the top {{count}} advance to {{to}}',
+      advanceTo_other: 'the top {{count}} advance to {{to}}',
+      drop_one: 'the next {{count}} drop',
+      drop_other: 'the next {{count}} drop',
+      dropTo_one: 'the next {{count}} drop to {{to}}',
+      dropTo_other: 'the next {{count}} drop to {{to}}',
+      lobbyPoints: 'points toward the lobby table',
+      groupPoints: 'points toward the group table',
+    },
+    /** For a team not known yet: the series that decides it. */
+    decided: {
+      winnerOf: 'winner of {{match}} ({{round}})',
+      loserOf: 'loser of {{match}} ({{round}})',
+      winnerOfRound: 'winner of the {{round}}',
+      loserOfRound: 'loser of the {{round}}',
+    },
   },
   dm: {
     paused:
