@@ -15,7 +15,7 @@ const BRACKET = 2;
 const LOBBY = 3;
 
 /** A bracket round: the grand final, or a round of the upper or lower bracket (`final`: its last). */
-export type RoundRef = { part: 'GF' } | { part: 'UB' | 'LB'; round: number; final: boolean };
+type RoundRef = { part: 'GF' } | { part: 'UB' | 'LB'; round: number; final: boolean };
 
 /** One thing a series decides. `to` is the title of the stage a group sends teams to, when known. */
 export type Stake =
@@ -43,7 +43,7 @@ export interface StageRound {
 }
 
 /** The round of a bracket series among its substage's series. */
-export function roundOf(series: Series, stageSeries: readonly Series[]): RoundRef | undefined {
+function roundOf(series: Series, stageSeries: readonly Series[]): RoundRef | undefined {
   const position = series.bracket_position;
   if (!position) return undefined;
   if (position.part === 'GF') return { part: 'GF' };
@@ -137,7 +137,7 @@ export function decidedBy(
 }
 
 /** "upper-bracket round 1", "lower-bracket final", "grand final": a round as a name. */
-export function roundText(round: RoundRef, t: Translate): string {
+function roundText(round: RoundRef, t: Translate): string {
   if (round.part === 'GF') return t('cards.preview.round.grandFinal');
   if (round.final)
     return t(round.part === 'UB' ? 'cards.preview.round.ubFinal' : 'cards.preview.round.lbFinal');
