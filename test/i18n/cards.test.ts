@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languageIn } from '../../src/bot/format-streams.ts';
 import { finalSubstage, ordinal, placeLabel, readPlacements } from '../../src/bot/outcome.ts';
+import { previewReads, readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { formatInstant } from '../../src/bot/time-format.ts';
@@ -21,7 +22,7 @@ import {
 import { renderReply } from '../../src/platforms/terminal/render.ts';
 import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../../src/protocol/types.ts';
-import { type Stack, startStack } from '../commands/helpers.ts';
+import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 import { pickLive } from '../commands/live-picks.ts';
 import { byStartThenId, worldSeries } from '../commands/truth.ts';
 
@@ -83,6 +84,52 @@ const LIVE: Record<GameKind, { words: Words; english: string[] }> = {
   },
 };
 
+/** What a preview says of its stage in English (stakes, rounds, deciding series, form): never in pt/de. */
+const PREVIEW_ENGLISH = [
+  'At stake',
+  'Stage:',
+  'winner',
+  'loser',
+  'advance',
+  'the top',
+  'the next',
+  'upper-bracket',
+  'lower-bracket',
+  'grand final',
+  'eliminated',
+  'champion',
+  'finishes 2nd',
+  'points toward',
+  'forfeit vs',
+  '-team lobby',
+];
+
+/** The series a preview is read for, and what its stake says in each language. */
+const PREVIEWS: Record<'group' | 'UB' | 'LB' | 'GF', Words> = {
+  group: { pt: ['Em jogo: os 2 primeiros avançam para'], de: ['Es geht um: die besten 2 ziehen in'] },
+  UB: {
+    pt: ['Em jogo: quem vencer vai para a', 'quem perder cai para a', 'da chave inferior'],
+    de: ['Es geht um: der Sieger zieht', 'der Verlierer fällt in', 'des Lower Brackets'],
+  },
+  LB: {
+    pt: ['Em jogo: quem vencer vai para a', 'quem perder está eliminado'],
+    de: ['Es geht um: der Sieger zieht', 'der Verlierer scheidet aus'],
+  },
+  // The next grand final: its teams are not known yet, the finals that decide them are named.
+  GF: {
+    pt: [
+      'Em jogo: quem vencer é campeão; quem perder fica em 2º',
+      'A definir: vencedor da final da chave superior',
+      'A definir: vencedor da final da chave inferior',
+    ],
+    de: [
+      'Es geht um: der Sieger gewinnt das Turnier; der Verlierer wird Zweiter',
+      'offen: Sieger (Upper-Bracket-Finale)',
+      'offen: Sieger (Lower-Bracket-Finale)',
+    ],
+  },
+};
+
 let stack: Stack;
 /** The reply as the terminal shows it to a reader of `locale`, unwrapped (a long line is one line). */
 const text = (reply: Reply, locale: Locale) =>
@@ -134,6 +181,26 @@ async function notificationCards(locale: Locale): Promise<Record<string, Reply>>
   };
 }
 
+/** The world's series for each of `PREVIEWS`: a group's and the next of each bracket part. */
+async function previewSeries(): Promise<Record<keyof typeof PREVIEWS, Series>> {
+  const world = stack.service.world;
+  const at = world.now();
+  const plans = world.window(at).series.sort((x, y) => x.start - y.start);
+  const next = (part: 'UB' | 'LB' | 'GF') =>
+    plans.find(
+      (p) =>
+        p.bracket?.part === part &&
+        p.kind !== 'battle-royale' &&
+        ['upcoming', 'live'].includes(world.lifecycle(p, at)),
+    )!.id;
+  const all = worldSeries(world).sort(byStartThenId);
+  const group = all.find((s) => s.lifecycle === 'upcoming' && s.tier <= 2 && s.casters.length > 0)!;
+  const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+  const ids = [next('UB'), next('LB'), next('GF')];
+  const [ub, lb, gf] = (await Promise.all(ids.map((id) => data.series.get(id)))) as Series[];
+  return { group, UB: ub!, LB: lb!, GF: gf! };
+}
+
 /** The live card of a series of `kind` at an instant it is live, in `locale`. */
 async function liveCardOf(kind: GameKind, locale: Locale, start: Date): Promise<Reply> {
   const p = pickLive(stack.service.world, kind, start);
@@ -171,6 +238,27 @@ describe('cards in Portuguese and German', () => {
       const replies = await notificationCards(locale);
       for (const [name, card] of Object.entries(CARDS))
         expectIn(locale, name, text(replies[name]!, locale), card);
+    }
+  });
+
+  it("writes a preview's stakes, rounds and deciding series in the reader language", async () => {
+    const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+    for (const [name, series] of Object.entries(await previewSeries())) {
+      await stack.names.ensureSeriesLabels(data, [series]);
+      const preview = await readPreview(series, previewReads(data), stack.names, (list) =>
+        stack.names.ensureSeriesLabels(data, list),
+      );
+      for (const locale of ['pt', 'de'] as const) {
+        const audience = { spoilers: 'show' as const, t: translator(locale) };
+        const reminder = text(reminderReply(series, stack.names, audience, { lead: 60, preview }), locale);
+        const card = { words: PREVIEWS[name as keyof typeof PREVIEWS], english: PREVIEW_ENGLISH };
+        expectIn(locale, `reminder preview ${name}`, reminder, card);
+        // `/series` writes the same values in full, with the stage's round.
+        const tenant = await tenantWith(stack, { spoilers: 'show', language: locale });
+        const full = await call(stack, 'series', { series: String(series.id) }, { tenant });
+        expectIn(locale, `/series ${name}`, full.text, card);
+        if (name !== 'group') expect(full.text).toContain(locale === 'pt' ? 'Fase:' : 'Phase:');
+      }
     }
   });
 
