@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languageIn } from '../../src/bot/format-streams.ts';
 import { finalSubstage, ordinal, placeLabel, readPlacements } from '../../src/bot/outcome.ts';
-import { previewReads, readPreview } from '../../src/bot/preview.ts';
-import type { Reply } from '../../src/bot/reply.ts';
+import { type Preview, previewLines, previewReads, readPreview } from '../../src/bot/preview.ts';
+import type { Reply, Text } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { formatInstant } from '../../src/bot/time-format.ts';
 import { type Locale, translator } from '../../src/i18n/i18n.ts';
@@ -260,6 +260,44 @@ describe('cards in Portuguese and German', () => {
         if (name !== 'group') expect(full.text).toContain(locale === 'pt' ? 'Fase:' : 'Phase:');
       }
     }
+  });
+
+  it("writes a preview's lobby places, forfeits and a group's rules in the reader language", () => {
+    const series = worldSeries(stack.service.world)[0]!;
+    const preview: Preview = {
+      sides: [
+        {
+          roster: 1,
+          name: 'Nova Krakens',
+          form: [
+            { series, place: 3, teams: 16 },
+            { series, won: false, score: [0, 0], opponent: 'Storm Owls', forfeit: true },
+            { series, won: true, score: [2, 1], opponent: 'Storm Owls', forfeit: false },
+          ],
+        },
+      ],
+      stakes: [
+        { kind: 'advance', count: 1, to: 'Finals' },
+        { kind: 'drop', count: 4 },
+        { kind: 'points', table: 'lobby' },
+      ],
+    };
+    const plain = (lines: Text[]) =>
+      lines.map((line) => line.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : '')).join(''));
+    const write = (locale: Locale) =>
+      plain(previewLines(preview, 'show', { compact: false, t: translator(locale) }));
+    expect(write('en')).toEqual([
+      'Nova Krakens form: 3rd/16 16-team lobby · L forfeit vs Storm Owls · W 2–1 Storm Owls',
+      'At stake: the top 1 advance to Finals; the next 4 drop; points toward the lobby table',
+    ]);
+    expect(write('pt')).toEqual([
+      'Forma de Nova Krakens: 3º/16 lobby de 16 equipes · L W.O. contra Storm Owls · W 2–1 Storm Owls',
+      'Em jogo: o top 1 avança para Finals; os 4 seguintes caem; pontos para a tabela do lobby',
+    ]);
+    expect(write('de')).toEqual([
+      'Form von Nova Krakens: 3./16 Lobby mit 16 Teams · L kampflos gegen Storm Owls · W 2–1 Storm Owls',
+      'Es geht um: Platz 1 zieht in Finals ein; die nächsten 4 steigen ab; Punkte für die Lobby-Tabelle',
+    ]);
   });
 
   it("writes each kind of game's live card in its own words in the reader language", async () => {
