@@ -11,6 +11,7 @@
  */
 
 import { type CommandRef, cmd, commandList } from '../core/errors.ts';
+import { type MessageKey, type MessageValues, spanned, type Translate, translator } from '../i18n/i18n.ts';
 import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
 
@@ -37,8 +38,8 @@ interface Token {
   quoted?: boolean;
 }
 
-/** Splits on whitespace outside quotes. Throws on an unclosed quote. */
-export function tokenize(input: string): Token[] {
+/** Splits on whitespace outside quotes. Throws on an unclosed quote (written with `t`). */
+export function tokenize(input: string, t: Translate = translator('en')): Token[] {
   const tokens: Token[] = [];
   let current = '';
   let colon = -1;
@@ -53,7 +54,7 @@ export function tokenize(input: string): Token[] {
       if (end === -1) {
         throw new UserError(
           'UNCLOSED_QUOTE',
-          `The quote ${char} at position ${i + 1} is never closed. Close it, e.g. team:"Team Spirit".`,
+          t('platform.parse.unclosedQuote', { quote: char, position: t.number(i + 1) }),
         );
       }
       current += input.slice(i + 1, end);
@@ -202,6 +203,7 @@ function assignPositionals(
   free: string[],
   options: OptionsDef,
   usage: CommandRef,
+  t: Translate,
 ): Record<string, string> | undefined {
   const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
   if (words.length === 0) return {};
@@ -226,40 +228,45 @@ function assignPositionals(
     .slice(0, 60);
   throw new UserError(
     'AMBIGUOUS_VALUES',
-    [
-      `"${typed}" can be read more than one way by `,
-      usage,
-      `, e.g. ${show(best[0]!)} or ${show(best.at(-1)!)}. Name the options, with quotes around names with spaces.`,
-    ],
+    spanned(
+      t,
+      'platform.parse.ambiguous',
+      { typed, first: show(best[0]!), last: show(best.at(-1)!) },
+      { command: usage },
+    ),
     [best[0]!, best.at(-1)!].map((r) => cmd(`${usage.command} ${show(r)}`)),
   );
 }
 
-/** Parses one command line against the declared commands. Throws `UserError` saying what would be right. */
-export function parseCommandText(text: string, commands: AnyCommand[]): ParsedCommandText {
-  const tokens = tokenize(text.trim());
-  const command = commandNamed(tokens.shift(), commands);
-  const subcommand = subcommandNamed(command, tokens);
+/**
+ * Parses one command line against the declared commands. Throws `UserError` saying what would be
+ * right, written with `t` (the tenant's language; English when not known yet).
+ */
+export function parseCommandText(
+  text: string,
+  commands: AnyCommand[],
+  t: Translate = translator('en'),
+): ParsedCommandText {
+  const tokens = tokenize(text.trim(), t);
+  const command = commandNamed(tokens.shift(), commands, t);
+  const subcommand = subcommandNamed(command, tokens, t);
   const options = optionsOf(command, subcommand);
   const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
-  const { args, positionals } = readNamed(tokens, options, usage);
+  const { args, positionals } = readNamed(tokens, options, usage, t);
   const free = Object.keys(options).filter((d) => !(d in args));
-  const assigned = assignPositionals(positionals, free, options, usage);
-  if (!assigned) throw tooManyValues(usage, positionals, free, Object.keys(options));
+  const assigned = assignPositionals(positionals, free, options, usage, t);
+  if (!assigned) throw tooManyValues(usage, positionals, free, Object.keys(options), t);
   Object.assign(args, assigned);
   return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };
 }
 
 /** The command the first word names. */
-function commandNamed(first: Token | undefined, commands: AnyCommand[]): AnyCommand {
+function commandNamed(first: Token | undefined, commands: AnyCommand[], t: Translate): AnyCommand {
   if (!first || first.text === '' || first.text === '/') {
-    throw new UserError('EMPTY_COMMAND', [
-      'Type a command, e.g. ',
-      cmd('help'),
-      ' or ',
-      cmd('series live'),
-      '.',
-    ]);
+    throw new UserError(
+      'EMPTY_COMMAND',
+      spanned(t, 'platform.parse.empty', {}, { help: cmd('help'), example: cmd('series live') }),
+    );
   }
   const name = first.text.replace(/^\//, '').toLowerCase();
   const names = commands.map((c) => c.name);
@@ -268,7 +275,7 @@ function commandNamed(first: Token | undefined, commands: AnyCommand[]): AnyComm
     const near = closest(name, names);
     throw new UserError(
       'UNKNOWN_COMMAND',
-      [`There is no command "${name.slice(0, 40)}". Commands: `, ...commandList(names), '.'],
+      withList(t, 'platform.parse.unknownCommand', { name: name.slice(0, 40) }, commandList(names)),
       near.map((n) => cmd(n)),
     );
   }
@@ -276,19 +283,19 @@ function commandNamed(first: Token | undefined, commands: AnyCommand[]): AnyComm
 }
 
 /** The subcommand word after a command that has subcommands (taken off `tokens`); else undefined. */
-function subcommandNamed(command: AnyCommand, tokens: Token[]): string | undefined {
+function subcommandNamed(command: AnyCommand, tokens: Token[], t: Translate): string | undefined {
   if (!command.subcommands) return undefined;
   const subs = Object.keys(command.subcommands);
   const word = tokens[0];
   if (!word || word.colon !== -1) {
     throw new UserError(
       'MISSING_SUBCOMMAND',
-      [
-        cmd(command.name),
-        ` needs one of: ${subs.join(', ')}. For example: `,
-        cmd(`${command.name} ${subs[0]}`),
-        '.',
-      ],
+      spanned(
+        t,
+        'platform.parse.missingSubcommand',
+        { subcommands: subs.join(', ') },
+        { command: cmd(command.name), example: cmd(`${command.name} ${subs[0]}`) },
+      ),
       subs.map((s) => cmd(`${command.name} ${s}`)),
     );
   }
@@ -296,7 +303,12 @@ function subcommandNamed(command: AnyCommand, tokens: Token[]): string | undefin
   if (!Object.hasOwn(command.subcommands, subcommand)) {
     throw new UserError(
       'UNKNOWN_SUBCOMMAND',
-      [cmd(command.name), ` has no "${subcommand.slice(0, 40)}"; it takes one of: ${subs.join(', ')}.`],
+      spanned(
+        t,
+        'platform.parse.unknownSubcommand',
+        { name: subcommand.slice(0, 40), subcommands: subs.join(', ') },
+        { command: cmd(command.name) },
+      ),
       closest(subcommand, subs).map((s) => cmd(`${command.name} ${s}`)),
     );
   }
@@ -319,6 +331,7 @@ function readNamed(
   tokens: Token[],
   options: OptionsDef,
   usage: CommandRef,
+  t: Translate,
 ): { args: Record<string, string>; positionals: Token[] } {
   const declared = Object.keys(options);
   const args: Record<string, string> = {};
@@ -335,10 +348,9 @@ function readNamed(
       continue;
     }
     const option = declared.find((d) => d.toLowerCase() === key.toLowerCase());
-    if (!option) throw unknownOption(usage, key, declared);
-    if (option in args) {
-      throw new UserError('DUPLICATE_OPTION', `${option}: is given twice; give it once.`);
-    }
+    if (!option) throw unknownOption(usage, key, declared, t);
+    if (option in args)
+      throw new UserError('DUPLICATE_OPTION', t('platform.parse.duplicateOption', { option }));
     args[option] = token.text.slice(token.colon + 1);
     const def = options[option]!;
     continuing = !token.quoted && def.type === 'string' && !def.choices?.length ? option : undefined;
@@ -372,15 +384,16 @@ function continueRuns(
   });
 }
 
-function unknownOption(usage: CommandRef, key: string, declared: string[]): UserError {
+/** The same words as the runtime's refusal of an undeclared option (src/bot/args.ts). */
+function unknownOption(usage: CommandRef, key: string, declared: string[], t: Translate): UserError {
   return new UserError(
     'UNKNOWN_OPTION',
-    declared.length
-      ? [
-          usage,
-          ` has no option "${key.slice(0, 40)}". Its options: ${declared.map((d) => `${d}:`).join(' ')}.`,
-        ]
-      : [usage, ` takes no options (got "${key.slice(0, 40)}").`],
+    spanned(
+      t,
+      declared.length ? 'platform.args.unknownOption' : 'platform.args.noOptions',
+      { name: key.slice(0, 40), options: declared.map((d) => `${d}:`).join(' ') },
+      { command: usage },
+    ),
     closest(key, declared).map((d) => `${d}:`),
   );
 }
@@ -391,22 +404,31 @@ function tooManyValues(
   positionals: Token[],
   free: string[],
   declared: string[],
+  t: Translate,
 ): UserError {
   const extra = positionals
     .slice(free.length)
     .map((w) => w.text)
-    .join(' ');
-  return new UserError(
-    'TOO_MANY_VALUES',
-    free.length === 0
-      ? [
-          usage,
-          ` has no room for "${extra.slice(0, 60)}". Put spaces inside quotes, e.g. team:"Team Spirit"${declared.length ? `; options: ${declared.map((d) => `${d}:`).join(' ')}` : ''}.`,
-        ]
-      : [
-          'Too many values for ',
-          usage,
-          `: it takes ${free.join(', ')} in that order, and "${extra.slice(0, 60)}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".`,
-        ],
-  );
+    .join(' ')
+    .slice(0, 60);
+  const options = declared.map((d) => `${d}:`).join(' ');
+  const key: MessageKey =
+    free.length > 0
+      ? 'platform.parse.tooMany'
+      : options
+        ? 'platform.parse.noRoomOptions'
+        : 'platform.parse.noRoom';
+  const values = { extra, options: free.length > 0 ? free.join(', ') : options };
+  return new UserError('TOO_MANY_VALUES', spanned(t, key, values, { command: usage }));
+}
+
+/** A translated message with a list of commands (`{{commands}}`) written as spans, one per command. */
+function withList(
+  t: Translate,
+  key: MessageKey,
+  values: MessageValues,
+  list: (string | CommandRef)[],
+): (string | CommandRef)[] {
+  const marker = { command: '\uE001' };
+  return spanned(t, key, values, { commands: marker }).flatMap((part) => (part === marker ? list : [part]));
 }

@@ -147,6 +147,23 @@ export const platform: Messages['platform'] = {
     previousButton: '◀ Seite {{page}}',
     nextButton: 'Seite {{page}} ▶',
   },
+  parse: {
+    unclosedQuote:
+      'Das Anführungszeichen {{quote}} an Position {{position}} wird nie geschlossen. Schließ es, z. B. team:"Team Spirit".',
+    empty: 'Gib einen Befehl ein, z. B. {{help}} oder {{example}}.',
+    unknownCommand: 'Einen Befehl „{{name}}“ gibt es nicht. Befehle: {{commands}}.',
+    missingSubcommand: '{{command}} braucht eines davon: {{subcommands}}. Zum Beispiel: {{example}}.',
+    unknownSubcommand: '{{command}} kennt „{{name}}“ nicht; möglich ist eines davon: {{subcommands}}.',
+    duplicateOption: '{{option}}: kommt zweimal vor; gib es nur einmal an.',
+    ambiguous:
+      '„{{typed}}“ lässt sich bei {{command}} auf mehrere Arten lesen, z. B. {{first}} oder {{last}}. Nenn die Optionen beim Namen und setz Namen mit Leerzeichen in Anführungszeichen.',
+    noRoom:
+      '{{command}} hat keinen Platz für „{{extra}}“. Setz Leerzeichen in Anführungszeichen, z. B. team:"Team Spirit".',
+    noRoomOptions:
+      '{{command}} hat keinen Platz für „{{extra}}“. Setz Leerzeichen in Anführungszeichen, z. B. team:"Team Spirit"; Optionen: {{options}}.',
+    tooMany:
+      'Zu viele Werte für {{command}}: Er nimmt {{options}} in dieser Reihenfolge, und „{{extra}}“ bleibt übrig. Setz Namen mit Leerzeichen in Anführungszeichen, z. B. "Team Spirit".',
+  },
   render: {
     stale: 'Die Daten sind eventuell veraltet: Der Esports-Datendienst antwortet gerade nicht.',
     timesIn: 'Zeiten in {{zone}}.',

@@ -146,6 +146,23 @@ export const platform = {
     previousButton: '◀ Page {{page}}',
     nextButton: 'Page {{page}} ▶',
   },
+  /** Refusals of a typed command line (src/bot/text-args.ts), before any option is checked. */
+  parse: {
+    unclosedQuote:
+      'The quote {{quote}} at position {{position}} is never closed. Close it, e.g. team:"Team Spirit".',
+    empty: 'Type a command, e.g. {{help}} or {{example}}.',
+    unknownCommand: 'There is no command "{{name}}". Commands: {{commands}}.',
+    missingSubcommand: '{{command}} needs one of: {{subcommands}}. For example: {{example}}.',
+    unknownSubcommand: '{{command}} has no "{{name}}"; it takes one of: {{subcommands}}.',
+    duplicateOption: '{{option}}: is given twice; give it once.',
+    ambiguous:
+      '"{{typed}}" can be read more than one way by {{command}}, e.g. {{first}} or {{last}}. Name the options, with quotes around names with spaces.',
+    noRoom: '{{command}} has no room for "{{extra}}". Put spaces inside quotes, e.g. team:"Team Spirit".',
+    noRoomOptions:
+      '{{command}} has no room for "{{extra}}". Put spaces inside quotes, e.g. team:"Team Spirit"; options: {{options}}.',
+    tooMany:
+      'Too many values for {{command}}: it takes {{options}} in that order, and "{{extra}}" is left over. Put names with spaces in quotes, e.g. "Team Spirit".',
+  },
   /** The renderers' own words (src/platforms/<platform>/render.ts). */
   render: {
     stale: 'Data may be out of date: the esports data service is not answering right now.',

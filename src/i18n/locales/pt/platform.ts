@@ -142,6 +142,23 @@ export const platform: Messages['platform'] = {
     previousButton: '◀ Página {{page}}',
     nextButton: 'Página {{page}} ▶',
   },
+  parse: {
+    unclosedQuote:
+      'As aspas {{quote}} na posição {{position}} nunca são fechadas. Feche-as, por exemplo team:"Team Spirit".',
+    empty: 'Digite um comando, por exemplo {{help}} ou {{example}}.',
+    unknownCommand: 'Não existe o comando "{{name}}". Comandos: {{commands}}.',
+    missingSubcommand: '{{command}} precisa de um destes: {{subcommands}}. Por exemplo: {{example}}.',
+    unknownSubcommand: '{{command}} não tem "{{name}}"; aceita um destes: {{subcommands}}.',
+    duplicateOption: '{{option}}: aparece duas vezes; informe-a só uma vez.',
+    ambiguous:
+      '"{{typed}}" pode ser lido de mais de um jeito por {{command}}, por exemplo {{first}} ou {{last}}. Dê o nome das opções, com aspas em volta de nomes com espaços.',
+    noRoom:
+      '{{command}} não tem lugar para "{{extra}}". Coloque os espaços entre aspas, por exemplo team:"Team Spirit".',
+    noRoomOptions:
+      '{{command}} não tem lugar para "{{extra}}". Coloque os espaços entre aspas, por exemplo team:"Team Spirit"; opções: {{options}}.',
+    tooMany:
+      'Valores demais para {{command}}: ele aceita {{options}}, nessa ordem, e sobrou "{{extra}}". Coloque nomes com espaços entre aspas, por exemplo "Team Spirit".',
+  },
   render: {
     stale: 'Os dados podem estar desatualizados: o serviço de dados de esports não está respondendo agora.',
     timesIn: 'Horários em {{zone}}.',
