@@ -22,7 +22,7 @@ import type { TenantStore } from '../../bot/tenants.ts';
 import { parseCommandText } from '../../bot/text-args.ts';
 import { cmd } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
-import { type Translate, translator } from '../../i18n/i18n.ts';
+import { spanned, type Translate, translator } from '../../i18n/i18n.ts';
 import { uploadImages } from './files.ts';
 import { SLASH_COMMAND } from './mrkdwn.ts';
 import { LINK_ACTION, PAGE_ACTION_ID, REVEAL_ACTION, renderReply, revealMessage } from './render.ts';
@@ -34,7 +34,7 @@ export interface SlackHost {
     find(name: string): AnyCommand | undefined;
     run(call: CommandCall): Promise<Execution>;
   };
-  tenants: Pick<TenantStore, 'purge'>;
+  tenants: Pick<TenantStore, 'purge' | 'get'>;
   logger: Logger;
 }
 
@@ -134,8 +134,10 @@ async function answerCommand(
   const { runtime, logger } = host;
   // `/matchday` alone is `/matchday help`.
   const text = decodeCommandText(payload.text ?? '').trim() || 'help';
+  // The parser's refusals come before the runtime: written in the workspace's language read here.
+  const t = await workspaceTranslator(host, payload);
   try {
-    const parsed = parseCommandText(text, runtime.commands);
+    const parsed = parseCommandText(text, runtime.commands, t);
     const command = runtime.find(parsed.command);
     const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
     const cacheKey = `${tenantKey}/${payload.user_id}`;
@@ -169,14 +171,15 @@ async function answerCommand(
       args: parsed.args,
       channels: channelCheck(client),
     };
-    const { reply, t } = await runtime.run(call);
-    return { reply, t };
+    const execution = await runtime.run(call);
+    return { reply: execution.reply, t: execution.t };
   } catch (error) {
-    // Before the runtime (the text did not parse): the parser's words are English, so is the card.
+    // Before the runtime (the text did not parse): the card is in the workspace's language, as the parser's words.
     if (error instanceof UserError) {
-      const message = [...messageSpans(error.rich), ' See ', cmd('help'), '.'];
-      const title = english('platform.titles.notQuite');
-      return { reply: errorReply(english, title, message, { suggestions: error.suggestions }), t: english };
+      const seeHelp = spanned(t, 'platform.parse.seeHelp', {}, { command: cmd('help') });
+      const message = [...messageSpans(error.rich), ' ', ...seeHelp];
+      const title = t('platform.titles.notQuite');
+      return { reply: errorReply(t, title, message, { suggestions: error.suggestions }), t };
     }
     logger.error({ err: error }, 'slack command failed');
     const message = english('platform.runtime.bugAnswering');
@@ -194,6 +197,16 @@ interface Answer {
 }
 
 const english = translator('en');
+
+/** The workspace's language, as its settings say; English when the store cannot say (never throws). */
+async function workspaceTranslator(host: SlackHost, payload: SlashPayload): Promise<Translate> {
+  try {
+    const settings = await host.tenants.get(slackTenantId(payload.team_id, payload.enterprise_id));
+    return translator(settings.language);
+  } catch {
+    return english;
+  }
+}
 
 /** The respond() body for a reply: blocks, fallback text, and who sees it. */
 function responseOf({ reply, t }: Answer): {

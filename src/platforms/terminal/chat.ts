@@ -283,8 +283,10 @@ function answerLines(
 
 /** A typed line, parsed and run as the terminal tenant's user; every failure becomes a reply. */
 async function answerLine(host: ChatHost, user: CommandUser, text: string): Promise<Reply> {
+  // The parser's refusals come before the runtime: written in the tenant's language read here.
+  const { t } = await terminalReader(host.tenants);
   try {
-    const parsed = parseCommandText(text, host.runtime.commands);
+    const parsed = parseCommandText(text, host.runtime.commands, t);
     const result = await host.runtime.run({
       platform: 'terminal',
       tenantKey: TERMINAL_TENANT_KEY,
@@ -298,8 +300,7 @@ async function answerLine(host: ChatHost, user: CommandUser, text: string): Prom
     return result.reply;
   } catch (error) {
     if (!(error instanceof UserError)) host.logger.error({ err: error }, 'terminal input failed');
-    // Before the runtime (the line did not parse): the parser's words are English, so is the card.
-    const t = translator('en');
+    // Before the runtime (the line did not parse): the card is in the tenant's language, as the parser's words.
     return error instanceof UserError
       ? errorReply(t, t('platform.titles.notQuite'), error.rich, { suggestions: error.suggestions })
       : errorReply(t, t('platform.titles.sorry'), t('platform.runtime.bugShort'), { colour: COLOURS.error });

@@ -148,6 +148,7 @@ export const platform: Messages['platform'] = {
     nextButton: 'Seite {{page}} ▶',
   },
   parse: {
+    seeHelp: 'Siehe {{command}}.',
     unclosedQuote:
       'Das Anführungszeichen {{quote}} an Position {{position}} wird nie geschlossen. Schließ es, z. B. team:"Team Spirit".',
     empty: 'Gib einen Befehl ein, z. B. {{help}} oder {{example}}.',

@@ -148,6 +148,7 @@ export const platform = {
   },
   /** Refusals of a typed command line (src/bot/text-args.ts), before any option is checked. */
   parse: {
+    seeHelp: 'See {{command}}.',
     unclosedQuote:
       'The quote {{quote}} at position {{position}} is never closed. Close it, e.g. team:"Team Spirit".',
     empty: 'Type a command, e.g. {{help}} or {{example}}.',

@@ -143,6 +143,7 @@ export const platform: Messages['platform'] = {
     nextButton: 'Página {{page}} ▶',
   },
   parse: {
+    seeHelp: 'Veja {{command}}.',
     unclosedQuote:
       'As aspas {{quote}} na posição {{position}} nunca são fechadas. Feche-as, por exemplo team:"Team Spirit".',
     empty: 'Digite um comando, por exemplo {{help}} ou {{example}}.',
