@@ -8,11 +8,12 @@ import { createApp } from '../../app.ts';
 import { validateArgs } from '../../bot/args.ts';
 import { type AnyCommand, UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
+import { openTenantStore } from '../../bot/tenants.ts';
 import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
-import { translator } from '../../i18n/i18n.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
 import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
@@ -40,7 +41,11 @@ export async function run(argv: string[]): Promise<void> {
   const { commands } = await import('../../../commands/index.ts');
   const checked = checkLine(line, commands);
   if ('problem' in checked) {
-    process.stderr.write(`${checked.problem}\n`);
+    // A refusal is written in the terminal tenant's language, read from its store alone.
+    const t = await storedTranslator(config);
+    const again = t.locale === 'en' ? checked : checkLine(line, commands, t);
+    const problem = 'problem' in again ? again.problem : checked.problem;
+    process.stderr.write(`${problem}\n`);
     process.exitCode = 1;
     return;
   }
@@ -78,17 +83,18 @@ type ParsedCommandText = ReturnType<typeof parseCommandText>;
 function checkLine(
   line: string,
   commands: AnyCommand[],
+  t: Translate = translator('en'),
 ): { parsed: ParsedCommandText; command: AnyCommand } | { problem: string } {
   try {
-    const parsed = parseCommandText(line, commands);
+    const parsed = parseCommandText(line, commands, t);
     const command = commands.find((c) => c.name === parsed.command)!;
     const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
-    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args, translator('en'));
+    validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args, t);
     return { parsed, command };
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     const hint = error.suggestions.length
-      ? ` Did you mean: ${error.suggestions.map(messageText).join(', ')}?`
+      ? ` ${t('platform.didYouMean')}: ${error.suggestions.map(messageText).join(', ')}?`
       : '';
     return { problem: `${error.message}${hint}` };
   }
@@ -127,5 +133,20 @@ async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
       `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone, t })}\n`,
     );
     process.exitCode = result.outcome === 'error' ? 2 : 1;
+  }
+}
+
+/** The terminal tenant's language as its stored settings say; English when the store cannot say. Never throws. */
+async function storedTranslator(config: ReturnType<typeof loadConfig>): Promise<Translate> {
+  try {
+    const logger = createLogger({ level: 'error', secrets: new Set(config.secrets) });
+    const tenants = await openTenantStore(config.store, { logger, mirrorPath: false });
+    try {
+      return translator((await tenants.get(TERMINAL_TENANT_ID)).language);
+    } finally {
+      await tenants.close();
+    }
+  } catch {
+    return translator('en');
   }
 }
