@@ -16,7 +16,7 @@ import type { ChannelCheck } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, notice, type Reply } from '../../bot/reply.ts';
 import type { CommandCall, Runtime } from '../../bot/runtime.ts';
-import type { Translate } from '../../i18n/i18n.ts';
+import { type Translate, translator } from '../../i18n/i18n.ts';
 import { type DiscordMessage, editOptions, interactionOptions, renderReply } from './render.ts';
 
 /** What answering an interaction needs from the bot. */
@@ -29,20 +29,25 @@ export interface Answering {
   deferAfterMs: number;
 }
 
-const APOLOGY = notice(
-  'Sorry',
-  'Something went wrong while answering. It has been logged; please try again.',
-  {
+/**
+ * Before the runtime answers (outside a server, or when answering failed), Matchday writes in the
+ * language of the reader's Discord client (`interaction.locale`, e.g. `pt-BR`): English where it
+ * has no such language.
+ */
+function clientLanguage(interaction: ChatInputCommandInteraction): Translate {
+  return translator(interaction.locale.slice(0, 2));
+}
+
+function apologyFor(t: Translate): Reply {
+  return notice(t('platform.titles.sorry'), t('platform.discord.apology'), {
     colour: COLOURS.error,
     ephemeral: true,
-  },
-);
+  });
+}
 
-const SERVERS_ONLY = notice(
-  'Matchday',
-  'Matchday works in servers: use its commands in a server where it was added.',
-  { ephemeral: true },
-);
+function serversOnlyFor(t: Translate): Reply {
+  return notice('Matchday', t('platform.discord.serversOnly'), { ephemeral: true });
+}
 
 /** Answers a slash command; never throws. */
 export async function answerCommand(
@@ -55,7 +60,8 @@ export async function answerCommand(
     guild: interaction.guildId,
   };
   if (!interaction.guildId) {
-    await interaction.reply(interactionOptions(renderReply(SERVERS_ONLY)[0]!));
+    const t = clientLanguage(interaction);
+    await interaction.reply(interactionOptions(renderReply(serversOnlyFor(t), { t })[0]!));
     return;
   }
   const command = runtime.find(interaction.commandName);
@@ -184,7 +190,8 @@ async function apologise(
   logger: Logger,
 ): Promise<void> {
   try {
-    const apology = renderReply(APOLOGY)[0]!;
+    const t = clientLanguage(interaction);
+    const apology = renderReply(apologyFor(t), { t })[0]!;
     const options = interactionOptions(apology);
     if (deferral) {
       await deferral.catch(() => undefined);

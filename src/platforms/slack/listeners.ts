@@ -182,11 +182,8 @@ async function answerCommand(
       return { reply: errorReply(t, title, message, { suggestions: error.suggestions }), t };
     }
     logger.error({ err: error }, 'slack command failed');
-    const message = english('platform.runtime.bugAnswering');
-    return {
-      reply: errorReply(english, english('platform.titles.sorry'), message, { colour: COLOURS.error }),
-      t: english,
-    };
+    const message = t('platform.runtime.bugAnswering');
+    return { reply: errorReply(t, t('platform.titles.sorry'), message, { colour: COLOURS.error }), t };
   }
 }
 

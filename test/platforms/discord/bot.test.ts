@@ -360,6 +360,15 @@ describe('Matchday on Discord (end to end)', () => {
     expect(result.message!.embeds[0].description).toMatch(/servers/);
   });
 
+  it("writes the pointer to servers in the reader's Discord language (German client), English for others", async () => {
+    const dm = { command: 'help', dm: true, channelId: '400000000000000001', user: FAN };
+    const german = await rig.fake.answer({ ...dm, locale: 'de' });
+    expect(german.message!.embeds[0].description).toMatch(/funktioniert in Servern/);
+    expect(german.message!.embeds[0].description).not.toMatch(/works in servers/);
+    const french = await rig.fake.answer({ ...dm, locale: 'fr' });
+    expect(french.message!.embeds[0].description).toMatch(/works in servers/);
+  });
+
   it('never lets an interaction answer ping anyone', () => {
     const answers = rig.fake.requests.filter(
       (r) => /\/callback$/.test(r.path) || /^\/webhooks\//.test(r.path),

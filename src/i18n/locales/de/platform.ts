@@ -5,6 +5,12 @@
 import type { Messages } from '../en.ts';
 export const platform: Messages['platform'] = {
   placeholder: '-',
+  /** Discord, before the runtime answers (src/platforms/discord/slash-command.ts). */
+  discord: {
+    apology: 'Beim Antworten ist etwas schiefgegangen. Es wurde protokolliert; bitte versuch es noch einmal.',
+    serversOnly:
+      'Matchday funktioniert in Servern: nutze seine Befehle in einem Server, dem es hinzugefügt wurde.',
+  },
   titles: {
     sorry: 'Entschuldigung',
     notQuite: 'Nicht ganz',

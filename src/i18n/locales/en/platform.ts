@@ -5,6 +5,11 @@
 export const platform = {
   placeholder: '-',
   /** Titles of the runtime's cards (src/bot/runtime.ts, call-checks.ts). */
+  /** Discord, before the runtime answers (src/platforms/discord/slash-command.ts). */
+  discord: {
+    apology: 'Something went wrong while answering. It has been logged; please try again.',
+    serversOnly: 'Matchday works in servers: use its commands in a server where it was added.',
+  },
   titles: {
     sorry: 'Sorry',
     notQuite: 'Not quite',

@@ -5,6 +5,12 @@
 import type { Messages } from '../en.ts';
 export const platform: Messages['platform'] = {
   placeholder: '-',
+  /** Discord, before the runtime answers (src/platforms/discord/slash-command.ts). */
+  discord: {
+    apology: 'Algo deu errado ao responder. Isso foi registrado; tente de novo.',
+    serversOnly:
+      'O Matchday funciona em servidores: use os comandos dele em um servidor onde ele foi adicionado.',
+  },
   titles: {
     sorry: 'Desculpe',
     notQuite: 'Quase lá',
