@@ -201,7 +201,7 @@ describe('determinism', () => {
         '/casters',
         '/tournaments?take=10',
       ]) {
-        expect(await ok(a, path), path).toEqual(await ok(b, path));
+        expect(ownOriginOut(a, await ok(a, path)), path).toEqual(ownOriginOut(b, await ok(b, path)));
       }
       const live = await ok<any[]>(b, '/matches?filter=lifecycle=live,game.id=1&take=2');
       for (const m of live) {
@@ -212,12 +212,23 @@ describe('determinism', () => {
           await ok(b, `/matches/${m.id}/live/api/summary`),
         );
       }
-      expect(await ok(c, '/teams?take=50')).not.toEqual(await ok(b, '/teams?take=50'));
+      expect(ownOriginOut(c, await ok(c, '/teams?take=50'))).not.toEqual(
+        ownOriginOut(b, await ok(b, '/teams?take=50')),
+      );
     } finally {
       await Promise.all([a.close(), b.close(), c.close()]);
     }
   });
 });
+
+/**
+ * An answer with the service's own address (its image URLs: the service serves its images) written
+ * as `<service>`: two services of one seed listen on different ports, and nothing else may differ.
+ */
+function ownOriginOut(service: RunningService, body: unknown): unknown {
+  const origin = new URL(service.url).origin;
+  return JSON.parse(JSON.stringify(body).replaceAll(origin, '<service>'));
+}
 
 describe('the simulation on a fast clock', () => {
   it('a series goes upcoming -> live -> over while the clock runs 3,000 times faster', async () => {
