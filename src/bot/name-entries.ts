@@ -4,7 +4,7 @@
  * keys a user may type for it. Pure functions: the index (names.ts) owns the records.
  */
 import type { Game, Organisation, Player, Series, Substage, Team, Tournament } from '../protocol/types.ts';
-import { clip, type Entry, type NameSource, nameKeys } from './name-match.ts';
+import { clip, type Entry, MAX_CHOICE_NAME, type NameSource, nameKeys } from './name-match.ts';
 
 /** The records the entries are built from, as the index holds them. */
 export interface NameRecords {
@@ -69,8 +69,23 @@ export function buildEntries(records: NameRecords, now: number): Omit<Record<Nam
         weight: 0,
       };
     }),
-    series: [...records.series.values()].map((s) => seriesEntry(records, s)),
+    series: distinctLabels([...records.series.values()].map((s) => seriesEntry(records, s))),
   };
+}
+
+/**
+ * Series whose labels say the same (two live "TBD vs TBD · Event · LIVE" while their teams are not
+ * known) get their id in the label, so each label Matchday offers names one series and is accepted.
+ */
+function distinctLabels(entries: Entry[]): Entry[] {
+  const count = new Map<string, number>();
+  for (const e of entries) count.set(e.label, (count.get(e.label) ?? 0) + 1);
+  return entries.map((e) => {
+    if ((count.get(e.label) ?? 0) < 2) return e;
+    const suffix = ` · series ${e.id}`;
+    const label = `${clip(e.label, MAX_CHOICE_NAME - suffix.length)}${suffix}`;
+    return { ...e, label, keys: [...e.keys, ...nameKeys(label)] };
+  });
 }
 
 /** A tournament: running ones first, then upcoming ones, then finished ones. */

@@ -13,7 +13,7 @@ import { editDistance } from './text-args.ts';
 export type NameSource = Exclude<AutocompleteSource, 'timezone'>;
 
 /** Choice names are capped by Discord at 100 characters. */
-const MAX_CHOICE_NAME = 100;
+export const MAX_CHOICE_NAME = 100;
 /** Names longer than this cannot be any team or tournament: refused before matching. */
 export const MAX_NAME_INPUT = 100;
 
