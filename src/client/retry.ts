@@ -118,8 +118,9 @@ async function attemptOnce(
 ): Promise<unknown | ServiceError> {
   const { limiter, transport, logger, path } = env;
   const signal = flight.controller.signal;
-  const started = limiter.sent();
   const budget = flight.deadlineAt - performance.now();
+  // Marked as on the wire only when it goes: a mark never settled would count forever in `observe`.
+  const started = budget > 0 ? limiter.sent() : 0;
   try {
     if (budget <= 0) throw new TransportTimeoutError('deadline passed while waiting for a token');
     const answer = await transport.get(pathAndQuery, signal, budget).finally(() => limiter.settled(started));
