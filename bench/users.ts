@@ -17,6 +17,7 @@
  *   npm run bench:users [-- --quick] [-- --users 10000] [-- --compare] [-- --seconds 60] [-- --think-ms 10000]
  */
 import { spawn } from 'node:child_process';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { commands } from '../commands/index.ts';
 import { createNameIndex } from '../src/bot/names.ts';
@@ -196,6 +197,11 @@ async function main() {
   // here with the rest of the name index, before users ask (in production, after it, in the background).
   await names.ensurePlayers('background');
   await feed.start();
+  // How busy this process's event loop is once users ask: a saturated loop answers nothing, upstream
+  // included (issue 13: at 10,000 users, upstream stopped because the loop was never free to read).
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
+  const eluStart = performance.eventLoopUtilization();
   const users = Array.from({ length: USERS }, (_, i) => user(i));
   let shown = performance.now();
   const warmUpDeadline = performance.now() + WARM_UP_MAX_S * 1000;
@@ -219,6 +225,8 @@ async function main() {
   const measuredFrom = performance.now();
   await sleep(SECONDS * 1000);
   const measuredSeconds = (performance.now() - measuredFrom) / 1000;
+  loopDelay.disable();
+  const loopBusy = performance.eventLoopUtilization(eluStart).utilization;
   const upstreamMeasured = client.stats().upstreamTotal - warmUpRequests;
   stop = true;
   await Promise.race([Promise.all(users), sleep(THINK_MS * 3)]);
@@ -252,6 +260,10 @@ async function main() {
     rate_limited: stats.rateLimited,
     shed: stats.shed,
     p99_per_command_ms: perCommandP99(perCommand),
+    commands_per_second: Number((commandsAfterWarm / measuredSeconds).toFixed(1)),
+    event_loop_busy: Number(loopBusy.toFixed(3)),
+    event_loop_delay_p99_ms: Math.round(loopDelay.percentile(99) / 1e6),
+    event_loop_delay_max_ms: Math.round(loopDelay.max / 1e6),
   };
   console.log(`commands answered        ${result.commands} (${result.commands_after_warm_up} after warm-up)`);
   console.log(
@@ -264,6 +276,9 @@ async function main() {
     `latency p50 / p99        ${result.p50_ms} / ${result.p99_ms} ms after warm-up (p99 of all: ${result.p99_all_ms} ms)`,
   );
   console.log(`429s received / shed     ${result.rate_limited} / ${result.shed}`);
+  console.log(
+    `event loop               ${(result.event_loop_busy * 100).toFixed(0)} % busy, delay p99 ${result.event_loop_delay_p99_ms} ms, max ${result.event_loop_delay_max_ms} ms (${result.commands_per_second} commands/s after warm-up)`,
+  );
   console.log(`p99 per command          ${JSON.stringify(result.p99_per_command_ms)}`);
   await client.close();
   await service.close();
@@ -311,6 +326,9 @@ async function compare(): Promise<void> {
     p99_ms: r.p99_ms,
     upstream_per_second: r.upstream_per_second,
     commands_after_warm_up: r.commands_after_warm_up,
+    commands_per_second: r.commands_per_second,
+    event_loop_busy: r.event_loop_busy,
+    event_loop_delay_p99_ms: r.event_loop_delay_p99_ms,
   });
   console.log(
     JSON.stringify({
