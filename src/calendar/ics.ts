@@ -15,12 +15,10 @@ import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-g
 import { gameTag, isLobby, matchup, type SeriesLabels, tournamentName } from '../bot/format.ts';
 import { watchUrl } from '../bot/format-streams.ts';
 import { formatInstant, zoneName } from '../bot/time-format.ts';
-import { translator } from '../i18n/i18n.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 
 /** How long a series without an end is shown: an hour per possible map. */
-/** Calendar entries are written in English (the feed declares its language EN); not yet per tenant. */
-const ENGLISH = translator('en');
 const HOUR = 3600_000;
 /** Calendar apps are asked to poll this often (seconds). */
 export const REFRESH_SECONDS = 3600;
@@ -36,6 +34,8 @@ export interface CalendarInput {
   leads: readonly number[];
   /** The person's zone (X-WR-TIMEZONE, and the first planned time of a moved series; events are in UTC). */
   timezone: string;
+  /** The language of the calendar's words (the person's, or the server's). */
+  t: Translate;
   /** Is this roster a followed team's? Those are named first in a lobby's title ("Followed, A, B and 13 more"). */
   followed?: (rosterId: number) => boolean;
   /** When the calendar was made (DTSTAMP). */
@@ -46,7 +46,7 @@ export interface CalendarInput {
 export function calendarIcs(input: CalendarInput): string {
   const calendar = ical({
     name: input.name,
-    prodId: { company: 'matchday', product: 'matchday', language: 'EN' },
+    prodId: { company: 'matchday', product: 'matchday', language: input.t.locale.toUpperCase() },
     method: ICalCalendarMethod.PUBLISH,
     ttl: REFRESH_SECONDS,
     // A display hint only: ical-generator's own `timezone` would write floating local times.
@@ -58,7 +58,7 @@ export function calendarIcs(input: CalendarInput): string {
     const end = series.end ? new Date(series.end) : new Date(start.getTime() + series.best_of * HOUR);
     const cancelled = series.lifecycle === 'deleted' || series.deleted_at !== null;
     const tag = gameTag(input.labels, series.game.id);
-    const title = `${matchup(followedFirst(series, input), input.labels, ENGLISH)}${tag ? ` (${tag})` : ''}`;
+    const title = `${matchup(followedFirst(series, input), input.labels, input.t)}${tag ? ` (${tag})` : ''}`;
     const stream = input.streamOf(series);
     // The platform's page for the channel, else the caster's own http(s) link (as /casters links it).
     const url = stream ? watchUrl(stream) : undefined;
@@ -68,7 +68,7 @@ export function calendarIcs(input: CalendarInput): string {
       stamp: input.now,
       start,
       end,
-      summary: cancelled ? `Cancelled: ${title}` : title,
+      summary: cancelled ? input.t('cards.calendar.cancelledTitle', { title }) : title,
       description: describe(series, input, stream, url),
       status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
       ...(url ? { url } : {}),
@@ -79,7 +79,10 @@ export function calendarIcs(input: CalendarInput): string {
       event.createAlarm({
         type: ICalAlarmType.display,
         trigger: lead * 60,
-        description: `${title} starts in ${lead >= 60 && lead % 60 === 0 ? `${lead / 60} h` : `${lead} min`}`,
+        description: input.t('cards.calendar.startsIn', {
+          title,
+          lead: lead >= 60 && lead % 60 === 0 ? `${lead / 60} h` : `${lead} min`,
+        }),
       });
     }
   }
@@ -103,23 +106,33 @@ function followedFirst(series: Series, input: CalendarInput): Series {
 /** The description: tournament and stage, format, stream, a move or cancellation; never a result. */
 function describe(
   series: Series,
-  input: Pick<CalendarInput, 'labels' | 'timezone' | 'now'>,
+  input: Pick<CalendarInput, 'labels' | 'timezone' | 'now' | 't'>,
   stream: Caster | undefined,
   url: string | undefined,
 ): string {
-  const { labels } = input;
+  const { labels, t } = input;
   const lines: string[] = [];
   const stage = labels.substage(series.substage.id)?.title;
-  lines.push(`${tournamentName(labels, series.tournament.id, ENGLISH)}${stage ? ` · ${stage}` : ''}`);
+  lines.push(`${tournamentName(labels, series.tournament.id, t)}${stage ? ` · ${stage}` : ''}`);
   const game = labels.game(series.game.id)?.title;
-  lines.push([game, `Best of ${series.best_of}`, `tier ${series.tier}`].filter(Boolean).join(' · '));
-  if (series.lifecycle === 'deleted' || series.deleted_at !== null) lines.push('Cancelled.');
+  lines.push(
+    [
+      game,
+      t('cards.calendar.bestOf', { count: series.best_of }),
+      t('cards.calendar.tier', { tier: series.tier }),
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  );
+  if (series.lifecycle === 'deleted' || series.deleted_at !== null) lines.push(t('cards.calendar.cancelled'));
   else if (series.postponed_from) {
     // In the calendar's zone, in the house style: "Wed 25 Nov 2026, 19:30 (Europe/Berlin)".
-    const first = formatInstant(new Date(series.postponed_from), 'full', input.timezone, input.now);
-    lines.push(`Moved; first planned for ${first} (${zoneName(input.timezone)}).`);
+    const first = formatInstant(new Date(series.postponed_from), 'full', input.timezone, input.now, t);
+    lines.push(t('cards.calendar.moved', { when: first, zone: zoneName(input.timezone) }));
   }
   if (stream)
-    lines.push(`Watch: ${stream.display_name} on ${stream.stream.platform.name}${url ? `, ${url}` : ''}`);
+    lines.push(
+      `${t('cards.calendar.watch', { name: stream.display_name, platform: stream.stream.platform.name })}${url ? `, ${url}` : ''}`,
+    );
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@
  * set up for notifications, gets the same 404 with no data, and the token is never logged. Which
  * series: `series.ts`; how they read as events: `ics.ts`.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../bot/logger.ts';
@@ -16,6 +17,7 @@ import type { TenantStore } from '../bot/tenants.ts';
 import type { UserStore } from '../bot/users.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
+import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { calendarIcs, REFRESH_SECONDS } from './ics.ts';
 import { channelSeries, followedSeries } from './series.ts';
@@ -45,6 +47,8 @@ interface Wanted {
   timezone: string;
   /** The followed teams (a person's, or the channel's and the server's). */
   teams: ReadonlySet<number>;
+  /** The language of its words: the person's, or the server's. */
+  t: Translate;
 }
 
 export function calendarRoute(deps: CalendarDeps): CalendarRoute {
@@ -89,6 +93,7 @@ async function wantedBy(deps: CalendarDeps, token: string): Promise<Wanted | und
       leads: profile.leads,
       timezone: profile.timezone,
       teams: new Set(profile.follows.map((f) => f.team)),
+      t: translator(profile.language),
     };
   }
   const place = deps.tenants ? await deps.users.channelOfToken(token) : undefined;
@@ -105,6 +110,7 @@ async function wantedBy(deps: CalendarDeps, token: string): Promise<Wanted | und
     leads: channel.leads.length > 0 ? channel.leads : settings.reminderLeads,
     timezone: settings.timezone,
     teams: new Set(teams),
+    t: translator(settings.language),
   };
 }
 
@@ -126,6 +132,7 @@ async function calendarText(deps: CalendarDeps, wanted: Wanted): Promise<string>
     },
     leads: wanted.leads,
     timezone: wanted.timezone,
+    t: wanted.t,
     followed: (rosterId) => {
       const team = deps.names.teamOfRoster(rosterId);
       return team !== undefined && wanted.teams.has(team.id);

@@ -26,7 +26,7 @@ import { gameTag, matchup, tournamentName } from '../bot/format.ts';
 import { watchUrl } from '../bot/format-streams.ts';
 import type { Settings } from '../bot/settings.ts';
 import { cmd } from '../core/errors.ts';
-import { translator } from '../i18n/i18n.ts';
+import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { DeliveryError } from './delivery.ts';
 import type { Subscription } from './plan.ts';
@@ -78,23 +78,31 @@ export function seriesOfEvent(event: Pick<GuildEvent, 'description'>): number | 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /** The event of a series: teams and game as the name (never a score), the stream as location. */
-export function eventSpec(series: Series, labels: SeriesLabels, stream: Caster | undefined): EventSpec {
+export function eventSpec(
+  series: Series,
+  labels: SeriesLabels,
+  stream: Caster | undefined,
+  t: Translate = ENGLISH,
+): EventSpec {
   const start = Date.parse(series.start!);
   const end = series.end ? Date.parse(series.end) : start + Math.max(1, series.best_of) * HOUR;
   const tag = gameTag(labels, series.game.id);
-  const tournament = tournamentName(labels, series.tournament.id, ENGLISH);
+  const tournament = tournamentName(labels, series.tournament.id, t);
   const url = stream ? watchUrl(stream) : undefined;
   const stage = labels.substage(series.substage.id)?.title;
   const lines = [
     `${tournament}${stage ? ` · ${stage}` : ''}`,
-    `Best of ${series.best_of} · tier ${series.tier}`,
+    `${t('cards.calendar.bestOf', { count: series.best_of })} · ${t('cards.calendar.tier', { tier: series.tier })}`,
     ...(stream
-      ? [`Watch: ${stream.display_name} on ${stream.stream.platform.name}${url ? ` ${url}` : ''}`]
+      ? [
+          `${t('cards.calendar.watch', { name: stream.display_name, platform: stream.stream.platform.name })}${url ? ` ${url}` : ''}`,
+        ]
       : []),
+    // The marker Matchday finds its own events by (MARKER): the same in every language.
     `Matchday · series ${series.id}`,
   ];
   return {
-    name: clip(`${matchup(series, labels, ENGLISH)}${tag ? ` (${tag})` : ''}`, 100),
+    name: clip(`${matchup(series, labels, t)}${tag ? ` (${tag})` : ''}`, 100),
     start: new Date(start).toISOString(),
     end: new Date(Math.max(end, start + 60_000)).toISOString(),
     location: clip(url ?? tournament, 100),
@@ -164,6 +172,8 @@ export interface GuildWish {
   tenantId: string;
   guildId: string;
   teams: Set<number>;
+  /** The server's language: the words of its events' descriptions. */
+  t: Translate;
 }
 
 /** The servers that want events, from the notifier's subscriptions (Discord channels with `events`). */
@@ -172,7 +182,12 @@ export function eventWishes(subs: Iterable<Subscription>): Map<string, GuildWish
   for (const sub of subs) {
     if (!sub.events || sub.platform !== 'discord' || sub.channelId.startsWith('dm:')) continue;
     const guildId = sub.tenantId.slice('discord:'.length);
-    const wish = wishes.get(guildId) ?? { tenantId: sub.tenantId, guildId, teams: new Set<number>() };
+    const wish = wishes.get(guildId) ?? {
+      tenantId: sub.tenantId,
+      guildId,
+      teams: new Set<number>(),
+      t: sub.t,
+    };
     for (const team of sub.teams) wish.teams.add(team);
     wishes.set(guildId, wish);
   }
@@ -259,7 +274,7 @@ export class ScheduledEventsMirror {
     for (const series of candidates) {
       const event = ours.get(series.id);
       const followed = followedIds(series) && !this.#deletedByHand.has(`${guildId}:${series.id}`);
-      const spec = eventSpec(series, input.labels, input.streamOf(series));
+      const spec = eventSpec(series, input.labels, input.streamOf(series), wish?.t);
       for (const action of eventAction(series, event, followed, spec, input.now)) {
         if (action.op === 'create') {
           if (open() >= this.#o.limit) break;

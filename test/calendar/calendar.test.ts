@@ -3,6 +3,7 @@
  * SQLite file, read back by an independent parser (ical.js). The expectations come from the world
  * itself (its series at each instant), not from the code under test.
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { openUserStore, type UserStore } from '../../src/bot/users.ts';
 import { calendarIcs } from '../../src/calendar/ics.ts';
 import { AHEAD_DAYS, calendarRoute, startCalendarServer } from '../../src/calendar/server.ts';
 import { createClient } from '../../src/client/client.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { OpsMetrics } from '../../src/ops/metrics.ts';
 import { OpsServer } from '../../src/ops/server.ts';
 import type { Series } from '../../src/protocol/types.ts';
@@ -262,6 +264,7 @@ describe('calendar feeds', () => {
       streamOf: () => twitch,
       leads: [30],
       timezone: 'Europe/Berlin',
+      t: translator('en'),
       now: FROZEN_AT,
     });
     const event = new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!);
@@ -271,6 +274,29 @@ describe('calendar feeds', () => {
     expect(String(event.component.getFirstSubcomponent('valarm')!.getFirstPropertyValue('trigger'))).toBe(
       '-PT30M',
     );
+  });
+
+  it("writes the calendar's words in its language (German), names and data untouched", async () => {
+    const series = world()
+      .seriesInWindow(T1)
+      .find((s) => s.lifecycle === 'upcoming' && s.casters.length > 0 && s.participants.length === 2)!;
+    const caster = await stack.truth.casters.get(series.casters[0]!.caster.id);
+    const text = calendarIcs({
+      name: 'test',
+      series: [series],
+      labels: stack.names,
+      streamOf: () => caster,
+      leads: [30],
+      timezone: 'UTC',
+      t: translator('de'),
+      now: FROZEN_AT,
+    });
+    const event = new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!);
+    expect(event.description).toContain(`Ansehen: ${caster.display_name} auf ${caster.stream.platform.name}`);
+    expect(event.description).toContain(`Best of ${series.best_of} · Tier ${series.tier}`);
+    expect(event.description).not.toContain('Watch:');
+    const alarm = event.component.getFirstSubcomponent('valarm')!;
+    expect(String(alarm.getFirstPropertyValue('description'))).toContain('beginnt in 30 min');
   });
 
   it("links a caster's own http(s) page when the platform is not one Matchday knows", async () => {
@@ -289,6 +315,7 @@ describe('calendar feeds', () => {
               streamOf: () => ({ ...caster, url }),
               leads: [30],
               timezone: 'UTC',
+              t: translator('en'),
               now: FROZEN_AT,
             }),
           ),

@@ -212,4 +212,15 @@ export const cards: Messages['cards'] = {
     paused:
       'Deine Erinnerungen per Direktnachricht sind pausiert: Matchday konnte dir nicht schreiben (sind deine DMs für Servermitglieder geschlossen?). Öffne sie und folge dann mit {{command}} erneut einem Team, um sie fortzusetzen.',
   },
+  /** The ICS calendar and Discord's scheduled events (src/calendar/ics.ts, src/notify/scheduled-events.ts). */
+  calendar: {
+    cancelledTitle: 'Abgesagt: {{title}}',
+    startsIn: '{{title}} beginnt in {{lead}}',
+    bestOf_one: 'Best of {{count}}',
+    bestOf_other: 'Best of {{count}}',
+    tier: 'Tier {{tier}}',
+    cancelled: 'Abgesagt.',
+    moved: 'Verschoben; zuerst geplant für {{when}} ({{zone}}).',
+    watch: 'Ansehen: {{name}} auf {{platform}}',
+  },
 };

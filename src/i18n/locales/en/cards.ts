@@ -214,4 +214,15 @@ export const cards = {
     paused:
       'Your reminders by direct message are paused: Matchday could not message you (are your DMs from server members closed?). Open them, then {{command}} a team again to resume.',
   },
+  /** The ICS calendar and Discord's scheduled events (src/calendar/ics.ts, src/notify/scheduled-events.ts). */
+  calendar: {
+    cancelledTitle: 'Cancelled: {{title}}',
+    startsIn: '{{title}} starts in {{lead}}',
+    bestOf_one: 'Best of {{count}}',
+    bestOf_other: 'Best of {{count}}',
+    tier: 'tier {{tier}}',
+    cancelled: 'Cancelled.',
+    moved: 'Moved; first planned for {{when}} ({{zone}}).',
+    watch: 'Watch: {{name}} on {{platform}}',
+  },
 };

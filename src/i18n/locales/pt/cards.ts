@@ -211,4 +211,15 @@ export const cards: Messages['cards'] = {
     paused:
       'Seus lembretes por mensagem direta estão pausados: o Matchday não conseguiu te enviar mensagem (suas DMs de membros do servidor estão fechadas?). Abra-as e use {{command}} para seguir um time de novo e retomar.',
   },
+  /** The ICS calendar and Discord's scheduled events (src/calendar/ics.ts, src/notify/scheduled-events.ts). */
+  calendar: {
+    cancelledTitle: 'Cancelada: {{title}}',
+    startsIn: '{{title}} começa em {{lead}}',
+    bestOf_one: 'Melhor de {{count}}',
+    bestOf_other: 'Melhor de {{count}}',
+    tier: 'tier {{tier}}',
+    cancelled: 'Cancelada.',
+    moved: 'Remarcada; prevista primeiro para {{when}} ({{zone}}).',
+    watch: 'Assista: {{name}} em {{platform}}',
+  },
 };
