@@ -8,6 +8,7 @@
  * load. User text never reaches the service from here: it is matched locally and turned into ids.
  */
 
+import { stoppedByClose } from '../client/errors.ts';
 import type { Priority } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
 import type {
@@ -234,9 +235,10 @@ export class NameIndex {
     }
   }
 
-  /** Logs a failed load (the old contents keep serving). */
+  /** Logs a failed load (the old contents keep serving); one cut short by closing is no failure. */
   #warn(message: string, error: unknown): void {
-    this.#logger?.warn({ err: error instanceof Error ? error.message : String(error) }, message);
+    if (stoppedByClose(error)) this.#logger?.info?.({ step: message }, 'cut short: Matchday is stopping');
+    else this.#logger?.warn({ err: error instanceof Error ? error.message : String(error) }, message);
   }
 
   /** Adds a roster and indexes it under its team. */

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import Keyv from 'keyv';
 import { lruStore, ResponseCache } from './cache.ts';
-import { InvalidQueryError } from './errors.ts';
+import { ClientClosedError, InvalidQueryError } from './errors.ts';
 import { Transport } from './http.ts';
 import { type Logger, silentLogger } from './logger.ts';
 import { type AnswerKind, Pipeline } from './pipeline.ts';
@@ -362,7 +362,7 @@ export function createClient(options: ClientOptions): EsportsClient {
     await pipeline.flushWrites();
     if (--shared.users === 0) {
       limiters.delete(limiterKey);
-      limiter.close(new Error('The esports client is closed.'));
+      limiter.close(new ClientClosedError());
     }
     await transport.close();
     await sharedBudget?.close();

@@ -118,6 +118,23 @@ export class TimeoutError extends ServiceError {
   override readonly code = 'TIMEOUT';
 }
 
+/**
+ * The client was closed (Matchday is stopping) while a call waited. Nothing to report: background
+ * work that meets it stops quietly (`stoppedByClose`).
+ */
+export class ClientClosedError extends MatchdayError {
+  override name = 'ClientClosedError';
+  constructor() {
+    super('CLIENT_CLOSED', 'outage', 'The esports client is closed.');
+  }
+}
+
+/** Whether `error` (or one of its causes) is the client closing, not a failure worth a warning. */
+export function stoppedByClose(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) if (e instanceof ClientClosedError) return true;
+  return false;
+}
+
 /** The connection failed (refused, reset, DNS): no answer at all. */
 export class NetworkError extends ServiceError {
   override name = 'NetworkError';

@@ -10,7 +10,7 @@
  */
 import type { CacheEntry, ResponseCache } from './cache.ts';
 import { allowsStale, freshness, primedItems, ttlOf } from './cache-policy.ts';
-import { redact, TimeoutError } from './errors.ts';
+import { ClientClosedError, redact, stoppedByClose, TimeoutError } from './errors.ts';
 import { Flight } from './flight.ts';
 import type { HttpTransport } from './http.ts';
 import type { Logger } from './logger.ts';
@@ -100,7 +100,7 @@ export class Pipeline {
 
   /** GET `path` with `params` through cache, single flight, retry, rate limit and http. */
   async get(path: string, params: QueryParams, ctx: CallContext): Promise<unknown> {
-    if (this.#closed) throw new Error('The esports client is closed.');
+    if (this.#closed) throw new ClientClosedError();
     if (ctx.signal?.aborted) throw ctx.signal.reason;
     const query = canonicalQuery(params);
     const pathAndQuery = query === '' ? path : `${path}?${query}`;
@@ -180,7 +180,9 @@ export class Pipeline {
     return flight.wait(priority, deadlineAt, signal, () => this.#timeout(pathAndQuery));
   }
 
-  #timeout(pathAndQuery: string, cause?: unknown): TimeoutError {
+  /** A call out of time, or the client closing under it (then that, not a timeout). */
+  #timeout(pathAndQuery: string, cause?: unknown): TimeoutError | ClientClosedError {
+    if (this.#closed || stoppedByClose(cause)) return new ClientClosedError();
     return new TimeoutError({
       status: 0,
       method: 'GET',
@@ -267,8 +269,7 @@ export class Pipeline {
 
   close(): void {
     this.#closed = true;
-    for (const flight of this.#flights.values())
-      flight.controller.abort(new Error('The esports client is closed.'));
+    for (const flight of this.#flights.values()) flight.controller.abort(new ClientClosedError());
   }
 
   /** Cache writes still under way (each bounded by the store's time limit). */

@@ -45,8 +45,8 @@ export interface FetchEnv {
   count(status: string): void;
   /** Counts a request shed before sending, a 429, and a retry. */
   counted(what: 'shed' | 'rateLimited' | 'retries'): void;
-  /** The error of a call that ran out of time. */
-  timeout(cause?: unknown): TimeoutError;
+  /** The error of a call that ran out of time (or whose client closed). */
+  timeout(cause?: unknown): Error;
 }
 
 /** GETs `pathAndQuery` for `flight`, retrying on 429, 5xx and network errors within its deadline. */

@@ -7,6 +7,7 @@
 import { dirname, join } from 'node:path';
 import type { NameSnapshot } from '../bot/name-load.ts';
 import type { NameIndex } from '../bot/names.ts';
+import { stoppedByClose } from '../client/errors.ts';
 import type { Config } from '../config.ts';
 import type { Clock } from '../core/clock.ts';
 import { RedisSnapshotStore, type SnapshotStore, SqliteSnapshotStore } from './store.ts';
@@ -20,6 +21,11 @@ const NAMES_SERIES_MS = 60_000;
 interface WarmLogger {
   warn(obj: object, msg?: string): void;
   info?(obj: object, msg?: string): void;
+}
+
+/** Warns of a failed background step, unless Matchday is stopping (the client closed under it). */
+function warnUnlessStopping(logger: WarmLogger | undefined, error: unknown, message: string): void {
+  if (!stoppedByClose(error)) logger?.warn({ err: error }, message);
 }
 
 /** The snapshot store of a configuration: `feed.sqlite` beside the SQLite store, or the same Redis. */
@@ -79,7 +85,7 @@ export async function warmNames(
   const age = clock.nowMs() - (names.lastRefresh?.getTime() ?? Number.NEGATIVE_INFINITY);
   if (loaded && age < options.maxAgeMs) return;
   const refreshing = refreshNamesShared(names, store, owner, options).catch((error: unknown) =>
-    options.logger?.warn({ err: error }, 'the name index could not be refreshed; retrying later'),
+    warnUnlessStopping(options.logger, error, 'the name index could not be refreshed; retrying later'),
   );
   if (!loaded) await refreshing;
 }
@@ -93,7 +99,7 @@ export function warmPlayers(names: NameIndex, logger?: WarmLogger): void {
   names
     .ensurePlayers('background')
     .catch((error: unknown) =>
-      logger?.warn({ err: error }, 'the players could not be loaded; team pages read them per team'),
+      warnUnlessStopping(logger, error, 'the players could not be loaded; team pages read them per team'),
     );
 }
 
@@ -114,7 +120,7 @@ export function keepNamesShared(
     const whole = clock.nowMs() - (names.lastRefresh?.getTime() ?? 0) >= NAMES_REFRESH_MS;
     refreshNamesShared(names, store, owner, { whole, ...(logger ? { logger } : {}) })
       .catch((error: unknown) =>
-        logger?.warn({ err: error }, 'name index refresh failed; the old one serves'),
+        warnUnlessStopping(logger, error, 'name index refresh failed; the old one serves'),
       )
       .finally(() => {
         busy = false;

@@ -3,17 +3,19 @@
  * 429 headers, redirects, body parsing, single flight and secret hygiene. Backoff bases are tiny
  * and limits high so nothing here waits long; no assertion is about elapsed time.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { detailPathOf } from '../../src/client/cache-policy.ts';
 import { type ClientOptions, createClient } from '../../src/client/client.ts';
 import {
   BadRequestError,
+  ClientClosedError,
   GoneError,
   NetworkError,
   NotFoundError,
   RateLimitedError,
   RedirectRefusedError,
   type ServiceError,
+  stoppedByClose,
   TimeoutError,
   UnauthorizedError,
   UnavailableError,
@@ -194,6 +196,28 @@ describe('request pipeline', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as TimeoutError).status).toBe(0);
+  });
+
+  it('fails a waiting call with ClientClosedError when the client closes, not a timeout', async () => {
+    const s = await server(() => {
+      /* never answers */
+    });
+    const c = client(s.url);
+    const pending = c.games.get(1, { deadlineMs: 60_000 }).catch((e: unknown) => e);
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    await c.close();
+    const error = await pending;
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(stoppedByClose(error)).toBe(true);
+    const after = await c.games.get(2).catch((e: unknown) => e);
+    expect(after).toBeInstanceOf(ClientClosedError);
+    expect(s.requests).toHaveLength(1);
+    // A real timeout is a failure worth a warning.
+    const late = await client(s.url)
+      .games.get(3, { deadlineMs: 50 })
+      .catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(TimeoutError);
+    expect(stoppedByClose(late)).toBe(false);
   });
 
   it('stops when the caller aborts', async () => {
