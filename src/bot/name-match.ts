@@ -61,18 +61,66 @@ export function nameKeys(...texts: (string | undefined | null)[]): string[] {
   ];
 }
 
-/** How well `query` (normalised) matches `key` (normalised): 0 (no) to 100 (exact). */
-export function matchScore(query: string, key: string): number {
-  if (query === '' || key === '') return 0;
-  if (key === query) return 100;
-  const compactKey = key.replaceAll(' ', '');
-  const compactQuery = query.replaceAll(' ', '');
-  if (compactKey === compactQuery) return 95;
-  if (key.startsWith(query)) return 80;
-  if (key.split(' ').some((word) => word.startsWith(query))) return 70;
+/** A normalised query in the forms `scoreKey` compares (computed once per search, not per key). */
+interface Query {
+  text: string;
+  /** Without spaces. */
+  compact: string;
+  /** " text": a word of a key starting with the text; undefined when the text has spaces. */
+  wordStart: string | undefined;
+}
+
+function queryOf(text: string): Query {
+  return { text, compact: text.replaceAll(' ', ''), wordStart: text.includes(' ') ? undefined : ` ${text}` };
+}
+
+/** Whether `key` without its spaces equals `compact` (no space in it), without building the string. */
+function equalsIgnoringSpaces(key: string, compact: string): boolean {
+  let j = 0;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 32) continue;
+    if (j >= compact.length || c !== compact.charCodeAt(j)) return false;
+    j++;
+  }
+  return j === compact.length;
+}
+
+/** Whether `key` without its spaces contains `compact` (no space in it), without building the string. */
+function includesIgnoringSpaces(key: string, compact: string): boolean {
+  if (!key.includes(' ')) return key.includes(compact);
+  for (let start = 0; start < key.length; start++) {
+    if (key.charCodeAt(start) === 32) continue;
+    let j = 0;
+    for (let i = start; i < key.length && j < compact.length; i++) {
+      const c = key.charCodeAt(i);
+      if (c === 32) continue;
+      if (c !== compact.charCodeAt(j)) break;
+      j++;
+    }
+    if (j === compact.length) return true;
+  }
+  return false;
+}
+
+/** `matchScore` for a prepared query: the per-key work of every search, so it allocates nothing. */
+function scoreKey(query: Query, key: string): number {
+  if (query.text === '' || key === '') return 0;
+  if (key === query.text) return 100;
+  if (equalsIgnoringSpaces(key, query.compact)) return 95;
+  if (key.startsWith(query.text)) return 80;
+  if (query.wordStart !== undefined && key.includes(query.wordStart)) return 70;
   // Mid-word matches of one or two letters are noise ("ab" is inside half the names).
-  if (compactQuery.length >= 3 && compactKey.includes(compactQuery)) return 60;
+  if (query.compact.length >= 3 && includesIgnoringSpaces(key, query.compact)) return 60;
   return 0;
+}
+
+/**
+ * How well `query` (normalised) matches `key` (normalised): 0 (no) to 100 (exact). 100 the same,
+ * 95 the same without spaces, 80 the key starts with it, 70 a word of the key does, 60 it is inside.
+ */
+export function matchScore(query: string, key: string): number {
+  return scoreKey(queryOf(query), key);
 }
 
 /** `text` cut to `max` characters with an ellipsis. */
@@ -80,29 +128,84 @@ export function clip(text: string, max = MAX_CHOICE_NAME): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+type Ranked = { entry: Entry; score: number };
+
+/** Labels compared as `localeCompare` does, with one collator instead of one per call. */
+const collator = new Intl.Collator();
+
+/** Best first: score, then in the scope's games, then weight, then label, then id. */
+function byRank(scope: ResolveScope | undefined): (a: Ranked, b: Ranked) => number {
+  const games = scope?.games ?? [];
+  const inScope = (e: Entry) => (games.length > 0 && e.game !== undefined ? games.includes(e.game) : true);
+  return (a, b) =>
+    b.score - a.score ||
+    Number(inScope(b.entry)) - Number(inScope(a.entry)) ||
+    b.entry.weight - a.entry.weight ||
+    collator.compare(a.entry.label, b.entry.label) ||
+    a.entry.id - b.entry.id;
+}
+
+/**
+ * What a list of entries is looked up by, built once per list (the index replaces its lists
+ * whole, never edits them): ids, exact keys, and the list for empty text in each scope.
+ */
+interface ListIndex {
+  byId: Map<number, Entry>;
+  byKey: Map<string, Entry[]>;
+  /** Empty text's ranking, per scope (`games` joined). */
+  empty: Map<string, Ranked[]>;
+}
+
+const indexes = new WeakMap<readonly Entry[], ListIndex>();
+
+function indexOf(entries: readonly Entry[]): ListIndex {
+  let index = indexes.get(entries);
+  if (!index) {
+    index = { byId: new Map(), byKey: new Map(), empty: new Map() };
+    for (const entry of entries) {
+      if (!index.byId.has(entry.id)) index.byId.set(entry.id, entry);
+      for (const key of entry.keys) {
+        const list = index.byKey.get(key) ?? [];
+        if (!list.includes(entry)) list.push(entry);
+        index.byKey.set(key, list);
+      }
+    }
+    indexes.set(entries, index);
+  }
+  return index;
+}
+
+/** The entry of `id` in `entries`, found in its index (no scan). */
+export function entryById(entries: readonly Entry[], id: number): Entry | undefined {
+  return indexOf(entries).byId.get(id);
+}
+
 /** Ranked matches of `text` among `entries` (best first). Empty text lists the most relevant. */
-export function rankEntries(
-  entries: readonly Entry[],
-  text: string,
-  scope?: ResolveScope,
-): { entry: Entry; score: number }[] {
-  const query = normalizeName(text);
-  const inScope = (e: Entry) =>
-    scope?.games && scope.games.length > 0 && e.game !== undefined ? scope.games.includes(e.game) : true;
-  const ranked =
-    query === ''
-      ? entries.map((entry) => ({ entry, score: 1 }))
-      : entries
-          .map((entry) => ({ entry, score: Math.max(0, ...entry.keys.map((k) => matchScore(query, k))) }))
-          .filter((r) => r.score > 0);
-  return ranked.sort(
-    (a, b) =>
-      b.score - a.score ||
-      Number(inScope(b.entry)) - Number(inScope(a.entry)) ||
-      b.entry.weight - a.entry.weight ||
-      a.entry.label.localeCompare(b.entry.label) ||
-      a.entry.id - b.entry.id,
-  );
+export function rankEntries(entries: readonly Entry[], text: string, scope?: ResolveScope): Ranked[] {
+  const query = queryOf(normalizeName(text));
+  if (query.text === '') {
+    const empty = indexOf(entries).empty;
+    const scopeKey = (scope?.games ?? []).join(',');
+    let ranked = empty.get(scopeKey);
+    if (!ranked) {
+      ranked = entries.map((entry) => ({ entry, score: 1 })).sort(byRank(scope));
+      empty.set(scopeKey, ranked);
+    }
+    return ranked.slice();
+  }
+  const ranked: Ranked[] = [];
+  for (const entry of entries) {
+    let score = 0;
+    for (const key of entry.keys) score = Math.max(score, scoreKey(query, key));
+    if (score > 0) ranked.push({ entry, score });
+  }
+  return ranked.sort(byRank(scope));
+}
+
+/** Entries whose key is exactly `text` (normalised), ranked as `rankEntries` would rank them. */
+function exactEntries(entries: readonly Entry[], text: string, scope?: ResolveScope): Ranked[] {
+  const exact = indexOf(entries).byKey.get(normalizeName(text)) ?? [];
+  return exact.map((entry) => ({ entry, score: 100 })).sort(byRank(scope));
 }
 
 /**
@@ -115,21 +218,20 @@ export function nearestEntries(
 ): { entry: Entry; distance: number }[] {
   const query = normalizeName(text);
   if (query === '') return [];
+  const cutoff = Math.max(2, Math.ceil(query.length * 0.6));
   const scored: { entry: Entry; distance: number }[] = [];
   for (const entry of entries) {
     let distance = Number.POSITIVE_INFINITY;
-    for (const key of entry.keys)
-      distance = Math.min(
-        distance,
-        editDistance(query, key),
-        editDistance(query, key.slice(0, query.length)),
-      );
-    scored.push({ entry, distance });
+    for (const key of entry.keys) {
+      // Two strings whose lengths differ by more than the cutoff are further apart than it.
+      if (Math.abs(key.length - query.length) <= cutoff)
+        distance = Math.min(distance, editDistance(query, key));
+      if (query.length - Math.min(key.length, query.length) <= cutoff)
+        distance = Math.min(distance, editDistance(query, key.slice(0, query.length)));
+    }
+    if (distance <= cutoff) scored.push({ entry, distance });
   }
-  const cutoff = Math.max(2, Math.ceil(query.length * 0.6));
-  return scored
-    .filter((s) => s.distance <= cutoff)
-    .sort((a, b) => a.distance - b.distance || a.entry.label.localeCompare(b.entry.label));
+  return scored.sort((a, b) => a.distance - b.distance || collator.compare(a.entry.label, b.entry.label));
 }
 
 /** What each source is called in messages, in the reader's language. */
@@ -219,9 +321,11 @@ export function pickEntry(
   checkTyped(t(NOUN_KEY[source]), raw, t);
   if (/^\d{1,15}$/.test(raw)) {
     const id = Number(raw);
-    if (entries.some((e) => e.id === id)) return id;
+    if (entryById(entries, id)) return id;
   }
-  let ranked = rankEntries(entries, raw, scope);
+  // An exact name, abbreviation or alias outranks every fuzzy match: no need to score the rest.
+  const exact = exactEntries(entries, raw, scope);
+  let ranked = exact.length > 0 ? exact : rankEntries(entries, raw, scope);
   // A label offered earlier ("A vs B · Event · 15:00 UTC") still names its series once the state
   // part changed (it went live, its time moved): try it without that last part.
   if (ranked.length === 0 && raw.includes(' · '))

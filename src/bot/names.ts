@@ -41,6 +41,7 @@ import {
 import {
   EN,
   type Entry,
+  entryById,
   MAX_NAME_INPUT,
   type NameSource,
   NOUN,
@@ -289,9 +290,7 @@ export class NameIndex {
     const loaded = this.#players.size > 0;
     const namesakes = this.#entries.player.filter((e) => e.keys.includes(nick)).length;
     if (loaded && namesakes === 1) return player.nick_name;
-    return (
-      this.#entries.player.find((e) => e.id === player.id)?.label ?? playerLabel(this.#records(), player)
-    );
+    return entryById(this.#entries.player, player.id)?.label ?? playerLabel(this.#records(), player);
   }
 
   /**
@@ -381,7 +380,7 @@ export class NameIndex {
 
   /** The label the index shows for an id ("A vs B · Event · 2026-03-18 15:00 UTC"), if it holds it. */
   labelOf(source: NameSource, id: number): string | undefined {
-    return this.#entries[source].find((e) => e.id === id)?.label;
+    return entryById(this.#entries[source], id)?.label;
   }
 
   /** The `count` names closest to `text` by edit distance, for "did you mean". */

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../../src/bot/command.ts';
-import { matchScore, normalizeName } from '../../src/bot/name-match.ts';
+import {
+  EN,
+  type Entry,
+  entryById,
+  matchScore,
+  normalizeName,
+  pickEntry,
+  rankEntries,
+} from '../../src/bot/name-match.ts';
 import { createNameIndex } from '../../src/bot/names.ts';
 import { editDistance } from '../../src/bot/text-args.ts';
 import { resolveTimeZone, searchTimeZones } from '../../src/bot/time-zones.ts';
@@ -44,6 +52,47 @@ describe('name matching (pure)', () => {
     expect(matchScore('pum', 'echo pumas')).toBe(70);
     expect(matchScore('opum', 'echo pumas')).toBe(60);
     expect(matchScore('fnatic', 'echo pumas')).toBe(0);
+  });
+
+  it('compares without spaces across words, and refuses one- and two-letter fragments mid-word', () => {
+    expect(matchScore('ec hopumas', 'echo pumas')).toBe(95);
+    expect(matchScore('echopuma', 'echo pumas')).toBe(60);
+    expect(matchScore('ho pu', 'echo pumas')).toBe(60);
+    expect(matchScore('echo pu', 'echo pumas')).toBe(80);
+    // A query with a space is no word's start, and a mid-word fragment of two letters is noise.
+    expect(matchScore('pumas x', 'echo pumas')).toBe(0);
+    expect(matchScore('ch', 'echo pumas')).toBe(0);
+    expect(matchScore('', 'echo pumas')).toBe(0);
+    expect(matchScore('echo', '')).toBe(0);
+  });
+
+  it('ranks exact keys first and finds them without scoring the whole list', () => {
+    const entries: Entry[] = [
+      { id: 1, label: 'Echo Pumas', name: 'Echo Pumas', keys: ['echo pumas', 'ep'], weight: 0 },
+      {
+        id: 2,
+        label: 'Echo Pumas Academy',
+        name: 'Echo Pumas Academy',
+        keys: ['echo pumas academy'],
+        weight: 5,
+      },
+      { id: 3, label: 'Pumas', name: 'Pumas', keys: ['pumas'], weight: 0 },
+    ];
+    expect(rankEntries(entries, 'Echo Pumas').map((r) => [r.entry.id, r.score])).toEqual([
+      [1, 100],
+      [2, 80],
+    ]);
+    expect(rankEntries(entries, 'pumas').map((r) => r.entry.id)).toEqual([3, 2, 1]);
+    expect(pickEntry(entries, 'team', 'EP', EN)).toBe(1);
+    expect(pickEntry(entries, 'team', '3', EN)).toBe(3);
+    expect(entryById(entries, 2)?.label).toBe('Echo Pumas Academy');
+    expect(entryById(entries, 9)).toBeUndefined();
+    // Empty text lists everything by weight, then label; the list is a copy each time.
+    const first = rankEntries(entries, '');
+    expect(first.map((r) => r.entry.id)).toEqual([2, 1, 3]);
+    first.pop();
+    expect(rankEntries(entries, '')).toHaveLength(3);
+    expect(() => pickEntry(entries, 'team', 'zzzzzzzz', EN)).toThrow(/No team matches/i);
   });
 
   it('measures edit distance', () => {
@@ -194,9 +243,19 @@ describe('NameIndex against the local service', () => {
     let stall = false;
     let walks = 0;
     const players = client.players;
+    // A client is a class instance (its resources are getters): the groups are named, not spread.
+    const { games, teams, tournaments, substages, rosters, organisations, maps, series, languages } = client;
     const index = createNameIndex({
       client: {
-        ...client,
+        games,
+        teams,
+        tournaments,
+        substages,
+        rosters,
+        organisations,
+        maps,
+        series,
+        languages,
         players: {
           ...players,
           paginate: (query, options) => {
