@@ -60,16 +60,31 @@ void instance.init({
 
 const translators = new Map<Locale, Translate>();
 
+/**
+ * How many written messages each locale keeps. The same message with the same values is written
+ * again and again (every live card, every reply about a popular team), and i18next's lookup,
+ * plural and interpolation cost more than the reply around it; past this many the memo starts over.
+ */
+const MEMO_SIZE = 20_000;
+
 /** The translator for `locale`; an unknown code gets English. */
 export function translator(locale: string | undefined): Translate {
   const code = isLocale(locale) ? locale : 'en';
   let translate = translators.get(code);
   if (!translate) {
     const fixed = instance.getFixedT(code);
-    translate = Object.assign((key: MessageKey, values?: MessageValues) => fixed(key, values), {
-      locale: code,
-      number: (n: number) => formatNumber(code, n),
-    });
+    const written = new Map<string, string>();
+    const write = (key: MessageKey, values?: MessageValues): string => {
+      const id = values === undefined ? key : `${key}\u0000${JSON.stringify(values)}`;
+      let text = written.get(id);
+      if (text === undefined) {
+        text = fixed(key, values);
+        if (written.size >= MEMO_SIZE) written.clear();
+        written.set(id, text);
+      }
+      return text;
+    };
+    translate = Object.assign(write, { locale: code, number: (n: number) => formatNumber(code, n) });
     translators.set(code, translate);
   }
   return translate;
@@ -79,9 +94,16 @@ export function isLocale(code: string | undefined): code is Locale {
   return (LOCALES as readonly (string | undefined)[]).includes(code);
 }
 
-/** A number as people of `locale` write it (1,234 / 1.234). */
+const numberFormats = new Map<Locale, Intl.NumberFormat>();
+
+/** A number as people of `locale` write it (1,234 / 1.234), with one formatter per locale. */
 export function formatNumber(locale: Locale, n: number): string {
-  return n.toLocaleString(INTL_TAGS[locale]);
+  let format = numberFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(INTL_TAGS[locale]);
+    numberFormats.set(locale, format);
+  }
+  return format.format(n);
 }
 
 /**
