@@ -10,20 +10,19 @@
 import { createHash } from 'node:crypto';
 import Keyv from 'keyv';
 import { lruStore, ResponseCache } from './cache.ts';
-import { ClientClosedError, InvalidQueryError } from './errors.ts';
+import { ClientClosedError } from './errors.ts';
 import { Transport } from './http.ts';
 import { type Logger, silentLogger } from './logger.ts';
-import { type AnswerKind, Pipeline } from './pipeline.ts';
+import { Pipeline } from './pipeline.ts';
 import { RateLimiter } from './rate-limiter.ts';
-import { buildResources } from './resources.ts';
 import type { RetryPolicy } from './retry.ts';
 import type { SharedBudget, SharedBudgetFactory } from './shared-budget.ts';
 import { DEFAULT_TTL_MS, type TtlFamily } from './ttl.ts';
-import type { CallerDefaults, CallOptions, EsportsClient, Priority, ScopedEsportsClient } from './types.ts';
+import type { EsportsClient } from './types.ts';
 import { Embedded } from './v2/embedded.ts';
-import { buildV2Resources } from './v2/resources.ts';
 import type { TokenLock } from './v2/token-store.ts';
 import { V2Transport } from './v2/transport.ts';
+import { ClientView } from './view.ts';
 
 export type { TtlFamily } from './ttl.ts';
 export { DEFAULT_TTL_MS } from './ttl.ts';
@@ -254,55 +253,6 @@ function openTransport(settings: Settings, keyv: Keyv, connections: number): Tra
     : new Transport(url, secret, { connections });
 }
 
-/** What every view of one client shares. */
-interface Shared {
-  v2: boolean;
-  deadlines: Deadlines;
-  pipeline: Pipeline;
-  transport: Transport | V2Transport;
-  /** Records embedded in v2 answers (rosters, teams, players, casters, maps), shared by every view. */
-  embedded: Embedded;
-  close: () => Promise<void>;
-}
-
-/** A view of the client with a caller's defaults, counting its own answers (`servedStale`). */
-function viewOf(shared: Shared, defaults: Partial<CallerDefaults>): ScopedEsportsClient {
-  const { pipeline, transport, deadlines } = shared;
-  const answers = { cached: 0, upstream: 0, stale: 0 };
-  const onAnswer = (kind: AnswerKind) => {
-    answers[kind]++;
-  };
-  const send = (path: string, params: Record<string, string>, call: CallOptions | undefined) => {
-    const priority: Priority = call?.priority ?? defaults.priority ?? 'background';
-    const deadlineMs =
-      call?.deadlineMs ??
-      defaults.deadlineMs ??
-      (priority === 'interactive' ? deadlines.interactiveMs : deadlines.backgroundMs);
-    if (!(deadlineMs > 0)) throw new InvalidQueryError(`deadlineMs must be above 0; got ${deadlineMs}.`);
-    return pipeline.get(path, params, { priority, deadlineMs, signal: call?.signal, onAnswer });
-  };
-  const peek = async (path: string) => {
-    const value = await pipeline.peek(path);
-    if (value !== undefined) onAnswer('cached');
-    return value;
-  };
-  return {
-    ...(shared.v2 ? buildV2Resources(send, peek, shared.embedded) : buildResources(send, peek)),
-    forCaller: (next: CallerDefaults) => viewOf(shared, next),
-    stats: () => ({
-      ...pipeline.stats(),
-      tokenRequests: transport instanceof V2Transport ? transport.tokens.requests : 0,
-    }),
-    close: shared.close,
-    get servedStale() {
-      return answers.stale > 0;
-    },
-    get answers() {
-      return { ...answers };
-    },
-  };
-}
-
 /** Creates the client. See `ClientOptions` for every default. */
 export function createClient(options: ClientOptions): EsportsClient {
   const settings = settingsOf(options);
@@ -369,8 +319,12 @@ export function createClient(options: ClientOptions): EsportsClient {
     if (ownsCache) await keyv.disconnect().catch(() => {});
   };
 
-  return viewOf(
-    { v2: v2 !== undefined, deadlines, pipeline, transport, embedded: new Embedded(), close },
+  const stats = () => ({
+    ...pipeline.stats(),
+    tokenRequests: transport instanceof V2Transport ? transport.tokens.requests : 0,
+  });
+  return new ClientView(
+    { v2: v2 !== undefined, deadlines, pipeline, embedded: new Embedded(), stats, close },
     {},
   );
 }

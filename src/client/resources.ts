@@ -26,7 +26,7 @@ export type Send = (path: string, params: QueryParams, options: CallOptions | un
 /** A fresh cached answer for a path without query, or undefined; never goes upstream. */
 export type Peek = (path: string) => Promise<unknown>;
 
-type Resources = Omit<EsportsClient, 'forCaller' | 'stats' | 'close'>;
+export type Resources = Omit<EsportsClient, 'forCaller' | 'stats' | 'close'>;
 
 const SPACE_NAMES: readonly string[] = ID_SPACES.map((s) => s.name);
 

@@ -115,8 +115,17 @@ describe('moved and postponed series', () => {
       };
     };
     const real = client();
+    // A client is a class instance (its resources are getters): the groups are named, not spread.
+    const { matches, rosters, teams, tournaments, casters, games, substages, maps } = real;
     const moving: NotifyClient = {
-      ...real,
+      matches,
+      rosters,
+      teams,
+      tournaments,
+      casters,
+      games,
+      substages,
+      maps,
       series: {
         ...real.series,
         list: async (q, o) => (await real.series.list(q, o)).map(shift),
@@ -301,8 +310,16 @@ describe('live summaries', () => {
     const real = client();
     const read: number[][] = [];
     const note = (id: number) => read.at(-1)!.push(id);
+    const { series, rosters, teams, tournaments, casters, games, substages, maps } = real;
     const c: NotifyClient = {
-      ...real,
+      series,
+      rosters,
+      teams,
+      tournaments,
+      casters,
+      games,
+      substages,
+      maps,
       matches: {
         ...real.matches,
         liveApi: (id, o) => {
