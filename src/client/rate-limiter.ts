@@ -21,6 +21,13 @@ interface RateLimiterOptions {
    * the burst is 2 or more. The bucket holds `burst - reserve`.
    */
   reserve?: number;
+  /**
+   * Tokens only a user's command may take: background work (polling, walks, the name index) waits
+   * while the bucket holds fewer than `1 + headroom`, so a command that misses the cache finds a
+   * token at once instead of queueing behind a saturated poller. The poller's long-run rate is the
+   * same; it just never spends the last tokens. Default 2 (at most the bucket's size minus 1).
+   */
+  headroom?: number;
   now?: () => number;
 }
 
@@ -50,6 +57,7 @@ export class RateLimiter {
   #rate: number;
   #capacity: number;
   readonly #reserve: number;
+  readonly #headroom: number;
   #tokens: number;
   #last: number;
   #blockedUntil = 0;
@@ -70,6 +78,7 @@ export class RateLimiter {
     this.#reserve = Math.max(0, Math.min(options.reserve ?? 1, options.burst - 1));
     this.#capacity = options.burst - this.#reserve;
     this.#tokens = this.#capacity;
+    this.#headroom = Math.max(0, options.headroom ?? 2);
     this.#queueLimit = options.queueLimit;
     this.#now = options.now ?? performance.now.bind(performance);
     this.#last = this.#now();
@@ -94,6 +103,17 @@ export class RateLimiter {
     return Math.max(0, this.#tokens);
   }
 
+  /** Tokens a call of `priority` needs in the bucket before it may take one. */
+  #need(priority: Priority): number {
+    if (priority === 'interactive') return 1;
+    return 1 + Math.min(this.#headroom, Math.max(0, Math.floor(this.#capacity) - 1));
+  }
+
+  /** Whether an interactive call waits (it goes before any background one). */
+  #interactiveWaiting(): boolean {
+    return this.#queue.some((w) => w.ticket.priority === 'interactive');
+  }
+
   #refill(now: number): void {
     const elapsed = Math.max(0, now - this.#last);
     this.#tokens = Math.min(this.#capacity, this.#tokens + (elapsed * this.#rate) / 1000);
@@ -109,7 +129,9 @@ export class RateLimiter {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const now = this.#now();
     this.#refill(now);
-    if (this.#queue.length === 0 && now >= this.#blockedUntil && this.#tokens >= 1) {
+    // Nobody it would overtake waits: an interactive call passes waiting background work.
+    const first = ticket.priority === 'interactive' ? !this.#interactiveWaiting() : this.#queue.length === 0;
+    if (first && now >= this.#blockedUntil && this.#tokens >= this.#need(ticket.priority)) {
       this.#tokens -= 1;
       return Promise.resolve(0);
     }
@@ -152,7 +174,7 @@ export class RateLimiter {
       priority === 'interactive'
         ? this.#queue.filter((w) => w.ticket.priority === 'interactive').length
         : this.#queue.length;
-    const forTokens = (Math.max(0, ahead + 1 - this.#tokens) * 1000) / this.#rate;
+    const forTokens = (Math.max(0, ahead + this.#need(priority) - this.#tokens) * 1000) / this.#rate;
     return Math.max(forTokens, this.#blockedUntil - now);
   }
 
@@ -175,7 +197,8 @@ export class RateLimiter {
     if (this.#timer || this.#queue.length === 0) return;
     const now = this.#now();
     this.#refill(now);
-    const tokenIn = this.#tokens >= 1 ? 0 : ((1 - this.#tokens) * 1000) / this.#rate;
+    const need = this.#need(this.#interactiveWaiting() ? 'interactive' : 'background');
+    const tokenIn = this.#tokens >= need ? 0 : ((need - this.#tokens) * 1000) / this.#rate;
     const delay = Math.max(tokenIn, this.#blockedUntil - now, 0);
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
@@ -186,8 +209,9 @@ export class RateLimiter {
   #drain(): void {
     const now = this.#now();
     this.#refill(now);
-    while (this.#queue.length > 0 && this.#tokens >= 1 && now >= this.#blockedUntil) {
+    while (this.#queue.length > 0 && now >= this.#blockedUntil) {
       const interactive = this.#queue.findIndex((w) => w.ticket.priority === 'interactive');
+      if (this.#tokens < this.#need(interactive >= 0 ? 'interactive' : 'background')) break;
       const [waiter] = this.#queue.splice(Math.max(interactive, 0), 1);
       this.#tokens -= 1;
       const waited = now - waiter!.enqueuedAt;

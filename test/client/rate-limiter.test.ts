@@ -10,10 +10,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function limiter(perSecond: number, burst: number, queueLimit = 100, reserve = 0) {
+function limiter(perSecond: number, burst: number, queueLimit = 100, reserve = 0, headroom = 0) {
   vi.useFakeTimers();
   let now = 0;
-  const l = new RateLimiter({ perSecond, burst, queueLimit, reserve, now: () => now });
+  const l = new RateLimiter({ perSecond, burst, queueLimit, reserve, headroom, now: () => now });
   const advance = async (ms: number) => {
     now += ms;
     await vi.advanceTimersByTimeAsync(ms);
@@ -115,6 +115,45 @@ describe('RateLimiter', () => {
     expect(l.burst).toBe(5);
     await advance(100);
     expect(served).toBe(5);
+  });
+
+  it('keeps headroom for users: background work leaves 2 tokens, which a command then takes at once', async () => {
+    const { l, advance } = limiter(10, 5, 100, 0, 2);
+    const order: string[] = [];
+    for (let i = 0; i < 10; i++) void l.acquire(bg()).then(() => order.push(`bg${i}`));
+    await advance(0);
+    // A bucket of 5 with 2 kept: background work gets 3 at once, then waits with 2 in the bucket.
+    expect(order).toEqual(['bg0', 'bg1', 'bg2']);
+    expect(l.available()).toBe(2);
+    expect(l.queueLength).toBe(7);
+    // Two commands arrive while the poller queues: both are served now, not after a refill.
+    await expect(l.acquire(ia())).resolves.toBe(0);
+    await expect(l.acquire(ia())).resolves.toBe(0);
+    expect(l.available()).toBe(0);
+    // Background resumes only once the bucket is back above the headroom: 3 tokens, 300 ms.
+    await advance(200);
+    expect(order).toHaveLength(3);
+    await advance(100);
+    expect(order).toEqual(['bg0', 'bg1', 'bg2', 'bg3']);
+    // Its long-run rate is the bucket's: one more per 100 ms.
+    await advance(100);
+    expect(order).toHaveLength(5);
+    // The wait it expects counts the headroom; a command's does not.
+    expect(l.expectedWaitMs('interactive')).toBe(0);
+    expect(l.expectedWaitMs('background')).toBeGreaterThan(l.expectedWaitMs('interactive'));
+    l.close(new Error('closed'));
+  });
+
+  it('keeps no headroom in a bucket of one: background work still runs', async () => {
+    const { l, advance } = limiter(10, 1, 100, 0, 2);
+    let served = 0;
+    for (let i = 0; i < 3; i++) void l.acquire(bg()).then(() => served++);
+    await advance(0);
+    expect(served).toBe(1);
+    await advance(100);
+    expect(served).toBe(2);
+    await advance(100);
+    expect(served).toBe(3);
   });
 
   it('takes Remaining into account: another process may have spent the budget', async () => {
