@@ -99,6 +99,15 @@ function findPlan(
   return plan;
 }
 
+/**
+ * The resource groups the notifier reads, as a plain object to override one of: a client is a
+ * class instance whose resources are getters, so spreading it would copy none of them.
+ */
+function notifyGroups(real: NotifyClient): NotifyClient {
+  const { series, matches, rosters, teams, tournaments, casters, games, substages, maps } = real;
+  return { series, matches, rosters, teams, tournaments, casters, games, substages, maps };
+}
+
 describe('moved and postponed series', () => {
   /** A series, and the real client with that one series moved 2 h later from 30 min before its start. */
   function moved() {
@@ -115,17 +124,8 @@ describe('moved and postponed series', () => {
       };
     };
     const real = client();
-    // A client is a class instance (its resources are getters): the groups are named, not spread.
-    const { matches, rosters, teams, tournaments, casters, games, substages, maps } = real;
     const moving: NotifyClient = {
-      matches,
-      rosters,
-      teams,
-      tournaments,
-      casters,
-      games,
-      substages,
-      maps,
+      ...notifyGroups(real),
       series: {
         ...real.series,
         list: async (q, o) => (await real.series.list(q, o)).map(shift),
@@ -310,16 +310,8 @@ describe('live summaries', () => {
     const real = client();
     const read: number[][] = [];
     const note = (id: number) => read.at(-1)!.push(id);
-    const { series, rosters, teams, tournaments, casters, games, substages, maps } = real;
     const c: NotifyClient = {
-      series,
-      rosters,
-      teams,
-      tournaments,
-      casters,
-      games,
-      substages,
-      maps,
+      ...notifyGroups(real),
       matches: {
         ...real.matches,
         liveApi: (id, o) => {
