@@ -174,23 +174,6 @@ function readings(words: Token[], free: string[], options: OptionsDef): Record<s
   return found;
 }
 
-/** The one good reading of `words` (one word per option, or a single best grouping), if any. */
-function cleanReading(
-  words: Token[],
-  free: string[],
-  options: OptionsDef,
-): Record<string, string> | undefined {
-  if (words.length === 0) return {};
-  if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
-    return Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
-  const all = readings(words, free, options);
-  const anchored = (r: Record<string, string>) =>
-    Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;
-  const most = Math.max(-1, ...all.map(anchored));
-  const best = all.filter((r) => anchored(r) === most);
-  return best.length === 1 ? best[0] : undefined;
-}
-
 /**
  * Gives bare values to the options not named, in declaration order. One word per option when that
  * reads well (every word fits its option); otherwise several words may make one text value
@@ -359,9 +342,12 @@ function readNamed(
 }
 
 /**
- * `team:Iron Pilots`: when the bare words cannot be read as the options left, those right after a
- * named text value continue it (added to `args`), except a word that fits an option left that takes
- * a number, a yes/no or a fixed choice (`team:Iron Pilots 3`). The bare words still to assign.
+ * `team:Iron Pilots`: the bare words right after a named text value continue it (added to `args`),
+ * up to a word that fits an option left that takes a number, a yes/no or a fixed choice
+ * (`team:Iron Pilots 3`), unless they read as the options left one word each (`team:Vitality
+ * dota2 5`). Several words are not another text option's value: a person who typed
+ * `tournament:AC Lisbon Masters` named one tournament, not a tournament "AC" and a stage "Lisbon
+ * Masters" (that one is named: `stage:Group A`). The bare words still to assign.
  */
 function continueRuns(
   positionals: Token[],
@@ -370,7 +356,9 @@ function continueRuns(
   options: OptionsDef,
 ): Token[] {
   const free = Object.keys(options).filter((d) => !(d in args));
-  if (cleanReading(positionals, free, options) || !positionals.some((t) => runOf.has(t))) return positionals;
+  const oneWordEach =
+    positionals.length <= free.length && positionals.every((w, i) => fits(options[free[i]!]!, w.text, 1));
+  if (oneWordEach || !positionals.some((t) => runOf.has(t))) return positionals;
   const anchors = free.filter((d) => options[d]!.type !== 'string' || options[d]!.choices?.length);
   const stopped = new Set<string>();
   return positionals.filter((token) => {

@@ -152,6 +152,14 @@ describe('parseCommandText', () => {
       game: 'Strike Point',
       when: 'live',
     });
+    // Several words after a named text value continue it, not another text option left.
+    expect(parseCommandText('/standings tournament:AC Lisbon Masters', real).args).toEqual({
+      tournament: 'AC Lisbon Masters',
+    });
+    expect(parseCommandText('/standings tournament:AC Lisbon Masters stage:Group A', real).args).toEqual({
+      tournament: 'AC Lisbon Masters',
+      stage: 'Group A',
+    });
     // A quoted value is whole; the next word is positional again.
     expect(parseCommandText('/series game:"Strike Point" live', real).args).toEqual({
       game: 'Strike Point',
