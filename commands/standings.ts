@@ -21,7 +21,7 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
@@ -84,14 +84,20 @@ export default defineCommand({
       );
     }
     const chosen = pickSubstage(t, substages, args.stage, ctx.now);
-    // The feed holds the standings of windowed tournaments (re-read as their series finish).
+    // The feed holds the standings of windowed tournaments (re-read as their series finish). When
+    // it does not and the service is busy or down, the copy the list above came with (the name
+    // index's, from its last refresh) answers, marked as possibly out of date.
     let substage: Substage;
+    let stale = false;
     try {
       substage = ctx.feed?.substage(chosen.id) ?? (await data.substages.get(chosen.id));
     } catch (error) {
       if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', t('commands.standings.stageGone'));
-      throw error;
+      if (!(error instanceof MatchdayError) || error.audience !== 'outage') throw error;
+      substage = chosen;
+      stale = true;
     }
+    const flags = stale ? { stale } : {};
     const tournament = names.tournament(tournamentId);
     const title = `${tournament?.title ?? t('commands.standings.tournament')} · ${substage.title}`;
     const others = substages.filter((s) => s.id !== substage.id).map((s) => s.title);
@@ -104,7 +110,10 @@ export default defineCommand({
       const series = await substageSeries(ctx, substage.id);
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(t, title, series, names, policy, footer);
-      return { cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)] };
+      return {
+        cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)],
+        ...flags,
+      };
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
@@ -112,7 +121,7 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(t, title, substage, series, names, policy, footer);
       const logos = logoUrlsOf(names, tableRosters(substage));
-      return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
+      return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -124,12 +133,13 @@ export default defineCommand({
             ...(footer ? { footer } : {}),
           },
         ],
+        ...flags,
       };
     }
     await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
     const card = tableCard(t, title, substage, names, policy, footer);
     const logos = logoUrlsOf(names, tableRosters(substage));
-    return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)] };
+    return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
   },
 });
 

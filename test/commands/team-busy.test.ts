@@ -116,3 +116,54 @@ describe('/team with the players in the name index', () => {
       expect(result.text).toContain(own.service.world.catalog.playerById.get(id)!.nick_name);
   });
 });
+
+describe('/standings while the data service is unreachable', () => {
+  let own: Stack;
+  beforeAll(async () => {
+    own = await startStack();
+  });
+  afterAll(async () => {
+    await own.client.close();
+    await own.truth.close();
+  });
+
+  it("answers a group table from the name index's copy, marked as possibly out of date", async () => {
+    const now = own.clock.nowMs();
+    const tournaments = own.service.world.window(now).tournaments;
+    const stages = (id: number) =>
+      own.names
+        .substagesOf(id)
+        .filter((s) => s.deleted_at === null)
+        .sort((a, b) => Date.parse(a.start ?? '') - Date.parse(b.start ?? '') || a.id - b.id);
+    // A current tournament whose first stage in playing order is a group table the index holds.
+    const tournament = tournaments.find((x) => {
+      const first = stages(x.id)[0];
+      return x.start <= now && x.end >= now && first?.type === 1 && first.standings.length > 0;
+    })!;
+    expect(tournament).toBeDefined();
+    // A tournament the index knows but holds no stages of.
+    const unheld = tournaments.find((x) => own.names.tournament(x.id) && stages(x.id).length === 0)!;
+    expect(unheld).toBeDefined();
+
+    // The client's cache emptied (the index's load had primed each substage it listed), then the
+    // service gone: only the index's copy is left.
+    await own.jump(new Date(now));
+    await own.service.close();
+    const held = await call(own, 'standings', { tournament: String(tournament.id) });
+    expect(held.outcome).toBe('ok');
+    expect(held.reply.stale).toBe(true);
+    // The stage it shows (the current one) is one the index holds, with its table's rows.
+    const [title, stage] = held.reply.cards[0]!.title!.split(' · ');
+    expect(title).toBe(tournament.title);
+    const shown = stages(tournament.id).find((s) => s.title === stage)!;
+    expect(shown).toBeDefined();
+    const rows = held.text.split('\n').filter((line) => /^\d+\s/.test(line.trim()));
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows).toHaveLength(shown.standings.length);
+
+    // Without a held copy there is nothing to show: an outage, said as one.
+    const refused = await call(own, 'standings', { tournament: String(unheld.id) });
+    expect(refused.outcome).toBe('error');
+    expect(refused.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
