@@ -120,7 +120,8 @@ describe('RateLimiter', () => {
   it('keeps headroom for users: background work leaves 2 tokens, which a command then takes at once', async () => {
     const { l, advance } = limiter(10, 5, 100, 0, 2);
     const order: string[] = [];
-    for (let i = 0; i < 10; i++) void l.acquire(bg()).then(() => order.push(`bg${i}`));
+    const waits: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) waits.push(l.acquire(bg()).then(() => order.push(`bg${i}`)));
     await advance(0);
     // A bucket of 5 with 2 kept: background work gets 3 at once, then waits with 2 in the bucket.
     expect(order).toEqual(['bg0', 'bg1', 'bg2']);
@@ -141,7 +142,12 @@ describe('RateLimiter', () => {
     // The wait it expects counts the headroom; a command's does not.
     expect(l.expectedWaitMs('interactive')).toBe(0);
     expect(l.expectedWaitMs('background')).toBeGreaterThan(l.expectedWaitMs('interactive'));
+    // Closing fails the five background calls still waiting; the five served are not touched.
     l.close(new Error('closed'));
+    const settled = await Promise.allSettled(waits);
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(5);
+    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+    expect(refused.map((s) => (s.reason as Error).message)).toEqual(Array(5).fill('closed'));
   });
 
   it('keeps no headroom in a bucket of one: background work still runs', async () => {
