@@ -112,6 +112,8 @@ interface ClientLiveData extends LiveData {
 export class ClientSource implements NotifySource {
   readonly #o: ClientSourceOptions;
   readonly #names: ClientLabels;
+  /** Each read lists what it needs from the service itself. */
+  readonly complete = true;
   readonly #known = new Map<number, Known>();
   #newlyKnown: Known[] = [];
   #forgotten: number[] = [];

@@ -58,6 +58,11 @@ export class FeedSource implements NotifySource {
     return this.#tournaments.read(series);
   }
 
+  /** Once the feed has walked its whole window (before that, a day's digest would miss series). */
+  get complete(): boolean {
+    return !this.#o.feed.filling;
+  }
+
   get labels(): SeriesLabels {
     return this.#o.names;
   }

@@ -149,6 +149,8 @@ class NotifierImpl implements Notifier {
   #lookedBack = false;
   /** The clock's time of this process's last completed tick. */
   #tickedAt: number | undefined;
+  /** "Waiting for the feed's first read" was logged (said once, and once when it ends). */
+  #waitLogged = false;
   #runUnrecorded = false;
 
   constructor(options: NotifierOptions) {
@@ -277,6 +279,15 @@ class NotifierImpl implements Notifier {
     await this.#lastRun(now);
     await this.#dispatcher.retryMarks();
     await this.#prune();
+    if (!this.#source.complete) {
+      // Nothing is decided on half a schedule; the run is not recorded, so nothing is skipped either.
+      if (!this.#waitLogged)
+        this.#o.logger.info({}, "notifications wait for the feed's first read of the schedule");
+      this.#waitLogged = true;
+      return;
+    }
+    if (this.#waitLogged) this.#o.logger.info({}, 'the schedule is read; notifications start');
+    this.#waitLogged = false;
     await this.#work(now);
     // Recorded only after a whole tick: a process that dies mid-tick leaves the look-back to cover it.
     this.#tickedAt = now;

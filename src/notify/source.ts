@@ -47,6 +47,11 @@ export interface ReadResult {
 }
 
 export interface NotifySource {
+  /**
+   * False while the picture may lack series (the feed's first walk of the schedule is under way):
+   * the notifier then waits, since a digest or a look-back built from half a schedule would be wrong.
+   */
+  readonly complete: boolean;
   /** Brings the picture up to `now` (reads, or looks at what the feed holds). */
   read(now: number, hints: ReadHints): Promise<ReadResult>;
   /** Every series the jobs look at. */

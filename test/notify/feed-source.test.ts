@@ -44,9 +44,13 @@ const settings: Partial<Settings> = {
   ],
 };
 
-function notifierOf(name: string, feed?: Parameters<typeof createNotifier>[0]['feed']) {
+function notifierOf(
+  name: string,
+  feed?: Parameters<typeof createNotifier>[0]['feed'],
+  subscribed: Partial<Settings> = settings,
+) {
   const tenants = new MemoryTenants();
-  tenants.set('discord:1', settings);
+  tenants.set('discord:1', subscribed);
   const discord = new RecordingDelivery('discord', () => clock.nowMs());
   const ledger = new SqliteLedger(join(dir, `${name}.sqlite`));
   const logger = memoryLogger();
@@ -118,6 +122,48 @@ describe('the notifier over the feed', () => {
     // The feed did the reading: the notifier over it sent no request of its own; the other read a lot.
     expect(over.notifier.stats.reads).toBe(0);
     expect(own.notifier.stats.reads).toBeGreaterThan(100);
+  }, 600_000);
+
+  it("waits for the feed's first read of the schedule: the day's digest is not built from half of it", async () => {
+    const client = uncachedClient(service);
+    const names = createNameIndex({ client, clock });
+    await names.refresh();
+    const feed = createFeed({ client, clock, horizonMs: 26 * HOUR, pastMs: 3 * HOUR });
+    closers.push(() => feed.stop());
+    const digestOnly: Partial<Settings> = {
+      ...settings,
+      channels: [{ id: 'c1', games: [], tiers: [], teams: [], kinds: ['digest'], leads: [30, 10] }],
+    };
+    // Five minutes past the 09:00 digest: the first tick of a process started now owes the digest.
+    clock.set(new Date(Date.parse('2025-06-05T09:05:00Z')));
+    const over = notifierOf('over-filling', { feed, names }, digestOnly);
+    const own = notifierOf('own-filling', undefined, digestOnly);
+    const said = (logger: ReturnType<typeof memoryLogger>, msg: string) =>
+      logger.lines.filter((l) => l.msg === msg).length;
+
+    // The feed has read nothing yet: the notifier waits, posts nothing, and says why once.
+    expect(feed.filling).toBe(true);
+    await over.notifier.tick();
+    await over.notifier.tick();
+    expect(over.discord.posts()).toEqual([]);
+    expect(said(over.logger, "notifications wait for the feed's first read of the schedule")).toBe(1);
+
+    // Once the feed has walked its window, the next tick posts the digest with the day's series.
+    await feed.tick();
+    expect(feed.filling).toBe(false);
+    await over.notifier.tick();
+    await own.notifier.tick();
+    await over.notifier.drain();
+    await own.notifier.drain();
+    const digests = (d: RecordingDelivery) => d.posts().filter((p) => p.key.startsWith('digest:'));
+    expect(digests(over.discord)).toHaveLength(1);
+    expect(digests(over.discord)[0]!.text).not.toContain('Nothing scheduled today');
+    expect(digests(over.discord)[0]!.text).toMatch(/ vs /);
+    // The same digest, word for word, as the notifier that reads the service itself.
+    expect(digests(over.discord).map((p) => [p.key, p.text])).toEqual(
+      digests(own.discord).map((p) => [p.key, p.text]),
+    );
+    expect(said(over.logger, 'the schedule is read; notifications start')).toBe(1);
   }, 600_000);
 
   it('after downtime, looks back and logs the same drops as the notifier reading the service', async () => {
