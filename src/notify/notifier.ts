@@ -96,6 +96,7 @@ export interface NotifierOptions {
 }
 
 export interface Notifier {
+  /** Runs the first tick at once, in the background, then one every `tickMs` until `stop()`. */
   start(): Promise<void>;
   stop(): Promise<void>;
   /** One reconcile-and-send pass at the clock's "now". */
@@ -228,8 +229,10 @@ class NotifierImpl implements Notifier {
   }
 
   async start(): Promise<void> {
-    // Reconcile at once: whatever came due while the process was down is decided now.
-    await this.tick();
+    // Reconcile at once: whatever came due while the process was down is decided now, in the
+    // background: start-up (the banner, the commands) does not wait for its posts (a slow platform
+    // held the banner for 30 s). `stop()` waits for it.
+    void this.tick();
     const seconds = Math.max(1, Math.round(this.#o.tickMs / 1000));
     this.#task = cron.schedule(`*/${seconds} * * * * *`, () => this.tick(), {
       noOverlap: true,
