@@ -146,7 +146,13 @@ export default defineCommand({
     }
     // Said above the list, not in the first card's footer: a busy day has several cards.
     if (held?.filling) notes.push([`${t('commands.shared.filling')}.`]);
-    if (notes.length > 0) cards[0]!.description = [...notes, ...(cards[0]!.description ?? [])];
+    // A blank line between the notes and the first tournament's heading (none before "nothing scheduled").
+    if (notes.length > 0)
+      cards[0]!.description = [
+        ...notes,
+        ...(series.length > 0 ? [[]] : []),
+        ...(cards[0]!.description ?? []),
+      ];
     return pager ? { cards, pager } : { cards };
   },
 });

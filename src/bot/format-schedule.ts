@@ -20,7 +20,7 @@ import { COLOURS } from './reply.ts';
  * A day's series grouped by tournament, one card per tournament (when there are more tournaments
  * than `MAX_CARDS`, several share a card, each under a bold heading; what still does not fit is
  * counted in the last footer), each line with its start time as an instant (rendered in the
- * tenant's timezone by the platform). For `/schedule` and the daily digest.
+ * tenant's timezone by the platform). For `/schedule`.
  */
 export function scheduleCards(
   series: readonly Series[],
@@ -77,8 +77,13 @@ export function scheduleCards(
     } else break;
     shown.push(tournamentId);
   }
+  // The day's title heads the reply; the first tournament's name moves under it, in bold as the
+  // shared headings are (a title "Today · ... · AC Seoul League" read as that tournament's schedule).
   const first = cards[0];
-  if (first) first.title = `${options.title} · ${first.title}`;
+  if (first) {
+    first.description = [[{ text: first.title, bold: true }], ...(first.description ?? [])];
+    first.title = options.title;
+  }
   const hidden = ordered.slice(shown.length);
   if (hidden.length > 0) {
     const count = hidden.reduce((n, [, list]) => n + list.length, 0);

@@ -1,11 +1,23 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PAGES, MAX_SHOWN } from '../../commands/schedule.ts';
-import { plainText, type Text } from '../../src/bot/reply.ts';
+import { type Card, plainText, type Text } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byStartThenId, matchupOf, worldSeries } from './truth.ts';
+
+/** The lines of a card that are series: each starts with the series' start time. */
+const seriesLines = (card: Card): Text[] =>
+  (card.description ?? []).filter((line) => typeof line[0] === 'object' && 'time' in line[0]);
+
+/** A card's title, then its bold lines: the tournaments it lists, each under its name. */
+const headings = (card: Card): string[] => [
+  card.title,
+  ...(card.description ?? [])
+    .filter((line) => line.length === 1 && typeof line[0] === 'object' && 'bold' in line[0] && line[0].bold)
+    .map((line) => plainText(line)),
+];
 
 let stack: Stack;
 describe.each(APIS)('on %s', (api) => {
@@ -42,23 +54,29 @@ describe.each(APIS)('on %s', (api) => {
       expect(result.outcome).toBe('ok');
       const expected = expectedDay('UTC', game.id, 2);
       expect(expected.length).toBeGreaterThan(0);
-      const lines = result.reply.cards.flatMap((c) => c.description ?? []);
+      const lines = result.reply.cards.flatMap(seriesLines);
       expect(lines).toHaveLength(expected.length);
       // Each tournament's card lists its series in start order; every expected series appears once.
       for (const s of expected) {
         const card = result.reply.cards.find((c) =>
-          c.title.includes(stack.names.tournament(s.tournament.id)!.title),
+          headings(c).some((h) => h.includes(stack.names.tournament(s.tournament.id)!.title)),
         )!;
-        const line = card.description!.find((l) =>
+        const line = seriesLines(card).find((l) =>
           l.some((span) => typeof span === 'object' && 'time' in span && span.time.toISOString() === s.start),
         );
         expect(line).toBeDefined();
       }
       for (const card of result.reply.cards) {
-        const times = card.description!.map((l) => (l[0] as { time: Date }).time.getTime());
+        const times = seriesLines(card).map((l) => (l[0] as { time: Date }).time.getTime());
         expect(times).toEqual([...times].sort((a, b) => a - b));
       }
-      expect(result.reply.cards[0]!.title).toMatch(/^Today, /);
+      // The day heads the reply on its own; the first tournament's name is the first line under it.
+      const [first] = result.reply.cards;
+      expect(first!.title).toMatch(/^Today, [^·]+ · .+ \(UTC\)$/);
+      expect(headings(first!)[1]).toMatch(
+        new RegExp(`^${stack.names.tournament(expected[0]!.tournament.id)!.title} \\(`),
+      );
+      expect(first!.title).not.toContain(stack.names.tournament(expected[0]!.tournament.id)!.title);
     });
 
     it("takes the day in the tenant's timezone", async () => {
@@ -68,7 +86,7 @@ describe.each(APIS)('on %s', (api) => {
       const tenant = await tenantWith(stack, { games: [game.id], tiers: [3], timezone: zone });
       const result = await call(stack, 'schedule', { day: 'tomorrow' }, { tenant });
       const expected = expectedDay(zone, game.id, 3, 1);
-      const lines = result.reply.cards.flatMap((c) => c.description ?? []);
+      const lines = result.reply.cards.flatMap(seriesLines);
       expect(lines.length).toBe(expected.length);
       const shown = lines.map((l) => (l[0] as { time: Date }).time.toISOString()).sort();
       expect(shown).toEqual(expected.map((s) => s.start!).sort());
