@@ -1,9 +1,10 @@
 /**
  * The feed's freshness rules on a jumped clock, against the local service over HTTP: a series that
  * goes live, finishes, moves (a postponement announced) or is deleted is seen within its band
- * (`pollBand`: live 10 s, imminent 1 min, near 5 min), without waiting for the 30-minute scan.
+ * (`pollBand`: live 10 s, imminent 1 min, near 5 min), without waiting for the 30-minute scan. And
+ * a service down at start-up: the feed keeps polling and fills once it answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
@@ -124,4 +125,45 @@ describe('feed freshness on a jumped clock', () => {
     await feed.tick();
     expect(client.stats().upstreamTotal).toBe(again);
   });
+});
+
+describe('feed when the service is down at start-up', () => {
+  it('starts with nothing read (still filling), keeps polling, and fills once the service answers', async () => {
+    clock.set(new Date(AT));
+    const client = createClient({
+      baseUrl: service.url,
+      secret: service.secret,
+      rate: { perSecond: 10_000, burst: 10_000 },
+    });
+    clients.push(client);
+    // Short deadlines and ticks: the outage is seen in half a second, the recovery within a few ticks.
+    const background = client.forCaller({ priority: 'background', deadlineMs: 500 });
+    const feed = createFeed({
+      client: background,
+      clock,
+      horizonMs: 3 * 3600_000,
+      pastMs: 3600_000,
+      tickMs: 200,
+    });
+    try {
+      service.faults.errorRate = 1;
+      await feed.start();
+      // Nothing read, nothing invented; still filling, so the notifier over it waits.
+      expect(feed.ready).toBe(false);
+      expect(feed.filling).toBe(true);
+      expect(feed.sizes().series).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(feed.ready).toBe(false);
+
+      service.faults.errorRate = 0;
+      await vi.waitFor(() => expect(feed.ready && !feed.filling).toBe(true), {
+        timeout: 30_000,
+        interval: 50,
+      });
+      expect(feed.sizes().series).toBeGreaterThan(0);
+    } finally {
+      service.faults.errorRate = 0;
+      await feed.stop();
+    }
+  }, 60_000);
 });
