@@ -99,7 +99,7 @@ async function main() {
     commands,
     client,
     names,
-    feed,
+    picture: feed,
     tenants: new MemoryStore(),
     clock,
     logger,

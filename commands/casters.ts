@@ -1,10 +1,10 @@
 /**
  * `/casters`: who casts a series and where to watch: platform, online and viewers, links, the
- * primary caster first. The series is the one named, else the next (or live) series of the team
- * named, else the first live or upcoming series in the tenant's games. Requests: the series (1),
- * its casters (1).
+ * primary caster first. The series is the one named, else the live (or next) series of the team
+ * named, else the biggest live series in the chat's games and tiers (the next one when none is
+ * live). Reads through the read model (src/reads/reads.ts).
  */
-import { defineCommand } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { gameTag, matchup, tournamentName } from '../src/bot/format.ts';
 import {
   broadcastLines,
@@ -16,19 +16,9 @@ import {
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import type { Where } from '../src/client/types.ts';
 import type { Translate } from '../src/i18n/i18n.ts';
 import type { Caster, Series } from '../src/protocol/types.ts';
-import {
-  fromFeed,
-  gamesFor,
-  gamesLabel,
-  resolveName,
-  scopeOf,
-  seriesArg,
-  teamRosters,
-  visible,
-} from './shared.ts';
+import { gamesFor, gamesLabel, resolveName, scopeOf, seriesArg, teamRosters } from './shared.ts';
 
 /** Casters listed in full; the rest are counted. */
 const MAX_CASTERS = 15;
@@ -62,28 +52,17 @@ export default defineCommand({
       series = await seriesArg(ctx, seriesText);
     } else {
       const games = await gamesFor(ctx, args.game);
-      const filter: Where<'series'>[] = [['lifecycle', '<=', ['live', 'upcoming']]];
-      const wanted: { games?: number[]; rosters?: number[] } = {};
+      const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
       let who = gamesLabel(ctx, games);
       if (teamText) {
         const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
         wanted.rosters = await teamRosters(ctx, teamId);
-        filter.push(['participants.roster.id', '^', wanted.rosters]);
         who = names.team(teamId)?.name ?? ctx.t('commands.live.thatTeam');
-      } else if (games.length > 0) {
-        filter.push(['game.id', '<=', games]);
-        wanted.games = games;
+      } else {
+        if (games.length > 0) wanted.games = games;
+        if (ctx.tenant.settings.tiers.length > 0) wanted.tiers = [...ctx.tenant.settings.tiers];
       }
-      // Live series started before any upcoming one, so start-asc puts them first.
-      const held = fromFeed(ctx, {
-        ...wanted,
-        lifecycles: ['live', 'upcoming'],
-        order: 'start-asc',
-        take: 1,
-      });
-      series = held
-        ? held.series[0]
-        : visible(await data.series.list({ filter, order: 'start-asc', take: 1 }))[0];
+      series = await biggestSeries(ctx, wanted);
       if (!series) {
         return {
           cards: [
@@ -96,20 +75,28 @@ export default defineCommand({
         };
       }
     }
-    // The feed keeps the casters of windowed series (streams of live ones fresh with the live reads).
-    const heldCasters = ctx.feed?.casters(series.casters.map((c) => c.caster.id));
     const [casters] = await Promise.all([
-      heldCasters
-        ? heldCasters
-        : series.casters.length > 0
-          ? data.series.casters(series.id, { take: 50 })
-          : Promise.resolve([]),
+      ctx.reads.casters(series.casters.map((c) => c.caster.id)),
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
     ]);
     return { cards: [castersCard(ctx.t, series, casters, names)] };
   },
 });
+
+/**
+ * The series a fan means by `/casters` alone: the biggest live one in these conditions (the
+ * highest tier, then the earliest start), else the next to start.
+ */
+async function biggestSeries(
+  ctx: CommandContext<unknown>,
+  wanted: { games?: number[]; tiers?: number[]; rosters?: number[] },
+): Promise<Series | undefined> {
+  const live = await ctx.reads.series({ ...wanted, lifecycles: ['live'], order: 'start-asc', take: 50 });
+  if (live.length > 0) return [...live].sort((a, b) => a.tier - b.tier)[0];
+  const [next] = await ctx.reads.series({ ...wanted, lifecycles: ['upcoming'], order: 'start-asc', take: 1 });
+  return next;
+}
 
 /** The casters card: one line per caster, primary first, then online by viewers. */
 export function castersCard(

@@ -2,16 +2,17 @@
  * `/live`: the live scoreline of one series, or of every live series in the tenant's games and
  * tiers: series score, the current map and its score in its game's words (`src/bot/live-now.ts`:
  * rounds, kills, goals, supply, a lobby's places), earlier maps, and streams (primary first).
- * At most 3 upstream requests cold:
- * - overview: the live series (1), their matches (1, all at once), their casters (1, all at once);
- *   no per-match summary reads (no batch endpoint): a current game's line comes from the summary
- *   the feed holds, as on the notifier's card; nothing live: the next few upcoming instead (1);
- * - one series (named, or a team's): the series (1), then at most 2 of, in this order, the
- *   matches (map names, earlier maps), the live summary of the current game, and the casters
- *   (left to `/casters` when the budget runs out). The current game of a head-to-head is the
- *   series' match ref after the maps already won (sum of the scores), so its summary needs no
- *   match request; a lobby's is its live match, so its summary is read after the matches. The
- *   summary source is the series' coverage (computer vision first, as the feed reads it).
+ Everything is read through the read model (src/reads/reads.ts), which answers from the feed when
+ * it holds the answer (`npm start`: no request at all) and from the service otherwise:
+ * - overview: the live series, their matches (all at once), their casters (all at once) and each
+ *   shown series' current game summary, as on the notifier's card; nothing live: the next few
+ *   upcoming instead;
+ * - one series (named, or a team's): the series, its matches (map names, earlier maps), the live
+ *   summary of the current game, and the casters. The current game of a head-to-head is the
+ *   series' match ref after the maps already won (sum of the scores); a lobby's is its live match,
+ *   so its summary is read after the matches. The summary source is the series' coverage
+ *   (computer vision first, as the feed reads it). A part the service cannot give in time is left
+ *   out with a note (streams then point to `/casters`).
  * Map names come from the name index; asked before its first load (a cold start), one more read
  * names the shown maps rather than a made-up "Map 1".
  */
@@ -20,19 +21,14 @@ import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { isLobby } from '../src/bot/format.ts';
 import { liveCard } from '../src/bot/format-live.ts';
 import { type Card, COLOURS, type Text } from '../src/bot/reply.ts';
-import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
 import { summarySource } from '../src/feed/reads.ts';
 import { spanned } from '../src/i18n/i18n.ts';
 import { type LiveSummary, liveSummaryMatch } from '../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../src/protocol/types.ts';
 import {
-  type FromFeed,
-  fromFeed,
   gamesFor,
   gamesLabel,
-  isNotFound,
-  noteFilling,
   nothingLiveCard,
   resolveName,
   scopeOf,
@@ -40,7 +36,6 @@ import {
   teamRosters,
   tiersLabel,
   unlessBusy,
-  visible,
 } from './shared.ts';
 
 /** Most series shown at once (one card each; Discord allows 10 embeds, this stays readable). */
@@ -48,9 +43,6 @@ export const MAX_LIVE_CARDS = 5;
 
 /** Live series read at once (the service's page): the overview counts those it does not show. */
 const LIVE_PAGE = 50;
-
-/** Upstream requests a command may make cold (issue 4: at most 3). */
-const BUDGET = 3;
 
 export default defineCommand({
   name: 'live',
@@ -75,29 +67,25 @@ export default defineCommand({
     const games = await gamesFor(ctx, ctx.args.game);
     const seriesText = ctx.args.series;
     const picked = seriesText
-      ? { series: [await seriesArg(ctx, seriesText)], detailed: true, used: 1 }
+      ? { series: [await seriesArg(ctx, seriesText)], detailed: true }
       : await liveSeries(ctx, games, ctx.args.team, Boolean(ctx.args.game));
     if ('card' in picked) return { cards: [picked.card] };
     return { cards: await liveCards(ctx, picked) };
   },
 });
 
-/** The series `/live` shows, and what reading them cost. */
+/** The series `/live` shows. */
 interface Picked {
   series: Series[];
   /** One series asked for on purpose (by name or team): shown in detail. */
   detailed: boolean;
-  /** Upstream requests spent so far. */
-  used: number;
-  /** What the feed held (to say when the picture is still filling). */
-  held?: FromFeed;
   /** "And 2 more live series", when the overview shows only the first few. */
   more?: string;
 }
 
 /**
- * The live series of a team (`teamText`), or of the tenant's games and tiers: from the feed when it
- * holds them, else one listing. Nothing live: the card that says so (with what comes next).
+ * The live series of a team (`teamText`), or of the tenant's games and tiers. Nothing live: the
+ * card that says so (with what comes next).
  */
 async function liveSeries(
   ctx: CommandContext<unknown>,
@@ -106,43 +94,28 @@ async function liveSeries(
   gameAsked: boolean,
 ): Promise<Picked | { card: Card }> {
   const { names, tenant } = ctx;
-  const filter: Where<'series'>[] = [];
-  // The same conditions for the feed.
   const wanted: { games?: number[]; tiers?: number[]; rosters?: number[] } = {};
-  let used = 0;
   let who: string;
   if (teamText) {
     const teamId = await resolveName(ctx, 'team', teamText, scopeOf(ctx, games));
-    if (names.rostersOfTeam(teamId).length === 0) used++;
     wanted.rosters = await teamRosters(ctx, teamId);
-    filter.push(['participants.roster.id', '^', wanted.rosters]);
     who = names.team(teamId)?.name ?? ctx.t('commands.live.thatTeam');
     // A named team is asked for on purpose: only an explicit game narrows it.
-    if (gameAsked) {
-      filter.push(['game.id', '<=', games]);
-      wanted.games = games;
-    }
+    if (gameAsked) wanted.games = games;
   } else {
-    const tiers = tenant.settings.tiers;
-    if (games.length > 0) filter.push(['game.id', '<=', games]);
-    if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
     wanted.games = games;
-    wanted.tiers = tiers;
-    who = `${gamesLabel(ctx, games)} · ${tiersLabel(ctx.t, tiers)}`;
+    wanted.tiers = tenant.settings.tiers;
+    who = `${gamesLabel(ctx, games)} · ${tiersLabel(ctx.t, wanted.tiers)}`;
   }
   // One page of up to 50 costs the same as 5: the cards show the first few, the rest are counted.
-  const held = fromFeed(ctx, { ...wanted, lifecycles: ['live'], order: 'start-asc', take: LIVE_PAGE });
-  let series = held?.series;
-  if (!series) {
-    const listing = {
-      filter: [['lifecycle', '=', 'live'], ...filter] as Where<'series'>[],
-      order: 'start-asc' as const,
-    };
-    series = visible(await ctx.data.series.list({ ...listing, take: LIVE_PAGE }));
-    used++;
-  }
-  if (series.length === 0) return { card: await nothingLiveCard(ctx, filter, who, wanted) };
-  const picked: Picked = { series, detailed: teamText !== undefined, used, ...(held ? { held } : {}) };
+  const series = await ctx.reads.series({
+    ...wanted,
+    lifecycles: ['live'],
+    order: 'start-asc',
+    take: LIVE_PAGE,
+  });
+  if (series.length === 0) return { card: await nothingLiveCard(ctx, who, wanted) };
+  const picked: Picked = { series, detailed: teamText !== undefined };
   if (series.length > MAX_LIVE_CARDS) {
     const left = series.length - MAX_LIVE_CARDS;
     const key = series.length >= LIVE_PAGE ? 'commands.live.moreAtLeast' : 'commands.live.more';
@@ -161,19 +134,19 @@ interface Details {
   /** The summary shown in detail, with its game's number. */
   shown: LiveSummary | undefined;
   shownOrder: number | undefined;
-  /** The overview line of each series' current game, from the feed. */
+  /** The overview line of each series' current game. */
   overview: (s: Series) => LiveSummary | undefined;
-  /** Casters exist but were left to /casters (the budget ran out). */
+  /** Casters exist but were left to /casters (the service could not give them in time). */
   castersLeft: boolean;
 }
 
 /**
- * Reads what the cards show: what the feed holds costs nothing; the rest is asked for most telling
- * first, as the budget allows. The matches come first: one series in detail shows at least what the
- * overview shows (map names, earlier maps); streams are the part left to /casters.
+ * Reads what the cards show, all at once. The matches come first where a lobby's current game is
+ * known only from them; a part the service cannot give in time is left out (streams then point to
+ * /casters).
  */
 async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promise<Details> {
-  const { data, names, feed } = ctx;
+  const { data, names, reads } = ctx;
   const { series, detailed } = picked;
   const labelsReady = Promise.all([
     names.ensureSeriesLabels(data, series),
@@ -184,35 +157,15 @@ async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promis
   ]);
   const casterIds = [...new Set(series.flatMap((s) => s.casters.map((c) => c.caster.id)))];
   const one = series[0]!;
-  const heldMatches =
-    feed && series.every((s) => feed.liveMatches(s.id) !== undefined)
-      ? series.flatMap((s) => feed.liveMatches(s.id)!)
-      : undefined;
-  const heldCasters = casterIds.length > 0 ? feed?.casters(casterIds) : [];
-  const current = detailed ? (currentGame(one) ?? playingGame(one, heldMatches)) : undefined;
-  const heldSummary = current ? feed?.liveSummary(current.source, current.matchId) : undefined;
-  const wanted: ('summary' | 'casters' | 'matches')[] = [];
-  if (!heldMatches) wanted.push('matches');
-  // A lobby's current game is known from its matches only: its summary is read after them.
-  const lobbyDetail = detailed && current === undefined && isLobby(one) && summarySource(one) !== undefined;
-  if ((current && !heldSummary) || lobbyDetail) wanted.push('summary');
-  if (casterIds.length > 0 && !heldCasters) wanted.push('casters');
-  const asked = new Set(wanted.slice(0, Math.max(0, BUDGET - picked.used)));
-  const ids = series.map((s) => s.id);
+  const current = detailed ? currentGame(one) : undefined;
+  const summaryOf = async (game: CurrentGame): Promise<LiveSummary | undefined> => {
+    const summary = await reads.liveSummary(game.source, game.matchId);
+    return summary && usableSummary(summary, game, ctx.now);
+  };
   const [matches, casters, summary] = await Promise.all([
-    heldMatches ??
-      (asked.has('matches')
-        ? unlessBusy(
-            ctx,
-            data.matches.list({ filter: [['series.id', '<=', ids]], order: 'order-asc', take: 50 }),
-          )
-        : undefined),
-    heldCasters ?? (asked.has('casters') ? unlessBusy(ctx, data.casters.getMany(casterIds)) : []),
-    heldSummary && current
-      ? usableSummary(heldSummary, current, ctx.now)
-      : asked.has('summary') && current
-        ? unlessBusy(ctx, liveSummary(ctx, current))
-        : undefined,
+    unlessBusy(ctx, reads.matchesOf(series.map((s) => s.id))),
+    unlessBusy(ctx, reads.casters(casterIds)),
+    current ? unlessBusy(ctx, summaryOf(current)) : undefined,
     unlessBusy(ctx, labelsReady),
   ]);
   // Map names: the index holds them once loaded; before that (a cold start), one read of the
@@ -227,24 +180,31 @@ async function liveDetails(ctx: CommandContext<unknown>, picked: Picked): Promis
     );
   let shown = summary;
   let shownOrder = current?.order;
-  const playing =
-    !shown && lobbyDetail && asked.has('summary') && matches ? playingGame(one, matches) : undefined;
+  // A lobby's current game is known from its matches only: its summary is read after them.
+  const playing = detailed && !current && matches ? playingGame(one, matches) : undefined;
   if (playing) {
-    shown = await unlessBusy(ctx, liveSummary(ctx, playing));
+    shown = await unlessBusy(ctx, summaryOf(playing));
     shownOrder = playing.order;
   }
-  /** The summary the feed holds of a series' current game, as the notifier's card shows it. */
-  const overview = (s: Series): LiveSummary | undefined => {
-    const game = heldMatches?.find((m) => m.series.id === s.id && m.lifecycle === 'live');
-    const source = summarySource(s);
-    const held = game && source ? feed?.liveSummary(source, game.id) : undefined;
-    return held && game && source
-      ? usableSummary(held, { matchId: game.id, order: game.order, source }, ctx.now)
-      : undefined;
+  // The overview shows each current game's line as the notifier's live card says it.
+  const overviews = new Map<number, LiveSummary>();
+  if (!detailed && matches)
+    await Promise.all(
+      series.map(async (s) => {
+        const game = playingGame(s, matches);
+        const line = game ? await unlessBusy(ctx, summaryOf(game)) : undefined;
+        if (line) overviews.set(s.id, line);
+      }),
+    );
+  const castersLeft = casterIds.length > 0 && !casters;
+  return {
+    matches,
+    casters: casters ?? [],
+    shown,
+    shownOrder,
+    overview: (s) => overviews.get(s.id),
+    castersLeft,
   };
-  // Left to /casters when the budget ran out or the service could not give them in time.
-  const castersLeft = casterIds.length > 0 && !heldCasters && (!asked.has('casters') || !casters);
-  return { matches, casters: casters ?? [], shown, shownOrder, overview, castersLeft };
 }
 
 /** One card per series (the first in detail when one was asked for), with hints to go further. */
@@ -269,7 +229,6 @@ async function liveCards(ctx: CommandContext<unknown>, picked: Picked): Promise<
     });
   });
   const t = ctx.t;
-  noteFilling(t, cards[0]!, picked.held);
   // Hints name commands, so they are lines of the card (footers are plain text on Discord).
   const more = t('commands.live.moreField');
   if (details.castersLeft)
@@ -327,29 +286,6 @@ function usableSummary(summary: LiveSummary, current: CurrentGame, now: Date): L
   if (match.id !== current.matchId) return undefined;
   // The next game's summary exists before it starts: until then the series score says it all.
   return Date.parse(match.start) <= now.getTime() ? summary : undefined;
-}
-
-/**
- * The live summary of the current game from the source the series' coverage promises (computer
- * vision first, then the API source); none when the service has no summary for it (a game that
- * has not started yet, or just ended), or when it answers for another match.
- */
-async function liveSummary(
-  ctx: CommandContext<unknown>,
-  current: CurrentGame,
-): Promise<LiveSummary | undefined> {
-  const data = ctx.data;
-  try {
-    const summary =
-      current.source === 'cv'
-        ? await data.matches.liveCv(current.matchId)
-        : await data.matches.liveApi(current.matchId);
-    return usableSummary(summary, current, ctx.now);
-  } catch (error) {
-    // Between games the next one has no summary yet: the card shows the series score.
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
 }
 
 /** Adds a pointer to another command to a card, in its "More" field (`name`; one line per pointer). */

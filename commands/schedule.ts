@@ -1,51 +1,27 @@
 /**
  * `/schedule`: a day's series (today by default) for the tenant's games and tiers, grouped by
- * tournament, the day taken in the tenant's timezone. The service cannot filter by time range, so
- * the day is read from two ordered walks that stop at the day's edges: upcoming and live series by
- * start (when the day is not over), finished ones by start descending (when it has begun). The
- * walks share a budget of 8 pages (a busy day and the rest of today before it), read at once; with
- * a feed the day is read from it and costs nothing. A busy day (about 190 series at the default
- * tiers 1 and 2) is shown a page at a time (`src/bot/pages.ts`): by default the page with what is
- * on now, `page:` for another; each page says which it is and the command lines of its
- * neighbours, and Discord and Slack add previous/next buttons. When the budget runs out before the
- * day's edge, the answer says so and how to narrow with game: or tier:.
+ * tournament, the day taken in the tenant's timezone. The day is read whole through the read model
+ * (src/reads/reads.ts): from the feed when it holds the day (`npm start`: no request), else from the
+ * service in ordered walks to the day's edges (src/reads/series-listing.ts). A busy day (about 190
+ * series at the default tiers 1 and 2) is shown a page at a time (`src/bot/pages.ts`): by default
+ * the page with what is on now, `page:` for another; each page says which it is and the command
+ * lines of its neighbours, and Discord and Slack add previous/next buttons.
  */
 import { DateTime } from 'luxon';
-import type { CommandContext } from '../src/bot/command.ts';
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format-schedule.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
 import type { Pager, Text } from '../src/bot/reply.ts';
 import { dayTitle } from '../src/bot/time-format.ts';
-import type { Where } from '../src/client/types.ts';
-import { cmd } from '../src/core/errors.ts';
-import { spanned, type Translate } from '../src/i18n/i18n.ts';
-import type { Series } from '../src/protocol/types.ts';
-import { type FromFeed, fromFeed, gamesFor, gamesLabel, tiersLabel, visible } from './shared.ts';
+import type { Translate } from '../src/i18n/i18n.ts';
+import { gamesFor, gamesLabel, tiersLabel } from './shared.ts';
 
 /** How far from today a schedule may be asked for. */
 export const MAX_DAYS_AWAY = 14;
-/**
- * Service pages both walks may read together (one request each): a whole busy day (about 190
- * series at tiers 1 and 2) and the rest of today before tomorrow's, so every page of the day can
- * be numbered. With a feed (`npm start`, the bots) the day is read from it: no request at all.
- */
-export const MAX_PAGES = 8;
 /** Most series one answer shows (readable, and within every platform's limits). */
 export const MAX_SHOWN = PAGE_SIZE;
 /** The highest page: far more than a day of the busiest settings fills. */
 const MAX_PAGE = 50;
-/** The service's largest page. */
-const PAGE = 50;
-
-interface Walk {
-  filter: Where<'series'>[];
-  order: 'start-asc' | 'start-desc';
-  /** True for the first series beyond the day's edge: the walk ends there. */
-  past: (s: Series) => boolean;
-  pages: number;
-  done: boolean;
-}
 
 export default defineCommand({
   name: 'schedule',
@@ -88,11 +64,18 @@ export default defineCommand({
     const from = day.start.toMillis();
     const until = day.end.toMillis();
     const now = ctx.now.getTime();
-    const { found, exact, held } = await daySeries(ctx, { games, tiers, from, until });
-    const all = visible([...new Map(found.map((s) => [s.id, s])).values()]);
+    const all = await ctx.reads.series({
+      lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
+      games,
+      tiers,
+      startFrom: from,
+      startUntil: until,
+      order: 'start-asc',
+      take: Number.POSITIVE_INFINITY,
+    });
     const pages = paginate(all);
     const page = args.page ?? defaultPage(pages, from <= now && now < until);
-    if (page > pages.length) throw pageOutOfRange(t, day.label, pages.length, exact);
+    if (page > pages.length) throw pageOutOfRange(t, day.label, pages.length);
     const series = pages[page - 1]!;
     await names.ensureSeriesLabels(data, series);
     await names.ensureTournaments(
@@ -110,16 +93,7 @@ export default defineCommand({
         tiers: tiersLabel(t, tiers),
       }),
     });
-    const narrow: Text = spanned(
-      t,
-      'commands.schedule.narrow',
-      {},
-      { command: cmd(`schedule ${tier === undefined ? `tier:${tiers[0] ?? 1}` : 'game:'}`) },
-    );
     const notes: Text[] = [];
-    if (all.length === 0 && !exact)
-      notes.push([`${t('commands.schedule.cannotList', { day: day.label })} `, ...narrow]);
-    else if (!exact) notes.push([`${t('commands.schedule.mayHaveMore')} `, ...narrow]);
     const pager: Pager | undefined =
       pages.length > 1
         ? {
@@ -131,21 +105,14 @@ export default defineCommand({
             ),
             page,
             pages: pages.length,
-            ...(exact ? {} : { atLeast: true }),
           }
         : undefined;
     if (pager) {
       const first = pages.slice(0, page - 1).reduce((n, p) => n + p.length, 0) + 1;
       notes.unshift(
-        pageHint(
-          pager,
-          { first, last: first + series.length - 1, total: all.length, atLeast: !exact },
-          ctx.t,
-        ),
+        pageHint(pager, { first, last: first + series.length - 1, total: all.length, atLeast: false }, ctx.t),
       );
     }
-    // Said above the list, not in the first card's footer: a busy day has several cards.
-    if (held?.filling) notes.push([`${t('commands.shared.filling')}.`]);
     // A blank line between the notes and the first tournament's heading (none before "nothing scheduled").
     if (notes.length > 0)
       cards[0]!.description = [
@@ -157,88 +124,14 @@ export default defineCommand({
   },
 });
 
-/** A `page:` past the day's last page: how many pages the day has (or at least has). */
-function pageOutOfRange(t: Translate, day: string, pages: number, exact: boolean): UserError {
+/** A `page:` past the day's last page: how many pages the day has. */
+function pageOutOfRange(t: Translate, day: string, pages: number): UserError {
   return new UserError(
     'PAGE_OUT_OF_RANGE',
     pages === 1
       ? t('commands.schedule.onePage', { day })
-      : t(exact ? 'commands.schedule.pages' : 'commands.schedule.pagesAtLeast', { day, count: pages }),
+      : t('commands.schedule.pages', { day, count: pages }),
   );
-}
-
-/**
- * The series starting in [from, until) in these games and tiers: from the feed when it covers the
- * day (no page limit), else two walks from now (upcoming forward, finished backward), a page at a
- * time until the day's edge or the shared budget of MAX_PAGES. `exact`: both walks reached the edge.
- */
-async function daySeries(
-  ctx: CommandContext<unknown>,
-  day: { games: number[]; tiers: number[]; from: number; until: number },
-): Promise<{ found: Series[]; exact: boolean; held: FromFeed | undefined }> {
-  const { games, tiers, from, until } = day;
-  const now = ctx.now.getTime();
-  const held = fromFeed(ctx, {
-    lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-    games,
-    tiers,
-    startFrom: from,
-    startUntil: until,
-    order: 'start-asc',
-    take: Number.POSITIVE_INFINITY,
-  });
-  if (held) return { found: [...held.series], exact: true, held };
-  const base: Where<'series'>[] = [];
-  if (games.length > 0) base.push(['game.id', '<=', games]);
-  if (tiers.length > 0) base.push(['tier', '<=', tiers]);
-  const started = (s: Series) => (s.start === null ? undefined : Date.parse(s.start));
-  const walks: Walk[] = [];
-  if (until > now)
-    walks.push({
-      filter: [['lifecycle', '<=', ['upcoming', 'live']]],
-      order: 'start-asc',
-      past: (s) => (started(s) ?? Number.NEGATIVE_INFINITY) >= until,
-      pages: 0,
-      done: false,
-    });
-  if (from <= now)
-    walks.push({
-      filter: [['lifecycle', '<=', ['over', 'over-forfeited']]],
-      order: 'start-desc',
-      past: (s) => (started(s) ?? Number.POSITIVE_INFINITY) < from,
-      pages: 0,
-      done: false,
-    });
-  const found: Series[] = [];
-  const step = async (walk: Walk) => {
-    const page = await ctx.data.series.list({
-      filter: [...base, ...walk.filter],
-      order: walk.order,
-      skip: walk.pages * PAGE,
-      take: PAGE,
-    });
-    walk.pages++;
-    if (page.length < PAGE) walk.done = true;
-    for (const s of page) {
-      if (walk.past(s)) {
-        walk.done = true;
-        break;
-      }
-      const at = started(s);
-      if (at !== undefined && at >= from && at < until) found.push(s);
-    }
-  };
-  // Both walks at once, each a page at a time until the day's edge or the shared budget.
-  let used = 0;
-  await Promise.all(
-    walks.map(async (walk) => {
-      while (!walk.done && used < MAX_PAGES) {
-        used++;
-        await step(walk);
-      }
-    }),
-  );
-  return { found, exact: walks.every((w) => w.done), held: undefined };
 }
 
 /** The options that show the same day again (the day as a date, so a later click shows the same day). */

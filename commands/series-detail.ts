@@ -3,15 +3,14 @@
  * (`src/bot/preview.ts`): when and where it is played, the score or the result under the spoiler
  * policy, both teams' recent form, their head-to-head record, the stage and what is at stake, and
  * the streams with their languages. Not a command of its own: `/series` calls it.
- * Requests: the series (1), its casters (1), and, from the feed when it holds them, form (2),
- * head-to-head (1), the substage and its series (2).
+ * Everything through the read model (src/reads/reads.ts): the series, its casters, form,
+ * head-to-head, the substage and its series.
  */
 import type { CommandContext } from '../src/bot/command.ts';
 import { seriesCard } from '../src/bot/format.ts';
 import { broadcastLines } from '../src/bot/format-streams.ts';
-import { previewLines, previewReads, readPreview } from '../src/bot/preview.ts';
+import { previewLines, readPreview } from '../src/bot/preview.ts';
 import type { Reply } from '../src/bot/reply.ts';
-import type { Caster } from '../src/protocol/types.ts';
 import { seriesArg } from './shared.ts';
 
 /** Broadcasts listed in the detail view. */
@@ -20,13 +19,8 @@ const MAX_BROADCASTS = 5;
 export async function seriesDetail(ctx: CommandContext<unknown>, text: string): Promise<Reply> {
   const { data, names, tenant } = ctx;
   const series = await seriesArg(ctx, text);
-  const heldCasters = ctx.feed?.casters(series.casters.map((c) => c.caster.id));
   const [casters] = await Promise.all([
-    heldCasters
-      ? heldCasters
-      : series.casters.length > 0
-        ? (data.series.casters(series.id, { take: 50 }) as Promise<Caster[]>)
-        : Promise.resolve([] as Caster[]),
+    ctx.reads.casters(series.casters.map((c) => c.caster.id)),
     names.ensureSeriesLabels(data, [series]),
     names.ensureTournaments(data, [series.tournament.id]),
     names.ensureSubstages(data, [series.substage.id]),
@@ -35,7 +29,7 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
   // Under `hide` form and head-to-head are not shown, so they are not read either.
   const preview = await readPreview(
     series,
-    previewReads(data, ctx.feed),
+    ctx.reads,
     names,
     (list) => names.ensureSeriesLabels(data, list),
     { results: policy !== 'hide' },

@@ -9,23 +9,18 @@
 import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import { type Card, COLOURS } from '../src/bot/reply.ts';
-import type { Where } from '../src/client/types.ts';
 import { cmd } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { seriesDetail } from './series-detail.ts';
 import {
-  type FromFeed,
-  fromFeed,
   gamesFor,
   gamesLabel,
-  noteFilling,
   nothingLiveCard,
   resolveName,
   scopeOf,
   teamRosters,
   tiersLabel,
-  visible,
 } from './shared.ts';
 
 const WHEN = ['upcoming', 'live', 'recent'] as const;
@@ -83,8 +78,8 @@ export default defineCommand({
     const tier = args.tier;
     const picked = await seriesFilter(ctx, args.game, tier, args.team, args.tournament);
     if ('card' in picked) return { cards: [picked.card] };
-    const { held, series } = await readSeries(ctx, picked, when, limit);
-    return { cards: [await seriesCard(ctx, picked, when, series, held)] };
+    const series = await readSeries(ctx, picked, when, limit);
+    return { cards: [await seriesCard(ctx, picked, when, series)] };
   },
 });
 
@@ -98,9 +93,7 @@ interface Picked {
   specific: boolean;
   gameFilter: number[];
   tiers: number[];
-  /** The conditions for the service. */
-  filter: Where<'series'>[];
-  /** The same conditions for the feed, which answers without asking the service when it can. */
+  /** The conditions, for the read model. */
   wanted: { games: number[]; tiers: number[]; tournament?: number; rosters?: number[] };
 }
 
@@ -150,14 +143,8 @@ async function seriesFilter(
   const gameFilter = game ? games : specific ? [] : games;
   const tiers = tier !== undefined ? [tier] : specific ? [] : tenant.settings.tiers;
 
-  const filter: Where<'series'>[] = [];
   const wanted: Picked['wanted'] = { games: gameFilter, tiers };
-  if (gameFilter.length > 0) filter.push(['game.id', '<=', gameFilter]);
-  if (tiers.length > 0) filter.push(['tier', '<=', tiers]);
-  if (tournamentId !== undefined) {
-    filter.push(['tournament.id', '=', tournamentId]);
-    wanted.tournament = tournamentId;
-  }
+  if (tournamentId !== undefined) wanted.tournament = tournamentId;
   if (teamId !== undefined) {
     const rosters = await teamRosters(ctx, teamId);
     wanted.rosters = rosters;
@@ -170,35 +157,23 @@ async function seriesFilter(
         },
       };
     }
-    filter.push(['participants.roster.id', '^', rosters]);
   }
-  return { teamId, tournamentId, specific, gameFilter, tiers, filter, wanted };
+  return { teamId, tournamentId, specific, gameFilter, tiers, wanted };
 }
 
-/** The series to show: from the feed when it holds them, else one listing request. */
-async function readSeries(
+/** The series to show, as the read model answers them. */
+function readSeries(
   ctx: CommandContext<unknown>,
   picked: Picked,
   when: When,
   limit: number,
-): Promise<{ held: FromFeed | undefined; series: Series[] }> {
-  const lifecycle: Where<'series'> =
-    when === 'upcoming'
-      ? ['lifecycle', '=', 'upcoming']
-      : when === 'live'
-        ? ['lifecycle', '=', 'live']
-        : ['lifecycle', '<=', ['over', 'over-forfeited']];
-  const order = when === 'recent' ? 'end-desc' : 'start-asc';
-  const held = fromFeed(ctx, {
+): Promise<Series[]> {
+  return ctx.reads.series({
     ...picked.wanted,
     lifecycles: when === 'upcoming' ? ['upcoming'] : when === 'live' ? ['live'] : ['over', 'over-forfeited'],
-    order,
+    order: when === 'recent' ? 'end-desc' : 'start-asc',
     take: limit,
   });
-  const series =
-    held?.series ??
-    visible(await ctx.data.series.list({ filter: [lifecycle, ...picked.filter], order, take: limit }));
-  return { held, series };
 }
 
 /** The listing's card, headed by what it covers; nothing live: the next few upcoming instead. */
@@ -207,7 +182,6 @@ async function seriesCard(
   picked: Picked,
   when: When,
   series: Series[],
-  held: FromFeed | undefined,
 ): Promise<Card> {
   const { data, names, tenant } = ctx;
   const { teamId, tournamentId, gameFilter, tiers, specific } = picked;
@@ -218,8 +192,7 @@ async function seriesCard(
     scope.push(names.tournament(tournamentId)?.title ?? t('commands.series.aTournament'));
   if (gameFilter.length > 0 || !specific) scope.push(gamesLabel(ctx, gameFilter));
   if (tiers.length > 0) scope.push(tiersLabel(t, tiers));
-  if (when === 'live' && series.length === 0)
-    return nothingLiveCard(ctx, picked.filter, scope.join(' · '), picked.wanted);
+  if (when === 'live' && series.length === 0) return nothingLiveCard(ctx, scope.join(' · '), picked.wanted);
   await names.ensureSeriesLabels(data, series);
   await names.ensureTournaments(
     data,
@@ -228,15 +201,11 @@ async function seriesCard(
   const heading = t(`commands.series.heading.${when}`);
   const empty = t(when === 'upcoming' ? 'commands.series.noUpcoming' : 'commands.series.noFinished');
   const colour = when === 'live' ? COLOURS.live : when === 'upcoming' ? COLOURS.upcoming : COLOURS.finished;
-  return noteFilling(
-    t,
-    seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
-      spoilers: tenant.settings.spoilers,
-      t: ctx.t,
-      empty,
-      colour,
-      showTournament: tournamentId === undefined,
-    }),
-    held,
-  );
+  return seriesListCard(`${heading} · ${scope.join(' · ')}`, series, names, {
+    spoilers: tenant.settings.spoilers,
+    t: ctx.t,
+    empty,
+    colour,
+    showTournament: tournamentId === undefined,
+  });
 }

@@ -10,11 +10,11 @@ import { seriesLine } from '../src/bot/format.ts';
 import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import type { Where } from '../src/client/types.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import type { SeriesWanted } from '../src/feed/query.ts';
 import { spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
+import { isNotFound, visible } from '../src/reads/reads.ts';
 
 /**
  * A name the user typed, as an id (`NameIndex.resolve`); a typo taken as the closest name leaves
@@ -27,33 +27,6 @@ export function resolveName(
   scope?: ResolveScope,
 ): Promise<number> {
   return ctx.names.resolve(source, text, scope, ctx.notes, ctx.t);
-}
-
-/** What a series query from the feed gave: the series, and whether the picture is still filling. */
-export interface FromFeed {
-  series: Series[];
-  /** The feed has not read the whole window yet: the answer may miss series. */
-  filling: boolean;
-}
-
-/**
- * The series the service would list for `wanted`, from the process's feed (no upstream request):
- * when the feed holds all of them, or, while it is still filling, what it holds so far. Undefined
- * when there is no feed or it cannot answer: the caller asks the client as before.
- */
-export function fromFeed(ctx: CommandContext<unknown>, wanted: SeriesWanted): FromFeed | undefined {
-  const feed = ctx.feed;
-  const answer = feed?.series(wanted);
-  if (!feed || !answer) return undefined;
-  if (answer.complete) return { series: answer.series, filling: false };
-  return feed.filling ? { series: answer.series, filling: true } : undefined;
-}
-
-/** Adds the filling note (said under an answer from a feed still reading the window) to a card's footer. */
-export function noteFilling(t: Translate, card: Card, answer: FromFeed | undefined): Card {
-  const note = t('commands.shared.filling');
-  if (answer?.filling) card.footer = card.footer ? `${note} · ${card.footer}` : note;
-  return card;
 }
 
 /** Said above an answer that lacks a part the data service could not give in time (English). */
@@ -112,11 +85,8 @@ export async function seriesArg(ctx: CommandContext<unknown>, text: string): Pro
   const raw = text;
   if (!raw) throw new UserError('EMPTY_SERIES', ctx.t('commands.shared.emptySeries'));
   const id = /^\d{1,12}$/.test(raw) ? Number(raw) : await resolveName(ctx, 'series', raw, scopeOf(ctx));
-  const held = ctx.feed?.seriesById(id);
-  if (held && isDeleted(held)) throw cancelled(ctx, id);
-  if (held) return held;
   try {
-    const series = await ctx.data.series.get(id);
+    const series = await ctx.reads.seriesById(id);
     if (isDeleted(series)) throw cancelled(ctx, id);
     return series;
   } catch (error) {
@@ -141,16 +111,7 @@ function cancelled(ctx: CommandContext<unknown>, id: number): UserError {
   return new UserError('SERIES_CANCELLED', ctx.t('commands.shared.cancelled', { series }));
 }
 
-/** True for the client's 404 and 410 errors (not found, deleted). */
-export function isNotFound(error: unknown): boolean {
-  const status = (error as { status?: unknown } | null)?.status;
-  return status === 404 || status === 410;
-}
-
-/** Drops series that are deleted; the service also marks them with a lifecycle. */
-export function visible(series: readonly Series[]): Series[] {
-  return series.filter((s) => s.deleted_at === null && s.lifecycle !== 'deleted');
-}
+export { isNotFound, visible };
 
 /** "CS2, Dota 2" or "all games". */
 export function gamesLabel(ctx: CommandContext<unknown>, games: readonly number[]): string {
@@ -196,27 +157,21 @@ export const NEXT_UP = 3;
 
 /**
  * The answer when nothing is live for `who`: says so, then the next few upcoming series under the
- * same `filter` (without its lifecycle condition) with their start times. One listing request;
- * labels come from the name index (a request only for participants it lacks).
+ * same conditions (games, tiers, tournament, rosters) with their start times. Labels come from the
+ * name index (a request only for participants it lacks).
  */
 export async function nothingLiveCard(
   ctx: CommandContext<unknown>,
-  filter: readonly Where<'series'>[],
   who: string,
-  /** The same conditions for the feed (games, tiers, tournament, rosters). */
   wanted: Omit<SeriesWanted, 'lifecycles' | 'order' | 'take'> = {},
 ): Promise<Card> {
   const { data, names } = ctx;
-  const held = fromFeed(ctx, { ...wanted, lifecycles: ['upcoming'], order: 'start-asc', take: NEXT_UP });
-  const next =
-    held?.series ??
-    visible(
-      await data.series.list({
-        filter: [['lifecycle', '=', 'upcoming'], ...filter],
-        order: 'start-asc',
-        take: NEXT_UP,
-      }),
-    );
+  const next = await ctx.reads.series({
+    ...wanted,
+    lifecycles: ['upcoming'],
+    order: 'start-asc',
+    take: NEXT_UP,
+  });
   await names.ensureSeriesLabels(data, next);
   await names.ensureTournaments(
     data,
@@ -230,11 +185,7 @@ export async function nothingLiveCard(
     for (const s of next)
       description.push(seriesLine(s, names, { spoilers: ctx.tenant.settings.spoilers, t: ctx.t }));
   }
-  return noteFilling(
-    t,
-    { title: t('commands.shared.nothingLiveTitle'), colour: COLOURS.info, description },
-    held,
-  );
+  return { title: t('commands.shared.nothingLiveTitle'), colour: COLOURS.info, description };
 }
 
 /**

@@ -25,7 +25,7 @@ import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
-import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
+import { isNotFound, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
 const ROUND_ROBIN = 1;
@@ -84,13 +84,12 @@ export default defineCommand({
       );
     }
     const chosen = pickSubstage(t, substages, args.stage, ctx.now);
-    // The feed holds the standings of windowed tournaments (re-read as their series finish). When
-    // it does not and the service is busy or down, the copy the list above came with (the name
-    // index's, from its last refresh) answers, marked as possibly out of date.
+    // The read model answers; when the service is busy or down, the copy the list above came with
+    // (the name index's, from its last refresh) answers, marked as possibly out of date.
     let substage: Substage;
     let stale = false;
     try {
-      substage = ctx.feed?.substage(chosen.id) ?? (await data.substages.get(chosen.id));
+      substage = await ctx.reads.substage(chosen.id);
     } catch (error) {
       if (isNotFound(error)) throw new UserError('UNKNOWN_STAGE', t('commands.standings.stageGone'));
       if (!(error instanceof MatchdayError) || error.audience !== 'outage') throw error;
@@ -107,7 +106,7 @@ export default defineCommand({
         : undefined;
     const policy = tenant.settings.spoilers;
     if (substage.type === BRACKET) {
-      const series = await substageSeries(ctx, substage.id);
+      const series = await ctx.reads.substageSeries(substage.id);
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(t, title, series, names, policy, footer);
       return {
@@ -117,7 +116,7 @@ export default defineCommand({
     }
     if (substage.type === LOBBY) {
       // Points are the substage's; kills and lobbies played come from its series (one request).
-      const series = await substageSeries(ctx, substage.id);
+      const series = await ctx.reads.substageSeries(substage.id);
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(t, title, substage, series, names, policy, footer);
       const logos = logoUrlsOf(names, tableRosters(substage));
@@ -146,18 +145,6 @@ export default defineCommand({
 /** The rosters a table names: those with standings and those entered. */
 function tableRosters(substage: Substage): number[] {
   return [...substage.standings.map((s) => s.roster.id), ...substage.rosters.map((r) => r.id)];
-}
-
-/** A substage's series from the feed when it holds them all, else from the service (one request). */
-async function substageSeries(ctx: Parameters<typeof fromFeed>[0], substageId: number): Promise<Series[]> {
-  const held = fromFeed(ctx, {
-    substage: substageId,
-    lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-    order: 'start-asc',
-    take: 50,
-  });
-  if (held && !held.filling) return [...held.series];
-  return visible(await ctx.data.substages.series(substageId, { order: 'start-asc', take: 50 }));
 }
 
 /**

@@ -5,26 +5,15 @@
  * recent series (1), each none when the feed holds them.
  */
 
-import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand, UserError } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
-import type { ListedLifecycle } from '../src/feed/query.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
-import type { Player, Series, Team } from '../src/protocol/types.ts';
-import {
-  type FromFeed,
-  fromFeed,
-  noteFilling,
-  placeName,
-  resolveName,
-  scopeOf,
-  teamRosters,
-  unlessBusy,
-  visible,
-} from './shared.ts';
+import type { Player, Team } from '../src/protocol/types.ts';
+import { placeName, resolveName, scopeOf, teamRosters, unlessBusy, visible } from './shared.ts';
 
 export default defineCommand({
   name: 'team',
@@ -69,15 +58,24 @@ export default defineCommand({
     const held = playerIds.flatMap((id) => names.player(id) ?? []);
     const playersRead =
       held.length === playerIds.length ? Promise.resolve(held) : data.players.getMany(playerIds);
-    // Upcoming and recent series from the feed when it holds them; else one request each.
-    const upcoming = teamSeries(ctx, rosters, ['upcoming', 'live'], 'start-asc', count);
-    const recent = teamSeries(ctx, rosters, ['over', 'over-forfeited'], 'end-desc', count);
+    const upcoming = ctx.reads.series({
+      rosters,
+      lifecycles: ['upcoming', 'live'],
+      order: 'start-asc',
+      take: count,
+    });
+    const recent = ctx.reads.series({
+      rosters,
+      lifecycles: ['over', 'over-forfeited'],
+      order: 'end-desc',
+      take: count,
+    });
     // The team stands without its players and series: while the service is busy or down, what
     // could not be read is said so (and noted above the reply) instead of failing the command.
     const [players, upcomingSeries, recentSeries] = await Promise.all([
       unlessBusy(ctx, playersRead),
-      unlessBusy(ctx, Promise.resolve(upcoming.series)),
-      unlessBusy(ctx, Promise.resolve(recent.series)),
+      unlessBusy(ctx, upcoming),
+      unlessBusy(ctx, recent),
     ]);
     const listed = [...(upcomingSeries ?? []), ...(recentSeries ?? [])];
     await unlessBusy(ctx, names.ensureSeriesLabels(data, listed));
@@ -107,36 +105,9 @@ export default defineCommand({
         colour: COLOURS.finished,
       },
     );
-    noteFilling(t, upcomingCard, upcoming.held);
-    noteFilling(t, recentCard, recent.held);
     return { cards: [teamCard(t, team, players, names), upcomingCard, recentCard] };
   },
 });
-
-/**
- * A team's series in these lifecycles: from the feed when it holds them (`held`), else one
- * request; none without a roster.
- */
-function teamSeries(
-  ctx: CommandContext<unknown>,
-  rosters: number[],
-  lifecycles: ListedLifecycle[],
-  order: 'start-asc' | 'end-desc',
-  count: number,
-): { held: FromFeed | undefined; series: Series[] | Promise<Series[]> } {
-  if (rosters.length === 0) return { held: undefined, series: Promise.resolve([]) };
-  const held = fromFeed(ctx, { rosters, lifecycles, order, take: count });
-  if (held) return { held, series: held.series };
-  const series = ctx.data.series.list({
-    filter: [
-      ['participants.roster.id', '^', rosters],
-      ['lifecycle', '<=', lifecycles],
-    ],
-    order,
-    take: count,
-  });
-  return { held, series };
-}
 
 /**
  * The team's own card: game, region, organisation, aliases, one field per player (undefined: they

@@ -19,6 +19,7 @@ import type { Config } from './config.ts';
 import { Clock } from './core/clock.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
+import { enterWorld, worldOf, worldScoped } from './feed/world-store.ts';
 import type { Delivery } from './notify/delivery.ts';
 import type { Ledger } from './notify/ledger.ts';
 import type { Notifier } from './notify/notifier.ts';
@@ -291,8 +292,12 @@ async function startNames(
   }
   // Warm from the store: the name index and the feed's snapshot, each refreshed only when stale
   // and by one process at a time (leases in the store).
-  const snapshots = openSnapshotStore(config.store);
-  onClose(() => snapshots.close());
+  const stored = openSnapshotStore(config.store);
+  onClose(() => stored.close());
+  // What is cached belongs to the world it was read from: another seed or service starts afresh.
+  const world = worldOf(config.esports);
+  await enterWorld(stored, world, clock.nowMs(), logger);
+  const snapshots = worldScoped(stored, world);
   const owner = randomUUID();
   const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
   const mode = overrides.feed;
@@ -332,7 +337,7 @@ function commandRuntime(app: App, commands: AnyCommand[], overrides: AppOverride
     status: () => tracker.status(),
     client,
     names: app.names,
-    ...(feed ? { feed } : {}),
+    ...(feed ? { picture: feed } : {}),
     tenants: app.tenants,
     users: app.users,
     ...(config.calendar ? { calendarUrl: calendarUrlOf(config.calendar.baseUrl) } : {}),

@@ -6,8 +6,8 @@
  */
 import type { ScopedEsportsClient } from '../client/types.ts';
 import type { Platform } from '../core/tenant-id.ts';
-import type { Feed } from '../feed/feed.ts';
 import type { Translate } from '../i18n/i18n.ts';
+import type { Reads } from '../reads/reads.ts';
 import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
@@ -117,10 +117,10 @@ export interface CommandRuntimeServices {
    */
   updateSettings(change: (current: Settings) => Settings): Promise<Settings>;
   /**
-   * The shared picture of the window (series, live details, standings), when the process runs one:
-   * commands read it synchronously and ask `data` only for what it does not hold.
+   * The read model (src/reads/reads.ts): series, casters, stages, live matches and summaries, each
+   * answered whole, from the process's picture when it holds the answer, else from the service.
    */
-  feed?: Feed;
+  reads: Reads;
   channels?: ChannelCheck;
   /** The caller's personal profile (issue 16), when the process has a profile store. */
   profile?: ProfileAccess;

@@ -224,6 +224,24 @@ export async function fetchPlayers(
   return list.filter((p) => p.deleted_at === null);
 }
 
+/**
+ * The players (not deleted) whose nick, last or first name contains `text`: three filtered reads
+ * at interactive priority, for a name asked before the whole list is loaded. None where the interface has no
+ * players listing (v2) or the text cannot be searched.
+ */
+export async function lookupPlayers(client: NameIndexClient, text: string): Promise<Player[]> {
+  const players = client.players;
+  const wanted = text.trim();
+  if (!players || wanted.length < 2 || /^\d+$/.test(wanted)) return [];
+  const lists = await Promise.all(
+    (['nick_name', 'last_name', 'first_name'] as const).map((field) =>
+      players.list({ filter: [[field, '~=', wanted]], take: 50 }, { priority: 'interactive' }),
+    ),
+  );
+  const found = new Map(lists.flat().map((p) => [p.id, p]));
+  return [...found.values()].filter((p) => p.deleted_at === null);
+}
+
 /** The error when a list of names cannot be read: an outage, not the user's mistake. */
 export function namesUnavailable(what: string): MatchdayError {
   return new MatchdayError(

@@ -31,6 +31,7 @@ import {
   fetchNames,
   fetchPlayers,
   fetchSeriesWindow,
+  lookupPlayers,
   type NameIndexClient,
   type NameSnapshot,
   type NameWindows,
@@ -103,6 +104,8 @@ export class NameIndex {
   #languages = new Map<number, Language>();
   #roles = new Map<number, Role>();
   #players = new Map<number, Player>();
+  /** Players found by nick before the whole list was loaded (`resolve`). */
+  readonly #looked = new Map<number, Player>();
   /** Clock ms of the last players load; -Infinity before the first. */
   #playersAt = Number.NEGATIVE_INFINITY;
   #playersLoading: Promise<void> | undefined;
@@ -325,9 +328,9 @@ export class NameIndex {
     this.#entries.player = playerEntries(this.#records());
   }
 
-  /** A player the index holds (after `ensurePlayers`). */
+  /** A player the index holds (after `ensurePlayers`, or found by nick before it). */
   player(id: number): Player | undefined {
-    return this.#players.get(id);
+    return this.#players.get(id) ?? this.#looked.get(id);
   }
 
   /**
@@ -352,6 +355,17 @@ export class NameIndex {
    * the first refresh.
    */
   async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[], t = EN) {
+    if (source === 'player' && this.#players.size === 0) {
+      // Before the players are loaded, the players whose nick or name holds the text (filtered reads),
+      // while the whole list loads behind it (a one-shot `matchday ask` need not wait for it).
+      const found = await lookupPlayers(this.#client, text).catch(() => []);
+      this.ensurePlayers().catch((error: unknown) => this.#warn('players load failed', error));
+      if (found.length > 0) {
+        for (const p of found) this.#looked.set(p.id, p);
+        const records = { ...this.#records(), players: new Map(found.map((p) => [p.id, p])) };
+        return pickEntry(playerEntries(records), source, text, t, scope, notes);
+      }
+    }
     if (!this.#loaded) {
       try {
         await this.refresh();
@@ -359,8 +373,8 @@ export class NameIndex {
         throw namesUnavailable(`${NOUN[source]} names`);
       }
     }
-    // A person waits on a first load of the players: it goes at their priority.
     if (source === 'player' && this.#players.size === 0) {
+      // Nothing by nick (a typo, a real name): a person waits on the first load, at their priority.
       try {
         await this.ensurePlayers('interactive');
       } catch {

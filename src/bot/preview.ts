@@ -14,12 +14,10 @@
  * head-to-head read upstream), as `resultSpans` withholds a score rather than drawing it.
  */
 
-import { InvalidQueryError } from '../client/errors.ts';
-import type { EsportsClient } from '../client/types.ts';
-import type { Feed } from '../feed/feed.ts';
 import type { ListedLifecycle } from '../feed/query.ts';
 import { spanned, type Translate, translator } from '../i18n/i18n.ts';
-import type { Series, Substage } from '../protocol/types.ts';
+import type { Series } from '../protocol/types.ts';
+import type { Reads } from '../reads/reads.ts';
 import { guardResult, isForfeit, orderedParticipants, type SeriesLabels, teamName } from './format.ts';
 import { ordinal } from './outcome.ts';
 import {
@@ -49,16 +47,8 @@ const FORM_LENGTH = 5;
 
 const FINISHED: ListedLifecycle[] = ['over', 'over-forfeited'];
 
-/** Where a preview reads: each answers from the feed when it holds the answer, else the service. */
-interface PreviewReads {
-  /** Finished series of any of these rosters, newest end first. */
-  recent(rosters: readonly number[], take: number): Promise<Series[]>;
-  /** Finished series between one of `a`'s rosters and one of `b`'s, newest end first. */
-  between(a: readonly number[], b: readonly number[], take: number): Promise<Series[]>;
-  /** Every series of a substage. */
-  substageSeries(id: number): Promise<Series[]>;
-  substage(id: number): Promise<Substage | undefined>;
-}
+/** What a preview reads, through the read model (src/reads/reads.ts). */
+type PreviewReads = Pick<Reads, 'series' | 'between' | 'substageSeries' | 'substage'>;
 
 /** What the preview needs to name teams and find a team's other rosters. */
 export interface PreviewLabels extends SeriesLabels {
@@ -96,108 +86,6 @@ export interface Preview {
   stakes: Stake[];
   /** A bracket series' stage and round: "Playoffs · upper-bracket round 1". */
   stage?: StageRound;
-}
-
-/** Reads for a preview from the feed where it holds the answer, else from `data` (one request each). */
-export function previewReads(
-  data: Pick<EsportsClient, 'series' | 'substages'>,
-  feed?: Feed,
-  onRead?: () => void,
-): PreviewReads {
-  const fromFeed = (rosters: readonly number[], take: number): Series[] | undefined => {
-    const answer = feed?.series({ rosters, lifecycles: FINISHED, order: 'end-desc', take });
-    return answer?.complete ? answer.series : undefined;
-  };
-  return {
-    async recent(rosters, take) {
-      if (rosters.length === 0) return [];
-      const held = fromFeed(rosters, take);
-      if (held) return held;
-      onRead?.();
-      return visible(
-        await data.series.list({
-          filter: [
-            ['participants.roster.id', '^', [...rosters]],
-            ['lifecycle', '<=', FINISHED],
-          ],
-          order: 'end-desc',
-          take,
-        }),
-      );
-    },
-    async between(a, b, take) {
-      if (a.length === 0 || b.length === 0) return [];
-      const meets = (s: Series) =>
-        s.participants.some((p) => a.includes(p.roster.id)) &&
-        s.participants.some((p) => b.includes(p.roster.id));
-      // The feed's answer for one side holds every meeting when it is complete to the end.
-      const held = fromFeed(a, 50);
-      if (held && held.length < 50) return held.filter(meets).slice(0, take);
-      onRead?.();
-      return visible(await listMeetings(data.series, a, b, take, onRead))
-        .filter(meets)
-        .slice(0, take);
-    },
-    async substageSeries(id) {
-      const held = feed?.series({
-        substage: id,
-        lifecycles: ['upcoming', 'live', 'over', 'over-forfeited'],
-        order: 'start-asc',
-        take: 50,
-      });
-      if (held?.complete) return held.series;
-      onRead?.();
-      return visible(await data.substages.series(id, { order: 'start-asc', take: 50 }));
-    },
-    async substage(id) {
-      const held = feed?.substage(id);
-      if (held) return held;
-      onRead?.();
-      return data.substages.get(id);
-    },
-  };
-}
-
-/** The series not deleted. */
-function visible(list: Series[]): Series[] {
-  return list.filter((s) => s.deleted_at === null && s.lifecycle !== 'deleted');
-}
-
-/**
- * The finished series between rosters `a` and `b`, newest first, from the service. Where the
- * interface cannot select head-to-heads (v2), the first side's last 50 series (a second read).
- */
-function listMeetings(
-  series: EsportsClient['series'],
-  a: readonly number[],
-  b: readonly number[],
-  take: number,
-  onRead?: () => void,
-): Promise<Series[]> {
-  // Spec, filter language 8: two `^` conditions on the participants select head-to-heads.
-  return series
-    .list({
-      filter: [
-        ['participants.roster.id', '^', [...a]],
-        ['participants.roster.id', '^', [...b]],
-        ['lifecycle', '<=', FINISHED],
-      ],
-      order: 'end-desc',
-      take,
-    })
-    .catch(async (error: unknown) => {
-      // An interface without it (v2): the meetings among the first side's last 50 series.
-      if (!(error instanceof InvalidQueryError)) throw error;
-      onRead?.();
-      return series.list({
-        filter: [
-          ['participants.roster.id', '^', [...a]],
-          ['lifecycle', '<=', FINISHED],
-        ],
-        order: 'end-desc',
-        take: 50,
-      });
-    });
 }
 
 /** Every roster of the team `rosterId` belongs to (a team's earlier lineups count as the team). */
@@ -250,7 +138,7 @@ export async function readPreview(
     Promise.all(
       rostersOf.map(async (rosters) =>
         rosters && options.results
-          ? (await reads.recent(rosters, FORM_LENGTH + 1))
+          ? (await reads.series({ rosters, lifecycles: FINISHED, order: 'end-desc', take: FORM_LENGTH + 1 }))
               .filter((s) => s.id !== series.id)
               .slice(0, FORM_LENGTH)
           : [],

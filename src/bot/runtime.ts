@@ -12,8 +12,8 @@ import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
 import { cmd, MatchdayError, messageText } from '../core/errors.ts';
 import { formatTenantId } from '../core/tenant-id.ts';
-import type { Feed } from '../feed/feed.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
+import { createReads, type Picture } from '../reads/reads.ts';
 import { validateArgs } from './args.ts';
 import {
   adminRefusal,
@@ -84,8 +84,8 @@ export interface RuntimeDeps {
   client: DataClient;
   /** The name index: autocomplete here, name resolution in the commands (`ctx.names`). */
   names: NameIndex;
-  /** The shared feed, when the process runs one; commands read it before asking `client`. */
-  feed?: Feed;
+  /** The process's picture of the window (the feed), when it runs one: the read model answers from it first. */
+  picture?: Picture;
   tenants: TenantStore;
   /** Personal profiles (`/me`); absent: `/me` says personal follows are not available. */
   users?: UserStore;
@@ -292,10 +292,10 @@ export class Runtime {
    * warm-up itself (the name index and the feed read at background priority) and it would never end.
    */
   #deadlineMs(): number {
-    const { feed, names, client } = this.#deps;
+    const { picture, names, client } = this.#deps;
     const warming =
-      feed !== undefined &&
-      (!feed.ready || !names.loaded) &&
+      picture !== undefined &&
+      (!picture.ready || !names.loaded) &&
       (client.stats?.().queueLength ?? 0) < WARMING_QUEUE_LIMIT;
     return warming ? WARMING_DEADLINE_MS : INTERACTIVE_DEADLINE_MS;
   }
@@ -306,7 +306,7 @@ export class Runtime {
     tenant: Tenant,
     parts: Pick<CommandContext<Record<string, unknown>>, 'args' | 'notes' | 'data' | 'subcommand' | 't'>,
   ): CommandContext<Record<string, unknown>> {
-    const { feed, status, users, names, clock, tenants } = this.#deps;
+    const { picture, status, users, names, clock, tenants } = this.#deps;
     return {
       ...parts,
       tenant,
@@ -314,7 +314,7 @@ export class Runtime {
       channel: call.channel,
       now: clock.now(),
       names,
-      ...(feed ? { feed } : {}),
+      reads: createReads(parts.data, picture),
       ...(call.channels ? { channels: call.channels } : {}),
       ...(status ? { status } : {}),
       ...(users ? { profile: this.#profileOf(users, call) } : {}),

@@ -208,10 +208,13 @@ export class Feed {
     return this.#state.live.get(seriesId)?.matches;
   }
 
-  /** The live summary of a match from a source, if the feed read it. */
-  liveSummary(source: 'cv' | 'api', matchId: number): LiveSummary | undefined {
+  /**
+   * The live summary of a match from a source, if the feed read it; null when the feed read that
+   * the service has none (a game between maps).
+   */
+  liveSummary(source: 'cv' | 'api', matchId: number): LiveSummary | null | undefined {
     for (const data of this.#state.live.values())
-      if (data.summaryKey === `${source}:${matchId}`) return data.summary;
+      if (data.summaryKey === `${source}:${matchId}`) return data.summary ?? null;
     return undefined;
   }
 

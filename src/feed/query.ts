@@ -60,7 +60,7 @@ export function matches(s: Series, q: SeriesWanted): boolean {
 }
 
 /** The service's order: by the key (nulls last), then ascending id. */
-function compareBy(order: SeriesWanted['order']): (a: Series, b: Series) => number {
+export function compareBy(order: SeriesWanted['order']): (a: Series, b: Series) => number {
   const key = order === 'end-desc' ? (s: Series) => time(s.end) : (s: Series) => time(s.start);
   const sign = order === 'start-asc' ? 1 : -1;
   return (a, b) => {

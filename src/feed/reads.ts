@@ -194,8 +194,14 @@ export class FeedReads {
           );
           data.summaryKey = `${source}:${matchId}`;
           data.summaryAt = now;
-        } catch {
-          // No summary yet for this game: the card shows the map score.
+        } catch (error) {
+          // No summary yet for this game (404): held as none, so the card shows the map score.
+          const status = (error as { status?: unknown } | null)?.status;
+          if (status === 404 || status === 410) {
+            data.summary = undefined;
+            data.summaryKey = `${source}:${matchId}`;
+            data.summaryAt = now;
+          }
         }
       }),
     );

@@ -7,11 +7,12 @@
  * read, those someone receives cards for first). With a feed running, `FeedSource` replaces it.
  */
 
-import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
+import { type Preview, readPreview } from '../bot/preview.ts';
 import type { CallOptions, EsportsClient, Where } from '../client/types.ts';
 import { summarySource } from '../feed/reads.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Match, Series } from '../protocol/types.ts';
+import { createReads } from '../reads/reads.ts';
 import { runLimited } from './dispatcher.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { ClientLabels } from './labels.ts';
@@ -157,7 +158,7 @@ export class ClientSource implements NotifySource {
   preview(series: Series): Promise<Preview> {
     return readPreview(
       series,
-      previewReads(this.#o.client, undefined, () => this.#o.stats.previewReads++),
+      createReads(this.#o.client, undefined, { onRead: () => this.#o.stats.previewReads++ }),
       this.#names.previewLabels,
       (list) => this.#names.load(list),
     );

@@ -8,9 +8,10 @@
  */
 import type { MapNames, SeriesLabels } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
-import { type Preview, previewReads, readPreview } from '../bot/preview.ts';
+import { type Preview, readPreview } from '../bot/preview.ts';
 import type { Feed } from '../feed/feed.ts';
 import type { Caster, Series } from '../protocol/types.ts';
+import { createReads } from '../reads/reads.ts';
 import { type NotifyClient, readEnded, readRemoved } from './client-source.ts';
 import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import { POLL_INTERVAL_MS } from './plan.ts';
@@ -25,7 +26,10 @@ export interface FeedSourceOptions {
    * reads of a first reminder's preview the feed cannot answer (form beyond its window), and of a
    * tournament's end (its stages, its final substage's series).
    */
-  client: Pick<NotifyClient, 'rosters' | 'teams' | 'series' | 'substages' | 'tournaments'>;
+  client: Pick<
+    NotifyClient,
+    'rosters' | 'teams' | 'series' | 'substages' | 'tournaments' | 'casters' | 'matches'
+  >;
   logger: NotifyLogger;
   stats: NotifierStats;
   /** How far ahead upcoming series count (simulated ms). */
@@ -179,7 +183,7 @@ export class FeedSource implements NotifySource {
     const { feed, names, client, stats } = this.#o;
     return readPreview(
       series,
-      previewReads(client, feed, () => stats.previewReads++),
+      createReads(client, feed, { onRead: () => stats.previewReads++ }),
       names,
       (list) => names.ensureSeriesLabels(client, list),
     );

@@ -24,6 +24,7 @@ import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { cmd } from '../../src/core/errors.ts';
 import { translator } from '../../src/i18n/i18n.ts';
+import { createReads } from '../../src/reads/reads.ts';
 import { startService } from '../../src/service/index.ts';
 
 /** A Wednesday afternoon: series are live, finished earlier in the week, and upcoming. */
@@ -235,6 +236,7 @@ export async function runDirect(
   const settings = { ...defaultSettings(), ...options.settings };
   // Checked against the declaration as the runtime checks them: commands trust their arguments.
   const usage = cmd(`${command.name}${options.subcommand ? ` ${options.subcommand}` : ''}`);
+  const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
   const context: CommandContext<never> = {
     args: validateArgs(
       usage,
@@ -252,8 +254,9 @@ export async function runDirect(
     channel: { id: 'c-main' },
     now: stack.clock.now(),
     t: translator(settings.language),
-    data: stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
+    data,
     names: stack.names,
+    reads: createReads(data),
     updateSettings: async (change) => {
       const parsed = settingsSchema.parse(change(structuredClone(settings)));
       saved.push(parsed);

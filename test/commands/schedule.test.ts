@@ -1,6 +1,10 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGES, MAX_SHOWN } from '../../commands/schedule.ts';
+import { MAX_SHOWN } from '../../commands/schedule.ts';
+
+/** Service pages a cold day may read: a busy day and the rest of today before it. */
+const MAX_PAGES = 8;
+
 import { type Card, plainText, type Text } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';

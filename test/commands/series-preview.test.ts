@@ -6,13 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import { previewReads, readPreview } from '../../src/bot/preview.ts';
+import { readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { renderReply as discordReply } from '../../src/platforms/discord/render.ts';
 import { renderReply as slackReply } from '../../src/platforms/slack/render.ts';
 import { renderReply as terminalReply } from '../../src/platforms/terminal/render.ts';
 import type { Series } from '../../src/protocol/types.ts';
+import { createReads } from '../../src/reads/reads.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';
 import { APIS, call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { byEndDescThenId, byStartThenId, FINISHED, teamNameOf, worldSeries } from './truth.ts';
@@ -245,12 +246,12 @@ describe.each(APIS)('on %s', (api) => {
     }
     // Neither form nor head-to-head is read for a reader who would not see them.
     const asked: string[] = [];
-    const reads = previewReads(stack.client);
+    const reads = createReads(stack.client);
     const counted = {
       ...reads,
-      recent(rosters: readonly number[], take: number) {
-        asked.push('recent');
-        return reads.recent(rosters, take);
+      series(wanted: Parameters<typeof reads.series>[0]) {
+        asked.push('series');
+        return reads.series(wanted);
       },
       between(a: readonly number[], b: readonly number[], take: number) {
         asked.push('between');

@@ -44,7 +44,7 @@ function runtimeWith(withFeed: boolean): { runtime: Runtime; client: EsportsClie
     commands,
     client,
     names: stack.names,
-    ...(feed ? { feed } : {}),
+    ...(feed ? { picture: feed } : {}),
     tenants: stack.tenants,
     clock: stack.clock,
     logger: pino({ level: 'silent' }),

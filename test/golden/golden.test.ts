@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';
 import { finalSubstage, readPlacements } from '../../src/bot/outcome.ts';
-import { previewReads, readPreview } from '../../src/bot/preview.ts';
+import { readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
 import { LOCALES, type Locale, type Translate, translator } from '../../src/i18n/i18n.ts';
@@ -30,6 +30,7 @@ import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts'
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';
 import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../../src/protocol/types.ts';
+import { createReads } from '../../src/reads/reads.ts';
 import { ADMIN, APIS, type Api, call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 import { pickLive } from '../commands/live-picks.ts';
 import { byStartThenId, worldSeries } from '../commands/truth.ts';
@@ -289,7 +290,7 @@ describe.each(APIS)('on %s', (version) => {
         )
         .sort(byStartThenId);
       await stack.names.ensureSeriesLabels(data, [p.upcoming, p.liveSeries, p.finished, ...day]);
-      const preview = await readPreview(p.upcoming, previewReads(data), stack.names, (list) =>
+      const preview = await readPreview(p.upcoming, createReads(data), stack.names, (list) =>
         stack.names.ensureSeriesLabels(data, list),
       );
       // The tournament-end card of the finished tournament `/tournament` shows (tournament-over).

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languageIn } from '../../src/bot/format-streams.ts';
 import { finalSubstage, ordinal, placeLabel, readPlacements } from '../../src/bot/outcome.ts';
-import { type Preview, previewLines, previewReads, readPreview } from '../../src/bot/preview.ts';
+import { type Preview, previewLines, readPreview } from '../../src/bot/preview.ts';
 import type { Reply, Text } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
 import { formatInstant } from '../../src/bot/time-format.ts';
@@ -22,6 +22,7 @@ import {
 import { renderReply } from '../../src/platforms/terminal/render.ts';
 import type { GameKind, LiveSummary } from '../../src/protocol/live-summary.ts';
 import type { Caster, Match, Series } from '../../src/protocol/types.ts';
+import { createReads } from '../../src/reads/reads.ts';
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 import { pickLive } from '../commands/live-picks.ts';
 import { byStartThenId, worldSeries } from '../commands/truth.ts';
@@ -245,7 +246,7 @@ describe('cards in Portuguese and German', () => {
     const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
     for (const [name, series] of Object.entries(await previewSeries())) {
       await stack.names.ensureSeriesLabels(data, [series]);
-      const preview = await readPreview(series, previewReads(data), stack.names, (list) =>
+      const preview = await readPreview(series, createReads(data), stack.names, (list) =>
         stack.names.ensureSeriesLabels(data, list),
       );
       for (const locale of ['pt', 'de'] as const) {

@@ -59,7 +59,9 @@ export async function run(argv: string[]): Promise<void> {
     app = await createApp(config, {
       logger,
       commands,
-      ...(needsData ? { feed: 'reader' as const } : { skipNameRefresh: true }),
+      // The names and the feed's snapshot warm behind the command: the read model answers what the
+      // store does not hold from the service, and a name is looked up when it is asked for.
+      ...(needsData ? { feed: 'reader' as const, warmInBackground: true } : { skipNameRefresh: true }),
     });
   } catch (error) {
     process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
