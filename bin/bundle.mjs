@@ -9,6 +9,7 @@
  *
  * Plain JavaScript on purpose: it runs before anything can load TypeScript.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +27,15 @@ const KEEP_OLD_MS = 24 * 3600_000;
 export async function loadEntry({
   root = ROOT,
   entry = 'src/cli.ts',
-  cacheDir = process.env.MATCHDAY_BUNDLE_DIR || join(root, 'node_modules', '.cache', 'matchday'),
+  // One folder per checkout: checkouts that share node_modules (git worktrees) never run each other's bundle.
+  cacheDir = process.env.MATCHDAY_BUNDLE_DIR ||
+    join(
+      root,
+      'node_modules',
+      '.cache',
+      'matchday',
+      createHash('sha256').update(root).digest('hex').slice(0, 12),
+    ),
 } = {}) {
   if (process.env.MATCHDAY_BUNDLE !== '0') {
     const bundled = (await freshBundle(cacheDir, entry)) ?? (await buildBundle(root, entry, cacheDir));

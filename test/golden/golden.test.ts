@@ -87,6 +87,7 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'casters', // v2 casters: the watch URL the data has, no channel name; no broadcasters (languages)
   'live-overview', // the same stream lines, and watch buttons for the URLs
   'live-series', // a shooter: no economy line (v2 rounds carry no bank)
+  'live-series-moba', // the stream lines with the watch URL
   'live-series-shooter',
   'live-series-esoccer', // no light summary a card can read: the match score only
   'live-series-rts',
