@@ -49,7 +49,7 @@ export const MAX_LIVE_CARDS = 5;
 /** Live series read at once (the service's page): the overview counts those it does not show. */
 const LIVE_PAGE = 50;
 
-/** Upstream requests a command may make cold (issue 4: at most 3). */
+/** Upstream requests a command may make cold (at most 3: `npm run bench:commands` checks it). */
 const BUDGET = 3;
 
 export default defineCommand({
