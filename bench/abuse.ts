@@ -1,7 +1,8 @@
 /**
  * `npm run bench:abuse [-- --quick]`: the cost of the worst filter and order a client may send,
- * next to a plain filter, over HTTP against the local service (issue 19: one request with 13 `*`
- * used to block the process for 13.5 s; 1,400 sort keys cost 1.9 s). Prints median and worst
+ * next to a plain filter, over HTTP against the local service (before the
+ * bounds of `LIMITS` in src/service/query.ts, one request with many `*` or sort keys could block
+ * the process for seconds). Prints median and worst
  * milliseconds per kind, then one JSON line with the extra cost of each worst case over the plain
  * request (the goal: within 50 ms).
  */

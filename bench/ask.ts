@@ -1,5 +1,5 @@
 /**
- * `matchday ask` with a warm store (issue 13): the local service at 5 requests/s in this process,
+ * `matchday ask` with a warm store: the local service at 5 requests/s in this process,
  * `matchday ask` as a real child process against it with a SQLite store in a temporary directory.
  * One cold `ask "/series live"` fills the store (the name index and the feed's live part); then
  * `ask "/help"` and `ask "/series live"` are timed (wall time of the whole process) with the

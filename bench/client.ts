@@ -1,5 +1,5 @@
 /**
- * Client benchmark (issue 3, part 10): 1,000 simulated users issue a realistic mix of command reads
+ * Client benchmark: 1,000 simulated users issue a realistic mix of command reads
  * for 60 s (`--quick`: 15 s) through one client against the local service at its default limit of
  * 5 requests/s. Prints upstream requests, cache hit ratio, latency as users see it (p50, p99, and
  * p99 of commands answered entirely from cache), stale answers, 429s received and errors; the last
@@ -211,7 +211,7 @@ async function main() {
     retries: stats.retries,
     failed_commands: [...failures.values()].reduce((a, b) => a + b, 0),
     failures: Object.fromEntries(failures),
-    // Failed commands as a share of all commands (issue 13's goal: at most 1 %).
+    // Failed commands as a share of all commands (the goal: at most 1 %; docs/benchmarks.md).
     failed_ratio: Number(
       ([...failures.values()].reduce((a, b) => a + b, 0) / Math.max(1, latencies.length)).toFixed(4),
     ),

@@ -1,5 +1,5 @@
 /**
- * Command benchmark (issue 4, part 8): each command through the real runtime, the real client over
+ * Command benchmark: each command through the real runtime, the real client over
  * HTTP and the local service (seed 42, frozen at a busy Wednesday afternoon), measured
  *   - cold: a fresh client with an empty cache per run (the name index is the process's own,
  *     loaded once at start-up and not counted, as in production; its load cost is printed apart);

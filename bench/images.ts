@@ -1,6 +1,6 @@
 /**
- * `npm run bench:images [-- --quick]`: the time to draw the standings pictures (issue 17, item 1;
- * the budget: under 150 ms per image) from the embedded world's real tournaments: each running or
+ * `npm run bench:images [-- --quick]`: the time to draw the standings pictures (the
+ * budget: under 150 ms per image) from the embedded world's real tournaments: each running or
  * recent tournament's first group table and its bracket, drawn with the cache emptied before each
  * (a first drawing), then asked again (a cached one), with the teams' logos the service serves
  * (fetched once before measuring, as the bot keeps them by URL; the fetch is timed apart). Prints

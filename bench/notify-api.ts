@@ -1,5 +1,5 @@
 /**
- * The notifier's upstream cost on v3 and on v2 over the same simulated window (issue 11): the world
+ * The notifier's upstream cost on v3 and on v2 over the same simulated window: the world
  * of `test/notify/v2-day.test.ts` (seed 11, its one tenant, five simulated minutes per tick), read
  * once by a notifier on a v3 client and once by a notifier on a v2 client, each against a fresh
  * local service. Prints the requests each service answered (the v2 count includes the token

@@ -4,7 +4,7 @@
  * a post (before its mark is written), on the SQLite ledger and (with `--redis URL`) the Redis ledger,
  * restarted each time with the same instance identity. Goal: 0 duplicates, 0 lost. Two people with
  * personal follows get their DMs through the real Discord and Slack deliveries against the loopback
- * fakes (issue 16), counted by the fakes; a kill may come right after a DM. After-post runs use three
+ * fakes, counted by the fakes; a kill may come right after a DM. After-post runs use three
  * copies of the tenants, so 20 kills (1-8 posts each) do not run out of posts.
  *
  *   --kills N        kills per mode and ledger (default 20; --quick 4)

@@ -1,5 +1,5 @@
 /**
- * Redis outages against the settings store and the Redis ledger (issue 19, item 3), on a
+ * Redis outages against the settings store and the Redis ledger, on a
  * redis-server of the bench's own (a free loopback port). For each outage: Redis shuts down
  * (saving its data), stays down for the outage, then starts again with its data. Meanwhile a
  * command-like reader asks the settings store every 200 ms, and the ledger claims a key every 200 ms.
@@ -189,7 +189,8 @@ for (const seconds of OUTAGES_S) {
   results.push(await outage(seconds, false));
   await sleep(3000);
 }
-// Stopped before the data loss: a ledger that lost its keys may post again (README, "Settings store").
+// Stopped before the data loss: a ledger that lost its keys may post again (docs/operations.md,
+// "The settings store").
 notifying = false;
 await ticking;
 await notifier.stop();

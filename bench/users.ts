@@ -1,5 +1,5 @@
 /**
- * Users benchmark (issue 13): N simulated users (default 1,000) each run a real
+ * Users benchmark (docs/benchmarks.md): N simulated users (default 1,000) each run a real
  * command about every 10 s through the command runtime, the name index, the feed and one client
  * against the local service at its real limit of 5 requests/s. The feed and the name index start
  * cold: a warm-up phase lasts until the feed has read the whole window (about 400 requests, some
@@ -198,7 +198,7 @@ async function main() {
   await names.ensurePlayers('background');
   await feed.start();
   // How busy this process's event loop is once users ask: a saturated loop answers nothing, upstream
-  // included (issue 13: at 10,000 users, upstream stopped because the loop was never free to read).
+  // included (a saturated loop never gets to read answers, so upstream stops: docs/architecture.md).
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
   loopDelay.enable();
   const eluStart = performance.eventLoopUtilization();

@@ -1,5 +1,5 @@
 /**
- * `/me` (issue 16, "Follow anywhere"): a person's own follows, wherever they use Matchday. Anyone
+ * `/me` (docs/commands.md, "Follow privately"): a person's own follows, wherever they use Matchday. Anyone
  * may use it; what it stores belongs to the person (not the server or workspace) and every answer
  * is private. Teams resolve through the name index exactly as `/team` and `/follow` do (no request);
  * changes go through `ctx.profile.update`, applied atomically to the latest stored profile.

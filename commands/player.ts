@@ -1,5 +1,5 @@
 /**
- * `/player`: a player's team, role, country and social accounts (issue 17, item 3). Names are
+ * `/player`: a player's team, role, country and social accounts. Names are
  * matched like teams' (`names.ts`: exact nick or real name, prefix, a one-letter typo taken with a
  * note, "Did you mean" otherwise; namesakes told apart by team and game). The players come from
  * the name index, which loads them on first use (one listing walk, then every half hour); the

@@ -1,6 +1,6 @@
 /**
  * The `/settings` subcommands that add something to a notification channel beyond its filters
- * (issue 16): Discord scheduled events (`events`), a thread per live card (`threads`) and the
+ * Discord scheduled events (`events`), a thread per live card (`threads`) and the
  * channel's calendar URL (`calendar`), with the channel helpers `/settings` shares. Each change is
  * a pure edit of the settings (`SettingsChange`), so `/settings` can apply it again to newer settings
  * when another admin saved meanwhile; the platform checks (permissions) happen before it.
@@ -181,7 +181,7 @@ function channelSwitch(
 
 /**
  * `/settings calendar`: the channel's calendar URL (no settings change: the token lives beside the
- * profiles, see README "Follow privately"); `action:renew` replaces it.
+ * profiles, see docs/commands.md, "Follow privately"); `action:renew` replaces it.
  */
 export async function calendarReply(
   ctx: CommandContext<unknown>,

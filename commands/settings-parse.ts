@@ -1,5 +1,5 @@
 /**
- * The `/settings` options and their parsing (issue 16 split it out of `settings.ts`): games through
+ * The `/settings` options and their parsing (split out of `settings.ts`): games through
  * the name index, tiers, reminder lead times (also `/me reminders`), and a notification channel's
  * options as a patch applied to its subscription; the spoiler and calendar options `/me` shares.
  * Nothing here changes settings.

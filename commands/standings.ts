@@ -27,7 +27,7 @@ import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
 import { isNotFound, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
-/** Substage `type` values (the local service's convention; see its README). */
+/** Substage `type` values (the local service's convention; docs/local-service.md). */
 const ROUND_ROBIN = 1;
 const BRACKET = 2;
 /** A battle-royale lobby group: many teams per series, ranked by points (placement and kills). */

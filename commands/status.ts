@@ -1,5 +1,5 @@
 /**
- * `/status` (admins only; issue 17, item 5): is Matchday healthy here? Whether the esports data
+ * `/status` (admins only): is Matchday healthy here? Whether the esports data
  * service answers (one request: the next series in this server's games and tiers, which also says
  * whether live data is expected for it), when the feed last read the live listing, how much of the
  * upstream budget this process uses, this server's notification channels that miss a permission,

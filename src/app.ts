@@ -197,7 +197,7 @@ async function connectService(
   if (baseUrl && (secret || v2)) return { baseUrl, ...(secret !== undefined ? { secret } : {}), ...known };
   const { startService } = await import('./service/index.ts');
   // A random secret for this start, known only to this process, and only in a header: another
-  // local user who finds the loopback port cannot use it (issue 19, item 4).
+  // local user who finds the loopback port cannot use it.
   const service = await startService({
     port: 0,
     querySecret: false,
@@ -205,7 +205,7 @@ async function connectService(
     clock,
     rate: embeddedRate,
     burst: Math.max(5, Math.ceil(embeddedRate)),
-    // v2 (issue 11): the configured pair, else the pair the service generates for this start.
+    // v2 (src/client/v2/): the configured pair, else the pair the service generates for this start.
     ...(v2Pair ? { v2Clients: [v2Pair] } : {}),
   });
   onClose(() => service.close());
@@ -229,7 +229,7 @@ async function openClient(
   onClose: OnClose,
 ): Promise<EsportsClient> {
   const v2 = config.esports.api === 'v2';
-  // On Redis, every process on this secret spends one shared budget (issue 14).
+  // On Redis, every process on this secret spends one shared budget (src/client/shared-budget.ts).
   const sharedBudget =
     config.store.kind === 'redis'
       ? await import('./client/redis-budget.ts').then(
@@ -238,7 +238,7 @@ async function openClient(
               new RedisBudget(config.store.url, plan, { logger }),
         )
       : undefined;
-  // v2: the token is shared with every process on the pair through the store (issue 11).
+  // v2: the token is shared with every process on the pair through the store (src/client/v2/token-store.ts).
   // (Loaded only on v2: its Redis and SQLite keyv stores are not for a v3 `ask` to pay for.)
   const tokens = v2 && v2Pair ? await import('./client/v2/token-store.ts') : undefined;
   const tokenStore = tokens?.openTokenStore(config.store);

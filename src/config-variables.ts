@@ -26,7 +26,7 @@ export class ConfigError extends MatchdayError {
 }
 
 /** Variables whose values must never appear in a message. */
-const SECRET_VARIABLES = new Set([
+export const SECRET_VARIABLES = new Set([
   'ESPORTS_API_SECRET',
   'ESPORTS_API_CLIENT_ID',
   'ESPORTS_API_CLIENT_SECRET',
@@ -43,7 +43,7 @@ const httpUrl = z.url({
 });
 
 /** Per variable: a schema over the raw (non-empty) string, producing the typed value. */
-const VARIABLES = {
+export const VARIABLES = {
   ESPORTS_API_URL: httpUrl,
   ESPORTS_API_SECRET: z.string().min(8, 'must be the service secret (at least 8 characters)'),
   ESPORTS_API_VERSION: z.enum(['v2', 'v3'], { error: 'must be v2 or v3' }),
@@ -141,3 +141,157 @@ export function readVariables(env: Record<string, string | undefined>): Values {
   }
   return values as Values;
 }
+
+/** What an operator reads about one variable in docs/configuration.md (scripts/config-doc.ts writes it). */
+export interface VariableDoc {
+  /** The section it is listed under, in the order of `.env.example`. */
+  group: string;
+  /** What happens when it is not set. */
+  unset: string;
+  /** What it does, in a sentence or two (Markdown). */
+  text: string;
+}
+
+/** Every variable's documentation: the compiler fails when a variable has none. */
+export const VARIABLE_DOCS = {
+  ESPORTS_API_URL: {
+    group: 'The esports data service',
+    unset: 'the local service runs in-process on 127.0.0.1',
+    text: "The real service's root, ending in `/v3` (or `/v2`, which also selects v2). Set it with `ESPORTS_API_SECRET` (v3) or the v2 client id and secret.",
+  },
+  ESPORTS_API_SECRET: {
+    group: 'The esports data service',
+    unset: 'required with a v3 `ESPORTS_API_URL`',
+    text: 'The v3 service secret, sent only in the `Service-Secret` header. Refused with v2.',
+  },
+  ESPORTS_API_VERSION: {
+    group: 'The esports data service',
+    unset: '`v3`, or `v2` when `ESPORTS_API_URL` ends in `/v2`',
+    text: 'The interface to speak ([data-client.md](data-client.md#running-on-v2-the-earlier-interface)). `npm start -- --api v2` does the same.',
+  },
+  ESPORTS_API_CLIENT_ID: {
+    group: 'The esports data service',
+    unset: 'embedded: the local service makes a pair',
+    text: 'The v2 client id (with a v2 `ESPORTS_API_URL`).',
+  },
+  ESPORTS_API_CLIENT_SECRET: {
+    group: 'The esports data service',
+    unset: 'embedded: the local service makes a pair',
+    text: 'The v2 client secret (with a v2 `ESPORTS_API_URL`).',
+  },
+  ESPORTS_RATE: {
+    group: 'The esports data service',
+    unset: '5 against the real service; 50 for the embedded one',
+    text: "Requests per second your plan allows: the client's budget, and the embedded service's limit.",
+  },
+  CLOCK_SPEED: {
+    group: 'The esports data service',
+    unset: '1 (real time)',
+    text: 'Embedded service only: run the world, the notifier and the commands this many times faster than real time, e.g. 60 for a simulated minute per second. Refused with `ESPORTS_API_URL`.',
+  },
+  ESPORTS_SEED: {
+    group: 'The esports data service',
+    unset: '42',
+    text: "The embedded world's seed: the same seed gives the same teams and series.",
+  },
+  STORE_URL: {
+    group: 'Storage',
+    unset: '`sqlite://./data/matchday.sqlite`',
+    text: "Where settings, profiles and the feed's snapshot live: `sqlite://<file>` (relative to the working directory) or `redis://[:password@]host:port` ([operations.md](operations.md#many-processes-on-one-redis)).",
+  },
+  SETTINGS_MIRROR: {
+    group: 'Storage',
+    unset: '`on`',
+    text: 'Redis only: each process keeps a SQLite copy of the settings and of what the notifier sent (`./data/settings-mirror.sqlite`, `./data/ledger-mirror.sqlite`) and puts it back when Redis comes back without its data. `off`: no copy, so an emptied Redis starts with no tenants.',
+  },
+  LOG_LEVEL: {
+    group: 'Logging',
+    unset: '`info`',
+    text: 'How much is logged (JSON lines on stderr). Secrets and tokens are always redacted.',
+  },
+  DISCORD_TOKEN: {
+    group: 'Discord',
+    unset: 'no Discord bot',
+    text: 'The bot token from the Discord developer portal: runs the Discord bot ([discord.md](discord.md)).',
+  },
+  DISCORD_APP_ID: {
+    group: 'Discord',
+    unset: 'required by `matchday register`',
+    text: 'The application id, used by `matchday register` and checked at start.',
+  },
+  DISCORD_API_URL: {
+    group: 'Discord',
+    unset: "Discord's own API",
+    text: 'Only for tests against a local fake: the REST base.',
+  },
+  DISCORD_SHARDS: {
+    group: 'Discord',
+    unset: 'every shard',
+    text: "This process's shard ids, e.g. `0,1` ([operations.md](operations.md#discord-sharding)).",
+  },
+  DISCORD_SHARD_COUNT: {
+    group: 'Discord',
+    unset: 'one process runs every guild',
+    text: 'The total number of shards over all processes.',
+  },
+  SLACK_BOT_TOKEN: {
+    group: 'Slack',
+    unset: 'no Slack app',
+    text: 'The bot token (`xoxb-...`): runs the Slack app ([slack.md](slack.md)), with `SLACK_APP_TOKEN` or `SLACK_SIGNING_SECRET`.',
+  },
+  SLACK_APP_TOKEN: {
+    group: 'Slack',
+    unset: 'HTTP mode, if `SLACK_SIGNING_SECRET` is set',
+    text: 'The app-level token (`xapp-...`): Socket Mode. Wins when both modes are configured.',
+  },
+  SLACK_SIGNING_SECRET: {
+    group: 'Slack',
+    unset: 'Socket Mode only',
+    text: 'The signing secret: HTTP mode, listening on `SLACK_PORT`.',
+  },
+  SLACK_PORT: {
+    group: 'Slack',
+    unset: '3000',
+    text: 'HTTP mode: the port to listen on, behind your HTTPS proxy.',
+  },
+  SLACK_API_URL: {
+    group: 'Slack',
+    unset: "Slack's own API",
+    text: 'Only for tests against a local fake: the Web API base.',
+  },
+  METRICS_PORT: {
+    group: 'Operations',
+    unset: 'no operations endpoint',
+    text: '`/healthz`, `/readyz` and `/metrics` (Prometheus) on this port ([operations.md](operations.md#probes-and-metrics)).',
+  },
+  METRICS_HOST: {
+    group: 'Operations',
+    unset: '127.0.0.1 (the image sets 0.0.0.0)',
+    text: 'The address the operations endpoint listens on.',
+  },
+  CALENDAR_PORT: {
+    group: 'Calendar feeds',
+    unset: 'calendars on `METRICS_PORT` when that is set, else none',
+    text: 'Serves the personal and channel calendars (`/me calendar`, `/settings calendar`) on their own port.',
+  },
+  CALENDAR_HOST: {
+    group: 'Calendar feeds',
+    unset: '127.0.0.1',
+    text: 'The address the calendars listen on.',
+  },
+  CALENDAR_URL: {
+    group: 'Calendar feeds',
+    unset: '`http://<host>:<port>`',
+    text: "The address people's calendar apps reach, e.g. `https://matchday.example.com` behind a proxy.",
+  },
+  NOTIFY_INSTANCE: {
+    group: 'Notifications',
+    unset: 'a random name per start (its claims free after a 15 s lease)',
+    text: "This instance's name in the delivery ledger, unique among running instances and the same across its restarts (e.g. `bot-1`): a restart then takes over at once what the killed process had claimed.",
+  },
+  LEDGER_START_FRESH: {
+    group: 'Notifications',
+    unset: '`no`: the notifier refuses to run and says why',
+    text: '`yes`: start a new ledger when the ledger is damaged or missing after use (a damaged file is kept aside as `ledger.sqlite.damaged-<time>`); what was already sent may then be sent again.',
+  },
+} satisfies Record<VariableName, VariableDoc>;

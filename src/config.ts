@@ -61,8 +61,8 @@ export interface Config {
   /** The operations endpoint (/healthz, /readyz, /metrics); absent: off. */
   ops?: { port: number; host: string };
   /**
-   * Calendar feeds (issue 16): on their own port (CALENDAR_PORT), or on the operations port when
-   * only METRICS_PORT is set (`port` absent); absent: off. `baseUrl` is what `/me calendar` prints
+   * Calendar feeds (src/calendar/server.ts): on their own port (CALENDAR_PORT), or on the operations port
+   * when only METRICS_PORT is set (`port` absent); absent: off. `baseUrl` is what `/me calendar` prints
    * (CALENDAR_URL, for a public address in front of Matchday; else the address it listens on).
    */
   calendar?: { port?: number; host: string; baseUrl: string };
@@ -152,9 +152,9 @@ export function loadConfig(env?: Env, options: { envFile?: string; api?: string 
 }
 
 /**
- * The interface to speak (issue 11): ESPORTS_API_VERSION, else v2 when ESPORTS_API_URL ends in /v2.
- * v2 needs the client id and secret with a URL (the embedded service makes a pair when none is set);
- * v3 takes neither.
+ * The interface to speak (docs/data-client.md, "Running on v2"): ESPORTS_API_VERSION, else v2 when
+ * ESPORTS_API_URL ends in /v2. v2 needs the client id and secret with a URL (the embedded service makes a
+ * pair when none is set); v3 takes neither.
  */
 function esportsApi(v: Values): 'v2' | 'v3' {
   const urlVersion = v.ESPORTS_API_URL

@@ -222,7 +222,7 @@ function configFromArgs(argv: string[]): Config | undefined {
     );
     return undefined;
   }
-  // `--api v2|v3` (issue 11): the interface to speak, over ESPORTS_API_VERSION.
+  // `--api v2|v3`: the interface to speak, over ESPORTS_API_VERSION.
   const apiAt = argv.indexOf('--api');
   const api = apiAt >= 0 ? (argv[apiAt + 1] ?? '') : undefined;
   if (api !== undefined && api !== 'v2' && api !== 'v3') {

@@ -1,4 +1,4 @@
-/** ESPORTS_API_VERSION and the v2 client credentials (issue 11): validated, never repeated in a message. */
+/** ESPORTS_API_VERSION and the v2 client credentials: validated, never repeated in a message. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 

@@ -122,7 +122,7 @@ export interface CommandRuntimeServices {
    */
   reads: Reads;
   channels?: ChannelCheck;
-  /** The caller's personal profile (issue 16), when the process has a profile store. */
+  /** The caller's personal profile (src/bot/users.ts), when the process has a profile store. */
   profile?: ProfileAccess;
   /** This tenant's channel calendars (`/settings calendar`), when the process has a profile store. */
   channelCalendars?: ChannelCalendars;

@@ -1,5 +1,5 @@
 /**
- * Pages of a day's schedule (issue 12, item 11): `/schedule` and the daily digest show a busy day a
+ * Pages of a day's schedule: `/schedule` and the daily digest show a busy day a
  * page at a time instead of stopping at 50 series. A page is a run of the day's series in start
  * order that one answer can show: at most `PAGE_SIZE` series, 25 tournaments and
  * `MAX_LINES_PER_CARD` series of one tournament. Pages follow each other, so together they hold

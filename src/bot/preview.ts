@@ -1,10 +1,10 @@
 /**
- * A match preview (issue 17, item 2): what a fan wants to know before a series starts. The recent
- * form of both teams (their last five finished series, won or lost and against whom), their
- * head-to-head record, the stage and what is at stake there (derived from the bracket's `chain`
- * and `bracket_position`, or the group's advance rules: never invented), and, for a participant
- * not known yet, which series decides it. `/series series:<id>` shows it in full; the first
- * reminder of a series carries a compact form of it.
+ * A match preview (docs/commands.md, "Match preview"): what a fan wants to know before a series starts.
+ * The recent form of both teams (their last five finished series, won or lost and against whom), their
+ * head-to-head record, the stage and what is at stake there (derived from the bracket's `chain` and
+ * `bracket_position`, or the group's advance rules: never invented), and, for a participant not known yet,
+ * which series decides it. `/series series:<id>` shows it in full; the first reminder of a series carries
+ * a compact form of it.
  *
  * Reading is separate from showing: `readPreview` gathers the facts through `PreviewReads` (the
  * feed first, else the service), `previewLines` turns them into lines under the spoiler policy.

@@ -1,5 +1,5 @@
 /**
- * What `/status` says about this process (issue 17, item 5): the bot's version, when the feed last
+ * What `/status` says about this process (commands/status.ts): the bot's version, when the feed last
  * read the live listing, and how much of the upstream budget the process uses. The tracker samples
  * the client's counters every 5 s (a minute kept), so `/status` costs no extra request for them.
  */

@@ -8,7 +8,7 @@
  * Losing Redis's data (a restart without persistence) is detected by a marker key,
  * `matchday:settings-epoch`, that every call checks in the same script. When it is gone, this process
  * restores the documents from its mirror: a SQLite copy of every document it wrote or read (see
- * README "Settings store"). A restored document never replaces a newer one.
+ * docs/operations.md, "The settings store"). A restored document never replaces a newer one.
  *
  * The connection is retried forever with capped, jittered backoff. While Redis is away, calls fail at
  * once ("cannot be reached") instead of queueing, and each call has a deadline, so a command says
@@ -260,7 +260,7 @@ async function recover(
   if (!lost) return;
   const { what } = keys;
   const mirrorPath = options.mirrorPath || DEFAULT_MIRROR_PATH;
-  // Documented (README "Settings store", SETTINGS_MIRROR): a restore is never silent.
+  // Documented (docs/operations.md, "The settings store"; SETTINGS_MIRROR): a restore is never silent.
   if (restored > 0) {
     logger.warn(
       { store: where, restored, mirror: mirrorPath },
@@ -276,7 +276,7 @@ async function recover(
     );
 }
 
-/** `namespace`: `settings` (tenants, the default) or `users` (personal profiles, issue 16). */
+/** `namespace`: `settings` (tenants, the default) or `users` (personal profiles, src/bot/users.ts). */
 type RedisDocumentsOptions = TenantStoreOptions & { namespace?: Namespace };
 
 /** The documents of one namespace: each call one script, with a deadline, checked for a lost Redis. */

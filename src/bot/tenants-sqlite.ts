@@ -85,7 +85,7 @@ export async function openSqliteDocuments(
   path: string,
   where: string,
   logger: Logger,
-  /** The table: `tenants` (settings), or another namespace in the same file (`users`, issue 16). */
+  /** The table: `tenants` (settings), or another namespace in the same file (`users`: src/bot/users.ts). */
   table: Table = 'tenants',
 ): Promise<SqliteDocuments> {
   const db = await openDatabase(path, where);

@@ -1,5 +1,5 @@
 /**
- * The one date and time style of every reply, card and digest (issue 12, item 9): what the
+ * The one date and time style of every reply, card and digest: what the
  * terminal prints, Slack's fallback text and tables, `/schedule`'s day titles and the digest's
  * dates all come from here, so a fan reads one style everywhere:
  * - a time of day on the 24-hour clock: `15:23`;

@@ -1,5 +1,5 @@
 /**
- * Personal profiles (issue 16, "Follow anywhere"): what one person follows, wherever they use
+ * Personal profiles (docs/commands.md, "Follow privately"): what one person follows, wherever they use
  * Matchday, stored per user, not per tenant. A user is `<platform>:<user id>` (Discord user ids and
  * terminal users are global; a Slack user is `slack:<workspace>.<user>`, since Slack ids belong to a
  * workspace). Each has one profile document in the same store as the tenant settings (a `users`

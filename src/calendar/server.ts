@@ -1,8 +1,8 @@
 /**
- * Calendar feeds over HTTP (issue 16, item 3): `GET /calendar/<token>.ics` answers the calendar of
- * the person (`/me calendar`) or the notification channel (`/settings calendar`) holding that
- * token. Served on its own port (CALENDAR_PORT) or on the operations port (`calendarRoute` is the
- * route the operations server consults before its 404).
+ * Calendar feeds over HTTP (docs/commands.md, "Calendar (ICS)"): `GET /calendar/<token>.ics` answers the
+ * calendar of the person (`/me calendar`) or the notification channel (`/settings calendar`) holding that
+ * token. Served on its own port (CALENDAR_PORT) or on the operations port (`calendarRoute` is the route
+ * the operations server consults before its 404).
  *
  * The token is the only key: an unknown, malformed or revoked token, or one of a channel no longer
  * set up for notifications, gets the same 404 with no data, and the token is never logged. Which

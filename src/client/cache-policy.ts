@@ -44,8 +44,8 @@ export function detailPathOf(path: string): string | undefined {
 }
 
 /**
- * A listing holds whole records, the same shape `/x/{id}` answers (spec: "Team (as listed)", the
- * facts note's "Team detail: the Team as listed"). Each item as a `/x/{id}` path with its record and
+ * A listing holds whole records, the same shape `/x/{id}` answers (spec: "Team (as listed)"; the
+ * real service's team detail is the team as listed). Each item as a `/x/{id}` path with its record and
  * TTL, so storing them lets a later `get` or `getMany` of one cost nothing. Own id space only.
  */
 export function primedItems(

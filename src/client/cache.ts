@@ -1,5 +1,5 @@
 /**
- * The keyv-backed answer cache (issue 3, part 6). Entries carry the time they were fetched and their
+ * The keyv-backed answer cache. Entries carry the time they were fetched and their
  * freshness, so one stored entry serves three purposes: fresh (a plain hit), stale within the
  * revalidation window (served at once while one refresh runs) and stale within the error window
  * (served, marked stale, only when the service fails). A store that throws or hangs never fails a

@@ -1,5 +1,5 @@
 /**
- * `createClient`: the esports data client (issue 3). Defaults are merged in one typed place; the
+ * `createClient`: the esports data client (docs/data-client.md). Defaults are merged in one typed place; the
  * library never reads `process.env` (`src/config.ts` does, and passes options in).
  *
  *   const client = createClient({ baseUrl: 'https://api.example.com/v3', secret });
@@ -119,7 +119,7 @@ const DEFAULTS = {
 
 /**
  * One token bucket per secret and service, shared by every client of this process that uses them
- * (the quota belongs to the secret: facts note, "Rate limits"). Reference-counted by open clients.
+ * (the quota belongs to the secret, as the real service counts it). Reference-counted by open clients.
  */
 const limiters = new Map<string, { limiter: RateLimiter; users: number }>();
 

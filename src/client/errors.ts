@@ -1,5 +1,5 @@
 /**
- * Typed errors of the esports data client (issue 3, part 7). One `ServiceError` carries what a log
+ * Typed errors of the esports data client. One `ServiceError` carries what a log
  * line or a reply needs (status, method, path with the secret redacted, the service's `msg`); one
  * subclass per case so callers branch with `instanceof`. Built by `errorFromResponse`, the one
  * factory that maps a status to a class (stripe-node style).
@@ -144,7 +144,7 @@ export class NetworkError extends ServiceError {
 
 /**
  * A 3xx answer. Redirects are refused, never followed: a custom secret header would be forwarded
- * to the new origin (`shared/notes/reliability.md`, "Upstream").
+ * to the new origin.
  */
 export class RedirectRefusedError extends ServiceError {
   override name = 'RedirectRefusedError';
@@ -164,8 +164,8 @@ export class InvalidQueryError extends MatchdayError {
 }
 
 /**
- * Reads the `msg` of an error body whatever its shape (`shared/notes/service-facts.md`, "Errors"):
- * JSON `{msg}`, an empty body or something that is not JSON at all.
+ * Reads the `msg` of an error body whatever its shape (the real service's are `{msg}`;
+ * src/service/api-error.ts): JSON `{msg}`, an empty body or something that is not JSON at all.
  */
 export function messageFromBody(body: string, status: number): string {
   const text = body.trim();

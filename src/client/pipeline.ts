@@ -1,5 +1,5 @@
 /**
- * The one request choke point (`shared/notes/house-style.md`, "The API client"):
+ * The one request choke point, each concern one small stage of it (docs/architecture.md):
  *
  *   cache  -> single flight -> retry -> rate limit -> http
  *

@@ -1,5 +1,5 @@
 /**
- * Turns a typed `ListQuery` into query parameters the service reads (issue 3, part 2). Every value
+ * Turns a typed `ListQuery` into query parameters the service reads. Every value
  * is checked before any request leaves: field names come from the resource's list in
  * `protocol/fields.ts`; ids are non-negative integers (inside sets too); `~=` takes the user's raw
  * text, made safe by `safeText` and sent as `*text*` ("contains"); booleans become 1/0. The

@@ -1,5 +1,5 @@
 /**
- * One token bucket per secret (issue 3, part 5): every attempt (retries included) takes a token.
+ * One token bucket per secret: every attempt (retries included) takes a token.
  * Two priorities: a waiting interactive call (a user's command) is always served before waiting
  * background work (polling). The queue is bounded; when it is full, background work is shed first.
  * The bucket slows down when the service's `X-RateLimit-*` headers say the budget is smaller than
@@ -9,7 +9,7 @@ import { QueueFullError } from './errors.ts';
 import type { Priority } from './types.ts';
 
 interface RateLimiterOptions {
-  /** Tokens per second. Default 5 (`shared/notes/service-facts.md`, "Rate limits"). */
+  /** Tokens per second. Default 5, the real service's limit per secret. */
   perSecond: number;
   /** Bucket size. Default 5. */
   burst: number;

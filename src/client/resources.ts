@@ -1,7 +1,7 @@
 /**
  * The resources: each method only builds a path and parameters and hands them to the pipeline
  * (stripe-node style). Which endpoints take list parameters (`L`) or an id space (`IS`) follows the
- * spec's endpoint table and the facts note.
+ * spec's endpoint table and what the real service answers (docs/local-service.md, "The interface").
  */
 
 import { ID_SPACES, type ListResource } from '../protocol/fields.ts';
@@ -266,7 +266,7 @@ export function buildResources(send: Send, peek: Peek): Resources {
   return { ...competitionResources(e), ...participantResources(e), ...referenceResources(e) };
 }
 
-/** Walks a listing 50 at a time until `limit` items or a short page (facts note, "Paging"). */
+/** Walks a listing 50 at a time (the real service's largest page) until `limit` items or a short page. */
 async function* paginate<T, R extends ListResource>(
   list: (query: ListQuery<R>, options: CallOptions) => Promise<T[]>,
   query: Omit<ListQuery<R>, 'skip' | 'take'>,

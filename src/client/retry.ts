@@ -167,8 +167,7 @@ function parseBody(answer: HttpAnswer, path: string): unknown {
 
 /**
  * The wait a 429 or 5xx asks for, in ms: `X-RateLimit-Reset` (ms, on a 429) and `Retry-After`, whose
- * unit is seconds by HTTP but was seen as ms on the real service, so above 120 it is read as ms
- * (`shared/notes/service-facts.md`, "Rate limits").
+ * unit is seconds by HTTP but was seen as ms on the real service, so above 120 it is read as ms.
  */
 export function retryHint(answer: Pick<HttpAnswer, 'status' | 'headers'>): number | undefined {
   const header = (name: string): string | undefined => {

@@ -1,9 +1,9 @@
 /**
- * The rate budget of a secret shared by every process that uses it (issue 14, "Redis as the shared
- * engine"). The service counts requests per secret, not per process: three processes that each keep
- * their own 5/s bucket send 15/s and draw 429s. Each process keeps its own `RateLimiter` (it orders
- * waiting calls: interactive before background, deadlines, shedding); a call that got a local token
- * then takes one from the shared bucket before it goes on the wire.
+ * The rate budget of a secret shared by every process that uses it, kept in Redis (docs/operations.md,
+ * "Many processes on one Redis"). The service counts requests per secret, not per process: three processes
+ * that each keep their own 5/s bucket send 15/s and draw 429s. Each process keeps its own `RateLimiter`
+ * (it orders waiting calls: interactive before background, deadlines, shedding); a call that got a local
+ * token then takes one from the shared bucket before it goes on the wire.
  */
 import type { Priority } from './types.ts';
 

@@ -1,5 +1,5 @@
 /**
- * How long an answer stays fresh, per resource family (issue 3, part 6). Reference data rarely
+ * How long an answer stays fresh, per resource family (src/protocol/resources.ts). Reference data rarely
  * changes (the spec says assets, maps and layouts "can be cached for hours or days"); schedules move;
  * live data moves every few seconds.
  */

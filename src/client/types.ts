@@ -100,7 +100,7 @@ export interface ManyEndpoint<T> {
   getMany(ids: readonly number[], options?: CallOptions): Promise<T[]>;
 }
 
-/** Counters for metrics (issue: client, part 8). */
+/** Counters for metrics (src/ops/metrics.ts reads them). */
 export interface ClientStats {
   upstream: Record<string, Record<string, number>>; // family -> status -> count
   upstreamTotal: number;
@@ -141,7 +141,7 @@ export type SubList<T, R extends ListResource> = (
 /** A fixed answer under a parent (`/series/{id}/scoring`). */
 export type SubGet<T> = (id: number, options?: CallOptions) => Promise<T>;
 
-/** Every v3 endpoint (spec, "Endpoints"; tournaments, players, teams and rosters from the facts note). */
+/** Every v3 endpoint (spec, "Endpoints"; tournaments, players, teams and rosters as served for real). */
 export interface EsportsClient {
   games: ResourceEndpoint<Game, 'games'> & {
     maps: SubList<GameMap, 'maps'>;

@@ -143,7 +143,7 @@ export class RedisSnapshotStore implements SnapshotStore {
           connectTimeout: 5000,
           // The first connection gives up after 5 tries (a store missing at start fails clearly);
           // once connected, forever: a client that gave up stayed closed, and the feed never read
-          // or shared through the store again after a Redis restart (issue 19).
+          // or shared through the store again after a Redis restart (src/core/redis-reconnect.ts).
           reconnectStrategy: (retries: number) =>
             !connected && retries >= 5 ? new Error('Redis is unreachable.') : reconnectDelay(retries),
         },

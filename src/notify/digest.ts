@@ -1,5 +1,5 @@
 /**
- * The daily digest's cards (issue 12, items 8 and 11): one card per tournament holding a compact
+ * The daily digest's cards (docs/notifications.md): one card per tournament holding a compact
  * table, `time | match | event | Bo`, that reads at 80 columns in a terminal and as one line per
  * series on Discord and Slack. A busy day shows the tournaments one message holds, says how many more
  * series there are, and names the first of them and the exact `/schedule` command (day and page) that

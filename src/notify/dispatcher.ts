@@ -1,6 +1,6 @@
 /**
- * The dispatcher: the one way a notification is posted. Claim, send, mark (`shared/notes/
- * reliability.md`, "Notifications: none lost, none twice"):
+ * The dispatcher: the one way a notification is posted. Claim, send, mark (docs/notifications.md,
+ * "The ledger: none lost, none twice"):
  * - keys are claimed in the ledger in batches, each sized to about a second of posting at the pace
  *   just seen (one ledger round trip per batch; each claim still atomic per key);
  * - each post is marked sent with its message id the moment the platform accepts it (marks of

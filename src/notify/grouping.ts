@@ -1,8 +1,9 @@
 /**
- * Reminders due in the same minute for one channel go out as one message, not a burst (issue 17,
- * item 7). The notifier claims every reminder's key in the ledger as usual; the keys it won for one
- * channel and minute are posted together, and each key is marked sent with that one message, so
- * exactly-once still holds per key (a key lost to another holder is simply not in the message).
+ * Reminders due in the same minute for one channel go out as one message, not a burst
+ * (docs/notifications.md, "Grouped reminders"). The notifier claims every reminder's key in the ledger as
+ * usual; the keys it won for one channel and minute are posted together, and each key is marked sent with
+ * that one message, so exactly-once still holds per key (a key lost to another holder is simply not in the
+ * message).
  */
 import type { Reply } from '../bot/reply.ts';
 

@@ -1,8 +1,8 @@
 /**
- * Late drops: a due notification that a lateness rule (README, "Lateness rules") keeps from ever
- * going out is logged with its key, once, by one instance. The drop is recorded in the ledger (the
- * key claimed and failed as `dropped: <rule>`), so no other instance and no restart logs it again,
- * nor sends it. A key the ledger knows as sent or failed was decided otherwise: not a drop.
+ * Late drops: a due notification that a lateness rule (docs/notifications.md, "Lateness rules") keeps from
+ * ever going out is logged with its key, once, by one instance. The drop is recorded in the ledger (the
+ * key claimed and failed as `dropped: <rule>`), so no other instance and no restart logs it again, nor
+ * sends it. A key the ledger knows as sent or failed was decided otherwise: not a drop.
  *
  * `floor` is the moment from which this deployment answers for drops: the last tick any notifier
  * recorded on the ledger before this process started (`Ledger.lastRun`), or this process's first

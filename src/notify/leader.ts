@@ -1,13 +1,13 @@
 /**
- * One active notifier among many processes on one Redis (issue 14): a lease in Redis, renewed while
+ * One active notifier among many processes on one Redis (docs/operations.md): a lease in Redis, renewed while
  * held, with a fencing token that grows with every new holder. Only the holder runs the notifier (and
  * so polls the feed); the others stand by and try to take the lease over. When the holder dies its
  * lease runs out after `ttlMs`, and a standby takes over at its next try: within `ttlMs + retryMs`
- * (15 s + 5 s by default, inside the 30 s the issue allows). A holder that cannot renew in time stops
+ * (15 s + 5 s by default, inside 30 s). A holder that cannot renew in time stops
  * its notifier before the lease can have passed to another process.
  *
  * The lease only saves work: the ledger's claim is still what prevents a double send when two
- * processes briefly both believe they lead (`shared/notes/reliability.md`).
+ * processes briefly both believe they lead (src/notify/ledger.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';

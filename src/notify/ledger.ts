@@ -1,7 +1,7 @@
 /**
  * The delivery ledger: the durable record of which notification was sent where. It, not node-cron,
- * is the source of truth after a restart (`shared/notes/reliability.md`, "Notifications: none lost,
- * none twice").
+ * is the source of truth after a restart (docs/notifications.md, "The ledger: none lost, none
+ * twice").
  *
  * Life of a key: `claim` (atomic: exactly one caller wins) -> post -> `markSent(messageId)`, the
  * moment the platform accepts the post (one post at a time, never a whole batch afterwards).

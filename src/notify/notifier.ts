@@ -11,7 +11,7 @@
  *    subscriptions, now) into outgoing posts and hands them to the dispatcher (`dispatcher.ts`),
  *    which claims each in the ledger, sends it and marks it sent with the platform's message id.
  * The ledger, not the tick, knows what was sent: every tick reconciles, so downtime and restarts
- * neither lose nor repeat (`shared/notes/reliability.md`).
+ * neither lose nor repeat (docs/notifications.md, "The ledger: none lost, none twice").
  */
 
 import cron, { type ScheduledTask } from 'node-cron';
@@ -60,7 +60,7 @@ export interface NotifierOptions {
   deliveries: Partial<Record<Platform, Delivery>>;
   logger: NotifyLogger;
   /**
-   * Personal profiles (issue 16): each person with follows gets their reminders by DM (channel
+   * Personal profiles (src/bot/users.ts): each person with follows gets their reminders by DM (channel
    * `dm:<user id>`), at their own leads, through the same ledger; closed DMs pause them.
    */
   users?: NotifyUsers;
@@ -415,9 +415,10 @@ class NotifierImpl implements Notifier {
   }
 
   /**
-   * Reloads the subscriptions; when the settings store cannot answer (a Redis outage), the ones
-   * loaded last are kept and the reload is tried again next tick. So posting resumes as soon as the
-   * ledger answers, without also waiting for the settings store's own reconnection (issue 19).
+   * Reloads the subscriptions; when the settings store cannot answer (a Redis outage), the ones loaded
+   * last are kept and the reload is tried again next tick. So posting resumes as soon as the ledger
+   * answers, without also waiting for the settings store's own reconnection (docs/operations.md,
+   * "Redis that comes back").
    */
   async #reloadSubscriptions(now: number): Promise<void> {
     try {

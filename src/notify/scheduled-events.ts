@@ -1,5 +1,5 @@
 /**
- * Discord scheduled events (issue 16, item 4): a server whose notification channel has
+ * Discord scheduled events (docs/discord.md, "Scheduled events"): a server whose notification channel has
  * `/settings events channel:#x enabled:true` sees its followed series (the channel's teams and the
  * server's follows) as Guild Scheduled Events, kept in step with the series:
  *

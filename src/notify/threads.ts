@@ -1,5 +1,5 @@
 /**
- * Threads for a match (issue 16, item 5; `/settings threads`): in a channel that wants them, the
+ * Threads for a match (`/settings threads`; docs/discord.md, "Threads"): in a channel that wants them, the
  * live card keeps being edited in place, and each finished game of the series is also posted as a
  * reply in a thread under the card (a Discord thread started on the card, Slack replies with
  * `thread_ts`), so the channel keeps the running story. One reply per game, each its own ledger

@@ -1,6 +1,6 @@
 /**
- * The operations endpoint (issue 14, "Operations"): off unless METRICS_PORT is set, on 127.0.0.1
- * unless METRICS_HOST says otherwise.
+ * The operations endpoint (docs/operations.md, "Probes and metrics"): off unless METRICS_PORT is set, on
+ * 127.0.0.1 unless METRICS_HOST says otherwise.
  *
  *   GET /healthz   200 while the process runs and its event loop answers
  *   GET /readyz    200 when the store, the esports service and the chat platforms are usable and

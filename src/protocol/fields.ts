@@ -1,6 +1,6 @@
 /**
  * Which fields each list endpoint filters and orders on. The spec lists the fields "seen in
- * examples" (`service-v3.md`, "Filter language", item 11); the rest are the scalar fields of each
+ * examples" (the v3 specification, "Filter language", item 11); the rest are the scalar fields of each
  * resource. The local service answers 400 for any other field, and the client's filter builder only
  * accepts these names, so a typo fails at compile time instead of at the service.
  */

@@ -1,7 +1,8 @@
 /**
- * The filter language of the v3 service (`shared/spec/service-v3.md`, "Filter language"), plus `!=`
- * and `null` (`shared/notes/service-facts.md`). One grammar for both sides: the local service parses
- * and evaluates filters with it, the client formats them with it, so what one writes the other reads.
+ * The filter language of the v3 service (the provider's v3 specification, "Filter language"), plus `!=`
+ * and `null`, which real clients send too (docs/local-service.md, "The interface"). One grammar for
+ * both sides: the local service parses and evaluates filters with it, the client formats them with it, so
+ * what one writes the other reads.
  *
  *   filter    := condition ("," condition)*
  *   condition := path op value
@@ -138,7 +139,7 @@ export class UnsafeFilterTextError extends MatchdayError {
 
 /**
  * Makes user text safe for a `~=` condition: trimmed, length-capped, and refused if it holds any
- * character of the grammar or a control character (`shared/notes/reliability.md`, "Bad input").
+ * character of the grammar or a control character: user text can never change what a filter means.
  */
 export function safeText(input: string, maxLength = MAX_SEARCH_LENGTH): string {
   const text = input.trim();

@@ -1,9 +1,9 @@
 /**
- * Live match summaries per kind of game. The v3 specification ("Live match summary") shows the
- * shapes of a MOBA only (`LiveCvSummary`, `LiveApiSummary` in `moba-summary.ts`) and leaves the other
- * games' shapes open; these are the local service's, documented in the README ("Live summaries
- * per game"). A summary says which kind it is in `game_kind`; a MOBA summary may lack it (the
- * specification's shapes do not carry it), which `liveSummaryKind` reads as a MOBA.
+ * Live match summaries per kind of game. The v3 specification ("Live match summary") shows the shapes of a
+ * MOBA only (`LiveCvSummary`, `LiveApiSummary` in `moba-summary.ts`) and leaves the other games' shapes
+ * open; these are the local service's, documented in docs/local-service.md ("Live summaries per game"). A
+ * summary says which kind it is in `game_kind`; a MOBA summary may lack it (the specification's shapes do
+ * not carry it), which `liveSummaryKind` reads as a MOBA.
  *
  * For the games other than MOBA the local service answers the same document on both summary
  * endpoints (`/live/cv/summary` and `/live/api/summary`): one match, one account of it.

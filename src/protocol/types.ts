@@ -1,6 +1,7 @@
 /**
- * The resource types of the esports data service, v3 (`shared/spec/service-v3.md`, "Resources and
- * their fields", completed by `shared/notes/service-facts.md` where the spec says "not shown").
+ * The resource types of the esports data service, v3 (the provider's v3 specification,
+ * "Resources and their fields", completed from the real service's answers where the spec says "not
+ * shown").
  *
  * One place, shared by the local service (which produces these shapes) and the client (which reads
  * them). Nullable fields are `T | null`: the service always sends every key.
@@ -226,7 +227,7 @@ export interface Team {
   resource_version: number;
 }
 
-/** Coverage values in real use (facts note). */
+/** Coverage values in real use (seen in the real service's answers). */
 export type CoverageValue =
   | 'available'
   | 'partial'
@@ -259,7 +260,7 @@ export interface Participant {
   stats: { kills: number; placement: number } | null;
 }
 
-/** Series and match lifecycle values in real use (facts note). */
+/** Series and match lifecycle values in real use (seen in the real service's answers). */
 export type Lifecycle = 'unknown' | 'upcoming' | 'live' | 'over' | 'over-forfeited' | 'deleted';
 
 export type BracketPart = 'UB' | 'LB' | 'GF';
@@ -358,7 +359,7 @@ export interface Substage {
   game: Ref;
   title: string;
   tier: number;
-  /** 1: round-robin group, 2: double-elimination bracket (this service's convention; see README). */
+  /** 1: round-robin group, 2: double-elimination bracket (the local service's convention). */
   type: number;
   phase: Phase;
   default_series_format: { best_of: number };
@@ -457,7 +458,7 @@ export interface Millis {
   milliseconds: number;
 }
 
-/** The service's error body (facts note, "Errors"). */
+/** The service's error body, as the real service answers it (src/service/api-error.ts). */
 export interface ServiceErrorBody {
   msg: string;
 }

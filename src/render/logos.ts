@@ -1,11 +1,11 @@
 /**
- * Team logos for the standings pictures (issue 17, item 1: "team logos where the data has
- * images"). A team's logo is its first image that is not a stand-in (`fallback: false`) with an
- * http(s) URL (`logoUrlOf`); it is fetched with undici (no redirects followed, at most `LOGO_LIMITS.maxBytes`,
- * within `LOGO_LIMITS.timeoutMs`), decoded once, and kept in memory by URL. Anything else (no
- * image, a fallback, a failed or slow fetch, an oversized or undecodable body) means no logo: the
- * picture is drawn without it. A failure is remembered for `failureTtlMs`, so a dead image host
- * costs one timeout per logo per ten minutes, not one per command.
+ * Team logos for the standings pictures, where the data has images (src/render/standings-image.ts). A
+ * team's logo is its first image that is not a stand-in (`fallback: false`) with an http(s) URL
+ * (`logoUrlOf`); it is fetched with undici (no redirects followed, at most `LOGO_LIMITS.maxBytes`, within
+ * `LOGO_LIMITS.timeoutMs`), decoded once, and kept in memory by URL. Anything else (no image, a fallback,
+ * a failed or slow fetch, an oversized or undecodable body) means no logo: the picture is drawn without
+ * it. A failure is remembered for `failureTtlMs`, so a dead image host costs one timeout per logo per ten
+ * minutes, not one per command.
  */
 import type { Image as NapiImage } from '@napi-rs/canvas';
 import { request } from 'undici';

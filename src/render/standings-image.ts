@@ -1,10 +1,10 @@
 /**
- * Standings as pictures (issue 17, item 1): a group table and a double-elimination bracket (upper
- * and lower bracket rounds, the grand final, TBD slots, the champion), drawn server-side with
- * @napi-rs/canvas in the DejaVu Sans font that ships in `./fonts` (the same pixels on every machine,
- * no system font needed). The inputs are what may be shown: the caller (`commands/standings.ts`)
- * leaves hidden results out under the spoiler policy, so nothing hidden can be drawn. PNGs are
- * cached by the state they show (a hash of the input): the same standings are drawn once.
+ * Standings as pictures (docs/commands.md, "Standings pictures"): a group table and a double-elimination
+ * bracket (upper and lower bracket rounds, the grand final, TBD slots, the champion), drawn server-side
+ * with @napi-rs/canvas in the DejaVu Sans font that ships in `./fonts` (the same pixels on every machine,
+ * no system font needed). The inputs are what may be shown: the caller (`commands/standings.ts`) leaves
+ * hidden results out under the spoiler policy, so nothing hidden can be drawn. PNGs are cached by the
+ * state they show (a hash of the input): the same standings are drawn once.
  */
 import { createHash } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';

@@ -1,6 +1,6 @@
 /**
  * An error a route handler throws to answer with a status and the service's error body
- * `{"msg": "..."}` (`shared/notes/service-facts.md`, "Errors").
+ * `{"msg": "..."}`, as the real service answers (docs/local-service.md, "The interface").
  */
 export class ApiError extends Error {
   override name = 'ApiError';

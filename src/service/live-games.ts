@@ -1,6 +1,6 @@
 /**
  * The live summaries of the games that are not MOBAs (`src/protocol/live-summary.ts`; shapes in
- * the README, "Live summaries per game"). Every figure derives from the match plan, its score
+ * docs/local-service.md, "Live summaries per game"). Every figure derives from the match plan, its score
  * events (`world.matchEvents`: rounds, goals, battle-royale kills) and the clock, so the summary
  * agrees with the match resource (its score is the summary's) and only moves forward in time.
  */

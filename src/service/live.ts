@@ -1,5 +1,5 @@
 /**
- * The two live summaries of a match (`service-v3.md`, "Live match summary"): the latest message of
+ * The two live summaries of a match (the v3 specification, "Live match summary"): the latest message of
  * the `<game>_live_cv_states` and `<game>_live_api_states` channels. A MOBA's are built here, in the
  * specification's shapes; the other games' in `live-games.ts`. Every MOBA figure is derived from
  * the match's planned score events and the clock, so it only grows where it should (kills, levels,

@@ -1,6 +1,6 @@
 /**
  * The list mechanism shared by every list endpoint: `filter` (evaluated here, parsed by the one
- * grammar in `src/protocol/filter.ts`), `order` and `skip`/`take` (`service-v3.md`, "Filter
+ * grammar in `src/protocol/filter.ts`), `order` and `skip`/`take` (the v3 specification, "Filter
  * language" and "Limits"). Every malformed parameter is an `ApiError(400)` naming the parameter.
  */
 

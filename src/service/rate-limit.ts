@@ -1,5 +1,5 @@
 /**
- * Per-secret token buckets, as the real service limits (`service-facts.md`, "Rate limits"): `rate`
+ * Per-secret token buckets, as the real service limits: `rate`
  * tokens per second up to `burst`; every answered request takes one. Real time, not the world's
  * clock: a fast simulated clock must not refill a client's budget faster.
  */

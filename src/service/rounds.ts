@@ -1,5 +1,5 @@
 /**
- * When a tactical shooter's rounds end, and who wins each (issue 12): rounds follow each other at
+ * When a tactical shooter's rounds end, and who wins each: rounds follow each other at
  * a steady pace over the map (a round lasts about the map's length over its rounds, give or take
  * 15%), and the order of wins is a walk that stays plausible: each round goes to either team
  * about evenly while both still have rounds to win, and the lead never strays more than

@@ -1,8 +1,8 @@
 /**
- * The `/v3` endpoints (`service-v3.md`, "Endpoints"; `service-facts.md` for tournaments, players,
- * team detail and the roster list). Straight-line handlers: each reads its params, throws an
- * `ApiError` for anything wrong, and returns the body. Aliases are written as the spec states them:
- * the base list plus the added filter condition.
+ * The `/v3` endpoints (the v3 specification, "Endpoints"; tournaments, players, team detail and the roster
+ * list as the real service answers them). Straight-line handlers: each reads its params, throws an
+ * `ApiError` for anything wrong, and returns the body. Aliases are written as the spec states them: the
+ * base list plus the added filter condition.
  */
 
 import { ID_SPACES, type ListResource } from '../protocol/fields.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 3 and issue 18, item 2: Redis stops and comes back empty (a restart without
+ * Redis stops and comes back empty (a restart without
  * persistence), against a redis-server of the test's own. While it is down, calls fail at once
  * saying the store cannot be reached (no queueing, no hang); once it is back, the settings store and
  * the Redis ledger reconnect by themselves, and the tenants and their subscriptions are restored from

@@ -1,5 +1,5 @@
 /**
- * Issue 18, items 1 and 2: concurrent settings changes all survive, and the list of tenants never
+ * Concurrent settings changes all survive, and the list of tenants never
  * misses one, on a real SQLite file and on a real Redis (REDIS_URL), within one process and across
  * child processes.
  */

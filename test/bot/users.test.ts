@@ -1,5 +1,5 @@
 /**
- * The profile store (issue 16) on both backends: a real SQLite file, and a real Redis when
+ * The profile store on both backends: a real SQLite file, and a real Redis when
  * REDIS_URL is set. Profiles live apart from tenant settings; concurrent changes are all kept;
  * calendar tokens lead to their owner only while the profile holds them.
  */

@@ -1,5 +1,5 @@
 /**
- * The client against the real local service over HTTP on 127.0.0.1 (issue 3, part 9), using the
+ * The client against the real local service over HTTP on 127.0.0.1, using the
  * service's fault injection. Faults are switched by request count (a getter on the service's
  * mutable `faults`), so each scenario is deterministic and no assertion depends on timing.
  */

@@ -1,5 +1,5 @@
 /**
- * Two OS processes on one v2 credential pair share one token through the store (issue 11): each
+ * Two OS processes on one v2 credential pair share one token through the store: each
  * runs the real client (test/client/child-v2-token.ts) with its token kept where `matchday start`
  * keeps it (`openTokenStore`: a table of the SQLite store file, or Redis) and the lock beside it
  * (`openTokenLock`). Started one after the other, the second reads the first's token from the

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 7: one command has an overall deadline. With the local service's latency fault on,
+ * One command has an overall deadline. With the local service's latency fault on,
  * the user hears "the data service is slow right now" instead of waiting for every request in turn;
  * without the fault the same command answers.
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 12, item 5: a forfeited series reads as a forfeit (who forfeited, who wins) on every
+ * A forfeited series reads as a forfeit (who forfeited, who wins) on every
  * platform, in /series, /team, /live, /schedule, the result card and the digest; never as maps
  * played 0–0 and "won", nor as a 2–0 scoreline no map produced. The spec's representation
- * (service-facts: lifecycle `over-forfeited`; participants' `forfeit` and `winner`) is what the
+ * (lifecycle `over-forfeited`; participants' `forfeit` and `winner`) is what the
  * local service serves and what the formatters read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

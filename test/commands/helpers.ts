@@ -72,7 +72,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** The data service interfaces Matchday speaks (issue 11). */
+/** The data service interfaces Matchday speaks. */
 export type Api = 'v2' | 'v3';
 
 declare module 'vitest' {
@@ -92,7 +92,7 @@ export const APIS: readonly Api[] = inject('apis') ?? ['v3', 'v2'];
 export interface StackOptions {
   at?: Date;
   seed?: number;
-  /** The interface the commands' client speaks (issue 11); `truth` always reads v3. Default v3. */
+  /** The interface the commands' client speaks; `truth` always reads v3. Default v3. */
   api?: Api;
 }
 

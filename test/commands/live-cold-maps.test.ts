@@ -1,5 +1,5 @@
 /**
- * Issue 12: `/live` asked before the name index has loaded (`npm start` fills it behind the banner)
+ * `/live` asked before the name index has loaded (`npm start` fills it behind the banner)
  * names the maps all the same, the current one and the earlier ones; never a made-up "Map 1".
  */
 import { pino } from 'pino';

@@ -1,14 +1,14 @@
 /**
- * Each kind of game's live card speaks its own game (issue 12, item 2): `/live series:X` and the
+ * Each kind of game's live card speaks its own game: `/live series:X` and the
  * notifier's live card for a match being played of a MOBA, a shooter, an e-soccer game, an RTS
  * and a battle royale, rendered on the terminal, Discord and Slack. The vocabulary is the game's,
  * never a MOBA's for another game; the figures agree with the world; and the card and `/live` say
  * the same line for the same match, whichever summary source each read.
  *
- * On v2 (issue 11) the cards read the light summary, which carries less: a shooter's rounds and sides
+ * On v2 the cards read the light summary, which carries less: a shooter's rounds and sides
  * without an economy, a MOBA's kills, towers and gold; the other games' light summaries name nothing
- * a card can say, so their cards show the match score from the match resource (README, "What
- * differs on v2"). The expectations below say which words each interface's card has.
+ * a card can say, so their cards show the match score from the match resource (docs/data-client.md,
+ * "What differs on v2"). The expectations below say which words each interface's card has.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Platform } from '../../src/bot/command.ts';

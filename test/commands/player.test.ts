@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 3: `/player <name>`: team, role, country and social accounts from the world's
+ * `/player <name>`: team, role, country and social accounts from the world's
  * data, names matched like teams' (exact, prefix, a typo taken with a note, suggestions that the
  * command accepts verbatim, namesakes told apart), and `/team` rosters naming the `/player` line of
  * each player, which shows that player.

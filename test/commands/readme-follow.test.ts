@@ -1,8 +1,8 @@
 /**
- * The README's "Follow privately" examples (issue 16), run as typed on the embedded world that
+ * The "Follow privately" examples of docs/commands.md, run as typed on the embedded world that
  * `npm start` serves (seed 42), on the terminal, Slack and Discord: every command line of the
  * section's code blocks, and every inline example with its options filled in, answers ok (`/me`
- * and `/settings` privately). The lines come from the README itself, so an example that stops working fails here.
+ * and `/settings` privately). The lines come from docs/commands.md itself, so an example that stops working fails here.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,12 +18,12 @@ import { parseCommandText } from '../../src/bot/text-args.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
 import { type Stack, startStack } from './helpers.ts';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const PAGE = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');
 
 /** The section's command lines: code-block lines and inline spans with options, no placeholders. */
 function examples(): string[] {
-  const start = README.indexOf('## Follow privately');
-  const section = README.slice(start, README.indexOf('\n## ', start + 1));
+  const start = PAGE.indexOf('## Follow privately');
+  const section = PAGE.slice(start, PAGE.indexOf('\n## ', start + 1));
   const blocks = [...section.matchAll(/```\n([\s\S]*?)```/g)].flatMap((m) =>
     m[1]!.split('\n').filter((line) => line.startsWith('/')),
   );
@@ -65,8 +65,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('README "Follow privately" examples', () => {
-  it('are found in the README (the section has its examples)', () => {
+describe('docs/commands.md "Follow privately" examples', () => {
+  it('are found in docs/commands.md (the section has its examples)', () => {
     const lines = examples();
     expect(lines).toContain('/me follow team:"Iron Pilots"');
     expect(lines).toContain('/me calendar');
@@ -81,7 +81,7 @@ describe('README "Follow privately" examples', () => {
     async (platform) => {
       const tenantKey = `readme-${platform}`;
       const tenantId = `${platform}:${tenantKey}`;
-      // The README's channel, set up as "/settings channel-add channel:#matches" would.
+      // The page's channel, set up as "/settings channel-add channel:#matches" would.
       await stack.tenants.save(tenantId, {
         ...(await stack.tenants.get(tenantId)),
         channels: [channelSubscriptionSchema.parse({ id: 'matches', name: 'matches' })],

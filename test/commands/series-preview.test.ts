@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 2: `/series series:<id>` (and `/series <id>` typed) shows one series with its
+ * `/series series:<id>` (and `/series <id>` typed) shows one series with its
  * match preview: both teams' last five results with opponents, their head-to-head record, the
  * stage and what is at stake, streams with their languages. Checked against the world's truth
  * (the local service's own plans), under each spoiler policy, and with teams not known yet.

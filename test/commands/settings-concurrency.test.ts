@@ -1,5 +1,5 @@
 /**
- * Issue 18, item 1, as admins see it: several admins of one server change settings at the same
+ * As admins see it: several admins of one server change settings at the same
  * moment through the real runtime and commands, on a real SQLite store; every one told "Saved" or
  * "Now following" finds the change stored.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 5: a battle-royale lobby group is a points table (place, team, points, kills,
+ * A battle-royale lobby group is a points table (place, team, points, kills,
  * lobbies played), never a W/D/L table, on every platform and under every spoiler policy. The
  * figures are compared with the world's (points from its standings, kills summed over its series).
  */
@@ -58,7 +58,7 @@ describe.each(APIS)('on %s', (api) => {
   const PLATFORMS: Platform[] = ['terminal', 'discord', 'slack'];
 
   describe('/standings of a battle-royale lobby', () => {
-    // v2 series carry no statistics (README, "What differs on v2"): the v2 table has the lobby's
+    // v2 series carry no statistics (docs/data-client.md, "What differs on v2"): the v2 table has the lobby's
     // points and lobbies played but no Kills column, says that the data gives no kill counts, and
     // ranks teams level on points by the data's order (roster id) instead of by kills.
     const noKills = api === 'v2';

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 17: every command copes with a playoff series whose teams are not yet known
+ * Every command copes with a playoff series whose teams are not yet known
  * (TBD): no crash, no spoiled names, "TBD" where a team would stand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

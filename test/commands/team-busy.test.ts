@@ -1,6 +1,6 @@
 /**
- * `/team` while the data service is busy or unreachable (issue 13, warm-up: "commands answer from
- * what is there"): the team itself comes from the name index, so the answer stands; the parts the
+ * `/team` while the data service is busy or unreachable (commands answer from
+ * what is there): the team itself comes from the name index, so the answer stands; the parts the
  * service could not give (players, series; a tournament's stages and participants) say so, with one
  * note above the reply. What a command cannot stand without (the series list of `/series`) still
  * fails as an outage. Real service, real client:

@@ -1,6 +1,6 @@
 /**
  * `/tournament` of a finished tournament names its champion and placements with the prize of each
- * place (issue 17 item 4, issue 12 item 5), checked against the world's planned results; the
+ * place, checked against the world's planned results; the
  * spoiler policy applies; a running tournament has no outcome yet.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,7 +70,7 @@ describe.each(APIS)('on %s', (api) => {
     });
 
     // On v2 too: a lobby's standings carry its points there, read from the substage (v2 embeds
-    // substages in a tournament without their standings; README, "What differs on v2").
+    // substages in a tournament without their standings; docs/data-client.md, "What differs on v2").
     it("names a battle-royale final lobby's places by its standings", async () => {
       const world = stack.service.world;
       const plan = finished('lobby');

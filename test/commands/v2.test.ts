@@ -1,5 +1,5 @@
 /**
- * The command suite on the v2 interface (issue 11): the same world at the same instant read through
+ * The command suite on the v2 interface: the same world at the same instant read through
  * a v2 client and through a v3 client gives the same replies, apart from the fields v2 cannot
  * provide (listed in src/client/v2/records.ts), which are checked to degrade as documented.
  */
@@ -45,7 +45,7 @@ describe('commands on v2', () => {
       ['casters', { series: liveWithCasters(v3) }],
       ['live', {}],
     ];
-    // What each interface has that the other lacks (issue 12, item 13): v2 casters carry a watch
+    // What each interface has that the other lacks: v2 casters carry a watch
     // URL (v3 names the channel instead); v3 series list broadcasts with their languages.
     const v2Only = (text: string) => text.replace(/ · watch$/gm, '');
     // v2 has no computer-vision live summaries: a game only they cover (an RTS map's clock) shows

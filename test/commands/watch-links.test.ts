@@ -1,5 +1,5 @@
 /**
- * Watch links and stream languages (issue 12, item 13): a stream on a platform the formatter
+ * Watch links and stream languages: a stream on a platform the formatter
  * cannot link still gets the URL the data has, or else its channel name; `/casters` names each
  * broadcast's language, as the data gives it.
  */

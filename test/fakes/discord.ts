@@ -6,7 +6,7 @@
  * JSON), honours `nonce` + `enforce_nonce`, enforces the 3 s interaction deadline, and can be
  * scripted to fail (429 with retry_after, 500 after the message was created, 50001/50013/10003).
  *
- * The protocol it speaks is written up in `/work/shared/notes/chat-platforms.md`.
+ * It speaks the parts of Discord's REST API and gateway that discord.js uses (src/platforms/discord/).
  */
 /* biome-ignore-all lint/suspicious/noExplicitAny: the fake speaks untyped JSON */
 import { EventEmitter } from 'node:events';

@@ -1,8 +1,8 @@
 /**
- * Standings in the feed on v2 are the standings on v3 (issue 11), against the local service over
+ * Standings in the feed on v2 are the standings on v3, against the local service over
  * HTTP on a jumped clock. The bot reads tournaments with their stages before the feed refreshes
  * standings (the name index and the notifier's labels ask for them), and a v2 tournament embeds its
- * substages without standings (`service-v2.md`: standings only via `/substages/{id}` with
+ * substages without standings (the v2 specification: standings only via `/substages/{id}` with
  * `with[]=standings`). Those embedded substages must never answer a read that needs standings: a
  * series' result changes its substage's standings, and the feed on v2 shows the same change as on v3.
  */

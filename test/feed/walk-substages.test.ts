@@ -1,5 +1,5 @@
 /**
- * The window walk reads the standings of the substages it lists series of as it goes (issue 13):
+ * The window walk reads the standings of the substages it lists series of as it goes:
  * a walk cut short after its first pages (the budget went to users) already holds the tables of
  * the tournaments playing in the next hours, instead of only after the whole window.
  */

@@ -1,6 +1,6 @@
 /**
  * A long-running Matchday (`keepNamesShared`) loads every player in one background walk, so a team
- * page reads its players from the name index instead of one request per team (issue 13).
+ * page reads its players from the name index instead of one request per team.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

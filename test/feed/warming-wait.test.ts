@@ -1,5 +1,5 @@
 /**
- * A command sent while the process warms up (issue 13: "a user must never see a 429"): the feed
+ * A command sent while the process warms up (a user must never see a 429): the feed
  * and the name index spend the shared budget on their first reads, and the feed cannot answer yet,
  * so a command's own request may wait its turn or meet the service's 1 s Retry-After. While the
  * feed has not read the live listing (or the name index is loading), a command's request may wait

@@ -4,8 +4,8 @@
  * message payload, the Slack Block Kit message), is compared with a reviewed snapshot file under
  * `__snapshots__/`. A change to any reply shows up as a diff that a reviewer reads as a fan would.
  *
- * Every command's golden reply is also rendered in each other language Matchday speaks (issue 17:
- * "every locale renders every command's golden reply"), into `__snapshots__/<locale>/`; no reply
+ * Every command's golden reply is also rendered in each other language Matchday speaks (every
+ * locale renders every command's golden reply), into `__snapshots__/<locale>/`; no reply
  * in any language may show a raw message key (`platform.render.reveal`) instead of words.
  *
  * Update after a deliberate change with `npx vitest run test/golden -u`, then read every changed
@@ -79,7 +79,7 @@ const OTHER_LOCALES = LOCALES.filter((locale): locale is Exclude<Locale, 'en'> =
 
 /**
  * The replies whose v2 rendering differs from v3's because the v2 data lacks something (each
- * difference is listed in the README, "What differs on v2"). Their v2 snapshot is a file of its own,
+ * difference is listed in docs/data-client.md, "What differs on v2"). Their v2 snapshot is a file of its own,
  * `<name>.v2.<platform>.<ext>`, beside the v3 one, so the difference reads as a diff of the two files.
  * Every other reply must render on v2 exactly as the v3 snapshot.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 9: one date and time style across every reply, card and digest. Scans every
+ * One date and time style across every reply, card and digest. Scans every
  * reviewed golden snapshot (each command and notification on each platform) for any other style
  * than the one `src/bot/time-format.ts` writes: no ISO dates outside a typed command's `day:`, no
  * 12-hour clock, no long weekday or month names, no "in 1 day", the zone named at most once per

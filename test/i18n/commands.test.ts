@@ -1,5 +1,5 @@
 /**
- * The commands speak the tenant's language (issue 17): real commands through the real runtime, for
+ * The commands speak the tenant's language: real commands through the real runtime, for
  * a tenant set to Portuguese and one set to German. Each reply holds words of its language, none of
  * the English-only words the same reply says in English, and no raw message key (`commands.`).
  * Data (team, tournament, player names) stays as the data gives it; what other areas write (cards'

@@ -1,5 +1,5 @@
 /**
- * Languages, the platform area (issue 17): what the runtime answers on its own (refusals, error
+ * Languages, the platform area: what the runtime answers on its own (refusals, error
  * cards) and what each renderer adds around a reply (spoiler placeholder, stale notice, buttons,
  * dates) are in the tenant's language. Real replies through the runtime on the local service, and
  * the renderers on a small reply, in Portuguese and German: their words present, English's absent,

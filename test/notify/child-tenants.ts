@@ -44,7 +44,7 @@ export function childTenants(copies: number): [string, Settings][] {
 }
 
 /**
- * People with personal follows, for the crash loop's DMs (issue 16): one on Discord, one on Slack,
+ * People with personal follows, for the crash loop's DMs: one on Discord, one on Slack,
  * each following the teams of the first series with known teams that start within the first hour
  * of `from` (computed from the world, so the child and the parent agree), with two reminder leads.
  */

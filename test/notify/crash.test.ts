@@ -2,7 +2,7 @@
  * The crash loop of `npm run bench:notify -- --crash` at CI scale: a child notifier with paced posting
  * on a platform that does not deduplicate, SIGKILLed right after a post (before its mark) and at
  * random, restarted with the same instance identity. Nothing may be posted twice or lost, in
- * channels or in people's DMs (issue 16: sent through the real Discord and Slack deliveries to the
+ * channels or in people's DMs (sent through the real Discord and Slack deliveries to the
  * loopback fakes, which count what arrived; a kill may come right after a DM).
  */
 import { describe, expect, it } from 'vitest';

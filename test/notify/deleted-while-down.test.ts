@@ -1,5 +1,5 @@
 /**
- * A series deleted (cancelled) while no notifier ran (issue 18): after a restart no listing shows it,
+ * A series deleted (cancelled) while no notifier ran: after a restart no listing shows it,
  * so no job sees it. The look-back reads the series deleted while down: each reminder whose moment
  * came after the last run is logged as dropped with its key (once, recorded in the ledger); no
  * reminder, live card or result of it goes out, and the run goes on (the read failing is logged and

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 11: a busy day's digest names the exact `/schedule` command (day and page) that
+ * A busy day's digest names the exact `/schedule` command (day and page) that
  * shows the rest, and the series it promises is what that command, run, shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

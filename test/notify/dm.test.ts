@@ -1,8 +1,9 @@
 /**
- * Reminders by direct message (issue 16, item 2) on Discord and Slack: the real notifier and ledger
- * (SQLite file), the real profile store (SQLite file), DiscordDelivery through discord.js' REST
- * client and SlackDelivery through the Web API client, against the loopback fakes. A person's follow brings their reminder by DM at their own lead, once,
- * also across a restart on the same ledger; closed DMs pause the person and tell them once.
+ * Reminders by direct message on Discord and Slack: the real notifier and ledger (SQLite file), the real
+ * profile store (SQLite file), DiscordDelivery through discord.js' REST client and SlackDelivery through
+ * the Web API client, against the loopback fakes. A person's follow brings their reminder by DM at their
+ * own lead, once, also across a restart on the same ledger; closed DMs pause the person and tell them
+ * once.
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,9 +1,9 @@
 /**
- * Drops while no notifier ran (issue 18): a notification whose whole lateness window passed while
- * the process was down is recorded in the ledger and logged as dropped with its key, once (across
- * restarts and instances), by the look-back from the last run the ledger recorded. A first start
- * logs no past; a restart within the window sends late instead. Real SQLite ledger, and Redis when
- * REDIS_URL is set; the local service on a frozen simulated clock.
+ * Drops while no notifier ran (docs/notifications.md, "Lateness rules"): a notification whose whole
+ * lateness window passed while the process was down is recorded in the ledger and logged as dropped with
+ * its key, once (across restarts and instances), by the look-back from the last run the ledger recorded. A
+ * first start logs no past; a restart within the window sends late instead. Real SQLite ledger, and Redis
+ * when REDIS_URL is set; the local service on a frozen simulated clock.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

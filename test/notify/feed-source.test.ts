@@ -1,5 +1,5 @@
 /**
- * Issue 13, "the notifier is not on the feed": over a running feed (`matchday start`) the notifier
+ * Over a running feed (`matchday start`) the notifier
  * reads the feed and the name index, and sends no request of its own. Two notifiers watch the same
  * simulated afternoon of the local service, one over a feed and one reading the service itself:
  * they post the same notifications (reminders, live cards, results) under the same ledger keys,

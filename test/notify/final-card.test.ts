@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 1: when a series ends, its live card is frozen from the final state (every map's
+ * When a series ends, its live card is frozen from the final state (every map's
  * result, the winner, no "Now: game N"), read on every platform's rendering: terminal text, the
  * Discord payload and Slack blocks. The notifier watches a real series of the local service end
  * on a jumped clock.

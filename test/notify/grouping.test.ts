@@ -1,5 +1,5 @@
 /**
- * Reminders due in the same minute for one channel are one message (issue 17, item 7), through the
+ * Reminders due in the same minute for one channel are one message, through the
  * ledger: every key is claimed, the keys won go out together, and each is marked sent with that one
  * message; a key another holder already sent is not in the message, and a second holder posts nothing.
  * The message is then one message on Discord, Slack and the terminal (their renderers).

@@ -1,5 +1,5 @@
 /**
- * Issue 18: a Redis restarted without persistence mid-run. The notifier runs on a Redis ledger and a
+ * A Redis restarted without persistence mid-run. The notifier runs on a Redis ledger and a
  * Redis settings store (both on a redis-server of the test's own, killed and started again empty);
  * the settings come back from the settings mirror, and the sent keys from the ledger mirror
  * (`RedisLedger` `mirror`), so nothing is posted twice and nothing is lost. The platform dedupes

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 2: the first reminder of a series carries a compact match preview (form of both
+ * The first reminder of a series carries a compact match preview (form of both
  * teams and head-to-head in a line or two, what is at stake); later reminders of the same series
  * do not repeat it. Form follows the channel's spoiler policy. Run through the real notifier
  * against the local service over HTTP, the world's truth giving the expected form.

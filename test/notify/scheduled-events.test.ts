@@ -1,5 +1,5 @@
 /**
- * Discord scheduled events (issue 16, item 4): the real notifier and ledger (SQLite file) over the
+ * Discord scheduled events: the real notifier and ledger (SQLite file) over the
  * local service at frozen instants, DiscordDelivery's events through discord.js' REST client,
  * against the fake Discord's Guild Scheduled Events (which checks bodies, permissions, status
  * transitions and the 100-event limit as Discord documents them). A followed series' event is

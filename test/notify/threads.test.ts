@@ -1,5 +1,5 @@
 /**
- * Threads for a match (issue 16, item 5): the real notifier and ledger (SQLite file) over the local
+ * Threads for a match: the real notifier and ledger (SQLite file) over the local
  * service at frozen instants; DiscordDelivery through discord.js' REST client and SlackDelivery
  * through the Web API client, against the loopback fakes. In a channel with threads, the live card
  * is still edited in place, and each finished game is posted once as a reply in a thread under it

@@ -1,5 +1,5 @@
 /**
- * The tournament-end card (issue 12 item 5, issue 17 item 4): when a tournament's last series ends,
+ * The tournament-end card (docs/notifications.md): when a tournament's last series ends,
  * each channel that takes results of its final substage gets one card "<title> is over" with the
  * champion and places, derived here from the world's plans (not hard-coded), under each channel's
  * spoiler policy; not a channel with results off, nor one of another game; by DM to a follower who

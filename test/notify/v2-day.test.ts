@@ -1,5 +1,5 @@
 /**
- * The notifier's simulated day on both interfaces (issue 11): 24 simulated hours of one world, one
+ * The notifier's simulated day on both interfaces: 24 simulated hours of one world, one
  * notifier reading it through a v3 client and another through a v2 client (its token renewed on the
  * simulated clock), ticked side by side. Each must deliver every reminder, live card, result and
  * digest the world makes due (world-expect.ts, as in notifier.test.ts) exactly once, within one

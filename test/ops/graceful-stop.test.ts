@@ -1,8 +1,8 @@
 /**
- * Graceful SIGTERM (issue 14, "Operations"): a replica that is told to stop leaves the chat platform
- * first, so the platform routes nothing new to it, answers the commands it already received,
- * finishes the notifications under way, releases the notifier lease at once (another process takes
- * the notifications over without waiting for it to expire) and exits 0.
+ * Graceful SIGTERM (docs/operations.md, "Probes and metrics"): a replica that is told to stop leaves the
+ * chat platform first, so the platform routes nothing new to it, answers the commands it already received,
+ * finishes the notifications under way, releases the notifier lease at once (another process takes the
+ * notifications over without waiting for it to expire) and exits 0.
  *
  * Real processes (`bin/matchday.mjs start`) against the loopback Discord and Slack fakes and a real
  * redis-server. The fakes hold chosen requests unanswered, so "in flight when SIGTERM arrives" is an

@@ -1,8 +1,8 @@
 /**
  * `npm start` in a real pseudo-terminal (util-linux `script`), with the clock at 60x real time
  * (CLOCK_SPEED=60, a simulated minute per real second), watched for a simulated hour after the
- * banner: what a person sees in their terminal while series are live. Issue 12 saw ~100 lines a
- * minute there, mostly game-clock ticks; the terminal must stay calm and still show live scores.
+ * banner: what a person sees in their terminal while series are live. A noisy terminal once printed
+ * ~100 lines a minute there, mostly game-clock ticks; the terminal must stay calm and still show live scores.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -104,7 +104,7 @@ describe.skipIf(!SCRIPT)(
         perTen.set(Math.floor(l.minute / 10), (perTen.get(Math.floor(l.minute / 10)) ?? 0) + 1);
       const busiest = Math.max(...perTen.values());
       const perMinute = hour.length / SIMULATED_MINUTES;
-      // Issue 12 counted ~100 lines a minute; a card is about ten lines, an update one line.
+      // The noisy terminal printed ~100 lines a minute; a card is about ten lines, an update one line.
       expect(perMinute, `${hour.length} lines in ${SIMULATED_MINUTES} simulated minutes`).toBeLessThanOrEqual(
         8,
       );

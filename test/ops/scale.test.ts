@@ -1,7 +1,8 @@
 /**
  * The scale-out run of `bench/scale.ts`, bounded for CI: 3 real processes on one Redis and one
  * rate-limited local service (5 requests/s for the one secret), users' commands in every process,
- * the lease holder killed with SIGKILL mid-run. Asserts the figures the issue sets as goals: one
+ * the lease holder killed with SIGKILL mid-run. Asserts the goals of `npm run bench:scale`
+ * (docs/benchmarks.md): one
  * budget, no failure reaching a user, takeover within 30 s, no notification posted twice, none lost.
  */
 import { spawn } from 'node:child_process';

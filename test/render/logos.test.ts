@@ -1,5 +1,5 @@
 /**
- * Team logos in the standings pictures (issue 17, item 1): fetched from a real `node:http` server on
+ * Team logos in the standings pictures : fetched from a real `node:http` server on
  * port 0, drawn beside the team's name (checked by the pixels where the logo goes), and every way of
  * not having one (no image, a stand-in, a failed, oversized, undecodable or too slow fetch) leaves
  * the picture drawn as without logos. Logos are fetched once per URL.

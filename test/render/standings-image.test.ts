@@ -1,5 +1,5 @@
 /**
- * The standings pictures (issue 17, item 1): golden PNGs compared by pixel difference under a
+ * The standings pictures: golden PNGs compared by pixel difference under a
  * threshold (fonts ship with the repository, so the pixels are the same on every machine), the
  * cache by state, and the spoiler policy: under `spoiler` a bracket's results are not drawn (two
  * states of the world with different results give the same pixels; under `show` they differ).

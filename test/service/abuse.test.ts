@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 4: no single request can freeze the service (and so the bot that embeds it).
+ * No single request can freeze the service (and so the bot that embeds it).
  * The `~=` matcher is a linear glob match (work counted, not timed), every list parameter has a
  * bound answered with a 400 that names it, odd request targets are 400s, and the embedded
  * service's secret is random per start and can be refused in the query string.

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 /**
- * Issue 12, item 17: a playoff series names no team before its feeders are over (TBD), as on the
+ * A playoff series names no team before its feeders are over (TBD), as on the
  * real service, and the world fills each slot in when its feeder ends. Driven over HTTP on a
  * jumped clock.
  */

@@ -1,6 +1,6 @@
 /**
- * The live summaries of every kind of game (`src/service/live-games.ts`, README "Live summaries
- * per game"), read over HTTP while a match is played: each says its game's figures, agrees with
+ * The live summaries of every kind of game (`src/service/live-games.ts`, docs/local-service.md, "Live
+ * summaries per game"), read over HTTP while a match is played: each says its game's figures, agrees with
  * the match resource at every instant, only moves forward, and keeps its last state once over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

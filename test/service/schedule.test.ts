@@ -51,7 +51,7 @@ function coverage(world: World, tiers: number[], from: number, to: number, every
 
 describe('the schedule at every moment', () => {
   const world = new World(1, 1, new Clock({ start: INSTANT, frozen: true }));
-  // Four days around a week boundary (Sunday 22 Nov 2026 is the one the issue was seen on),
+  // Four days around a week boundary (Sunday 22 Nov 2026 is the one a gap was seen on),
   // sampled every 97 seconds so samples fall on every second of the minute over time.
   const from = Date.parse('2026-11-20T00:00:00Z');
   const to = from + 4 * DAY;

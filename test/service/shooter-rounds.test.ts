@@ -1,5 +1,5 @@
 /**
- * Issue 12: a shooter map's rounds progress plausibly in the local service: at a steady pace (no
+ * A shooter map's rounds progress plausibly in the local service: at a steady pace (no
  * rounds seconds apart, no ten-minute gaps), in an order whose lead stays realistic (never more
  * than a few rounds beyond the final margin: no 0–12 start to a 13–11 map), sides swapping at
  * the half, the winner taking the last round. Checked on every played shooter map of a week, and

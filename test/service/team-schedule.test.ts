@@ -1,5 +1,5 @@
 /**
- * The world a fan looks at (issue 12 item 16), over the service's whole window (five weeks, so
+ * The world a fan looks at, over the service's whole window (five weeks, so
  * four week boundaries) for a few seeds: a team plays one series at a time with at least an hour
  * between two, a tier-1 team at most 3 tier-1 series in 24 hours, a team enters one tournament a
  * week, and every team has its own name.

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON bodies from the service under test
 /**
- * The `/v2` interface against `shared/spec/service-v2.md`: token rules on a jumped clock, the error
+ * The `/v2` interface against the provider's v2 specification: token rules on a jumped clock, the error
  * body, access tokens, envelopes and page bounds, array parameters, `with[]`, ordering, filters,
  * 404/410 and the per-second and per-minute limits. Expectations come from the world (`service.world`).
  */

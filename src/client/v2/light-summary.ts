@@ -1,5 +1,5 @@
 /**
- * The v2 light summary (`service-v2.md`, "Light summaries") as the live summary a card reads
+ * The v2 light summary (the v2 specification, "Light summaries") as the live summary a card reads
  * (`src/protocol/live-summary.ts`): the second game shape (`radiant`/`dire`) is a MOBA's, read as
  * the v3 API summary; the first (`home`/`away`) with its `rounds` is a shooter's. The first shape
  * without rounds says nothing a card can name (the v2 specification shows no third game's shape):

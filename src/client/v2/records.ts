@@ -2,7 +2,7 @@
  * v2 answers -> the typed records the v3 transport produces (`src/protocol/types.ts`), so commands,
  * the name index and the notifier never know which interface is behind the client.
  *
- * What v2 cannot provide, and what the records hold instead (README, "Running on v2"):
+ * What v2 cannot provide, and what the records hold instead (docs/data-client.md, "What differs on v2"):
  * - `lifecycle` is derived: deleted, over (an `end`; over-forfeited with a forfeit), live (started
  *   by the service's clock, the `Date` of the answer), else upcoming. Matches: decided, started
  *   (scores present) or upcoming.

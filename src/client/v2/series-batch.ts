@@ -1,6 +1,6 @@
 /**
  * Many series by id on v2, in few requests. The v2 series listing has no id filter
- * (`service-v2.md`, "Series list parameters": `games[]`, `competitors[]`, `tournaments[]`,
+ * (the v2 specification, "Series list parameters": `games[]`, `competitors[]`, `tournaments[]`,
  * `substages[]`, dates and flags), so a series read by id alone costs one `/series/{id}` each: the
  * notifier's re-reads (every known series near its start, live or just over, each tick) made the v2
  * notifier cost about six times the v3 one.

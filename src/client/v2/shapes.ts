@@ -1,5 +1,5 @@
 /**
- * The v2 answers as the client reads them (`service-v2.md`, "Resources and their fields"): the
+ * The v2 answers as the client reads them (the v2 specification, "Resources and their fields"): the
  * shapes `records.ts` maps to the v3 records and `light-summary.ts` to the live summaries.
  */
 export type Dict<T> = Record<string, T>;
@@ -150,7 +150,7 @@ export interface V2LightSummary {
   /** The first game shape's rounds (a shooter's); see `light-summary.ts`. */
   rounds?: V2LightRound[];
 }
-/** A round of the first game shape (`service-v2.md`, "Light summaries"). */
+/** A round of the first game shape (the v2 specification, "Light summaries"). */
 export interface V2LightRound {
   round_nr: number;
   t_side: { roster: { id: number }; is_winner: boolean };

@@ -1,5 +1,5 @@
 /**
- * Where v2 tokens are shared between processes (issue 11): the store every process of one
+ * Where v2 tokens are shared between processes: the store every process of one
  * deployment already shares (`STORE_URL`), so every process on a credential pair asks the service
  * for one token an hour between them, not one each. SQLite: a table of its own (`v2_tokens`) in the
  * store's file; Redis: keys under `matchday:v2-token:`. Each record expires with its token.

@@ -1,6 +1,6 @@
 /**
- * The v2 access token, as the client applies the rules of `service-v2.md` ("Authentication") and
- * the provider SDK's habit (`service-facts.md`, "v2"):
+ * The v2 access token, as the client applies the rules of the v2 specification ("Authentication") and
+ * the provider SDK's habit:
  *
  * - obtained once (concurrent first calls share one request) and reused for its hour;
  * - renewed when 10 minutes or less remain: one background request while the current token keeps

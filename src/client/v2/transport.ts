@@ -1,6 +1,6 @@
 /**
  * The v2 transport: what the pipeline's `Transport` does for v3 (one undici Pool, redirects never
- * followed), plus what v2 asks of every request (`service-v2.md`, "Authentication", "Limits"):
+ * followed), plus what v2 asks of every request (the v2 specification, "Authentication", "Limits"):
  *
  * - the access token in the `access_token` query parameter (from `TokenKeeper`);
  * - a 401 drops that token and the request is sent once more with a fresh one;

@@ -1,8 +1,8 @@
 /**
- * Direct-message reminders (issue 16): each person with follows gets their reminders by DM (channel
- * `dm:<user id>`), of the followed teams only, at their own leads and time zone, through the same
- * jobs and ledger as a channel. A DM that fails for good (closed DMs) pauses the person's reminders,
- * and they are told in their next `/me` answer.
+ * Direct-message reminders (docs/commands.md, "Reminders by direct message"): each person with follows
+ * gets their reminders by DM (channel `dm:<user id>`), of the followed teams only, at their own leads and
+ * time zone, through the same jobs and ledger as a channel. A DM that fails for good (closed DMs) pauses
+ * the person's reminders, and they are told in their next `/me` answer.
  */
 
 import { personIdOf, type UserStore } from '../../bot/users.ts';

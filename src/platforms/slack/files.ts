@@ -1,5 +1,5 @@
 /**
- * Pictures on Slack (issue 17, item 1): a reply's PNGs (standings, brackets) are uploaded to the
+ * Pictures on Slack (src/render/standings-image.ts): a reply's PNGs (standings, brackets) are uploaded to the
  * channel with the files API after the answer itself, through the Web API's `files.uploadV2`
  * (`files.getUploadURLExternal`, the upload, `files.completeUploadExternal`; scope `files:write`).
  * Only for answers meant for the channel: an ephemeral answer's picture would be seen by everyone.

@@ -1,5 +1,5 @@
 /**
- * Tab completion in the terminal (issue 12, item 12): commands, subcommands, option names and
+ * Tab completion in the terminal: commands, subcommands, option names and
  * values — named (`team:Iro`) and positional (`/team Iro`) — from the choices and the name index.
  *
  * Two rules keep it honest:

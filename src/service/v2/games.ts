@@ -1,6 +1,6 @@
 /**
  * v2 `/games`, `/games/{id}/assets`, `/matches/{id}`, `/matches/{id}/light_summary`,
- * `/substages/{id}` and `/incidents` (`service-v2.md`, "Endpoints").
+ * `/substages/{id}` and `/incidents` (the v2 specification, "Endpoints").
  */
 import type { ShooterRound } from '../../protocol/live-summary.ts';
 import type { ApiTeamState } from '../../protocol/moba-summary.ts';

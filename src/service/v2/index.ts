@@ -1,5 +1,5 @@
 /**
- * The `/v2` interface of the local service (`shared/spec/service-v2.md`), served beside `/v3` from
+ * The `/v2` interface of the local service (the provider's v2 specification), served beside `/v3` from
  * the same world and clock. `V2Interface.handle` answers one request: token endpoint, access token,
  * per-second and per-minute rate limits, routing, and every error in the v2 body
  * `{ error, error_code, error_description }`.
@@ -36,7 +36,7 @@ import { getTournament, listTournaments } from './tournaments.ts';
 
 export type { V2Credential } from './tokens.ts';
 
-/** The v2 defaults: the provider SDK's own pace (`service-facts.md`, "v2"). */
+/** The v2 defaults: the provider SDK's own pace. */
 export const V2_DEFAULT_PER_SECOND = 5;
 export const V2_DEFAULT_PER_MINUTE = 300;
 

@@ -1,5 +1,5 @@
 /**
- * What the v2 lists of series and tournaments read alike (`service-v2.md`, "Series list parameters"
+ * What the v2 lists of series and tournaments read alike (the v2 specification, "Series list parameters"
  * and "Tournament list parameters"), in the order each list reads them: the first error found is
  * the one answered.
  */

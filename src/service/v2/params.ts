@@ -1,5 +1,5 @@
 /**
- * v2 request parameters (`service-v2.md`, "Endpoints"): `name[]` arrays, booleans, `now` or ISO
+ * v2 request parameters (the v2 specification, "Endpoints"): `name[]` arrays, booleans, `now` or ISO
  * instants, `page`, `with[]`. Anything unreadable is a 400 in the v2 error shape.
  */
 export const V2_STATUS_TEXT: Record<number, string> = {

@@ -1,5 +1,5 @@
 /**
- * v2 `/series` and `/series/{id}` (`service-v2.md`, "Series list parameters"). Candidates come from
+ * v2 `/series` and `/series/{id}` (the v2 specification, "Series list parameters"). Candidates come from
  * the same indexed query the v3 `/series` uses (`series-query.ts`), ordered by the start the world
  * shows; the v2 conditions are then checked on the v3 resource and the page mapped to the v2 shape.
  */

@@ -1,5 +1,5 @@
 /**
- * The v2 shapes (`shared/spec/service-v2.md`, "Resources and their fields"), built from the v3
+ * The v2 shapes (the v2 specification, "Resources and their fields"), built from the v3
  * resources the world produces at an instant. One story, two dialects: whatever the world says
  * about a series (lifecycle, scores, postponement, casters) flows into both interfaces, because v2
  * is always derived from the v3 resource and never from the plans directly.

@@ -1,4 +1,4 @@
-/** v2 `/teams`, `/players`, `/rosters/{id}` and `/organisations` (`service-v2.md`, "Endpoints"). */
+/** v2 `/teams`, `/players`, `/rosters/{id}` and `/organisations` (the v2 specification, "Endpoints"). */
 import type { Player, Team } from '../../protocol/types.ts';
 import type { World } from '../world.ts';
 import {

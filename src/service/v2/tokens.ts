@@ -1,5 +1,5 @@
 /**
- * OAuth client credentials for v2 (`service-v2.md`, "Authentication"): a token lives 1 hour; asked
+ * OAuth client credentials for v2 (the v2 specification, "Authentication"): a token lives 1 hour; asked
  * again within its first 50 minutes, the same token comes back; a new one is issued only in the last
  * 10 minutes (the old one stays valid until its own expiry). Times are the world's clock, so tests
  * can jump it (reuse at 49 min, a new token at 51, expiry at 60).

@@ -1,4 +1,4 @@
-/** v2 `/tournaments` and `/tournaments/{id}` (`service-v2.md`, "Tournament list parameters"). */
+/** v2 `/tournaments` and `/tournaments/{id}` (the v2 specification, "Tournament list parameters"). */
 import type { Tournament } from '../../protocol/types.ts';
 import { readListHead, readStartBounds } from './list-params.ts';
 import { matchesQ, notFound, readCode, readIds, readWith } from './params.ts';

@@ -1,5 +1,5 @@
 /**
- * Standings pictures on Discord (issue 17, item 1): the PNG goes up through discord.js as a
+ * Standings pictures on Discord: the PNG goes up through discord.js as a
  * multipart attachment of the interaction's answer, and the embed shows it (`attachment://`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Paging on Discord (issue 12, item 11): a busy day's `/schedule` carries previous/next buttons
+ * Paging on Discord: a busy day's `/schedule` carries previous/next buttons
  * (message components); a click, delivered by the loopback fake as a type-3 interaction to the
  * real discord.js client, updates the same message to the other page. A page that no longer
  * exists is said to the clicker alone and the message stays as it was.

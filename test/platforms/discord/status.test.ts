@@ -1,5 +1,5 @@
 /**
- * `/status` on Discord end to end (issue 17, item 5): the real discord.js client against the fake,
+ * `/status` on Discord end to end: the real discord.js client against the fake,
  * the embedded service. It reflects injected faults: a channel where the fake denies Matchday a
  * permission, a subscription paused by a delivery failure, the service down; a feed that is behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Standings pictures on Slack (issue 17, item 1): after the answer, Bolt's WebClient uploads the PNG
+ * Standings pictures on Slack: after the answer, Bolt's WebClient uploads the PNG
  * with the files API (files.getUploadURLExternal, the bytes to the upload URL, files.completeUploadExternal)
  * and the fake holds the file in the channel. Where Matchday was not invited the upload is refused and
  * the text answer stands.

@@ -1,5 +1,5 @@
 /**
- * Paging on Slack (issue 12, item 11): a busy day's `/matchday schedule` carries previous/next
+ * Paging on Slack: a busy day's `/matchday schedule` carries previous/next
  * buttons (Block Kit actions); a click, delivered by the loopback fake as a `block_actions`
  * interaction to the real Bolt app, replaces the message with the other page through the
  * response_url. A page that no longer exists is said to the clicker alone (ephemeral, the message

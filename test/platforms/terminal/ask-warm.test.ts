@@ -11,7 +11,7 @@ const BIN = join(import.meta.dirname, '../../../bin/matchday.mjs');
 /**
  * `matchday ask` as a real child process (through bin/matchday.mjs and its bundle) against a
  * service started here, with a SQLite store in a temporary directory: once the store is warm, an
- * `ask` sends at most 3 upstream requests (issue 13), counted by the service. No timing is asserted.
+ * `ask` sends at most 3 upstream requests, counted by the service. No timing is asserted.
  */
 describe('matchday ask with a warm store', () => {
   let service: RunningService;

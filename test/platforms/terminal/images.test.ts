@@ -1,5 +1,5 @@
 /**
- * Standings pictures in the terminal (issue 17, item 1): the text table as before, and the PNG
+ * Standings pictures in the terminal: the text table as before, and the PNG
  * saved in a folder with its path under the table.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Tab in the interactive chat (issue 12, item 12), through real readline on a pseudo-TTY stream:
+ * Tab in the interactive chat, through real readline on a pseudo-TTY stream:
  * a continuation of what was typed is inserted; matches that do not continue it are listed above
  * the prompt and the typed text stays as it was.
  */
