@@ -4,7 +4,8 @@
  *
  *   GET /healthz   200 while the process runs and its event loop answers
  *   GET /readyz    200 when the store, the esports service and the chat platforms are usable and
- *                  the process is not shutting down; 503 with the failing checks otherwise
+ *                  the process is not shutting down; 503 with the failing checks otherwise; both
+ *                  with what the process reports beside them (whether its notifier is on)
  *   GET /metrics   Prometheus text format (see `metrics.ts`)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -31,6 +32,8 @@ export class OpsServer {
   readonly #server: Server;
   readonly #o: OpsServerOptions;
   readonly #checks = new Map<string, ReadinessCheck>();
+  /** What /readyz reports beside its checks without failing on it (e.g. `notifier: "off: ..."`). */
+  readonly #states = new Map<string, () => string>();
   /** Set at shutdown: /readyz answers 503 so no new work is routed here. */
   draining = false;
 
@@ -84,7 +87,10 @@ export class OpsServer {
     } else if (path === '/readyz') {
       const { ready, checks } = await this.readiness();
       response.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-      response.end(`${JSON.stringify({ ready, ...(this.draining ? { draining: true } : {}), checks })}\n`);
+      const states = Object.fromEntries([...this.#states].map(([name, read]) => [name, read()]));
+      response.end(
+        `${JSON.stringify({ ready, ...(this.draining ? { draining: true } : {}), checks, ...states })}\n`,
+      );
     } else if (path === '/metrics') {
       const text = await this.#o.metrics.text();
       response.writeHead(200, { 'content-type': this.#o.metrics.registry.contentType });
@@ -93,6 +99,14 @@ export class OpsServer {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found: try /healthz, /readyz or /metrics\n');
     }
+  }
+
+  /**
+   * Reports `name` in /readyz beside the checks, read at each request; it does not decide readiness
+   * (a process whose notifier is off still answers commands).
+   */
+  state(name: string, read: () => string): void {
+    this.#states.set(name, read);
   }
 
   /** Runs every check at once; each says "ok" or why it is not. */
