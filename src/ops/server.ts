@@ -8,9 +8,10 @@
  *                  with what the process reports beside them (whether its notifier is on)
  *   GET /metrics   Prometheus text format (see `metrics.ts`)
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../bot/logger.ts';
+import { type ConnectionLimits, type ConnectionStats, guardedServer } from '../core/http-guard.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 /** One readiness check: resolves when the part is usable, rejects with why not. */
@@ -26,25 +27,30 @@ export interface OpsServerOptions {
   checkTimeoutMs?: number;
   /** Another route served here (the calendar feeds without CALENDAR_PORT); resolves false when the path is not its own. */
   extra?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+  /** Connection cap and timeouts (`core/http-guard.ts`); defaults there. */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export class OpsServer {
   readonly #server: Server;
   readonly #o: OpsServerOptions;
+  /** The connection guard's counts (open, peak, evicted, refused). */
+  readonly connections: () => ConnectionStats;
   readonly #checks = new Map<string, ReadinessCheck>();
   /** What /readyz reports beside its checks without failing on it (e.g. `notifier: "off: ..."`). */
   readonly #states = new Map<string, () => string>();
   /** Set at shutdown: /readyz answers 503 so no new work is routed here. */
   draining = false;
 
-  private constructor(server: Server, options: OpsServerOptions) {
+  private constructor(server: Server, connections: () => ConnectionStats, options: OpsServerOptions) {
     this.#server = server;
+    this.connections = connections;
     this.#o = options;
   }
 
   static async start(options: OpsServerOptions): Promise<OpsServer> {
-    const server = createServer();
-    const ops = new OpsServer(server, options);
+    const { server, stats } = guardedServer(undefined, options.limits);
+    const ops = new OpsServer(server, stats, options);
     server.on('request', (request, response) => {
       ops.#handle(request, response).catch((error: unknown) => {
         options.logger.warn({ err: error }, 'operations endpoint failed to answer');
