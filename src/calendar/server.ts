@@ -24,7 +24,7 @@ import type { TenantStore } from '../bot/tenants.ts';
 import type { UserStore } from '../bot/users.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
-import { type ConnectionLimits, guardedServer } from '../core/http-guard.ts';
+import { type ConnectionLimits, guardedServer, LISTEN_BACKLOG } from '../core/http-guard.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { calendarIcs, REFRESH_SECONDS } from './ics.ts';
@@ -302,7 +302,7 @@ export async function startCalendarServer(
   }, options.limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });

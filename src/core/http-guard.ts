@@ -31,6 +31,13 @@ export interface ConnectionLimits {
   idleMs: number;
 }
 
+/**
+ * The listen backlog of these servers (Node's default is 511): under a connection flood the kernel's
+ * queue of finished handshakes fills while the process is busy, and a probe whose SYN finds it full
+ * waits for a retransmission (1 s, then 3 s). Linux caps it at net.core.somaxconn.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   maxConnections: 512,
   perAddress: 64,

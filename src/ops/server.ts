@@ -11,7 +11,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../bot/logger.ts';
-import { type ConnectionLimits, type ConnectionStats, guardedServer } from '../core/http-guard.ts';
+import {
+  type ConnectionLimits,
+  type ConnectionStats,
+  guardedServer,
+  LISTEN_BACKLOG,
+} from '../core/http-guard.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 /** One readiness check: resolves when the part is usable, rejects with why not. */
@@ -60,7 +65,7 @@ export class OpsServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, options.host, () => {
+      server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });

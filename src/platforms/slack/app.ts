@@ -13,7 +13,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type Logger as BoltLogger, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Logger } from '../../bot/logger.ts';
-import { guardedServer } from '../../core/http-guard.ts';
+import { guardedServer, LISTEN_BACKLOG } from '../../core/http-guard.ts';
 import { type ChatPlatform, InFlight } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { registerListeners, type SlackHost } from './listeners.ts';
@@ -223,7 +223,9 @@ async function startHttpMode(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host, () => resolve());
+    server.listen({ port: options.port ?? 3000, host: options.host, backlog: LISTEN_BACKLOG }, () =>
+      resolve(),
+    );
   });
   return { bolt, server };
 }
