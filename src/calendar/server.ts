@@ -12,7 +12,8 @@
  * calendar is kept (per token and settings) for `cacheMs` of the app's clock and then made again
  * only when its series changed (ids and revisions; their reads are cached by the client), one
  * build at a time per calendar; requests are limited per remote address (before the token is even
- * looked up) and per token, answered 429 with Retry-After past the limit. The server itself has the
+ * looked up; behind a proxy, the address it forwards: `core/client-address.ts`) and per token,
+ * answered 429 with Retry-After past the limit. The server itself has the
  * connection cap and short timeouts of `core/http-guard.ts`.
  */
 
@@ -23,6 +24,7 @@ import type { NameIndex } from '../bot/names.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { UserStore } from '../bot/users.ts';
 import type { EsportsClient } from '../client/types.ts';
+import { clientAddress } from '../core/client-address.ts';
 import type { Clock } from '../core/clock.ts';
 import { type ConnectionLimits, guardedServer, LISTEN_BACKLOG } from '../core/http-guard.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
@@ -117,7 +119,7 @@ export function calendarRoute(deps: CalendarDeps): CalendarRoute {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (!path.startsWith('/calendar/')) return false;
     // Per address first: a guesser's unknown tokens must not cost a store read each.
-    const addressWait = byAddress.take(request.socket.remoteAddress ?? 'unknown');
+    const addressWait = byAddress.take(clientAddress(request));
     if (addressWait > 0) return tooMany(response, addressWait);
     const token = PATH.exec(path)?.[1];
     const wanted = token ? await wantedBy(deps, token) : undefined;

@@ -203,6 +203,17 @@ describe('one calendar URL fetched in a loop', () => {
     const guesses: number[] = [];
     for (let i = 0; i < 7; i++) guesses.push((await fetch(`${server.url}/calendar/guess${i}.ics`)).status);
     expect(guesses).toEqual([404, 404, 404, 404, 404, 429, 429]);
+    // Behind a proxy on this host, each forwarded address has a bucket of its own (the proxy's
+    // address is spent); the entries a client wrote before the proxy's own do not count.
+    const viaProxy = (forwarded: string) =>
+      fetch(`${server.url}/calendar/guess.ics`, { headers: { 'x-forwarded-for': forwarded } }).then(
+        (r) => r.status,
+      );
+    expect(await viaProxy('203.0.113.7')).toBe(404);
+    const spoofed: number[] = [];
+    for (let i = 0; i < 11; i++) spoofed.push(await viaProxy(`198.51.100.${i}, 203.0.113.8`));
+    expect(spoofed.slice(0, 10)).toEqual(Array(10).fill(404));
+    expect(spoofed[10]).toBe(429);
     // The app's clock moves on: the buckets fill again.
     clock.set(new Date(clock.nowMs() + 20_000));
     expect((await fetch(url)).status).toBe(200);
