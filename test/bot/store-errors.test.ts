@@ -10,10 +10,11 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.ts';
 import { userMessage } from '../../src/bot/error-words.ts';
 import { StoreError } from '../../src/bot/store-backend.ts';
 import { openTenantStore } from '../../src/bot/tenants.ts';
-import { safeUrl } from '../../src/config.ts';
+import { loadConfig, safeUrl } from '../../src/config.ts';
 import { translator } from '../../src/i18n/i18n.ts';
 import { captureLogs } from './helpers.ts';
 
@@ -126,5 +127,35 @@ describe('a damaged SQLite settings store', () => {
       'Please try again shortly',
     );
     await store.close();
+  });
+
+  it('answers /settings timezone from a running app with the damaged-store words, and the app knows it', async () => {
+    const path = join(dir, 'app', 'matchday.sqlite');
+    await openTenantStore({ kind: 'sqlite', url: `sqlite://${path}`, path }, { logger: logs.logger }).then(
+      (s) => s.close(),
+    );
+    writeFileSync(path, 'this is not a SQLite database\n'.repeat(200));
+    const app = await createApp(loadConfig({ STORE_URL: `sqlite://${path}`, LOG_LEVEL: 'silent' }), {
+      logger: logs.logger,
+      skipNameRefresh: true,
+    });
+    try {
+      expect(app.storeProblem?.failure).toBe('damaged');
+      const call = await app.runtime.run({
+        platform: 'terminal',
+        tenantKey: 'local',
+        command: 'settings',
+        subcommand: 'timezone',
+        args: { zone: 'Europe/Oslo' },
+        user: { id: 'u1', name: 'ann', isAdmin: true },
+        channel: { id: 'terminal', name: 'terminal' },
+      });
+      expect(call.outcome).not.toBe('ok');
+      expect(call.message).toContain('the settings store is damaged');
+      expect(call.message).toContain('Waiting will not fix this');
+      expect(call.message).not.toMatch(/try again/i);
+    } finally {
+      await app.close();
+    }
   });
 });
