@@ -11,6 +11,7 @@ import { createLogger, type Logger, routeCronLogs } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
 import { StatusTracker } from './bot/status.ts';
+import { isLasting, StoreError } from './bot/store-backend.ts';
 import { openTenantStore, type TenantStore } from './bot/tenants.ts';
 import { openUserStore, type UserStore } from './bot/users.ts';
 import { createClient, type EsportsClient } from './client/client.ts';
@@ -46,6 +47,14 @@ export interface App {
   notifier?: Notifier;
   /** On Redis: the notifier lease of this process (absent on SQLite: the one process always leads). */
   lease?: { readonly leading: boolean; readonly token: number };
+  /**
+   * A store failure found at start that waiting does not mend (a damaged SQLite file, a refused
+   * password): commands answer without settings, the notifier stays off, and the banner and
+   * `/readyz` say why.
+   */
+  storeProblem?: StoreError;
+  /** Why the notifier is off, when it failed to start (the banner and `/readyz` say it). */
+  notifierOff?: string;
   /** Registers cleanup to run on `close()` (platforms, notifier); last registered runs first. */
   onClose(cleanup: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -85,6 +94,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const { onClose, close } = cleanupList(logger);
   try {
     const { tenants, users } = await openStores(config, logger, onClose);
+    const storeProblem = await lastingProblem(tenants);
     const connection = await connectService(config, clock, secrets, onClose);
     const client = await openClient(config, connection, logger, onClose);
     const names = createNameIndex({ client, clock, logger });
@@ -100,6 +110,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       users,
       names,
       ...(feed ? { feed } : {}),
+      ...(storeProblem ? { storeProblem } : {}),
       runtime: undefined as unknown as Runtime,
       logger,
       onClose,
@@ -114,6 +125,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 }
 
 type OnClose = App['onClose'];
+
+/** The store's failure at start when it is one that lasts (`isLasting`); a passing outage is not. */
+async function lastingProblem(tenants: TenantStore): Promise<StoreError | undefined> {
+  try {
+    await tenants.list();
+    return undefined;
+  } catch (error) {
+    return error instanceof StoreError && isLasting(error.failure) ? error : undefined;
+  }
+}
 
 /** `onClose` registers cleanups; `close` runs them, last registered first, logging what fails. */
 function cleanupList(logger: Logger): { onClose: OnClose; close: () => Promise<void> } {
@@ -377,6 +398,8 @@ export async function openNotifier(
   app: App,
   deliveries: Partial<Record<Platform, Delivery>>,
 ): Promise<{ notifier: Notifier; close: () => Promise<void> }> {
+  // Every tick would read the settings and fail: off, with the reason, rather than on and failing.
+  if (app.storeProblem) throw app.storeProblem;
   const store = app.config.store;
   const identity = app.config.notify.instance ? { holder: app.config.notify.instance } : {};
   let ledger: Ledger;

@@ -83,21 +83,40 @@ export interface Config {
   systemTimeZone: string;
   /** The absolute path of the `.env` file that was read, when one was (the banner says so). */
   envFile?: string;
+  /** What the `.env` file read has that a person should look at (never a value); printed at start. */
+  envWarnings?: string[];
 }
 
 type Env = Record<string, string | undefined>;
 
 /** A line of a `.env` file: `NAME=value`, optionally preceded by `export `. */
-const ENV_LINE = /^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*\s*=/;
+const ENV_LINE = /^\s*(export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/;
+
+/** A `.env` file read: its variables, and what a person should know about it (no value in it). */
+interface EnvFile {
+  values: Env;
+  warnings: string[];
+}
 
 /**
- * The variables of a `.env` file, parsed by Node's own parser (`util.parseEnv`, the one behind
- * `node --env-file`); `undefined` when there is no such file. Node's parser skips what it cannot
- * read without a word, so each line is checked first: a line that is not `NAME=value`, a comment or
+ * An unquoted value as the dotenv conventions read it (docker compose, bash): a `#` starts a
+ * comment only after whitespace, so `PASSWORD=abc#def` keeps its `#def` (Node's own parser cuts it
+ * off there, and a secret would lose its tail without a word); leading and trailing blanks go.
+ */
+function unquotedValue(raw: string): string {
+  return raw.replace(/\s#.*$/, '').trim();
+}
+
+/**
+ * The variables of a `.env` file; `undefined` when there is no such file. Quoted and multi-line
+ * values are read by Node's own parser (`util.parseEnv`, the one behind `node --env-file`); unquoted
+ * ones as `unquotedValue` says, with a warning when a `#` stays in one. A UTF-8 byte order mark (as
+ * Windows editors write it) is not part of the first name. Node's parser skips what it cannot read
+ * without a word, so each line is checked first: a line that is not `NAME=value`, a comment or
  * blank (outside a quoted multi-line value) stops start-up with its line number. The line itself
  * is never repeated: it may hold a secret.
  */
-function readEnvFile(path: string): Env | undefined {
+function readEnvFile(path: string): EnvFile | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -108,7 +127,10 @@ function readEnvFile(path: string): Env | undefined {
       `could not be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); make it a readable file of NAME=value lines, or remove it`,
     );
   }
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   let open: string | undefined; // the quote of a multi-line value still open
+  const unquoted = new Map<string, string>();
+  const warnings: string[] = [];
   for (const [index, line] of text.split(/\r?\n/).entries()) {
     if (open) {
       if (line.includes(open)) open = undefined;
@@ -116,20 +138,32 @@ function readEnvFile(path: string): Env | undefined {
     }
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
-    if (!ENV_LINE.test(line)) {
+    const name = ENV_LINE.exec(line)?.[2];
+    if (name === undefined) {
       throw new ConfigError(
         path,
         `line ${index + 1} is not a NAME=value line (a variable name such as DISCORD_TOKEN, "=", then the value; "#" starts a comment)`,
       );
     }
-    const value = line.slice(line.indexOf('=') + 1).trim();
+    const raw = line.slice(line.indexOf('=') + 1);
+    const value = raw.trim();
     const quote = value[0];
-    if ((quote === '"' || quote === "'" || quote === '`') && !value.slice(1).includes(quote)) open = quote;
+    if (quote === '"' || quote === "'" || quote === '`') {
+      unquoted.delete(name); // the last line of a name wins, as in Node's parser
+      if (!value.slice(1).includes(quote)) open = quote;
+      continue;
+    }
+    const read = unquotedValue(raw);
+    unquoted.set(name, read);
+    if (read.includes('#'))
+      warnings.push(
+        `${path}: line ${index + 1} (${name}) has a "#" in an unquoted value; it is read as part of the value (a "#" starts a comment only after a space). Quote the value to say so, e.g. ${name}="...".`,
+      );
   }
   if (open) {
     throw new ConfigError(path, `has a value opened with ${open} that is never closed`);
   }
-  return parseEnv(text) as Env;
+  return { values: { ...(parseEnv(text) as Env), ...Object.fromEntries(unquoted) }, warnings };
 }
 
 /**
@@ -143,11 +177,14 @@ export function loadConfig(env?: Env, options: { envFile?: string; api?: string 
   const filePath = name === undefined ? undefined : resolve(name);
   const fromFile = filePath === undefined ? undefined : readEnvFile(filePath);
   const config = configFrom({
-    ...fromFile,
+    ...fromFile?.values,
     ...(env ?? process.env),
     ...(options.api !== undefined ? { ESPORTS_API_VERSION: options.api } : {}),
   });
-  if (fromFile) config.envFile = filePath;
+  if (fromFile) {
+    config.envFile = filePath;
+    if (fromFile.warnings.length > 0) config.envWarnings = fromFile.warnings;
+  }
   return config;
 }
 
@@ -324,9 +361,34 @@ function calendarOf(v: Values): Config['calendar'] {
 
 function storeOf(v: Values): Config['store'] {
   const url = v.STORE_URL ?? DEFAULT_STORE_URL;
-  return url.startsWith('sqlite://')
-    ? { kind: 'sqlite', url, path: url.slice('sqlite://'.length) }
-    : { kind: 'redis', url, ...(v.SETTINGS_MIRROR === 'off' ? { mirror: false as const } : {}) };
+  if (url.startsWith('sqlite://')) return { kind: 'sqlite', url, path: url.slice('sqlite://'.length) };
+  checkRedisUrl(url);
+  return { kind: 'redis', url, ...(v.SETTINGS_MIRROR === 'off' ? { mirror: false as const } : {}) };
+}
+
+/**
+ * A redis:// URL the Redis client can use, or a `ConfigError` naming STORE_URL and what is wrong
+ * (the client's own words are "Invalid URL", without the variable). The value is never repeated: it
+ * may hold the password.
+ */
+function checkRedisUrl(url: string): void {
+  const usage =
+    'e.g. redis://localhost:6379, or redis://:password@host:6379 with @, : and / in the password percent-encoded';
+  // The port as written (the URL parser refuses 99999 without saying it is the port).
+  const port = /^rediss?:\/\/(?:[^@/]*@)?(?:\[[^\]]*\]|[^:/?#]*)(?::([^/?#]*))?/.exec(url)?.[1];
+  if (
+    port !== undefined &&
+    port !== '' &&
+    !(/^\d+$/.test(port) && Number(port) >= 1 && Number(port) <= 65535)
+  )
+    throw new ConfigError('STORE_URL', `has a port that is not a number from 1 to 65535; ${usage}`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('STORE_URL', `is not a URL the Redis client can read; ${usage}`);
+  }
+  if (parsed.hostname === '') throw new ConfigError('STORE_URL', `names no host; ${usage}`);
 }
 
 /** The data service to use: the real one (v3 URL and secret; v2 URL and client credentials) or the embedded one. */

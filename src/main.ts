@@ -13,6 +13,7 @@ import type { Client as DiscordClient } from 'discord.js';
 import { type App, attachNotifier, createApp, openNotifier } from './app.ts';
 import type { Platform } from './bot/command.ts';
 import { createLogger, type Logger } from './bot/logger.ts';
+import { StoreError, storeFailureText } from './bot/store-backend.ts';
 import { calendarRoute, startCalendarServer } from './calendar/server.ts';
 import { type Config, ConfigError, loadConfig, safeUrl } from './config.ts';
 import { TERMINAL_TENANT_ID } from './core/tenant-id.ts';
@@ -84,7 +85,8 @@ function notifyLine(app: App): string {
     return app.lease.leading
       ? `${on} (this process holds the notifier lease, term ${app.lease.token})`
       : 'standing by: another process holds the notifier lease (this one takes over if it stops)';
-  return app.notifier ? on : 'off (the notifier did not start; see the log)';
+  if (app.notifier) return on;
+  return `off (${app.notifierOff ?? 'the notifier did not start; see the log'})`;
 }
 
 /** The start-up banner: what runs, and how to connect the rest. */
@@ -107,7 +109,7 @@ export function banner(
         ? `${sizes.teams ?? 0} teams, ${sizes.tournaments ?? 0} tournaments, ${sizes.games ?? 0} games`
         : 'loading in the background (commands answer meanwhile)'
     }`,
-    `  store   ${safeUrl(config.store.url)}`,
+    `  store   ${safeUrl(config.store.url)}${app.storeProblem ? ` (${storeFailureText(app.storeProblem.failure)}: settings are unavailable; see the log)` : ''}`,
     `  config  ${config.envFile ? `${config.envFile}, under the environment` : 'the environment (no .env file here)'}`,
     `  notify  ${notifyLine(app)}`,
   ];
@@ -231,7 +233,9 @@ function configFromArgs(argv: string[]): Config | undefined {
     return undefined;
   }
   try {
-    return loadConfig(undefined, api ? { api } : {});
+    const config = loadConfig(undefined, api ? { api } : {});
+    for (const warning of config.envWarnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -491,7 +495,14 @@ async function startNotifier(app: App, deliveries: Partial<Record<Platform, Deli
   } catch (error) {
     // Commands still work without notifications; the banner says the notifier is off.
     app.logger.error({ err: error }, 'the notifier failed to start');
-    // A ledger problem is the operator's to fix: said on the terminal too, not only in the log.
-    if (error instanceof LedgerError) process.stderr.write(`Notifications are off: ${error.message}\n`);
+    // A ledger or store problem is the operator's to fix: said on the terminal too, not only in the log.
+    app.notifierOff =
+      error instanceof StoreError
+        ? storeFailureText(error.failure)
+        : error instanceof LedgerError
+          ? 'the notification ledger could not be opened; see the log'
+          : 'the notifier did not start; see the log';
+    if (error instanceof LedgerError || error instanceof StoreError)
+      process.stderr.write(`Notifications are off: ${error.message}\n`);
   }
 }

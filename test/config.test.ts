@@ -173,6 +173,33 @@ describe('loadConfig', () => {
   });
 });
 
+describe('STORE_URL for Redis', () => {
+  it.each([
+    ['redis://:hunter2-secret@localhost:99999', 'has a port that is not a number from 1 to 65535'],
+    ['redis://:hunter2-secret@localhost:port', 'has a port that is not a number from 1 to 65535'],
+    ['redis://:hunter2-secret@localhost:0', 'has a port that is not a number from 1 to 65535'],
+    ['redis://:hunter2-secret@:6379', 'is not a URL the Redis client can read'],
+    ['redis://?password=hunter2-secret', 'names no host'],
+  ])('refuses %j naming STORE_URL, never its password', (url, problem) => {
+    let error: unknown;
+    try {
+      loadConfig({ STORE_URL: url });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe('STORE_URL');
+    expect((error as Error).message).toContain(`STORE_URL ${problem}`);
+    expect((error as Error).message).not.toContain('hunter2');
+    expect((error as Error).message).not.toContain('Invalid URL');
+  });
+
+  it('accepts ports, a bracketed IPv6 host, a database and no port', () => {
+    for (const url of ['redis://localhost:6379', 'rediss://:pw@[::1]:6380/2', 'redis://cache.internal'])
+      expect(loadConfig({ STORE_URL: url }).store).toMatchObject({ kind: 'redis', url });
+  });
+});
+
 describe('loadConfig with a .env file', () => {
   let dir: string;
   beforeEach(() => {
@@ -239,6 +266,44 @@ describe('loadConfig with a .env file', () => {
   it('says when the file cannot be read', () => {
     mkdirSync(join(dir, '.env'));
     expect(() => loadConfig({}, { envFile: join(dir, '.env') })).toThrow(/could not be read \(EISDIR\)/);
+  });
+
+  it('reads the first variable of a file that starts with a UTF-8 byte order mark', () => {
+    const path = envFile('\uFEFFDISCORD_TOKEN=discord-token-after-a-bom-123\r\nESPORTS_SEED=5\r\n');
+    const config = loadConfig({}, { envFile: path });
+    expect(config.discord?.token).toBe('discord-token-after-a-bom-123');
+    expect(config.esports.seed).toBe(5);
+    expect(config.envWarnings).toBeUndefined();
+  });
+
+  it('reads quoted and unquoted values as dotenv conventions say, and warns on a "#" in an unquoted value without its value', () => {
+    const path = envFile(
+      [
+        'DISCORD_TOKEN=discord#token#secret-value',
+        'SLACK_BOT_TOKEN=xoxb-unquoted   # a comment after a space',
+        "SLACK_SIGNING_SECRET='signing#in#single#quotes' # a comment",
+        'ESPORTS_SEED= 9 #the seed',
+      ].join('\n'),
+    );
+    const config = loadConfig({}, { envFile: path });
+    // A "#" without a space before it is part of the value; after a space it starts a comment.
+    expect(config.discord?.token).toBe('discord#token#secret-value');
+    expect(config.slack).toMatchObject({
+      botToken: 'xoxb-unquoted',
+      signingSecret: 'signing#in#single#quotes',
+    });
+    expect(config.esports.seed).toBe(9);
+    // One warning, for the unquoted value that keeps a "#": its line and name, never its value.
+    expect(config.envWarnings).toHaveLength(1);
+    const warning = config.envWarnings![0]!;
+    expect(warning).toContain('line 1 (DISCORD_TOKEN) has a "#" in an unquoted value');
+    expect(warning).not.toContain('token#secret');
+    expect(warning).not.toContain('discord#');
+  });
+
+  it('lets a later quoted line of a name win over an earlier unquoted one', () => {
+    const path = envFile('DISCORD_TOKEN=first-unquoted-value-1\nDISCORD_TOKEN="second # quoted value"\n');
+    expect(loadConfig({}, { envFile: path }).discord?.token).toBe('second # quoted value');
   });
 
   it('validates values from the file like values from the environment', () => {

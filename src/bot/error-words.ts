@@ -6,7 +6,7 @@
 import { NotFoundError, ServiceError } from '../client/errors.ts';
 import type { MatchdayError } from '../core/errors.ts';
 import type { MessageKey, Translate } from '../i18n/i18n.ts';
-import { StoreError, type StoreFailure } from './store-backend.ts';
+import { isLasting, StoreError, type StoreFailure } from './store-backend.ts';
 
 const STORE_CAUSE: Record<StoreFailure, MessageKey> = {
   unreachable: 'platform.errors.storeCause.unreachable',
@@ -16,6 +16,8 @@ const STORE_CAUSE: Record<StoreFailure, MessageKey> = {
   full: 'platform.errors.storeCause.full',
   busy: 'platform.errors.storeCause.busy',
   'newer-version': 'platform.errors.storeCause.newerVersion',
+  auth: 'platform.errors.storeCause.auth',
+  tls: 'platform.errors.storeCause.tls',
   failed: 'platform.errors.storeCause.failed',
 };
 
@@ -26,7 +28,10 @@ export function storeCause(error: StoreError, t: Translate): string {
 
 /** The error's message for a person in `t`'s language; errors without words here keep their own. */
 export function userMessage(error: MatchdayError, t: Translate): string {
-  if (error instanceof StoreError) return t('platform.errors.store', { cause: storeCause(error, t) });
+  if (error instanceof StoreError)
+    return t(isLasting(error.failure) ? 'platform.errors.storeLasting' : 'platform.errors.store', {
+      cause: storeCause(error, t),
+    });
   if (error instanceof NotFoundError) return t('platform.errors.notFound');
   if (error instanceof ServiceError) {
     if (error.audience === 'outage') return t('platform.errors.serviceDown');

@@ -13,6 +13,8 @@ export type StoreFailure =
   | 'full'
   | 'busy'
   | 'newer-version'
+  | 'auth'
+  | 'tls'
   | 'failed';
 
 const FAILURE_TEXT: Record<StoreFailure, string> = {
@@ -23,8 +25,33 @@ const FAILURE_TEXT: Record<StoreFailure, string> = {
   full: 'the disk of the settings store is full',
   busy: 'too many changes are being made at the same moment',
   'newer-version': 'the settings were written by a newer Matchday',
+  auth: 'the settings store refused its password',
+  tls: 'the secure connection to the settings store failed',
   failed: 'the settings store failed',
 };
+
+/**
+ * Failures that waiting does not mend: the operator has to act (restore the file, free the disk,
+ * fix STORE_URL). A person is told so rather than "try again shortly".
+ */
+const LASTING: ReadonlySet<StoreFailure> = new Set([
+  'damaged',
+  'read-only',
+  'full',
+  'newer-version',
+  'auth',
+  'tls',
+]);
+
+/** The failure as a clause, in English ("the settings store is damaged"): logs, banner, `/readyz`. */
+export function storeFailureText(failure: StoreFailure): string {
+  return FAILURE_TEXT[failure];
+}
+
+/** True when `failure` stays until someone fixes the store (see `LASTING`). */
+export function isLasting(failure: StoreFailure): boolean {
+  return LASTING.has(failure);
+}
 
 /** The settings store could not be read or written; `failure` says why. */
 export class StoreError extends MatchdayError {
@@ -39,7 +66,9 @@ export class StoreError extends MatchdayError {
 
   /** What a person in chat is told: the cause, without paths or URLs. */
   override get userMessage(): string {
-    return `Settings are unavailable right now: ${FAILURE_TEXT[this.failure]}. Please try again shortly.`;
+    return isLasting(this.failure)
+      ? `Settings are unavailable: ${FAILURE_TEXT[this.failure]}. Waiting will not fix this: the operator of this bot has to repair the store (the bot's log says how).`
+      : `Settings are unavailable right now: ${FAILURE_TEXT[this.failure]}. Please try again shortly.`;
   }
 }
 
@@ -49,6 +78,9 @@ export function classifyStoreError(error: unknown): StoreFailure {
   const e = error as { code?: unknown; name?: unknown; message?: unknown } | undefined;
   const text = `${String(e?.code ?? '')} ${String(e?.name ?? '')} ${String(e?.message ?? '')}`;
   if (/SQLITE_CORRUPT|SQLITE_NOTADB|malformed|not a database/i.test(text)) return 'damaged';
+  if (/WRONGPASS|NOAUTH|invalid username-password|AUTH failed|NOPERM|called without any password/i.test(text))
+    return 'auth';
+  if (/ERR_SSL|SSL routines|wrong version number|EPROTO|ERR_TLS|certificate|CERT_/i.test(text)) return 'tls';
   if (/SQLITE_READONLY|EACCES|EPERM|EROFS|readonly|read-only/i.test(text)) return 'read-only';
   if (/SQLITE_FULL|ENOSPC/i.test(text)) return 'full';
   if (/SQLITE_BUSY|SQLITE_LOCKED/i.test(text)) return 'busy';

@@ -17,7 +17,13 @@
 import { createClient } from '@redis/client';
 import { reconnectDelay } from '../core/redis-reconnect.ts';
 import type { Logger } from './logger.ts';
-import { type DocumentStore, type StoredDocument, StoreError } from './store-backend.ts';
+import {
+  classifyStoreError,
+  type DocumentStore,
+  type StoredDocument,
+  StoreError,
+  type StoreFailure,
+} from './store-backend.ts';
 import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 
@@ -101,7 +107,9 @@ function newClient(url: string, timeoutMs: number) {
 
 /**
  * Connects, with the client retrying forever once connected; failing to connect at first stops
- * start-up with what to check.
+ * start-up with the cause and what to check. The client reports why a connection failed only on
+ * its `error` event (its `connect()` keeps retrying), so the last such error names the cause; a
+ * refused password or a failed TLS handshake does not mend by retrying and stops at once.
  */
 async function connect(
   url: string,
@@ -110,18 +118,63 @@ async function connect(
   watch: (client: RedisClient) => void,
 ): Promise<RedisClient> {
   const client = newClient(url, timeoutMs);
+  let last: unknown;
+  let lasting: (error: unknown) => void = () => {};
+  const hopeless = new Promise<never>((_, reject) => {
+    lasting = reject;
+  });
+  const onError = (error: unknown) => {
+    last = error;
+    const failure = classifyStoreError(error);
+    if (failure === 'auth' || failure === 'tls') lasting(error);
+  };
+  client.on('error', onError);
   watch(client);
   try {
-    await withDeadline(client.connect(), timeoutMs);
+    await Promise.race([withDeadline(client.connect(), timeoutMs), hopeless]);
   } catch (error) {
     client.destroy();
-    throw new StoreError(
-      `Cannot reach the settings store ${where}: ${(error as Error).message.replace(/\.$/, '')}. Check STORE_URL (see .env.example) and that Redis is running.`,
-      'unreachable',
-      { cause: error },
+    throw connectFailure(
+      where,
+      timeoutMs,
+      error instanceof DeadlineError && last !== undefined ? last : error,
     );
+  } finally {
+    client.off('error', onError);
   }
   return client;
+}
+
+/** Why the first connection failed, for the operator: the cause named, and what to change. */
+function connectFailure(where: string, timeoutMs: number, error: unknown): StoreError {
+  const failure = classifyStoreError(error);
+  const code = (error as { code?: unknown }).code;
+  const detail = `${typeof code === 'string' ? `${code}: ` : ''}${firstLine(error)}`;
+  const text: Partial<Record<StoreFailure, string>> = {
+    auth: `Redis refused the password (${detail}). Check the password in STORE_URL (redis://:password@host:port; see .env.example)`,
+    tls: `the TLS handshake failed (${detail}). A rediss:// URL needs a Redis that speaks TLS; for a plain one use redis:// in STORE_URL`,
+    timeout: `no answer within ${timeoutMs} ms (${detail}). Check the host and port in STORE_URL (see .env.example) and that Redis is running`,
+  };
+  const reason =
+    text[failure] ??
+    (/ENOTFOUND|EAI_AGAIN/.test(detail)
+      ? `the host name is not known (${detail}). Check the host in STORE_URL (see .env.example)`
+      : /ECONNRESET|closed/i.test(detail)
+        ? `the connection was closed during the handshake (${detail}). If the server expects TLS, use rediss:// in STORE_URL`
+        : `${detail}. Check STORE_URL (see .env.example) and that Redis is running`);
+  return new StoreError(
+    `Cannot reach the settings store ${where}: ${reason}.`,
+    failure === 'failed' ? 'unreachable' : failure,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** The first line of an error's message (OpenSSL's carry file names and line numbers after it). */
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!.replace(/\.$/, '').trim();
 }
 
 /** Logs when Redis goes away and comes back; `onBack` runs on each return (Redis may have come back empty). */

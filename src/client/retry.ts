@@ -19,6 +19,7 @@ import {
 import type { Flight } from './flight.ts';
 import { type HttpAnswer, type HttpTransport, TransportTimeoutError } from './http.ts';
 import type { Logger } from './logger.ts';
+import { plainData, plainText } from './plain-text.ts';
 import { type RateLimiter, WouldMissDeadlineError } from './rate-limiter.ts';
 import type { SharedBudget } from './shared-budget.ts';
 
@@ -130,12 +131,14 @@ async function attemptOnce(
       { path, status: answer.status, attempt, ms: Math.round(performance.now() - started) },
       'upstream answer',
     );
-    if (answer.status === 200) return answer.value !== undefined ? answer.value : parseBody(answer, path);
+    // Where data enters: every string of the answer made plain text once (`plain-text.ts`).
+    if (answer.status === 200)
+      return plainData(answer.value !== undefined ? answer.value : parseBody(answer, path));
     const error = errorFromResponse({
       status: answer.status,
       method: 'GET',
       path,
-      msg: messageFromBody(answer.body, answer.status),
+      msg: plainText(messageFromBody(answer.body, answer.status)),
       retryAfterMs: retryHint(answer),
     });
     if (error instanceof RateLimitedError) env.counted('rateLimited');

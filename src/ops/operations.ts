@@ -32,6 +32,8 @@ export async function startOperations(
   server.check('store', async () => {
     await app.tenants.list();
   });
+  // Said, not checked: a process whose notifier is off (or standing by) still answers commands.
+  server.state('notifier', () => notifierState(app));
   // The games list is cached for hours: a probe costs at most one request per TTL. A stale answer
   // means the service failed and the cache covered for it.
   server.check('service', async () => {
@@ -40,4 +42,12 @@ export async function startOperations(
     if (view.servedStale) throw new Error('the esports service did not answer; serving cached data');
   });
   return server;
+}
+
+/** The notifier in a word or a clause: on, standing by for the lease, starting, or off and why. */
+export function notifierState(app: Pick<App, 'notifier' | 'lease' | 'notifierOff' | 'storeProblem'>): string {
+  if (app.notifier) return 'on';
+  if (app.lease && !app.lease.leading) return 'standing by (another process holds the notifier lease)';
+  if (app.notifierOff) return `off: ${app.notifierOff}`;
+  return app.storeProblem ? 'off: the settings store is unusable' : 'starting';
 }

@@ -4,12 +4,19 @@
  *
  *   GET /healthz   200 while the process runs and its event loop answers
  *   GET /readyz    200 when the store, the esports service and the chat platforms are usable and
- *                  the process is not shutting down; 503 with the failing checks otherwise
+ *                  the process is not shutting down; 503 with the failing checks otherwise; both
+ *                  with what the process reports beside them (whether its notifier is on)
  *   GET /metrics   Prometheus text format (see `metrics.ts`)
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../bot/logger.ts';
+import {
+  type ConnectionLimits,
+  type ConnectionStats,
+  guardedServer,
+  LISTEN_BACKLOG,
+} from '../core/http-guard.ts';
 import type { OpsMetrics } from './metrics.ts';
 
 /** One readiness check: resolves when the part is usable, rejects with why not. */
@@ -25,23 +32,30 @@ export interface OpsServerOptions {
   checkTimeoutMs?: number;
   /** Another route served here (the calendar feeds without CALENDAR_PORT); resolves false when the path is not its own. */
   extra?: (request: IncomingMessage, response: ServerResponse) => Promise<boolean>;
+  /** Connection cap and timeouts (`core/http-guard.ts`); defaults there. */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export class OpsServer {
   readonly #server: Server;
   readonly #o: OpsServerOptions;
+  /** The connection guard's counts (open, peak, evicted, refused). */
+  readonly connections: () => ConnectionStats;
   readonly #checks = new Map<string, ReadinessCheck>();
+  /** What /readyz reports beside its checks without failing on it (e.g. `notifier: "off: ..."`). */
+  readonly #states = new Map<string, () => string>();
   /** Set at shutdown: /readyz answers 503 so no new work is routed here. */
   draining = false;
 
-  private constructor(server: Server, options: OpsServerOptions) {
+  private constructor(server: Server, connections: () => ConnectionStats, options: OpsServerOptions) {
     this.#server = server;
+    this.connections = connections;
     this.#o = options;
   }
 
   static async start(options: OpsServerOptions): Promise<OpsServer> {
-    const server = createServer();
-    const ops = new OpsServer(server, options);
+    const { server, stats } = guardedServer(undefined, options.limits);
+    const ops = new OpsServer(server, stats, options);
     server.on('request', (request, response) => {
       ops.#handle(request, response).catch((error: unknown) => {
         options.logger.warn({ err: error }, 'operations endpoint failed to answer');
@@ -51,7 +65,7 @@ export class OpsServer {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.port, options.host, () => {
+      server.listen({ port: options.port, host: options.host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         resolve();
       });
@@ -84,7 +98,10 @@ export class OpsServer {
     } else if (path === '/readyz') {
       const { ready, checks } = await this.readiness();
       response.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
-      response.end(`${JSON.stringify({ ready, ...(this.draining ? { draining: true } : {}), checks })}\n`);
+      const states = Object.fromEntries([...this.#states].map(([name, read]) => [name, read()]));
+      response.end(
+        `${JSON.stringify({ ready, ...(this.draining ? { draining: true } : {}), checks, ...states })}\n`,
+      );
     } else if (path === '/metrics') {
       const text = await this.#o.metrics.text();
       response.writeHead(200, { 'content-type': this.#o.metrics.registry.contentType });
@@ -93,6 +110,14 @@ export class OpsServer {
       response.writeHead(404, { 'content-type': 'text/plain' });
       response.end('not found: try /healthz, /readyz or /metrics\n');
     }
+  }
+
+  /**
+   * Reports `name` in /readyz beside the checks, read at each request; it does not decide readiness
+   * (a process whose notifier is off still answers commands).
+   */
+  state(name: string, read: () => string): void {
+    this.#states.set(name, read);
   }
 
   /** Runs every check at once; each says "ok" or why it is not. */

@@ -152,8 +152,9 @@ describe('TenantStore on a damaged or read-only SQLite file', () => {
     const error = await store.get('discord:1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreError);
     expect((error as StoreError).failure).toBe('damaged');
+    // Waiting never mends a damaged file: the words say who has to act, not "try again shortly".
     expect((error as StoreError).userMessage).toBe(
-      'Settings are unavailable right now: the settings store is damaged. Please try again shortly.',
+      "Settings are unavailable: the settings store is damaged. Waiting will not fix this: the operator of this bot has to repair the store (the bot's log says how).",
     );
     await expect(store.update('discord:1', (s) => s)).rejects.toThrow(/not a SQLite database or is damaged/);
     expect(logs.text()).toContain('the settings store is damaged');

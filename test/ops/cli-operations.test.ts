@@ -31,7 +31,11 @@ describe('matchday start with METRICS_PORT', () => {
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const ready = await fetch(`${base}/readyz`);
-    expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', service: 'ok' } });
+    expect(await ready.json()).toEqual({
+      ready: true,
+      checks: { store: 'ok', service: 'ok' },
+      notifier: 'on',
+    });
 
     const m = parsePrometheus(await (await fetch(`${base}/metrics`)).text());
     expect(m.find('matchday_notifier_leader')[0]?.value).toBe(1);

@@ -41,7 +41,12 @@ describe('operations endpoint', () => {
     expect(await health.text()).toBe('ok\n');
     const ready = await fetch(`${ops.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true, checks: { store: 'ok', service: 'ok' } });
+    // No notifier is attached in this process: said beside the checks, not counted against readiness.
+    expect(await ready.json()).toEqual({
+      ready: true,
+      checks: { store: 'ok', service: 'ok' },
+      notifier: 'starting',
+    });
   });
 
   it('listens on loopback only, refuses other methods and names the paths it has', async () => {

@@ -65,6 +65,7 @@ describe('matchday start with DISCORD_SHARDS and DISCORD_SHARD_COUNT', () => {
     expect(await ready.json()).toEqual({
       ready: true,
       checks: { store: 'ok', service: 'ok', discord: 'ok' },
+      notifier: 'on',
     });
     const m = parsePrometheus(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
     expect(m.find('matchday_discord_shard_status').map((s) => [s.labels.shard, s.value])).toEqual([

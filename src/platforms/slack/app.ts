@@ -9,10 +9,11 @@
  * What Matchday does with each command, click and event is in `listeners.ts`.
  */
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type AppOptions, type Logger as BoltLogger, HTTPReceiver, LogLevel } from '@slack/bolt';
 import type { Logger } from '../../bot/logger.ts';
+import { guardedServer, LISTEN_BACKLOG } from '../../core/http-guard.ts';
 import { type ChatPlatform, InFlight } from '../platform.ts';
 import { createDeliveryClient, SlackDelivery, type SlackDeliveryOptions } from './delivery.ts';
 import { registerListeners, type SlackHost } from './listeners.ts';
@@ -212,7 +213,8 @@ async function startHttpMode(
   const bolt = new App({ ...common, receiver });
   trackListeners(bolt, inFlight);
   registerListeners(bolt, host);
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  // The public port's connection cap and short timeouts (`core/http-guard.ts`).
+  const { server } = guardedServer((req: IncomingMessage, res: ServerResponse) => {
     if (!freshTimestamp(req.headers['x-slack-request-timestamp'], Date.now())) {
       res.writeHead(401).end();
       return;
@@ -221,7 +223,9 @@ async function startHttpMode(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 3000, options.host, () => resolve());
+    server.listen({ port: options.port ?? 3000, host: options.host, backlog: LISTEN_BACKLOG }, () =>
+      resolve(),
+    );
   });
   return { bolt, server };
 }

@@ -56,6 +56,8 @@ export const platform: Messages['platform'] = {
     namesUnavailable:
       'Eine Namensliste konnte nicht vom Datendienst geladen werden; versuch es in einer Minute noch einmal.',
     store: 'Die Einstellungen sind gerade nicht verfügbar: {{cause}}. Bitte versuch es gleich noch einmal.',
+    storeLasting:
+      'Die Einstellungen sind nicht verfügbar: {{cause}}. Warten hilft nicht: Wer diesen Bot betreibt, muss den Speicher reparieren (das Log des Bots sagt, wie).',
     storeNow: 'Die Einstellungen sind gerade nicht verfügbar: {{cause}}.',
     storeCause: {
       unreachable: 'der Einstellungsspeicher ist nicht erreichbar',
@@ -65,6 +67,8 @@ export const platform: Messages['platform'] = {
       full: 'die Festplatte des Einstellungsspeichers ist voll',
       busy: 'gerade werden zu viele Änderungen gleichzeitig gemacht',
       newerVersion: 'die Einstellungen stammen von einem neueren Matchday',
+      auth: 'der Einstellungsspeicher hat sein Passwort abgelehnt',
+      tls: 'die sichere Verbindung zum Einstellungsspeicher ist fehlgeschlagen',
       failed: 'der Einstellungsspeicher ist ausgefallen',
     },
   },

@@ -50,6 +50,8 @@ export const platform = {
     serviceFailed: 'Matchday could not read its esports data.',
     namesUnavailable: 'A list of names could not be loaded from the data service; try again in a minute.',
     store: 'Settings are unavailable right now: {{cause}}. Please try again shortly.',
+    storeLasting:
+      "Settings are unavailable: {{cause}}. Waiting will not fix this: the operator of this bot has to repair the store (the bot's log says how).",
     storeNow: 'Settings are unavailable right now: {{cause}}.',
     storeCause: {
       unreachable: 'the settings store cannot be reached',
@@ -59,6 +61,8 @@ export const platform = {
       full: 'the disk of the settings store is full',
       busy: 'too many changes are being made at the same moment',
       newerVersion: 'the settings were written by a newer Matchday',
+      auth: 'the settings store refused its password',
+      tls: 'the secure connection to the settings store failed',
       failed: 'the settings store failed',
     },
   },

@@ -51,6 +51,8 @@ export const platform: Messages['platform'] = {
     namesUnavailable:
       'Não foi possível carregar uma lista de nomes do serviço de dados; tente de novo em um minuto.',
     store: 'As configurações estão indisponíveis agora: {{cause}}. Tente de novo daqui a pouco.',
+    storeLasting:
+      'As configurações estão indisponíveis: {{cause}}. Esperar não resolve: quem opera este bot precisa reparar o armazenamento (o log do bot diz como).',
     storeNow: 'As configurações estão indisponíveis agora: {{cause}}.',
     storeCause: {
       unreachable: 'não é possível acessar o armazenamento de configurações',
@@ -60,6 +62,8 @@ export const platform: Messages['platform'] = {
       full: 'o disco do armazenamento de configurações está cheio',
       busy: 'muitas alterações estão sendo feitas ao mesmo tempo',
       newerVersion: 'as configurações foram gravadas por um Matchday mais novo',
+      auth: 'o armazenamento de configurações recusou a senha',
+      tls: 'a conexão segura com o armazenamento de configurações falhou',
       failed: 'o armazenamento de configurações falhou',
     },
   },
