@@ -165,6 +165,41 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
   };
 }
 
+/**
+ * The kills of a MOBA match up to t (clamped to its end), in order: the killing side, the killer
+ * and the victim, from the same draws `figures` counts per player.
+ */
+export function mobaKills(
+  world: World,
+  plan: SeriesPlan,
+  m: MatchPlan,
+  t: number,
+): { at: number; side: 0 | 1; killer: number; victim: number }[] {
+  const at = summaryInstant(world, plan, m, t);
+  const events = world.matchEvents(plan, m);
+  const players = [0, 1].map(
+    (side) =>
+      world.catalog.rosterById
+        .get(plan.rosters[side]!)
+        ?.line_up.players.slice(0, 5)
+        .map((p) => p.id) ?? [],
+  );
+  const kills: { at: number; side: 0 | 1; killer: number; victim: number }[] = [];
+  for (const side of [0, 1] as const) {
+    const own = events[side] ?? [];
+    const killers = players[side]!;
+    const victims = players[1 - side]!;
+    for (let k = 0; k < own.length && own[k]! <= at; k++)
+      kills.push({
+        at: own[k]!,
+        side,
+        killer: killers[hash32(`${m.id}|k|${side}|${k}`) % killers.length]!,
+        victim: victims[hash32(`${m.id}|d|${1 - side}|${k}`) % victims.length]!,
+      });
+  }
+  return kills.sort((a, b) => a.at - b.at || a.side - b.side);
+}
+
 /** Items a player has assembled by the clock: one every 9 minutes, from a seeded order. */
 function assembled(
   f: Figures,

@@ -23,6 +23,7 @@ import {
   seriesV2,
   teamV2,
 } from './shapes.ts';
+import { playerStats, rosterStats, teamStats } from './stats.ts';
 
 /** A team or player with its `game` only when `with[]=game` asked for it (the spec's optional part). */
 function withGame<T extends { game: unknown }>(body: T, withParts: Set<string>): Record<string, unknown> {
@@ -89,7 +90,7 @@ function schedule(c: V2Context, rosters: Set<number>) {
 
 export function getTeam(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'team_stats', 'schedule', 'rosters', 'players']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readInt(c.query, 'months_back', 3);
   const team: Team = c.world.catalog.teamById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = withGame(teamV2(c.world, team), withParts);
   // Most recent default (standing) roster first.
@@ -107,7 +108,7 @@ export function getTeam(c: V2Context): unknown {
   }
   if (withParts.has('schedule')) Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id))));
   if (withParts.has('team_stats'))
-    body.team_stats = { streak: null, winrate: null, nemesis: null, dominating: null, play_by_play: null };
+    body.team_stats = teamStats(c.world, new Set(rosters.map((r) => r.id)), c.t, monthsBack);
   if (team.deleted_at !== null) throw new V2Gone(body);
   return body;
 }
@@ -148,24 +149,27 @@ export function listPlayers(c: V2Context): Envelope<unknown> {
 
 export function getPlayer(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'rosters', 'player_stats', 'schedule']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readInt(c.query, 'months_back', 3);
   const player: Player = c.world.catalog.playerById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = withGame(playerV2(c.world, player), withParts);
   const rosters = c.world.catalog.rosters.filter((r) => r.line_up.players.some((x) => x.id === player.id));
   if (withParts.has('rosters')) body.rosters = rosters.map((r) => rosterV2(c.world, r));
   if (withParts.has('schedule')) Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id))));
-  if (withParts.has('player_stats')) body.stats = { single_player: null, play_by_play: null };
+  if (withParts.has('player_stats')) {
+    const kind = c.world.catalog.game(player.game.id)!.kind;
+    body.stats = playerStats(c.world, kind, new Set(rosters.map((r) => r.id)), c.t, monthsBack);
+  }
   if (player.deleted_at !== null) throw new V2Gone(body);
   return body;
 }
 
 export function getRoster(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'roster_stats']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readInt(c.query, 'months_back', 3);
   const roster = c.world.catalog.rosterById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = rosterV2(c.world, roster);
   if (withParts.has('game')) body.game = gameV2(c.world.catalog.game(roster.game.id)!.game);
-  if (withParts.has('roster_stats')) body.roster_stats = { streak: null, winrate: null };
+  if (withParts.has('roster_stats')) body.roster_stats = rosterStats(c.world, roster.id, c.t, monthsBack);
   return body;
 }
 
