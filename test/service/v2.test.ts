@@ -513,6 +513,54 @@ describe('v2 to the letter (service)', () => {
     expect(series.scoreboard[1][0].roster.id).toBe(shooter.rosters[0]);
   });
 
+  it('answers series and match performance from the results the rosters decided', async () => {
+    // A decided series whose two rosters met before it: its past encounters name the earlier one.
+    const decided = plans().filter(
+      (p) => p.rosters.length === 2 && p.deletedAt === null && service.world.lifecycle(p, t) === 'over',
+    );
+    const pair = decided.flatMap((p) =>
+      decided
+        .filter((q) => q.id !== p.id && q.rosters.every((r) => p.rosters.includes(r)))
+        .map((q) => [p, q] as const),
+    )[0];
+    const plan = pair ? pair[0] : decided[0]!;
+    const { body } = await get(`/series/${plan.id}?with[]=roster_perf`);
+    const [a, b] = plan.rosters as [number, number];
+    const earlier = decided
+      .filter((q) => q.id !== plan.id && q.rosters.includes(a) && q.rosters.includes(b))
+      .map((q) => q.id)
+      .sort();
+    expect(body.performance.past_encounters.map((s: any) => s.id).sort()).toEqual(earlier);
+    expect(Object.keys(body.performance.recent_performance).sort()).toEqual([String(a), String(b)].sort());
+    const recent = body.performance.recent_performance[String(a)];
+    expect(recent.length).toBeLessThanOrEqual(10);
+    expect(recent.length).toBeGreaterThan(0);
+    for (const s of recent) expect(s.end).not.toBeNull();
+    const match = (await get(`/matches/${plan.matches[0]!.id}?with[]=performance`)).body.performance;
+    if (earlier.length > 0 || plan.matches.length > 1) {
+      expect(match.winrate.over_all.history).toBeGreaterThan(0);
+      expect(match.winrate.over_all[String(a)] + match.winrate.over_all[String(b)]).toBeCloseTo(1, 2);
+      expect(match.winrate.per_map[0]).toHaveProperty('map');
+    }
+  });
+
+  it('ends a substage when its last series does, bounds months_back, and gives races their images', async () => {
+    const subs = service.world.window(t).tournaments.flatMap((x) => x.stages.flatMap((st) => st.substages));
+    const done = subs.find(
+      (sub) => sub.series.length > 0 && sub.series.every((p) => service.world.lifecycle(p, t) === 'over'),
+    )!;
+    const ended = (await get(`/substages/${done.id}`)).body;
+    expect(ended.end).toBe(new Date(Math.max(...done.series.map((p) => p.end))).toISOString());
+    const running = subs.find((sub) => sub.series.some((p) => service.world.lifecycle(p, t) === 'upcoming'))!;
+    expect((await get(`/substages/${running.id}`)).body.end).toBeNull();
+    const team = service.world.catalog.teams.find((x) => x.active)!;
+    const bad = await get(`/teams/${team.id}?months_back=0`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_description).toBe('Could not parse data. months_back "0" must be 1 or more.');
+    const player = service.world.catalog.players.find((p) => p.race !== null)!;
+    expect((await get(`/players/${player.id}`)).body.race).toMatchObject({ id: player.race!.id, images: {} });
+  });
+
   it("gives a MOBA's light summary its players' full figures, draft and building kills", async () => {
     const moba = plans().find(
       (p) => p.kind === 'moba' && p.deletedAt === null && p.forfeit < 0 && p.matches[0]!.end < t,

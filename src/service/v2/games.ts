@@ -8,6 +8,7 @@ import { hasPlayByPlay, matchPlayByPlay } from './play-by-play.ts';
 import type { V2Context } from './series.ts';
 import { type Envelope, envelope, gameV2, matchV2, substageV2 } from './shapes.ts';
 import { shooterLight } from './shooter-summary.ts';
+import { matchPerformance } from './stats.ts';
 
 export function listGames(c: V2Context): Envelope<unknown> {
   const page = readPage(c.query);
@@ -51,7 +52,7 @@ export function getMatch(c: V2Context): unknown {
     match,
     hasPlayByPlay(found.series, found.match, c.t),
   );
-  if (withParts.has('performance')) body.performance = { winrate: { over_all: null, per_map: [] } };
+  if (withParts.has('performance')) body.performance = matchPerformance(c.world, found.series.rosters, c.t);
   if (withParts.has('summary')) body.summary = matchPlayByPlay(c.world, found.series, found.match, c.t);
   if (match.deleted_at !== null) throw new V2Gone(body);
   return body;

@@ -17,8 +17,10 @@ import type {
   Team,
   Tournament,
 } from '../../protocol/types.ts';
+import type { SeriesPlan } from '../schedule.ts';
 import type { World } from '../world.ts';
 import { hasPlayByPlay, seriesPlayByPlay } from './play-by-play.ts';
+import { seriesPerformance } from './stats.ts';
 
 /** Rows per page of every v2 collection (the spec does not give the page size). */
 export const V2_PAGE_SIZE = 50;
@@ -113,7 +115,10 @@ export function playerV2(world: World, player: Player) {
     images: images(player.images),
     country: countryV2(player.region?.country),
     roles: role ? [{ name: role.name, from: null, to: null }] : [],
-    race: player.race ? { id: player.race.id, game_id: player.race.game.id, name: player.race.name } : null,
+    // The world draws no pictures of races: their images object is empty.
+    race: player.race
+      ? { id: player.race.id, game_id: player.race.game.id, name: player.race.name, images: {} }
+      : null,
     team: team ? teamV2(world, team) : null,
     game: gameOf(world, player.game.id),
   };
@@ -232,8 +237,19 @@ export function seriesV2(world: World, series: Series, t: number, withParts: Rea
     const plan = world.seriesPlan(series.id);
     body.summary = plan ? seriesPlayByPlay(world, plan, t) : { scoreboard: { 1: [], 2: [] } };
   }
-  if (withParts.has('roster_perf') || withParts.has('performance'))
-    body.performance = { past_encounters: [], recent_performance: {} };
+  if (withParts.has('roster_perf') || withParts.has('comp_perf')) {
+    const plan = world.seriesPlan(series.id);
+    const perf = plan ? seriesPerformance(world, plan, t) : { past_encounters: [], recent_performance: {} };
+    const none = new Set<string>();
+    const shape = (list: readonly SeriesPlan[]) =>
+      list.map((p) => seriesV2(world, world.seriesAt(p, t), t, none));
+    body.performance = {
+      past_encounters: shape(perf.past_encounters),
+      recent_performance: Object.fromEntries(
+        Object.entries(perf.recent_performance).map(([roster, list]) => [roster, shape(list)]),
+      ),
+    };
+  }
   return body;
 }
 
@@ -331,6 +347,14 @@ export function tournamentV2(
   return body;
 }
 
+/** A substage ends when its last series does: null while any is still to play (or none is planned). */
+function substageEnd(world: World, series: readonly SeriesPlan[], t: number): string | null {
+  const done = (p: SeriesPlan) => ['over', 'over-forfeited', 'deleted'].includes(world.lifecycle(p, t));
+  if (series.length === 0 || !series.every(done)) return null;
+  const ends = series.filter((p) => world.lifecycle(p, t) !== 'deleted').map((p) => p.end);
+  return ends.length === 0 ? null : new Date(Math.max(...ends)).toISOString();
+}
+
 /** Substage type 3: a battle-royale lobby group (many teams per series, ranked by points). */
 const LOBBY_TYPE = 3;
 
@@ -347,7 +371,7 @@ export function substageV2(world: World, substage: Substage, t: number, withPart
     tournament_id: substage.tournament.id,
     order: substage.order,
     start: substage.start,
-    end: null,
+    end: substageEnd(world, plan?.series ?? [], t),
     rules: {
       advance: {
         number: rules.advance?.number ?? null,

@@ -155,3 +155,50 @@ export function playerStats(
     ? { single_player: figures, play_by_play: null }
     : { single_player: null, play_by_play: figures };
 }
+
+/**
+ * A match's `performance`: the two rosters' map win rates against each other (`over_all`, null
+ * before they ever met) and per map, from the maps they decided before t (spec, "Performance
+ * resources").
+ */
+export function matchPerformance(world: World, rosters: readonly number[], t: number, monthsBack = 12) {
+  const [a, b] = rosters;
+  if (a === undefined || b === undefined) return { winrate: { over_all: null, per_map: [] } };
+  const met = resultsOf(world, new Set([a]), t, monthsBack).matches.filter((r) => r.opponent === b);
+  const shape = (list: readonly Result[]) => {
+    const { rate: ofA, history } = rate(list);
+    return {
+      [String(a)]: ofA,
+      [String(b)]: history === 0 ? 0 : Math.round((1 - ofA) * 1000) / 1000,
+      history,
+    };
+  };
+  const known = new Map(world.catalog.games.flatMap((g) => g.maps).map((m) => [m.id, m]));
+  return {
+    winrate: {
+      over_all: met.length === 0 ? null : shape(met),
+      per_map: [...groupBy(met, (r) => r.map)]
+        .sort((x, y) => (x[0] ?? 0) - (y[0] ?? 0))
+        .map(([id, list]) => ({ ...shape(list), map: { id, name: known.get(id ?? -1)?.name ?? null } })),
+    },
+  };
+}
+
+/**
+ * A series' `performance`: `past_encounters`, the series its two rosters played against each other
+ * over the year before t, and `recent_performance`, each roster's 10 most recent decided series,
+ * newest first (spec, "Performance resources").
+ */
+export function seriesPerformance(world: World, plan: SeriesPlan, t: number) {
+  const decided = (roster: number) =>
+    [...(world.window(t).byRoster.get(roster) ?? [])]
+      .filter((p) => p.id !== plan.id && p.end > t - 12 * MONTH_MS)
+      .filter((p) => ['over', 'over-forfeited'].includes(world.lifecycle(p, t)))
+      .sort((x, y) => y.end - x.end || x.id - y.id);
+  const [a, b] = plan.rosters;
+  return {
+    past_encounters:
+      a === undefined || b === undefined ? [] : decided(a).filter((p) => p.rosters.includes(b)),
+    recent_performance: Object.fromEntries(plan.rosters.map((r) => [String(r), decided(r).slice(0, 10)])),
+  };
+}
