@@ -19,6 +19,7 @@ import type {
 import type { Ref } from '../protocol/types.ts';
 import { ApiError } from './api-error.ts';
 import { battleRoyaleSummary, esoccerSummary, rtsSummary, shooterSummary } from './live-games.ts';
+import { statesIndex } from './push/channels.ts';
 import { hash32, Rng } from './random.ts';
 import type { MatchPlan, SeriesPlan } from './schedule.ts';
 import { iso, type World } from './world.ts';
@@ -86,17 +87,21 @@ export function liveSummary(
   source: 'cv' | 'api',
 ): LiveSummary {
   const at = summaryInstant(world, plan, m, t);
+  // Every summary is the latest message of its push channel (`push/channels.ts`): it says which.
+  const index = { latest_states_channel_index: statesIndex(world, plan, m, at) };
   switch (plan.kind) {
     case 'moba':
-      return source === 'cv' ? liveCvSummary(world, plan, m, t) : liveApiSummary(world, plan, m, t);
+      return source === 'cv'
+        ? { ...liveCvSummary(world, plan, m, t), ...index }
+        : { ...liveApiSummary(world, plan, m, t), ...index };
     case 'shooter':
-      return shooterSummary(world, plan, m, at);
+      return { ...shooterSummary(world, plan, m, at), ...index };
     case 'esoccer':
-      return esoccerSummary(world, plan, m, at);
+      return { ...esoccerSummary(world, plan, m, at), ...index };
     case 'rts':
-      return rtsSummary(world, plan, m, at);
+      return { ...rtsSummary(world, plan, m, at), ...index };
     case 'battle-royale':
-      return battleRoyaleSummary(world, plan, m, at);
+      return { ...battleRoyaleSummary(world, plan, m, at), ...index };
   }
 }
 
@@ -357,7 +362,7 @@ export function liveCvSummary(world: World, plan: SeriesPlan, m: MatchPlan, t: n
   return {
     timestamp: iso(f.at),
     latest_events_channel_index: f.events,
-    latest_states_channel_index: Math.floor(f.clock / 1000),
+    latest_states_channel_index: statesIndex(world, plan, m, f.at),
     match: {
       id: m.id,
       patch: f.patch,
