@@ -152,7 +152,11 @@ describe('push (service)', () => {
       .latest_states_channel_index;
     clock.advance(5 * 60_000);
     service.push.hub.tick();
-    await vi.waitFor(() => expect(data(c).length).toBeGreaterThanOrEqual(5));
+    // As many messages as the match's state changed in those 5 minutes (a MOBA: at least one a minute).
+    const after = (await get(service, `/matches/${match.id}/live/api/summary`)).body
+      .latest_states_channel_index;
+    expect(after - before).toBeGreaterThanOrEqual(5);
+    await vi.waitFor(() => expect(data(c).length).toBe(after - before));
     const messages = data(c);
     for (const m of messages) {
       expect(Object.keys(m).sort()).toEqual(['channel', 'created', 'payload', 'uuid']);
@@ -200,6 +204,27 @@ describe('push (service)', () => {
     expect((await stale.closed).code).toBe(CLOSE.RESYNC);
   });
 
+  it('delivers by filter: one match only, or every match of a channel, on the cv channel as its REST summary', async () => {
+    const cv = channel.replace('_api_', '_cv_');
+    const one = open(`subscription=${await subscribe([{ channel: cv, matches: [match.id] }], 'one')}`);
+    const all = open(`subscription=${await subscribe([{ channel: cv }], 'all')}`);
+    await welcomed(one);
+    await welcomed(all);
+    clock.advance(4 * 60_000);
+    service.push.hub.tick();
+    await vi.waitFor(() => expect(data(one).length).toBeGreaterThanOrEqual(4));
+    await vi.waitFor(() => expect(data(all).length).toBeGreaterThan(data(one).length));
+    expect(new Set(data(one).map((m) => m.payload.match.id))).toEqual(new Set([match.id]));
+    expect(new Set(data(all).map((m) => m.payload.match.id)).size).toBeGreaterThan(1);
+    // The same message (same uuid) reaches both subscribers.
+    const mine = () => data(all).filter((m) => m.payload.match.id === match.id);
+    await vi.waitFor(() => expect(mine().map((m) => m.uuid)).toEqual(data(one).map((m) => m.uuid)));
+    const last = data(one).at(-1);
+    expect(last.channel).toBe(cv);
+    clock.set(new Date(last.created));
+    expect((await get(service, `/matches/${match.id}/live/cv/summary`)).body).toEqual(last.payload);
+  });
+
   it('refuses a resume after the grace period with 4012: the client resyncs from REST', async () => {
     const id = await subscribe([{ channel }]);
     const c = open(`subscription=${id}`);
@@ -209,6 +234,8 @@ describe('push (service)', () => {
     await vi.waitFor(() => expect(service.push.hub.connected()).toBe(0));
     clock.advance(PUSH_LIMITS.reconnect_grace_ms + 1);
     service.push.hub.sweep();
+    const unknown = open(`resume=${hello.reconnect_token}&last_uuid=not-a-message`);
+    expect((await unknown.closed).code).toBe(CLOSE.RESYNC);
     const late = open(`resume=${hello.reconnect_token}`);
     const closed = await late.closed;
     expect(closed.code).toBe(CLOSE.RESYNC);

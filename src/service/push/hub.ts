@@ -307,20 +307,21 @@ export class PushHub {
       return subscription !== undefined && subscriptionMatches(subscription, key);
     });
     if (to.length === 0) return 0;
-    const payload = liveSummary(this.#o.world, plan, m, at, source);
+    // One message per change and channel: every subscriber gets the same envelope (and uuid).
+    const envelope: PushEnvelope = {
+      channel: key.channel,
+      uuid: randomUUID(),
+      created: new Date(at).toISOString(),
+      payload: liveSummary(this.#o.world, plan, m, at, source),
+    };
+    const text = JSON.stringify(envelope);
     for (const sub of to) {
-      const envelope: PushEnvelope = {
-        channel: key.channel,
-        uuid: randomUUID(),
-        created: new Date(at).toISOString(),
-        payload,
-      };
       sub.sent.push(envelope);
       if (sub.sent.length > PUSH_LIMITS.replay_buffer) {
         sub.sent.shift();
         if (sub.socket === null) sub.overflowed = true;
       }
-      sub.socket?.send(JSON.stringify(envelope));
+      sub.socket?.send(text);
     }
     return to.length;
   }

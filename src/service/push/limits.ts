@@ -16,7 +16,7 @@ export const PUSH_LIMITS = {
   /** How long after a disconnect a reconnect token resumes the subscriber with nothing lost. */
   reconnect_grace_ms: 120_000,
   /** Messages kept per subscriber for replay after a reconnect. */
-  replay_buffer: 5_000,
+  replay_buffer: 2_000,
 } as const;
 
 /** WebSocket close codes (4000-4999 are the application's own, RFC 6455 section 7.4.2). */
