@@ -105,6 +105,53 @@ export function liveSummary(
   }
 }
 
+/** Towers a side has lost: one per 3 enemy kills and one per 12 minutes of the clock. */
+function towersLostAt(enemyKills: number, clock: number): number {
+  return Math.min(TOWERS, Math.floor(enemyKills / 3 + clock / 720_000));
+}
+
+/** Barracks fall two at a time once 8 towers of the side are down. */
+function barracksLostAt(towersLost: number): number {
+  return Math.min(BARRACKS, Math.max(0, towersLost - 7) * 2);
+}
+
+/**
+ * When each structure of a MOBA match falls, up to t: per side (0 home, 1 away) the instants at
+ * which its towers and barracks counts grow, found from the same rule `figures` applies at an
+ * instant (the first millisecond the count is reached).
+ */
+export function mobaStructureFalls(
+  world: World,
+  plan: SeriesPlan,
+  m: MatchPlan,
+  t: number,
+): { side: 0 | 1; type: 'tower' | 'barracks'; index: number; at: number }[] {
+  const until = summaryInstant(world, plan, m, t);
+  const events = world.matchEvents(plan, m);
+  const out: { side: 0 | 1; type: 'tower' | 'barracks'; index: number; at: number }[] = [];
+  for (const side of [0, 1] as const) {
+    const enemy = (events[1 - side] ?? []).filter((x) => x <= until);
+    const killsAt = (at: number) => enemy.filter((x) => x <= at).length;
+    const lostAt = (at: number) => towersLostAt(killsAt(at), at - m.start);
+    for (let n = 1; n <= TOWERS; n++) {
+      // The count can first be reached at an enemy kill, or where the clock alone reaches it
+      // after the start or after a kill (and a millisecond later, against rounding).
+      const crossings = [m.start, ...enemy].flatMap((from) => {
+        const x = Math.max(from, m.start + Math.ceil((n - killsAt(from) / 3) * 720_000));
+        return [x, x + 1];
+      });
+      const at = [...enemy, ...crossings]
+        .filter((x) => x >= m.start && x <= until && lostAt(x) >= n)
+        .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+      if (at === Number.POSITIVE_INFINITY) break;
+      out.push({ side, type: 'tower', index: n - 1, at });
+      for (let k = barracksLostAt(n - 1); k < barracksLostAt(n); k++)
+        out.push({ side, type: 'barracks', index: k, at });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at || a.side - b.side);
+}
+
 /** The MOBA figures at t (clamped to the match's end). */
 function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figures {
   const at = summaryInstant(world, plan, m, t);
@@ -131,7 +178,7 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
       playerDeaths[hash32(`${m.id}|d|${side}|${k}`) % players.length]!++;
     const otherKills = other.filter((x) => x <= at).length;
     const minutes = clock / 60_000;
-    const towersLost = Math.min(TOWERS, Math.floor(otherKills / 3 + minutes / 12));
+    const towersLost = towersLostAt(otherKills, clock);
     return {
       roster: roster.id,
       faction: { id: assets('faction')[side] ?? 0 },
@@ -143,7 +190,7 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
       playerDeaths,
       firstKill: own[0] !== undefined && own[0] <= at ? own[0] : null,
       towersLost,
-      barracksLost: Math.min(BARRACKS, Math.max(0, towersLost - 7) * 2),
+      barracksLost: barracksLostAt(towersLost),
       netWorth: players.map((_, j) =>
         Math.round(600 + minutes * (380 + 25 * (4 - j)) + playerKills[j]! * 220 - playerDeaths[j]! * 60),
       ),

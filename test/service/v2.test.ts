@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
 import { parseServiceArgs } from '../../src/service/cli.ts';
 import type { RunningService } from '../../src/service/index.ts';
+import { liveApiSummary } from '../../src/service/live.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
 import { INSTANT, start } from './helpers.ts';
 
 const PAIR = { id: 'bot', secret: 's3cret' };
@@ -518,12 +520,13 @@ describe('v2 to the letter (service)', () => {
     const decided = plans().filter(
       (p) => p.rosters.length === 2 && p.deletedAt === null && service.world.lifecycle(p, t) === 'over',
     );
-    const pair = decided.flatMap((p) =>
-      decided
-        .filter((q) => q.id !== p.id && q.rosters.every((r) => p.rosters.includes(r)))
-        .map((q) => [p, q] as const),
-    )[0];
-    const plan = pair ? pair[0] : decided[0]!;
+    const byRoster = service.world.window(t).byRoster;
+    const isDecided = new Set(decided.map((p) => p.id));
+    const metBefore = (p: SeriesPlan) =>
+      (byRoster.get(p.rosters[0]!) ?? []).some(
+        (q) => q.id !== p.id && isDecided.has(q.id) && q.rosters.includes(p.rosters[1]!),
+      );
+    const plan = decided.find(metBefore) ?? decided[0]!;
     const { body } = await get(`/series/${plan.id}?with[]=roster_perf`);
     const [a, b] = plan.rosters as [number, number];
     const earlier = decided
@@ -596,6 +599,21 @@ describe('v2 to the letter (service)', () => {
       light.radiant.structure_status.towers.filter((x: boolean) => !x).length +
       light.dire.structure_status.towers.filter((x: boolean) => !x).length;
     expect(light.building_kills.filter((b: any) => b.victim.type === 'tower').length).toBe(fallen);
+    const barracks =
+      light.radiant.structure_status.barracks.filter((x: boolean) => !x).length +
+      light.dire.structure_status.barracks.filter((x: boolean) => !x).length;
+    expect(light.building_kills.filter((b: any) => b.victim.type === 'barracks').length).toBe(barracks);
+    // Each structure falls at the first millisecond the API summary shows it down.
+    const m = moba.matches[0]!;
+    const down = (at: number, side: 'home' | 'away') =>
+      liveApiSummary(service.world, moba, m, at).teams[side].structures_status.towers.filter(
+        (x) => !x.standing,
+      ).length;
+    for (const b of light.building_kills.filter((x: any) => x.victim.type === 'tower').slice(0, 6)) {
+      const side = b.victim.position.side === 'radiant' ? 'home' : 'away';
+      const at = m.start + b.match_time;
+      expect(down(at, side)).toBeGreaterThan(down(at - 1, side));
+    }
   });
 });
 

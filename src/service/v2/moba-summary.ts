@@ -8,7 +8,7 @@
  * the first creep wave.
  */
 import type { ApiTeamState, LiveApiSummary } from '../../protocol/moba-summary.ts';
-import { liveApiSummary, mobaKills } from '../live.ts';
+import { liveApiSummary, mobaKills, mobaStructureFalls } from '../live.ts';
 import type { MatchPlan, SeriesPlan } from '../schedule.ts';
 import type { World } from '../world.ts';
 
@@ -71,36 +71,15 @@ function position(type: 'tower' | 'barracks', k: number, side: SideName) {
   return k < 9 ? { tier: Math.floor(k / 3) + 1, lane: LANES[k % 3]!, side } : { tier: 4, lane: 'mid', side };
 }
 
-/** Sampling step of the structure timeline: structures fall with kills and the clock. */
-const STEP_MS = 5_000;
-
-/**
- * The structures fallen by t, in order: each at the first sample of the API summary (every 5 s of
- * the match and at t) that shows it down. `match_time` is ms since the match's start.
- */
+/** The structures fallen by t, in order; `match_time` is ms since the match's start (`live.ts`). */
 export function buildingKills(world: World, plan: SeriesPlan, m: MatchPlan, t: number) {
-  const until = Math.min(t, m.end);
-  const seen = { radiant: { tower: 0, barracks: 0 }, dire: { tower: 0, barracks: 0 } };
-  const out: {
-    match_time: number;
-    victim: { type: 'tower' | 'barracks'; position: ReturnType<typeof position> };
-  }[] = [];
-  for (let at = m.start; ; at = Math.min(until, at + STEP_MS)) {
-    const api = liveApiSummary(world, plan, m, at);
-    for (const [side, team] of [
-      ['radiant', api.teams.home],
-      ['dire', api.teams.away],
-    ] as const) {
-      for (const type of ['tower', 'barracks'] as const) {
-        const list = type === 'tower' ? team.structures_status.towers : team.structures_status.barracks;
-        const down = list.filter((x) => !x.standing).length;
-        for (let k = seen[side][type]; k < down; k++)
-          out.push({ match_time: at - m.start, victim: { type, position: position(type, k, side) } });
-        seen[side][type] = Math.max(seen[side][type], down);
-      }
-    }
-    if (at >= until) return out;
-  }
+  return mobaStructureFalls(world, plan, m, t).map((f) => {
+    const side: SideName = f.side === 0 ? 'radiant' : 'dire';
+    return {
+      match_time: f.at - m.start,
+      victim: { type: f.type, position: position(f.type, f.index, side) },
+    };
+  });
 }
 
 /** The light summary of a MOBA match at t (the second game shape). */
