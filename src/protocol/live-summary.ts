@@ -17,6 +17,8 @@ export type GameKind = 'moba' | 'shooter' | 'esoccer' | 'rts' | 'battle-royale';
 /** The part every non-MOBA summary shares: when it was taken and where the match stands. */
 export interface LiveSummaryBase {
   timestamp: DateTime;
+  /** The match's state changes so far: the index of the latest message of its push channel. */
+  latest_states_channel_index?: number;
   match: {
     id: number;
     /** `in-game` while the match is played, `post-game` once it is over (the summary then holds). */

@@ -121,6 +121,8 @@ export interface LiveApiSummary {
   /** Not in the specification's shape: the local service adds it (see `live-summary.ts`). */
   game_kind?: 'moba';
   timestamp: DateTime;
+  /** The index of the latest message of the match's push channel (as the computer-vision summary's). */
+  latest_states_channel_index?: number;
   match: { id: number; patch: string; phase: string; clock: Millis };
   first_blood_time: Millis | null;
   timeline: { length: number; start: DateTime; end: DateTime | null };

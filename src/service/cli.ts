@@ -165,6 +165,7 @@ export async function run(argv: string[]): Promise<void> {
   if (!service) return;
   process.stdout.write(`esports data service (v3) at ${service.url}\n`);
   process.stdout.write(`esports data service (v2) at ${service.v2.url}\n`);
+  process.stdout.write(`push (WebSocket, docs/push-protocol.md) at ${service.push.url}\n`);
   // A generated pair is the only way to learn the credentials, so it is printed; given ones are not.
   if (!options.v2Clients?.length) {
     const pair = service.v2.clients[0]!;

@@ -9,6 +9,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Clock } from '../core/clock.ts';
 import { IMAGES_PATH, serveImageFile } from './image-files.ts';
 import { send } from './json-answer.ts';
+import { answerPush, PUSH_HTTP_PREFIX } from './push/http.ts';
+import { PUSH_PATH, PushHub } from './push/hub.ts';
+import { SubscriptionStore } from './push/subscriptions.ts';
 import { Rng } from './random.ts';
 import { RateLimiter } from './rate-limit.ts';
 import { type V2Credential, V2Interface } from './v2/index.ts';
@@ -46,6 +49,8 @@ export interface ServiceOptions {
   v2Clients?: V2Credential[];
   /** v2 requests per minute per client; default 60 x `rate` (300 at the default 5/s); 0: no limit. */
   v2PerMinute?: number;
+  /** Push keep-alive and grace deadlines read this (default real time; tests pass their clock's). */
+  pushTransportNow?: () => number;
 }
 
 /** Fault injection, for tests and benchmarks of clients. Mutable at runtime on `RunningService.faults`. */
@@ -74,6 +79,8 @@ export interface RunningService {
   requests: number;
   /** The `/v2` interface: `v2.url` its root, `v2.clients` the accepted pairs, `v2.tokenRequests`. */
   v2: V2Interface & { url: string };
+  /** Push (`docs/push-protocol.md`): `push.url` the WebSocket address, `push.hub` its subscribers and publisher. */
+  push: { url: string; hub: PushHub; subscriptions: SubscriptionStore };
   close(): Promise<void>;
 }
 
@@ -120,6 +127,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   const sockets = new Set<Socket>();
   const v2 = createV2(options, world, clock);
+  const subscriptions = new SubscriptionStore();
+  const pushSettings = {
+    world,
+    clock,
+    secret: settings.secret,
+    querySecret: settings.querySecret,
+    subscriptions,
+  };
+  const hub = new PushHub({ ...pushSettings, transportNow: options.pushTransportNow });
   const service: RunningService = {
     url: '',
     secret: settings.secret,
@@ -128,8 +144,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     faults: { ...NO_FAULTS, ...options.faults },
     requests: 0,
     v2,
+    push: { url: '', hub, subscriptions },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        hub.close();
         for (const socket of sockets) socket.destroy();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
@@ -147,6 +165,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const url = target.url;
     if (url && (url.pathname === '/v2' || url.pathname.startsWith('/v2/')))
       return v2.handle(req, res, url, service.faults, settings.faultRng);
+    if (url?.pathname.startsWith(PUSH_HTTP_PREFIX)) return answerPush(pushSettings, req, res, url);
     if (url?.pathname.startsWith(`${IMAGES_PATH}/`) && (req.method === 'GET' || req.method === 'HEAD'))
       return serveImageFile(world, url.pathname, res);
     answerV3(settings, req, res, target, faults);
@@ -158,6 +177,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (!res.headersSent) send(res, 500, { msg: 'Internal error.' });
       else res.destroy();
     });
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const path = readTarget(req.url ?? '/').url?.pathname.replace(/\/+$/, '');
+    if (path === PUSH_PATH) hub.upgrade(req, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -173,5 +197,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   // Image URLs name the service itself: it serves a PNG for each (`image-files.ts`).
   world.catalog.serveImagesAt(`http://${host}:${address.port}${IMAGES_PATH}`);
   v2.url = `http://${host}:${address.port}/v2`;
+  service.push.url = `ws://${host}:${address.port}${PUSH_PATH}`;
   return service;
 }

@@ -19,6 +19,7 @@ import type {
 import type { Ref } from '../protocol/types.ts';
 import { ApiError } from './api-error.ts';
 import { battleRoyaleSummary, esoccerSummary, rtsSummary, shooterSummary } from './live-games.ts';
+import { statesIndex } from './push/channels.ts';
 import { hash32, Rng } from './random.ts';
 import type { MatchPlan, SeriesPlan } from './schedule.ts';
 import { iso, type World } from './world.ts';
@@ -86,18 +87,69 @@ export function liveSummary(
   source: 'cv' | 'api',
 ): LiveSummary {
   const at = summaryInstant(world, plan, m, t);
+  // Every summary is the latest message of its push channel (`push/channels.ts`): it says which.
+  const index = { latest_states_channel_index: statesIndex(world, plan, m, at) };
   switch (plan.kind) {
     case 'moba':
-      return source === 'cv' ? liveCvSummary(world, plan, m, t) : liveApiSummary(world, plan, m, t);
+      return source === 'cv'
+        ? { ...liveCvSummary(world, plan, m, t), ...index }
+        : { ...liveApiSummary(world, plan, m, t), ...index };
     case 'shooter':
-      return shooterSummary(world, plan, m, at);
+      return { ...shooterSummary(world, plan, m, at), ...index };
     case 'esoccer':
-      return esoccerSummary(world, plan, m, at);
+      return { ...esoccerSummary(world, plan, m, at), ...index };
     case 'rts':
-      return rtsSummary(world, plan, m, at);
+      return { ...rtsSummary(world, plan, m, at), ...index };
     case 'battle-royale':
-      return battleRoyaleSummary(world, plan, m, at);
+      return { ...battleRoyaleSummary(world, plan, m, at), ...index };
   }
+}
+
+/** Towers a side has lost: one per 3 enemy kills and one per 12 minutes of the clock. */
+function towersLostAt(enemyKills: number, clock: number): number {
+  return Math.min(TOWERS, Math.floor(enemyKills / 3 + clock / 720_000));
+}
+
+/** Barracks fall two at a time once 8 towers of the side are down. */
+function barracksLostAt(towersLost: number): number {
+  return Math.min(BARRACKS, Math.max(0, towersLost - 7) * 2);
+}
+
+/**
+ * When each structure of a MOBA match falls, up to t: per side (0 home, 1 away) the instants at
+ * which its towers and barracks counts grow, found from the same rule `figures` applies at an
+ * instant (the first millisecond the count is reached).
+ */
+export function mobaStructureFalls(
+  world: World,
+  plan: SeriesPlan,
+  m: MatchPlan,
+  t: number,
+): { side: 0 | 1; type: 'tower' | 'barracks'; index: number; at: number }[] {
+  const until = summaryInstant(world, plan, m, t);
+  const events = world.matchEvents(plan, m);
+  const out: { side: 0 | 1; type: 'tower' | 'barracks'; index: number; at: number }[] = [];
+  for (const side of [0, 1] as const) {
+    const enemy = (events[1 - side] ?? []).filter((x) => x <= until);
+    const killsAt = (at: number) => enemy.filter((x) => x <= at).length;
+    const lostAt = (at: number) => towersLostAt(killsAt(at), at - m.start);
+    for (let n = 1; n <= TOWERS; n++) {
+      // The count can first be reached at an enemy kill, or where the clock alone reaches it
+      // after the start or after a kill (and a millisecond later, against rounding).
+      const crossings = [m.start, ...enemy].flatMap((from) => {
+        const x = Math.max(from, m.start + Math.ceil((n - killsAt(from) / 3) * 720_000));
+        return [x, x + 1];
+      });
+      const at = [...enemy, ...crossings]
+        .filter((x) => x >= m.start && x <= until && lostAt(x) >= n)
+        .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+      if (at === Number.POSITIVE_INFINITY) break;
+      out.push({ side, type: 'tower', index: n - 1, at });
+      for (let k = barracksLostAt(n - 1); k < barracksLostAt(n); k++)
+        out.push({ side, type: 'barracks', index: k, at });
+    }
+  }
+  return out.sort((a, b) => a.at - b.at || a.side - b.side);
 }
 
 /** The MOBA figures at t (clamped to the match's end). */
@@ -126,7 +178,7 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
       playerDeaths[hash32(`${m.id}|d|${side}|${k}`) % players.length]!++;
     const otherKills = other.filter((x) => x <= at).length;
     const minutes = clock / 60_000;
-    const towersLost = Math.min(TOWERS, Math.floor(otherKills / 3 + minutes / 12));
+    const towersLost = towersLostAt(otherKills, clock);
     return {
       roster: roster.id,
       faction: { id: assets('faction')[side] ?? 0 },
@@ -138,7 +190,7 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
       playerDeaths,
       firstKill: own[0] !== undefined && own[0] <= at ? own[0] : null,
       towersLost,
-      barracksLost: Math.min(BARRACKS, Math.max(0, towersLost - 7) * 2),
+      barracksLost: barracksLostAt(towersLost),
       netWorth: players.map((_, j) =>
         Math.round(600 + minutes * (380 + 25 * (4 - j)) + playerKills[j]! * 220 - playerDeaths[j]! * 60),
       ),
@@ -163,6 +215,41 @@ function figures(world: World, plan: SeriesPlan, m: MatchPlan, t: number): Figur
     aegis: assets('aegis')[0] ?? 0,
     structures: assets('structure'),
   };
+}
+
+/**
+ * The kills of a MOBA match up to t (clamped to its end), in order: the killing side, the killer
+ * and the victim, from the same draws `figures` counts per player.
+ */
+export function mobaKills(
+  world: World,
+  plan: SeriesPlan,
+  m: MatchPlan,
+  t: number,
+): { at: number; side: 0 | 1; killer: number; victim: number }[] {
+  const at = summaryInstant(world, plan, m, t);
+  const events = world.matchEvents(plan, m);
+  const players = [0, 1].map(
+    (side) =>
+      world.catalog.rosterById
+        .get(plan.rosters[side]!)
+        ?.line_up.players.slice(0, 5)
+        .map((p) => p.id) ?? [],
+  );
+  const kills: { at: number; side: 0 | 1; killer: number; victim: number }[] = [];
+  for (const side of [0, 1] as const) {
+    const own = events[side] ?? [];
+    const killers = players[side]!;
+    const victims = players[1 - side]!;
+    for (let k = 0; k < own.length && own[k]! <= at; k++)
+      kills.push({
+        at: own[k]!,
+        side,
+        killer: killers[hash32(`${m.id}|k|${side}|${k}`) % killers.length]!,
+        victim: victims[hash32(`${m.id}|d|${1 - side}|${k}`) % victims.length]!,
+      });
+  }
+  return kills.sort((a, b) => a.at - b.at || a.side - b.side);
 }
 
 /** Items a player has assembled by the clock: one every 9 minutes, from a seeded order. */
@@ -322,7 +409,7 @@ export function liveCvSummary(world: World, plan: SeriesPlan, m: MatchPlan, t: n
   return {
     timestamp: iso(f.at),
     latest_events_channel_index: f.events,
-    latest_states_channel_index: Math.floor(f.clock / 1000),
+    latest_states_channel_index: statesIndex(world, plan, m, f.at),
     match: {
       id: m.id,
       patch: f.patch,

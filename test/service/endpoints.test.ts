@@ -229,9 +229,11 @@ describe('live summaries', () => {
     ]);
     expect(home.stats.score).toBe(match.participants[0].score);
     const api = await ok<any>(service, `/matches/${match.id}/live/api/summary`);
+    // Both summaries name the latest message of their push channel (`src/service/push/channels.ts`).
     expect(Object.keys(api).sort()).toEqual([
       'delay',
       'first_blood_time',
+      'latest_states_channel_index',
       'match',
       'teams',
       'timeline',

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clock } from '../../src/core/clock.ts';
 import { parseServiceArgs } from '../../src/service/cli.ts';
 import type { RunningService } from '../../src/service/index.ts';
+import { liveApiSummary } from '../../src/service/live.ts';
+import type { SeriesPlan } from '../../src/service/schedule.ts';
 import { INSTANT, start } from './helpers.ts';
 
 const PAIR = { id: 'bot', secret: 's3cret' };
@@ -245,7 +247,9 @@ describe('v2 resources (service)', () => {
     expect(item.stages[0].substages[0].id).toBe(plan.stages[0]!.substages[0]!.id);
     expect(item).not.toHaveProperty('series');
     const one = await get(`/tournaments/${plan.id}?with[]=series`);
-    expect(one.body.series.length).toBeLessThanOrEqual(5);
+    expect(one.body.series.length).toBe(
+      plan.stages.flatMap((s) => s.substages.flatMap((x) => x.series)).length,
+    );
 
     const team = service.world.catalog.teams.find((x) => x.active)!;
     const teams = await get(`/teams?q=${encodeURIComponent(team.name)}&games[]=${team.game.id}`);
@@ -316,6 +320,300 @@ describe('v2 resources (service)', () => {
     expect(plain).toBeDefined();
     const other = await get(`/substages/${plain!.id}?with[]=standings`);
     expect(other.body.standings.every((s: { points: number | null }) => s.points === null)).toBe(true);
+  });
+});
+
+describe('v2 to the letter (service)', () => {
+  let service: RunningService;
+  let token: string;
+  const t = INSTANT.getTime();
+  beforeAll(async () => {
+    service = await start({ v2Clients: [PAIR] });
+    token = (await tokenRequest(service, creds)).body.access_token;
+  });
+  afterAll(() => service.close());
+  const get = (path: string) => v2get(service, path, token);
+  const plans = () => service.world.window(t).series;
+
+  it("counts a bracket position's offset from 1 in each part's final", async () => {
+    const bracket = plans().filter((p) => p.bracket !== null && p.deletedAt === null);
+    const finals = bracket.filter((p) => {
+      const cols = bracket.filter(
+        (x) => x.substage.id === p.substage.id && x.bracket!.part === p.bracket!.part,
+      );
+      return p.bracket!.col === Math.max(...cols.map((x) => x.bracket!.col));
+    });
+    expect(finals.length).toBeGreaterThan(0);
+    for (const plan of finals.slice(0, 6)) {
+      const { body } = await get(`/series/${plan.id}`);
+      expect(body.bracket_pos, `series ${plan.id}`).toMatchObject({ part: plan.bracket!.part, offset: 1 });
+    }
+    // Every other position counts on from 1 in its column: the second of a column is 2.
+    const second = bracket.find((p) => p.bracket!.offset === 1)!;
+    expect((await get(`/series/${second.id}`)).body.bracket_pos.offset).toBe(2);
+    const listed = await get(`/series?substages[]=${second.substage.id}&is_over=true`);
+    for (const s of listed.body.data)
+      if (s.bracket_pos) expect(s.bracket_pos.offset).toBeGreaterThanOrEqual(1);
+  });
+
+  it("gives a tournament's images the keys default, thumbnail, banner and fallback", async () => {
+    const plan = service.world.window(t).tournaments[0]!;
+    const one = await get(`/tournaments/${plan.id}`);
+    expect(Object.keys(one.body.images).sort()).toEqual(['banner', 'default', 'fallback', 'thumbnail']);
+    expect(one.body.images.banner).toMatch(/^http/);
+    expect(typeof one.body.images.fallback).toBe('boolean');
+    const list = await get('/tournaments');
+    for (const x of list.body.data)
+      expect(Object.keys(x.images).sort()).toEqual(['banner', 'default', 'fallback', 'thumbnail']);
+  });
+
+  it('embeds every series of a tournament in its detail, and only the upcoming 5 in the list', async () => {
+    const plan = service.world.window(t).tournaments.find((x) => {
+      const all = x.stages.flatMap((s) => s.substages.flatMap((sub) => sub.series));
+      return all.length > 5 && all.some((p) => service.world.lifecycle(p, t) !== 'upcoming');
+    })!;
+    const all = plan.stages.flatMap((s) => s.substages.flatMap((sub) => sub.series));
+    const one = await get(`/tournaments/${plan.id}?with[]=series`);
+    expect(one.body.series.map((s: any) => s.id).sort()).toEqual(all.map((p) => p.id).sort());
+    const list = await get(`/tournaments?q=${encodeURIComponent(plan.title)}&with[]=series&is_over=false`);
+    const item = list.body.data.find((x: any) => x.id === plan.id);
+    if (item) {
+      expect(item.series.length).toBeLessThanOrEqual(5);
+      for (const s of item.series) expect(Date.parse(s.start)).toBeGreaterThan(t);
+    }
+  });
+
+  it('answers team statistics with streak objects { current, best >= 0, worst <= 0 } counted from results', async () => {
+    const played = plans().filter(
+      (p) => p.rosters.length === 2 && p.kind !== 'battle-royale' && service.world.lifecycle(p, t) === 'over',
+    );
+    const roster = played[0]!.rosters[0]!;
+    const team = service.world.catalog.rosterById.get(roster)!.team.id;
+    const rosters = new Set(service.world.catalog.rosters.filter((r) => r.team.id === team).map((r) => r.id));
+    const mine = plans()
+      .filter(
+        (p) =>
+          p.rosters.some((r) => rosters.has(r)) &&
+          ['over', 'over-forfeited'].includes(service.world.lifecycle(p, t)),
+      )
+      .filter((p) => p.kind !== 'battle-royale')
+      .sort((a, b) => a.end - b.end);
+    const won = mine.map((p) => rosters.has(p.rosters[p.winner]!));
+    let current = 0;
+    let best = 0;
+    let worst = 0;
+    for (const w of won) {
+      current = w ? Math.max(0, current) + 1 : Math.min(0, current) - 1;
+      best = Math.max(best, current);
+      worst = Math.min(worst, current);
+    }
+    const { body } = await get(`/teams/${team}?with[]=team_stats`);
+    const stats = body.team_stats;
+    expect(stats.streak.series).toEqual({ current, best, worst });
+    expect(stats.streak.match.best).toBeGreaterThanOrEqual(0);
+    expect(stats.streak.match.worst).toBeLessThanOrEqual(0);
+    expect(stats.streak.match.current).not.toBe(0);
+    expect(stats.winrate.series.history).toBe(won.length);
+    expect(stats.winrate.series.rate).toBeCloseTo(won.filter(Boolean).length / won.length, 3);
+    expect(stats.winrate.series.per_format.reduce((n: number, f: any) => n + f.history, 0)).toBe(won.length);
+    expect(stats.winrate.match).toHaveProperty('per_map');
+    // A roster's statistics have no series scope; a player's are one of single_player and play_by_play.
+    const rosterStats = (await get(`/rosters/${roster}?with[]=roster_stats`)).body.roster_stats;
+    expect(Object.keys(rosterStats.streak)).toEqual(['match']);
+    expect(Object.keys(rosterStats.winrate)).toEqual(['match']);
+    const player = service.world.catalog.rosterById.get(roster)!.line_up.players[0]!.id;
+    const stats2 = (await get(`/players/${player}?with[]=player_stats`)).body.stats;
+    expect([stats2.single_player, stats2.play_by_play].filter((x) => x === null).length).toBe(1);
+    // A team with nothing played has a streak of zeros, not null.
+    const idle = service.world.catalog.teams.find(
+      (x) =>
+        !service.world.catalog.rosters.some(
+          (r) => r.team.id === x.id && service.world.window(t).byRoster.has(r.id),
+        ),
+    )!;
+    if (idle) {
+      const none = (await get(`/teams/${idle.id}?with[]=team_stats`)).body.team_stats;
+      expect(none.streak.series).toEqual({ current: 0, best: 0, worst: 0 });
+    }
+    expect((await get(`/teams/${team}?with[]=team_stats&months_back=x`)).status).toBe(400);
+  });
+
+  it("gives a match whose flag says so its play-by-play summary through with[]=summary, in its game's shape", async () => {
+    const started = plans().filter((p) => p.deletedAt === null && p.forfeit < 0 && p.matches[0]!.start < t);
+    const moba = started.find((p) => p.kind === 'moba' && p.coverage.data.live.api.fact === 'available')!;
+    const m = moba.matches[0]!;
+    const match = await get(`/matches/${m.id}?with[]=summary`);
+    expect(match.body.has_pbpstats).toBe(true);
+    const s = match.body.summary;
+    expect(Object.keys(s).sort()).toEqual(
+      [
+        'dire_roster',
+        'draft_seq',
+        'first_blood',
+        'kills',
+        'match_length',
+        'player_stats',
+        'radiant_roster',
+        'roshan_events',
+        'structure_dest',
+      ].sort(),
+    );
+    expect(s.radiant_roster.id).toBe(moba.rosters[0]);
+    expect(s.dire_roster.id).toBe(moba.rosters[1]);
+    expect(s.match_length).toBe(Math.min(t, m.end) - m.start);
+    // Kills on the game clock (0 is the first creep wave, 90 s after the start), as many as the score.
+    const scores = service.world.matchScores(moba, m, t);
+    expect(s.kills.length).toBe(scores[0]! + scores[1]!);
+    for (const k of s.kills) expect(k.match_time).toBeGreaterThanOrEqual(-90_000);
+    expect(s.first_blood).toEqual(s.kills[0] ?? null);
+    expect(s.player_stats.map((p: any) => p.seed)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(s.draft_seq.filter((d: any) => d.type === 'pick').length).toBe(10);
+
+    const shooter = started.find(
+      (p) => p.kind === 'shooter' && p.coverage.data.live.api.fact === 'available' && p.matches[0]!.end < t,
+    )!;
+    const sm = shooter.matches[0]!;
+    const sb = (await get(`/matches/${sm.id}?with[]=summary`)).body;
+    expect(sb.has_pbpstats).toBe(true);
+    expect(Object.keys(sb.summary).sort()).toEqual(['away', 'home', 'match_length', 'rounds', 'scoreboard']);
+    expect(sb.summary.home).toBe(shooter.rosters[0]);
+    expect(sb.summary.rounds.length).toBe(sm.scores[0]! + sm.scores[1]!);
+    const round = sb.summary.rounds[0];
+    expect(Object.keys(round).sort()).toEqual(
+      [
+        'bomb_events',
+        'ct_side',
+        'kills',
+        'player_stats',
+        'round_nr',
+        't_side',
+        'win_reason',
+        'winner',
+      ].sort(),
+    );
+    expect(['defused', 'exploded', 'time_limit', 'enemy_elimination']).toContain(round.win_reason);
+    const killsInRounds = sb.summary.rounds.reduce((n: number, r: any) => n + r.kills.length, 0);
+    const killsOnBoard = [...sb.summary.scoreboard[1], ...sb.summary.scoreboard[2]].reduce(
+      (n: number, p: any) => n + p.kills,
+      0,
+    );
+    expect(killsInRounds).toBe(killsOnBoard);
+
+    // No flag, no summary: an upcoming match, and a game without play-by-play.
+    const upcoming = plans().find((p) => p.kind === 'moba' && p.start > t + 3_600_000)!;
+    const later = (await get(`/matches/${upcoming.matches[0]!.id}?with[]=summary`)).body;
+    expect(later).toMatchObject({ has_pbpstats: false, summary: null });
+    const soccer = started.find((p) => p.kind === 'esoccer')!;
+    expect((await get(`/matches/${soccer.matches[0]!.id}?with[]=summary`)).body).toMatchObject({
+      has_pbpstats: false,
+      summary: null,
+    });
+
+    // A series' summary: the scoreboard by seeding, per-player totals of its maps.
+    const series = (await get(`/series/${shooter.id}?with[]=summary`)).body.summary;
+    expect(series.scoreboard[1].length).toBe(5);
+    expect(series.scoreboard[1][0].roster.id).toBe(shooter.rosters[0]);
+  });
+
+  it('answers series and match performance from the results the rosters decided', async () => {
+    // A decided series whose two rosters met before it: its past encounters name the earlier one.
+    const decided = plans().filter(
+      (p) => p.rosters.length === 2 && p.deletedAt === null && service.world.lifecycle(p, t) === 'over',
+    );
+    const byRoster = service.world.window(t).byRoster;
+    const isDecided = new Set(decided.map((p) => p.id));
+    const metBefore = (p: SeriesPlan) =>
+      (byRoster.get(p.rosters[0]!) ?? []).some(
+        (q) => q.id !== p.id && isDecided.has(q.id) && q.rosters.includes(p.rosters[1]!),
+      );
+    const plan = decided.find(metBefore) ?? decided[0]!;
+    const { body } = await get(`/series/${plan.id}?with[]=roster_perf`);
+    const [a, b] = plan.rosters as [number, number];
+    const earlier = decided
+      .filter((q) => q.id !== plan.id && q.rosters.includes(a) && q.rosters.includes(b))
+      .map((q) => q.id)
+      .sort();
+    expect(body.performance.past_encounters.map((s: any) => s.id).sort()).toEqual(earlier);
+    expect(Object.keys(body.performance.recent_performance).sort()).toEqual([String(a), String(b)].sort());
+    const recent = body.performance.recent_performance[String(a)];
+    expect(recent.length).toBeLessThanOrEqual(10);
+    expect(recent.length).toBeGreaterThan(0);
+    for (const s of recent) expect(s.end).not.toBeNull();
+    const match = (await get(`/matches/${plan.matches[0]!.id}?with[]=performance`)).body.performance;
+    if (earlier.length > 0 || plan.matches.length > 1) {
+      expect(match.winrate.over_all.history).toBeGreaterThan(0);
+      expect(match.winrate.over_all[String(a)] + match.winrate.over_all[String(b)]).toBeCloseTo(1, 2);
+      expect(match.winrate.per_map[0]).toHaveProperty('map');
+    }
+  });
+
+  it('ends a substage when its last series does, bounds months_back, and gives races their images', async () => {
+    const subs = service.world.window(t).tournaments.flatMap((x) => x.stages.flatMap((st) => st.substages));
+    const done = subs.find(
+      (sub) => sub.series.length > 0 && sub.series.every((p) => service.world.lifecycle(p, t) === 'over'),
+    )!;
+    const ended = (await get(`/substages/${done.id}`)).body;
+    expect(ended.end).toBe(new Date(Math.max(...done.series.map((p) => p.end))).toISOString());
+    const running = subs.find((sub) => sub.series.some((p) => service.world.lifecycle(p, t) === 'upcoming'))!;
+    expect((await get(`/substages/${running.id}`)).body.end).toBeNull();
+    const team = service.world.catalog.teams.find((x) => x.active)!;
+    const bad = await get(`/teams/${team.id}?months_back=0`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_description).toBe('Could not parse data. months_back "0" must be 1 or more.');
+    const player = service.world.catalog.players.find((p) => p.race !== null)!;
+    expect((await get(`/players/${player.id}`)).body.race).toMatchObject({ id: player.race!.id, images: {} });
+  });
+
+  it("gives a MOBA's light summary its players' full figures, draft and building kills", async () => {
+    const moba = plans().find(
+      (p) => p.kind === 'moba' && p.deletedAt === null && p.forfeit < 0 && p.matches[0]!.end < t,
+    )!;
+    const light = (await get(`/matches/${moba.matches[0]!.id}/light_summary`)).body;
+    expect(light.ended).toBe(true);
+    expect(Object.keys(light.radiant.player_stats[0]).sort()).toEqual(
+      [
+        'assists',
+        'creep_denies',
+        'creep_kills',
+        'deaths',
+        'gpm',
+        'hero',
+        'hero_damage',
+        'hero_healing',
+        'items',
+        'kills',
+        'level',
+        'networth',
+        'player',
+        'seed',
+        'side',
+        'tower_damage',
+        'xpm',
+      ].sort(),
+    );
+    expect(light.dire.player_stats.map((p: any) => [p.side, p.seed])).toEqual(
+      [6, 7, 8, 9, 10].map((n) => ['dire', n]),
+    );
+    expect(light.draft.length).toBe(20);
+    const fallen =
+      light.radiant.structure_status.towers.filter((x: boolean) => !x).length +
+      light.dire.structure_status.towers.filter((x: boolean) => !x).length;
+    expect(light.building_kills.filter((b: any) => b.victim.type === 'tower').length).toBe(fallen);
+    const barracks =
+      light.radiant.structure_status.barracks.filter((x: boolean) => !x).length +
+      light.dire.structure_status.barracks.filter((x: boolean) => !x).length;
+    expect(light.building_kills.filter((b: any) => b.victim.type === 'barracks').length).toBe(barracks);
+    // Each structure falls at the first millisecond the API summary shows it down.
+    const m = moba.matches[0]!;
+    const down = (at: number, side: 'home' | 'away') =>
+      liveApiSummary(service.world, moba, m, at).teams[side].structures_status.towers.filter(
+        (x) => !x.standing,
+      ).length;
+    for (const b of light.building_kills.filter((x: any) => x.victim.type === 'tower').slice(0, 6)) {
+      const side = b.victim.position.side === 'radiant' ? 'home' : 'away';
+      const at = m.start + b.match_time;
+      expect(down(at, side)).toBeGreaterThan(down(at - 1, side));
+    }
   });
 });
 

@@ -240,7 +240,8 @@ export function toSeries(s: V2Series, at: number): Series {
     chain: s.chain ? [{ id: s.chain.root_id }] : [],
     streamed: s.streamed,
     bracket_position: s.bracket_pos
-      ? { part: s.bracket_pos.part, col: s.bracket_pos.col, offset: s.bracket_pos.offset }
+      ? // v2 counts the offset from 1 (service-v2.md, "Bracket position"); v3 records from 0.
+        { part: s.bracket_pos.part, col: s.bracket_pos.col, offset: s.bracket_pos.offset - 1 }
       : null,
     tournament: { id: s.tournament_id },
     substage: { id: s.substage_id },

@@ -17,7 +17,10 @@ import type {
   Team,
   Tournament,
 } from '../../protocol/types.ts';
+import type { SeriesPlan } from '../schedule.ts';
 import type { World } from '../world.ts';
+import { hasPlayByPlay, seriesPlayByPlay } from './play-by-play.ts';
+import { seriesPerformance } from './stats.ts';
 
 /** Rows per page of every v2 collection (the spec does not give the page size). */
 export const V2_PAGE_SIZE = 50;
@@ -40,6 +43,20 @@ function images(list: readonly Image[]): Record<string, string | boolean> {
   return {
     default: first?.url ?? '',
     thumbnail: first?.thumbnail ?? '',
+    fallback: first?.fallback ?? true,
+  };
+}
+
+/**
+ * A tournament's images: `default`, `thumbnail`, `banner` and `fallback` (spec, "Tournament"). The
+ * world draws one picture per tournament, so its banner is the full-size one.
+ */
+function tournamentImages(list: readonly Image[]) {
+  const first = list[0];
+  return {
+    default: first?.url ?? '',
+    thumbnail: first?.thumbnail ?? '',
+    banner: first?.url ?? '',
     fallback: first?.fallback ?? true,
   };
 }
@@ -98,7 +115,10 @@ export function playerV2(world: World, player: Player) {
     images: images(player.images),
     country: countryV2(player.region?.country),
     roles: role ? [{ name: role.name, from: null, to: null }] : [],
-    race: player.race ? { id: player.race.id, game_id: player.race.game.id, name: player.race.name } : null,
+    // The world draws no pictures of races: their images object is empty.
+    race: player.race
+      ? { id: player.race.id, game_id: player.race.game.id, name: player.race.name, images: {} }
+      : null,
     team: team ? teamV2(world, team) : null,
     game: gameOf(world, player.game.id),
   };
@@ -176,9 +196,13 @@ export function seriesV2(world: World, series: Series, t: number, withParts: Rea
     streamed: series.streamed,
     seeding: Object.fromEntries(series.participants.map((p) => [String(p.seed), p.roster.id])),
     game: gameOf(world, series.game.id),
+    // v2 counts `offset` from 1 in each part's final (spec, "Bracket position"); the plans and v3
+    // count it from 0.
     bracket_pos: series.bracket_position
       ? {
-          ...series.bracket_position,
+          part: series.bracket_position.part,
+          col: series.bracket_position.col,
+          offset: series.bracket_position.offset + 1,
           seeding: {
             1: series.participants[0]?.roster.id ?? null,
             2: series.participants[1]?.roster.id ?? null,
@@ -196,7 +220,9 @@ export function seriesV2(world: World, series: Series, t: number, withParts: Rea
   }
   if (withParts.has('matches')) {
     const plan = world.seriesPlan(series.id);
-    body.matches = plan ? plan.matches.map((m) => matchV2(world, world.matchAt(plan, m, t))) : [];
+    body.matches = plan
+      ? plan.matches.map((m) => matchV2(world, world.matchAt(plan, m, t), hasPlayByPlay(plan, m, t)))
+      : [];
   }
   if (withParts.has('casters')) {
     body.casters = [...series.casters]
@@ -207,13 +233,28 @@ export function seriesV2(world: World, series: Series, t: number, withParts: Rea
       });
   }
   if (withParts.has('sportsbook_odds')) body.sportsbook_odds = [];
-  if (withParts.has('summary')) body.summary = { scoreboard: { 1: [], 2: [] } };
-  if (withParts.has('roster_perf') || withParts.has('performance'))
-    body.performance = { past_encounters: [], recent_performance: {} };
+  if (withParts.has('summary')) {
+    const plan = world.seriesPlan(series.id);
+    body.summary = plan ? seriesPlayByPlay(world, plan, t) : { scoreboard: { 1: [], 2: [] } };
+  }
+  if (withParts.has('roster_perf') || withParts.has('comp_perf')) {
+    const plan = world.seriesPlan(series.id);
+    const perf = plan ? seriesPerformance(world, plan, t) : { past_encounters: [], recent_performance: {} };
+    const none = new Set<string>();
+    const shape = (list: readonly SeriesPlan[]) =>
+      list.map((p) => seriesV2(world, world.seriesAt(p, t), t, none));
+    body.performance = {
+      past_encounters: shape(perf.past_encounters),
+      recent_performance: Object.fromEntries(
+        Object.entries(perf.recent_performance).map(([roster, list]) => [roster, shape(list)]),
+      ),
+    };
+  }
   return body;
 }
 
-export function matchV2(world: World, match: Match) {
+/** Match; `pbp` says whether it has a play-by-play summary (`play-by-play.ts`). */
+export function matchV2(world: World, match: Match, pbp: boolean) {
   const info = world.catalog.game(match.game.id)!;
   const map = match.map ? info.maps.find((m) => m.id === match.map!.id) : undefined;
   const winner = match.participants.find((p) => p.winner);
@@ -228,25 +269,29 @@ export function matchV2(world: World, match: Match) {
     forfeit: byRoster(match, (i) => match.participants[i]!.forfeit),
     seeding: Object.fromEntries(match.participants.map((p) => [String(p.seed), p.roster.id])),
     game: gameV2(info.game),
-    has_pbpstats: match.coverage.data.live.api.fact === 'available',
+    has_pbpstats: pbp,
     rosters: match.participants.map((p) => ({ id: p.roster.id })),
     map: map ? { id: map.id, name: map.name, official: map.official, game: gameV2(info.game) } : null,
   };
 }
 
-/** Tournament; `with` may hold series (the upcoming 5 in a list), stages.substages, rosters, casters. */
+/**
+ * Tournament; `with` may hold series, stages.substages, rosters, casters. Its `series` are every
+ * series of the tournament by start, or in a list (`inList`) only the upcoming 5 (spec, "Tournament").
+ */
 export function tournamentV2(
   world: World,
   tournament: Tournament,
   t: number,
   withParts: ReadonlySet<string>,
+  inList = false,
 ) {
   const plan = world.tournamentPlan(tournament.id)!;
   const host = tournament.location.host;
-  const upcoming = plan.stages
+  const all = plan.stages
     .flatMap((s) => s.substages.flatMap((sub) => sub.series))
-    .filter((p) => world.lifecycle(p, t) === 'upcoming')
-    .sort((a, b) => a.start - b.start || a.id - b.id);
+    .sort((a, b) => world.displayedStart(a, t) - world.displayedStart(b, t) || a.id - b.id);
+  const upcoming = all.filter((p) => world.lifecycle(p, t) === 'upcoming');
   const next = upcoming[0];
   const body: Record<string, unknown> = {
     id: tournament.id,
@@ -264,7 +309,7 @@ export function tournamentV2(
     deleted_at: tournament.deleted_at,
     url: tournament.links.website ?? '',
     has_pbpstats: tournament.coverage.data.live.api.fact === 'available',
-    images: images(tournament.images),
+    images: tournamentImages(tournament.images),
     prizepool_string: Object.fromEntries(
       Object.entries(tournament.string_prize_pool).filter(([, v]) => v !== null),
     ),
@@ -274,7 +319,9 @@ export function tournamentV2(
   };
   if (withParts.has('series') || withParts.has('series.casters')) {
     const parts = new Set(withParts.has('series.casters') ? ['casters'] : []);
-    body.series = upcoming.slice(0, 5).map((p) => seriesV2(world, world.seriesAt(p, t), t, parts));
+    body.series = (inList ? upcoming.slice(0, 5) : all).map((p) =>
+      seriesV2(world, world.seriesAt(p, t), t, parts),
+    );
   }
   if (withParts.has('stages.substages') || withParts.has('stages')) {
     body.stages = plan.stages.map((stage) => ({
@@ -300,6 +347,14 @@ export function tournamentV2(
   return body;
 }
 
+/** A substage ends when its last series does: null while any is still to play (or none is planned). */
+function substageEnd(world: World, series: readonly SeriesPlan[], t: number): string | null {
+  const done = (p: SeriesPlan) => ['over', 'over-forfeited', 'deleted'].includes(world.lifecycle(p, t));
+  if (series.length === 0 || !series.every(done)) return null;
+  const ends = series.filter((p) => world.lifecycle(p, t) !== 'deleted').map((p) => p.end);
+  return ends.length === 0 ? null : new Date(Math.max(...ends)).toISOString();
+}
+
 /** Substage type 3: a battle-royale lobby group (many teams per series, ranked by points). */
 const LOBBY_TYPE = 3;
 
@@ -316,7 +371,7 @@ export function substageV2(world: World, substage: Substage, t: number, withPart
     tournament_id: substage.tournament.id,
     order: substage.order,
     start: substage.start,
-    end: null,
+    end: substageEnd(world, plan?.series ?? [], t),
     rules: {
       advance: {
         number: rules.advance?.number ?? null,

@@ -2,6 +2,7 @@
 import type { Player, Team } from '../../protocol/types.ts';
 import type { World } from '../world.ts';
 import {
+  badInput,
   matchesQ,
   notFound,
   readBool,
@@ -23,6 +24,7 @@ import {
   seriesV2,
   teamV2,
 } from './shapes.ts';
+import { playerStats, rosterStats, teamStats } from './stats.ts';
 
 /** A team or player with its `game` only when `with[]=game` asked for it (the spec's optional part). */
 function withGame<T extends { game: unknown }>(body: T, withParts: Set<string>): Record<string, unknown> {
@@ -66,8 +68,19 @@ export function listTeams(c: V2Context): Envelope<unknown> {
   );
 }
 
-/** The 5 closest upcoming (closest first) and the last 5 over series of some rosters. */
-function schedule(c: V2Context, rosters: Set<number>) {
+/** `months_back` (default 3): 1 or more. */
+function readMonthsBack(query: URLSearchParams): number {
+  const months = readInt(query, 'months_back', 3);
+  if (months < 1) throw badInput(`months_back "${months}" must be 1 or more.`);
+  return months;
+}
+
+/**
+ * The 5 closest upcoming (closest first) and the last 5 over series of some rosters, those ended
+ * within the last `monthsBack` months.
+ */
+function schedule(c: V2Context, rosters: Set<number>, monthsBack: number) {
+  const from = c.t - monthsBack * 30 * 24 * 60 * 60 * 1000;
   const plans = [...rosters].flatMap((id) => c.world.window(c.t).byRoster.get(id) ?? []);
   const series = [...new Set(plans)]
     .map((p) => c.world.seriesAt(p, c.t))
@@ -77,7 +90,7 @@ function schedule(c: V2Context, rosters: Set<number>) {
     .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id - b.id)
     .slice(0, 5);
   const recent = series
-    .filter((s) => s.end !== null)
+    .filter((s) => s.end !== null && Date.parse(s.end) > from)
     .sort((a, b) => Date.parse(b.end!) - Date.parse(a.end!) || a.id - b.id)
     .slice(0, 5);
   const none = new Set<string>();
@@ -89,7 +102,7 @@ function schedule(c: V2Context, rosters: Set<number>) {
 
 export function getTeam(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'team_stats', 'schedule', 'rosters', 'players']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readMonthsBack(c.query);
   const team: Team = c.world.catalog.teamById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = withGame(teamV2(c.world, team), withParts);
   // Most recent default (standing) roster first.
@@ -105,9 +118,10 @@ export function getTeam(c: V2Context): unknown {
     const current = rosters[0];
     body.players = current ? rosterV2(c.world, current).players : null;
   }
-  if (withParts.has('schedule')) Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id))));
+  if (withParts.has('schedule'))
+    Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id)), monthsBack));
   if (withParts.has('team_stats'))
-    body.team_stats = { streak: null, winrate: null, nemesis: null, dominating: null, play_by_play: null };
+    body.team_stats = teamStats(c.world, new Set(rosters.map((r) => r.id)), c.t, monthsBack);
   if (team.deleted_at !== null) throw new V2Gone(body);
   return body;
 }
@@ -148,24 +162,28 @@ export function listPlayers(c: V2Context): Envelope<unknown> {
 
 export function getPlayer(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'rosters', 'player_stats', 'schedule']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readMonthsBack(c.query);
   const player: Player = c.world.catalog.playerById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = withGame(playerV2(c.world, player), withParts);
   const rosters = c.world.catalog.rosters.filter((r) => r.line_up.players.some((x) => x.id === player.id));
   if (withParts.has('rosters')) body.rosters = rosters.map((r) => rosterV2(c.world, r));
-  if (withParts.has('schedule')) Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id))));
-  if (withParts.has('player_stats')) body.stats = { single_player: null, play_by_play: null };
+  if (withParts.has('schedule'))
+    Object.assign(body, schedule(c, new Set(rosters.map((r) => r.id)), monthsBack));
+  if (withParts.has('player_stats')) {
+    const kind = c.world.catalog.game(player.game.id)!.kind;
+    body.stats = playerStats(c.world, kind, new Set(rosters.map((r) => r.id)), c.t, monthsBack);
+  }
   if (player.deleted_at !== null) throw new V2Gone(body);
   return body;
 }
 
 export function getRoster(c: V2Context): unknown {
   const withParts = readWith(c.query, ['game', 'roster_stats']);
-  readInt(c.query, 'months_back', 3);
+  const monthsBack = readMonthsBack(c.query);
   const roster = c.world.catalog.rosterById.get(c.ids[0]!) ?? notFound();
   const body: Record<string, unknown> = rosterV2(c.world, roster);
   if (withParts.has('game')) body.game = gameV2(c.world.catalog.game(roster.game.id)!.game);
-  if (withParts.has('roster_stats')) body.roster_stats = { streak: null, winrate: null };
+  if (withParts.has('roster_stats')) body.roster_stats = rosterStats(c.world, roster.id, c.t, monthsBack);
   return body;
 }
 

@@ -39,7 +39,7 @@ export function listTournaments(c: V2Context): Envelope<unknown> {
   const key = (x: Tournament) =>
     order === 'game_id' ? x.game.id : Date.parse(order === 'start' ? x.start : x.end);
   tournaments.sort((a, b) => (key(a) - key(b)) * (desc ? -1 : 1) || a.id - b.id);
-  return envelope(tournaments, page, (x) => tournamentV2(world, x, t, withParts));
+  return envelope(tournaments, page, (x) => tournamentV2(world, x, t, withParts, true));
 }
 
 export function getTournament(c: V2Context): unknown {
