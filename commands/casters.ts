@@ -86,14 +86,15 @@ export default defineCommand({
 
 /**
  * The series a fan means by `/casters` alone: the biggest live one in these conditions (the
- * highest tier, then the earliest start), else the next to start.
+ * highest tier, then the most casters, then the earliest start), else the next to start.
  */
 async function biggestSeries(
   ctx: CommandContext<unknown>,
   wanted: { games?: number[]; tiers?: number[]; rosters?: number[] },
 ): Promise<Series | undefined> {
   const live = await ctx.reads.series({ ...wanted, lifecycles: ['live'], order: 'start-asc', take: 50 });
-  if (live.length > 0) return [...live].sort((a, b) => a.tier - b.tier)[0];
+  if (live.length > 0)
+    return [...live].sort((a, b) => a.tier - b.tier || b.casters.length - a.casters.length)[0];
   const [next] = await ctx.reads.series({ ...wanted, lifecycles: ['upcoming'], order: 'start-asc', take: 1 });
   return next;
 }

@@ -13,7 +13,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import { cmd } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Player } from '../src/protocol/types.ts';
-import { placeName, resolveName, scopeOf } from './shared.ts';
+import { placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
 export default defineCommand({
   name: 'player',
@@ -47,6 +47,14 @@ export default defineCommand({
       );
     const id = await resolveName(ctx, 'player', text, scopeOf(ctx));
     const player = names.player(id) ?? (await ctx.data.players.get(id));
+    // The teams the card names, read when the index does not hold them yet (a new store).
+    await unlessBusy(
+      ctx,
+      names.ensureTeams(
+        ctx.data,
+        player.teams.map((t) => t.id),
+      ),
+    );
     return { cards: [playerCard(t, player, names)] };
   },
 });

@@ -224,6 +224,11 @@ export async function fetchPlayers(
   return list.filter((p) => p.deleted_at === null);
 }
 
+/** The part of a typed name the service can search: a label's "(team, game)" tail left off. */
+function searchable(text: string): string {
+  return text.replace(/\s*\([^()]*\)\s*$/, '').trim();
+}
+
 /**
  * The players (not deleted) whose nick, last or first name contains `text`: three filtered reads
  * at interactive priority, for a name asked before the whole list is loaded. None where the interface has no
@@ -231,7 +236,7 @@ export async function fetchPlayers(
  */
 export async function lookupPlayers(client: NameIndexClient, text: string): Promise<Player[]> {
   const players = client.players;
-  const wanted = text.trim();
+  const wanted = searchable(text);
   if (!players || wanted.length < 2 || /^\d+$/.test(wanted)) return [];
   const lists = await Promise.all(
     (['nick_name', 'last_name', 'first_name'] as const).map((field) =>
@@ -240,6 +245,50 @@ export async function lookupPlayers(client: NameIndexClient, text: string): Prom
   );
   const found = new Map(lists.flat().map((p) => [p.id, p]));
   return [...found.values()].filter((p) => p.deleted_at === null);
+}
+
+/**
+ * The teams (by name, tag or alias) or tournaments (by title) whose text contains `text`, with the
+ * games they belong to: a few filtered reads at interactive priority, for a name asked before the
+ * index is loaded (a one-shot `matchday ask` on a new store). None for text that cannot be searched.
+ */
+export async function lookupNamed(
+  client: NameIndexClient,
+  source: 'team' | 'tournament',
+  text: string,
+): Promise<{ teams: Team[]; tournaments: Tournament[]; games: Game[] }> {
+  const wanted = searchable(text);
+  const none = { teams: [], tournaments: [], games: [] };
+  if (wanted.length < 2 || /^\d+$/.test(wanted)) return none;
+  const o = { priority: 'interactive' as const };
+  const teamsNamed = async (words: string) =>
+    Promise.all(
+      (['name', 'abbreviation'] as const).map((field) =>
+        client.teams.list({ filter: [[field, '~=', words]], take: 50 }, o),
+      ),
+    ).then((lists) => [...new Map(lists.flat().map((t) => [t.id, t])).values()]);
+  const titled = (words: string) =>
+    client.tournaments.list({ filter: [['title', '~=', words]], take: 50 }, o);
+  // A label as a list shows it ("AC Valencia Open 23 Nov") holds more than the title does: fewer
+  // words, up to two tries more, until something is found.
+  const named = async <T>(read: (words: string) => Promise<T[]>): Promise<T[]> => {
+    const words = wanted.split(/\s+/);
+    for (let n = words.length; n >= Math.max(1, words.length - 2); n--) {
+      const found = await read(words.slice(0, n).join(' '));
+      if (found.length > 0 || n === 1) return found;
+    }
+    return [];
+  };
+  const [teams, tournaments, games] = await Promise.all([
+    source === 'team' ? named(teamsNamed) : [],
+    source === 'tournament' ? named(titled) : [],
+    client.games.list({ take: 50 }, o),
+  ]);
+  return {
+    teams: teams.filter((t) => t.deleted_at === null),
+    tournaments: tournaments.filter((t) => t.deleted_at === null),
+    games: games.filter((g) => g.deleted_at === null),
+  };
 }
 
 /** The error when a list of names cannot be read: an outage, not the user's mistake. */

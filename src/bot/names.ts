@@ -31,6 +31,7 @@ import {
   fetchNames,
   fetchPlayers,
   fetchSeriesWindow,
+  lookupNamed,
   lookupPlayers,
   type NameIndexClient,
   type NameSnapshot,
@@ -366,6 +367,24 @@ export class NameIndex {
         return pickEntry(playerEntries(records), source, text, t, scope, notes);
       }
     }
+    if (!this.#loaded && (source === 'team' || source === 'tournament')) {
+      // Before the index is loaded: the names holding the text, read filtered, while the whole
+      // index loads behind them (a one-shot `matchday ask` on a new store need not wait for it).
+      const found = await lookupNamed(this.#client, source, text).catch(() => undefined);
+      const records = found?.[source === 'team' ? 'teams' : 'tournaments'] ?? [];
+      if (found && records.length > 0) {
+        for (const g of found.games) this.#games.set(g.id, g);
+        for (const team of found.teams) this.#teams.set(team.id, team);
+        for (const tournament of found.tournaments) this.#tournaments.set(tournament.id, tournament);
+        this.refresh().catch((error: unknown) => this.#warn('name index load failed', error));
+        const only = {
+          ...this.#records(),
+          teams: new Map(found.teams.map((x) => [x.id, x])),
+          tournaments: new Map(found.tournaments.map((x) => [x.id, x])),
+        };
+        return pickEntry(buildEntries(only, this.#clock.nowMs())[source], source, text, t, scope, notes);
+      }
+    }
     if (!this.#loaded) {
       try {
         await this.refresh();
@@ -486,6 +505,25 @@ export class NameIndex {
       for (const roster of await data.rosters.getMany(missing)) this.#addRoster(rosterEntry(roster));
     const teamIds = rosterIds.flatMap((id) => this.#rosters.get(id)?.team ?? []);
     if (await fetchMissing(this.#teams, teamIds, (missing) => data.teams.getMany(missing))) this.#rebuild();
+  }
+
+  /**
+   * Reads the games (one request) when the index holds none yet: every card names its game, and
+   * a command on a new store runs before the whole index is loaded.
+   */
+  async ensureGames(data: Pick<NameIndexClient, 'games'>): Promise<void> {
+    if (this.#games.size > 0) return;
+    const games = await data.games.list({ take: 50 });
+    if (this.#games.size > 0) return;
+    for (const g of games) if (g.deleted_at === null) this.#games.set(g.id, g);
+    this.#rebuild();
+  }
+
+  /** Fetches teams the index does not hold, with their standing rosters, at most two requests. */
+  async ensureTeams(data: Pick<NameIndexClient, 'rosters' | 'teams'>, ids: readonly number[]): Promise<void> {
+    if (await fetchMissing(this.#teams, ids, (missing) => data.teams.getMany(missing))) this.#rebuild();
+    const standing = ids.flatMap((id) => this.#teams.get(id)?.standing_roster?.roster.id ?? []);
+    await this.ensureRosters(data, standing);
   }
 
   /** Fetches tournaments the index does not hold (outside its window), at most one request. */

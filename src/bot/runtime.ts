@@ -209,6 +209,9 @@ export class Runtime {
       const { tenant, storeNotice } = this.#tenantOf(tenantId, call.platform, command, stored, context, t);
       const data = this.#deps.client.forCaller({ priority: 'interactive', deadlineMs: this.#deadlineMs() });
       const notes: string[] = [];
+      // Before the name index is loaded (a new store), the games every card names: one request.
+      if (command.usesService && !this.#deps.names.loaded)
+        await this.#deps.names.ensureGames(data).catch(() => undefined);
       const commandContext = this.#contextOf(call, tenant, { args, notes, data, subcommand, t });
       // The declaration typed `args` for the command author; here they are checked values of that shape.
       const deadlineMs = this.#deps.commandDeadlineMs ?? COMMAND_DEADLINE_MS;

@@ -281,7 +281,7 @@ describe('NameIndex against the local service', () => {
     await client.close();
   });
 
-  it('waits for the first load in resolve, and says so plainly when names cannot be loaded', async () => {
+  it('finds a name before the first load with a filtered read, loads the rest behind it, and says so plainly when names cannot be loaded', async () => {
     const clock = new Clock({ start: FROZEN_AT, frozen: true });
     const client = createClient({
       baseUrl: stack.service.url,
@@ -293,7 +293,10 @@ describe('NameIndex against the local service', () => {
     expect(index.search('team', 'neon')).toEqual([]);
     const team = stack.service.world.catalog.teams[3]!;
     expect(await index.resolve('team', team.name)).toBe(team.id);
+    // The whole index loads behind the answer (refresh shares the load under way).
+    await index.refresh();
     expect(index.loaded).toBe(true);
+    expect(index.team(team.id)?.name).toBe(team.name);
     await client.close();
     // A client whose every request fails (wrong secret): refresh rejects, contents stay.
     const broken = createClient({ baseUrl: stack.service.url, secret: 'wrong', retry: { attempts: 1 } });
