@@ -12,8 +12,30 @@
 
 import { type CommandRef, cmd, commandList } from '../core/errors.ts';
 import { type MessageKey, type MessageValues, spanned, type Translate, translator } from '../i18n/i18n.ts';
-import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
+import type { AnyCommand, AutocompleteSource, Choice, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
+
+/**
+ * Whether `value` is exactly a name the index offers for `source` (as Tab inserts it): settles
+ * readings the words alone cannot (`/standings SP Lisbon Masters` is one tournament, not "SP" and
+ * a stage "Lisbon Masters").
+ */
+export type KnownName = (source: AutocompleteSource, value: string) => boolean;
+
+/**
+ * `KnownName` over an autocomplete: the value is an offered label ("SP Lisbon Masters 16-22 Mar
+ * 2026 (SP, tier 1)") or the name that starts it, before " (" or " · ".
+ */
+export function knownIn(autocomplete: (source: AutocompleteSource, text: string) => Choice[]): KnownName {
+  return (source, value) => {
+    const typed = value.trim().toLowerCase();
+    if (typed === '') return false;
+    return autocomplete(source, value).some((choice) => {
+      const label = choice.name.toLowerCase();
+      return label === typed || label.startsWith(`${typed} (`) || label.startsWith(`${typed} · `);
+    });
+  };
+}
 
 interface ParsedCommandText {
   command: string;
@@ -187,6 +209,7 @@ function assignPositionals(
   options: OptionsDef,
   usage: CommandRef,
   t: Translate,
+  known?: KnownName,
 ): Record<string, string> | undefined {
   const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
   if (words.length === 0) return {};
@@ -201,6 +224,8 @@ function assignPositionals(
   const most = Math.max(...all.map(anchored));
   const best = all.filter((r) => anchored(r) === most);
   if (best.length === 1) return best[0];
+  const named = known ? mostNamed(best, options, known) : undefined;
+  if (named) return named;
   const show = (r: Record<string, string>) =>
     Object.entries(r)
       .map(([k, v]) => (v.includes(' ') ? `${k}:"${v}"` : `${k}:${v}`))
@@ -222,13 +247,38 @@ function assignPositionals(
 }
 
 /**
+ * Of equally good readings, the one that puts the most words into whole names the index knows
+ * (`known`), when exactly one does; else undefined.
+ */
+function mostNamed(
+  readings: Record<string, string>[],
+  options: OptionsDef,
+  known: KnownName,
+): Record<string, string> | undefined {
+  // Words inside known names: a whole label outscores the name it starts with plus a leftover.
+  const score = (r: Record<string, string>) =>
+    Object.entries(r)
+      .filter(([k, v]) => {
+        const source = options[k]!.autocomplete;
+        return source !== undefined && known(source, v);
+      })
+      .reduce((sum, [, v]) => sum + v.split(/\s+/).length, 0);
+  const scores = readings.map(score);
+  const top = Math.max(...scores);
+  if (top === 0 || scores.filter((s) => s === top).length > 1) return undefined;
+  return readings[scores.indexOf(top)];
+}
+
+/**
  * Parses one command line against the declared commands. Throws `UserError` saying what would be
- * right, written with `t` (the tenant's language; English when not known yet).
+ * right, written with `t` (the tenant's language; English when not known yet). With `known` (the
+ * name index), bare words that could be split between several names go to the names it holds.
  */
 export function parseCommandText(
   text: string,
   commands: AnyCommand[],
   t: Translate = translator('en'),
+  known?: KnownName,
 ): ParsedCommandText {
   const tokens = tokenize(text.trim(), t);
   const command = commandNamed(tokens.shift(), commands, t);
@@ -237,7 +287,7 @@ export function parseCommandText(
   const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
   const { args, positionals } = readNamed(tokens, options, usage, t);
   const free = Object.keys(options).filter((d) => !(d in args));
-  const assigned = assignPositionals(positionals, free, options, usage, t);
+  const assigned = assignPositionals(positionals, free, options, usage, t, known);
   if (!assigned) throw tooManyValues(usage, positionals, free, Object.keys(options), t);
   Object.assign(args, assigned);
   return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };

@@ -19,7 +19,7 @@ import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, errorReply, messageSpans, type Reply } from '../../bot/reply.ts';
 import type { CommandCall } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
-import { parseCommandText } from '../../bot/text-args.ts';
+import { knownIn, parseCommandText } from '../../bot/text-args.ts';
 import { cmd } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { spanned, type Translate, translator } from '../../i18n/i18n.ts';
@@ -137,7 +137,8 @@ async function answerCommand(
   // The parser's refusals come before the runtime: written in the workspace's language read here.
   const t = await workspaceTranslator(host, payload);
   try {
-    const parsed = parseCommandText(text, runtime.commands, t);
+    const known = knownIn((source, value) => runtime.autocomplete(source, value));
+    const parsed = parseCommandText(text, runtime.commands, t, known);
     const command = runtime.find(parsed.command);
     const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
     const cacheKey = `${tenantKey}/${payload.user_id}`;
