@@ -137,10 +137,13 @@ export function optionsOf(command: AnyCommand, subcommand?: string): OptionsDef 
 
 const OPTION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
+/** Two sides of "vs": a series named by its teams ("Iron Pilots vs Nova Krakens"). */
+const VERSUS = /^\S.*\svs\.?\s.*\S$/i;
+
 /** True when `value` (one word, or several joined by spaces) can be a value of `def`. */
 function fits(def: OptionDef, value: string, words: number): boolean {
   if (words > 1 && def.type !== 'string') return false;
-  if (def.bareIdsOnly && !/^\d{1,12}$/.test(value)) return false;
+  if (def.bareSeries && !/^\d{1,12}$/.test(value) && !VERSUS.test(value)) return false;
   switch (def.type) {
     case 'integer':
     case 'number': {
@@ -213,16 +216,21 @@ function assignPositionals(
 ): Record<string, string> | undefined {
   const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
   if (words.length === 0) return {};
+  // "A vs B" names one series: all the bare words are its name (a series shown takes no filters).
+  const versus = free.find((name) => options[name]!.bareSeries);
+  const all = words.map((w) => w.text).join(' ');
+  if (versus && VERSUS.test(all) && words.some((w) => w.quoted || /^vs\.?$/i.test(w.text)))
+    return { [versus]: all };
   if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
     return oneEach();
-  const all = readings(words, free, options);
+  const found = readings(words, free, options);
   // No reading fits: one word per option lets validation say exactly what is wrong with which.
-  if (all.length === 0) return words.length <= free.length ? oneEach() : undefined;
+  if (found.length === 0) return words.length <= free.length ? oneEach() : undefined;
   // Counts, tiers and choices anchor the reading: the one filling most of them wins, if only one does.
   const anchored = (r: Record<string, string>) =>
     Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;
-  const most = Math.max(...all.map(anchored));
-  const best = all.filter((r) => anchored(r) === most);
+  const most = Math.max(...found.map(anchored));
+  const best = found.filter((r) => anchored(r) === most);
   if (best.length === 1) return best[0];
   const named = known ? mostNamed(best, options, known) : undefined;
   if (named) return named;

@@ -68,6 +68,7 @@ export const commands: Messages['commands'] = {
     heading: { upcoming: 'Kommende Serien', live: 'Live-Serien', recent: 'Letzte Ergebnisse' },
     noUpcoming: 'Keine kommenden Serien angesetzt.',
     noFinished: 'Noch keine beendeten Serien.',
+    noneBetween: 'Keine laufende, kommende oder kürzlich beendete Serie zwischen {{first}} und {{second}}.',
   },
   team: {
     emptyName:

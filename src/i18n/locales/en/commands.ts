@@ -67,6 +67,7 @@ export const commands = {
     heading: { upcoming: 'Upcoming series', live: 'Live series', recent: 'Recent results' },
     noUpcoming: 'No upcoming series scheduled.',
     noFinished: 'No finished series yet.',
+    noneBetween: 'No live, upcoming or recent series between {{first}} and {{second}}.',
   },
   team: {
     emptyName: 'Name a team: {{command}} (a name, tag or id). {{series}} lists teams that play today.',

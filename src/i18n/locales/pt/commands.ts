@@ -68,6 +68,7 @@ export const commands: Messages['commands'] = {
     heading: { upcoming: 'Próximas séries', live: 'Séries ao vivo', recent: 'Resultados recentes' },
     noUpcoming: 'Nenhuma série agendada.',
     noFinished: 'Nenhuma série encerrada ainda.',
+    noneBetween: 'Nenhuma série ao vivo, próxima ou recente entre {{first}} e {{second}}.',
   },
   team: {
     emptyName: 'Informe um time: {{command}} (nome, tag ou id). {{series}} lista os times que jogam hoje.',
