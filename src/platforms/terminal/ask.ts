@@ -122,15 +122,20 @@ async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
     // the reply itself already says if the store failed
   }
   const { t } = result;
-  // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
-  const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
+  // Fitted to the terminal's width; not wrapped at all when the output is a file or a pipe.
+  const width = process.stdout.isTTY ? process.stdout.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY;
   const text = renderReply(saveImages(result.reply), { colour, timezone, t, now: app.clock.now(), width });
   if (result.outcome === 'ok') {
     process.stdout.write(`${text}\n`);
     process.exitCode = 0;
   } else {
     process.stderr.write(
-      `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone, t })}\n`,
+      `${renderReply(result.reply, {
+        colour: process.stderr.isTTY === true,
+        timezone,
+        t,
+        width: process.stderr.isTTY ? process.stderr.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY,
+      })}\n`,
     );
     process.exitCode = result.outcome === 'error' ? 2 : 1;
   }

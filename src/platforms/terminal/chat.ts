@@ -95,8 +95,12 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
 
   const state: PromptState = { busy: false, ended: false, lastUpdate: undefined };
   const screen = screenOf(rl, output, interactive, state);
-  /** Columns to fit: the terminal's, read at each reply (it may be resized); 80 when not a TTY. */
-  const width = () => (interactive && output.columns ? output.columns : DEFAULT_WIDTH);
+  /**
+   * Columns to fit: the terminal's, read at each reply (it may be resized); 80 when a terminal does
+   * not say; no wrapping when the output is no terminal (a file or a pipe).
+   */
+  const width = () =>
+    output.isTTY === true || interactive ? output.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY;
   const showReply = replyPrinter(host, screen, { colour, width, imagesDir: options.imagesDir });
   const typed: string[] = [...(options.history ?? [])];
 
