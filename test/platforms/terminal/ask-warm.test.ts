@@ -49,6 +49,9 @@ describe('matchday ask with a warm store', () => {
       ESPORTS_RATE: '100',
       STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
       LOG_LEVEL: 'warn',
+      // These sources through tsx: the bundle cache under node_modules may be shared by several
+      // checkouts and hold another one's build (bin/bundle.mjs).
+      MATCHDAY_BUNDLE: '0',
     });
   });
   afterAll(async () => {
