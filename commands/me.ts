@@ -24,6 +24,8 @@ import { cmd, type Message } from '../src/core/errors.ts';
 import { LOCALE_NAMES, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import {
   calendarActionOption,
+  clockRange,
+  clockTime,
   languageOption,
   parseLeads,
   spoilersOption,
@@ -113,7 +115,11 @@ export default defineCommand({
     quiet: defineSubcommand({
       description: 'Quiet hours for your DMs (no times: off)',
       options: {
-        from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
+        from: {
+          type: 'string',
+          description: 'Start, HH:MM in your time zone, e.g. 23:00 (or the range: 23:00-08:00)',
+          max: 16,
+        },
         to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
       },
       run: (ctx) => quiet(ctx, profileOf(ctx), ctx.args),
@@ -179,8 +185,15 @@ async function quiet(
   profile: ProfileAccess,
   args: { from?: string; to?: string },
 ): Promise<Reply> {
-  const from = args.from;
-  const to = args.to;
+  // "23:00-08:00" in one: both ends.
+  const range = args.to === undefined && args.from !== undefined ? clockRange(args.from) : undefined;
+  const typedFrom = range?.from ?? args.from;
+  const typedTo = range?.to ?? args.to;
+  const from = typedFrom === undefined ? undefined : (clockTime(typedFrom) ?? typedFrom);
+  const to = typedTo === undefined ? undefined : (clockTime(typedTo) ?? typedTo);
+  // One text that is neither a time nor a range ("25:00-08:00") is named as such.
+  if (from !== undefined && to === undefined && clockTime(from) === undefined)
+    throw new UserError('BAD_TIME', ctx.t('commands.me.badTime', { name: 'from', value: from }));
   if ((from === undefined) !== (to === undefined))
     throw new UserError(
       'BAD_QUIET',

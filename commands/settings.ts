@@ -40,6 +40,7 @@ import {
   calendarActionOption,
   channelOptions,
   channelPatch,
+  clockTime,
   languageOption,
   parseGames,
   parseLeads,
@@ -223,13 +224,15 @@ async function settingsReply(
 
 /** `/settings digest`: its time and what an empty day says. */
 function digestChange(t: Translate, args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
-  const time = args.time;
+  const typed = args.time;
   const whenEmpty = args.when_empty;
-  if (time === undefined && whenEmpty === undefined) {
+  if (typed === undefined && whenEmpty === undefined) {
     throw new UserError('NOTHING_TO_CHANGE', t('commands.settings.digestNothing'));
   }
-  if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-    throw new UserError('BAD_TIME', t('commands.settings.badTime', { time }));
+  // "9:00" is 09:00.
+  const time = typed === undefined ? undefined : clockTime(typed);
+  if (typed !== undefined && time === undefined) {
+    throw new UserError('BAD_TIME', t('commands.settings.badTime', { time: typed }));
   }
   const change = (next: Settings): void => {
     if (time !== undefined) next.digestTime = time;

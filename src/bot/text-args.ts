@@ -4,7 +4,8 @@
  * follows the command when it has subcommands; then `name:value` pairs or bare values, which fill
  * the options in declaration order. Double, single and typographic quotes keep spaces together; a
  * name of several words also works unquoted where the words after it cannot be another option
- * (`/team Nova Krakens 3`: "Krakens" is no count, so it belongs to the team).
+ * (`/team Nova Krakens 3`: "Krakens" is no count, so it belongs to the team). A bare word that names
+ * a yes/no option turns it on (`/me dms results`).
  *
  * Values stay strings: the runtime validates and coerces them against the declaration, the same way
  * for every platform.
@@ -382,6 +383,13 @@ function readNamed(
   let continuing: string | undefined;
   for (const token of tokens) {
     const key = optionKey(token);
+    // A bare word naming a yes/no option turns it on (`/me dms results` is results:true).
+    const flag = key || token.quoted ? undefined : flagNamed(token.text, options, args);
+    if (flag) {
+      args[flag] = 'true';
+      continuing = undefined;
+      continue;
+    }
     if (!key) {
       if (continuing && !token.quoted && args[continuing] !== '') runOf.set(token, continuing);
       else continuing = undefined;
@@ -428,6 +436,14 @@ function continueRuns(
     args[option] = `${args[option]} ${token.text}`;
     return false;
   });
+}
+
+/** The yes/no option not given yet that `word` names, if any. */
+function flagNamed(word: string, options: OptionsDef, args: Record<string, string>): string | undefined {
+  const lower = word.toLowerCase();
+  return Object.keys(options).find(
+    (name) => options[name]!.type === 'boolean' && name.toLowerCase() === lower && !(name in args),
+  );
 }
 
 /** The same words as the runtime's refusal of an undeclared option (src/bot/args.ts). */
