@@ -59,6 +59,7 @@ export async function run(argv: string[]): Promise<void> {
     app = await createApp(config, {
       logger,
       commands,
+      oneShot: true,
       ...(needsData ? { feed: 'reader' as const } : { skipNameRefresh: true }),
     });
   } catch (error) {

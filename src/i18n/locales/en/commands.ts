@@ -303,6 +303,10 @@ export const commands = {
     lastPoll: 'Last successful poll {{time}}',
     filling: 'still reading the schedule',
     behind: '{{age}} behind: the service may be failing',
+    oneShotBudget_one:
+      "This answer comes from a one-off matchday ask process ({{count}} request of its own so far); the running Matchday's use shows in /status in its chat.",
+    oneShotBudget_other:
+      "This answer comes from a one-off matchday ask process ({{count}} requests of its own so far); the running Matchday's use shows in /status in its chat.",
     rateOf: '{{rate}} of {{most}} requests/s ({{percent}}%)',
     rate: '{{rate}} requests/s',
     over: 'over the last {{seconds}} s',

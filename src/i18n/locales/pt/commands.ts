@@ -306,6 +306,10 @@ export const commands: Messages['commands'] = {
     lastPoll: 'Última leitura bem-sucedida {{time}}',
     filling: 'ainda lendo a agenda',
     behind: '{{age}} de atraso: o serviço pode estar falhando',
+    oneShotBudget_one:
+      'Esta resposta vem de um processo avulso matchday ask ({{count}} requisição própria até agora); o uso do Matchday em execução aparece no /status do chat dele.',
+    oneShotBudget_other:
+      'Esta resposta vem de um processo avulso matchday ask ({{count}} requisições próprias até agora); o uso do Matchday em execução aparece no /status do chat dele.',
     rateOf: '{{rate}} de {{most}} requisições/s ({{percent}}%)',
     rate: '{{rate}} requisições/s',
     over: 'nos últimos {{seconds}} s',
