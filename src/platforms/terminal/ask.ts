@@ -15,6 +15,7 @@ import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { type Translate, translator } from '../../i18n/i18n.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
+import { subscribeTerminal } from './first-start.ts';
 import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
@@ -68,6 +69,7 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
   try {
+    await firstUse(app, config.systemTimeZone);
     await answer(app, checked.parsed);
   } finally {
     await app.close();
@@ -98,6 +100,19 @@ function checkLine(
       ? ` ${t('platform.didYouMean')}: ${error.suggestions.map(messageText).join(', ')}?`
       : '';
     return { problem: `${error.message}${hint}` };
+  }
+}
+
+/**
+ * The terminal tenant set up on its first use, as `matchday start` sets it up (first-start.ts): in
+ * the system's time zone (`TZ`), not UTC. A store that cannot say is left to the answer to report.
+ */
+async function firstUse(app: App, timezone: string): Promise<void> {
+  try {
+    if (!(await app.tenants.list()).includes(TERMINAL_TENANT_ID))
+      await subscribeTerminal(app.tenants, app.clock.now(), timezone);
+  } catch {
+    // the reply itself says if the store failed
   }
 }
 
