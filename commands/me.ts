@@ -18,6 +18,7 @@ import {
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
@@ -107,8 +108,8 @@ export default defineCommand({
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
         const said =
           typed.toLowerCase() === zone.toLowerCase()
-            ? ctx.t('commands.me.zone', { zone: saved.timezone })
-            : ctx.t('commands.me.zoneRead', { zone: saved.timezone, typed });
+            ? ctx.t('commands.me.zone', { zone: zoneName(saved.timezone) })
+            : ctx.t('commands.me.zoneRead', { zone: zoneName(saved.timezone), typed });
         return saidAndShown(ctx, saved, said);
       },
     }),
@@ -215,7 +216,11 @@ async function quiet(
     ctx,
     saved,
     saved.quiet
-      ? ctx.t('commands.me.quiet', { from: saved.quiet.from, to: saved.quiet.to, zone: saved.timezone })
+      ? ctx.t('commands.me.quiet', {
+          from: saved.quiet.from,
+          to: saved.quiet.to,
+          zone: zoneName(saved.timezone),
+        })
       : ctx.t('commands.me.quietOff'),
   );
 }
@@ -457,7 +462,7 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
       value: [t('commands.me.minBefore', { leads: profile.leads.join(', ') })],
       inline: true,
     },
-    { name: t('commands.me.field.zone'), value: [profile.timezone], inline: true },
+    { name: t('commands.me.field.zone'), value: [zoneName(profile.timezone)], inline: true },
     {
       name: t('commands.me.field.quiet'),
       value: [quiet ? t('commands.me.fromTo', { from: quiet.from, to: quiet.to }) : t('commands.me.off')],

@@ -21,6 +21,7 @@ import {
   type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
+import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { LOCALE_NAMES, type Locale, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
@@ -245,7 +246,7 @@ function digestChange(t: Translate, args: { time?: string; when_empty?: 'say' | 
         : 'commands.settings.saidDigestSkip',
       {
         time: stored.digestTime,
-        zone: stored.timezone,
+        zone: zoneName(stored.timezone),
       },
     );
   return { change, describe };
@@ -276,8 +277,8 @@ function timezoneChange(t: Translate, args: { zone?: string }): SettingsChange {
   const read = typed.toLowerCase() !== zone.toLowerCase();
   const describe = (stored: Settings, st: Translate) =>
     read
-      ? st('commands.settings.saidZoneRead', { zone: stored.timezone, typed, read: zone })
-      : st('commands.settings.saidZone', { zone: stored.timezone });
+      ? st('commands.settings.saidZoneRead', { zone: zoneName(stored.timezone), typed, read: zoneName(zone) })
+      : st('commands.settings.saidZone', { zone: zoneName(stored.timezone) });
   return { change, describe };
 }
 
@@ -422,7 +423,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
   const fields: Field[] = [
     { name: f('games'), value: [describeGames(ctx, t, settings.games)], inline: true },
     { name: f('tiers'), value: [settings.tiers.join(', ')], inline: true },
-    { name: f('timezone'), value: [settings.timezone], inline: true },
+    { name: f('timezone'), value: [zoneName(settings.timezone)], inline: true },
     { name: f('spoilers'), value: [t(`commands.settings.spoilers.${settings.spoilers}`)], inline: true },
     { name: f('language'), value: [LOCALE_NAMES[settings.language]], inline: true },
     {

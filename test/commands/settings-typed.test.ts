@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import { clockRange, clockTime, parseTiers } from '../../commands/settings-parse.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
+import { zoneName } from '../../src/bot/time-format.ts';
 import { translator } from '../../src/i18n/i18n.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 
@@ -35,6 +36,20 @@ describe('/settings typed', () => {
     const bad = await typed('/settings digest time:24:00');
     expect(bad.outcome).toBe('user-error');
     expect(bad.text).toContain('"24:00" is not a time of day');
+  });
+
+  it('shows an offset zone as typed people write it (UTC+02:00), never as the inverted Etc/GMT-2', async () => {
+    const tenant = await tenantWith(stack, {});
+    const parsed = parseCommandText('/settings timezone UTC+2', commands);
+    const result = await call(stack, parsed.command, parsed.args, { tenant, subcommand: parsed.subcommand! });
+    expect(result.outcome, result.text).toBe('ok');
+    expect(result.text).toContain('Timezone: UTC+02:00');
+    expect(result.text).not.toContain('Etc/GMT');
+    const shown = await call(stack, 'settings', {}, { tenant, subcommand: 'show' });
+    expect(shown.text).toMatch(/Timezone: UTC\+02:00/);
+    expect(zoneName('Etc/GMT+5')).toBe('UTC-05:00');
+    expect(zoneName('Etc/GMT-14')).toBe('UTC+14:00');
+    expect(zoneName('Europe/Berlin')).toBe('Europe/Berlin');
   });
 
   it('reads ranges and times, and refuses what is neither', () => {
