@@ -10,6 +10,7 @@ import {
   broadcastLines,
   casterLine,
   orderCasters,
+  seriesAhead,
   seriesOver,
   streamButtons,
 } from '../src/bot/format-streams.ts';
@@ -131,7 +132,9 @@ export function castersCard(
   ];
   const lines: Text[] = ordered
     .slice(0, MAX_CASTERS)
-    .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }, t));
+    .map((c) =>
+      casterLine(c, { primary: primary.has(c.id), over: seriesOver(series), ahead: seriesAhead(series) }, t),
+    );
   const card: Card = {
     title: `${t('commands.casters.title')} · ${matchup(series, names, t)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,

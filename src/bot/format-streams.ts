@@ -57,14 +57,20 @@ export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
   );
 }
 
+/** Has the series not started yet? Its casters' streams, if on air, show something else. */
+export function seriesAhead(series: Pick<Series, 'lifecycle'>): boolean {
+  return series.lifecycle === 'upcoming' || series.lifecycle === 'unknown';
+}
+
 /**
  * One line per caster: name (primary), platform, language, online and viewers, link. For a series
  * that is over (`over`), the stream's state says nothing about it (the caster may be live on
- * another series): the line says the series is over instead of "online, N viewers".
+ * another series): the line says the series is over instead of "online, N viewers". For one not
+ * started (`ahead`), a stream on air is on something else: the line says so, without its viewers.
  */
 export function casterLine(
   caster: Caster,
-  options: { primary: boolean; language?: string; over?: boolean },
+  options: { primary: boolean; language?: string; over?: boolean; ahead?: boolean },
   t: Translate,
 ): Text {
   const spans: Text = [{ text: caster.display_name, bold: true }];
@@ -76,9 +82,11 @@ export function casterLine(
   spans.push(
     options.over
       ? ` · ${t('cards.streams.over')}`
-      : caster.stream.online
-        ? ` · ${t('cards.streams.online', { count: caster.stream.viewer_count, viewers: t.number(caster.stream.viewer_count) })}`
-        : ` · ${t('cards.streams.offline')}`,
+      : caster.stream.online && options.ahead
+        ? ` · ${t('cards.streams.elsewhere')}`
+        : caster.stream.online
+          ? ` · ${t('cards.streams.online', { count: caster.stream.viewer_count, viewers: t.number(caster.stream.viewer_count) })}`
+          : ` · ${t('cards.streams.offline')}`,
   );
   if (url) spans.push(' · ', { link: url, label: t('cards.streams.watch') });
   return spans;
@@ -175,7 +183,11 @@ export function streamFields(
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const fields: Field[] = ordered.slice(0, limit).map((c) => {
-    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) }, t);
+    const [, ...rest] = casterLine(
+      c,
+      { primary: false, over: seriesOver(series), ahead: seriesAhead(series) },
+      t,
+    );
     // casterLine starts with the name and " · platform": the name goes to the field name.
     const value =
       rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;
