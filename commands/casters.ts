@@ -108,7 +108,7 @@ export default defineCommand({
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
     ]);
-    return { cards: [castersCard(ctx.t, series, casters, names)] };
+    return { cards: [castersCard(ctx.t, series, casters, names, ctx.now)] };
   },
 });
 
@@ -118,6 +118,8 @@ export function castersCard(
   series: Series,
   casters: readonly Caster[],
   names: NameIndex,
+  /** The instant of the answer: a stream on air hours before the series is on something else. */
+  now?: Date,
 ): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
@@ -133,7 +135,11 @@ export function castersCard(
   const lines: Text[] = ordered
     .slice(0, MAX_CASTERS)
     .map((c) =>
-      casterLine(c, { primary: primary.has(c.id), over: seriesOver(series), ahead: seriesAhead(series) }, t),
+      casterLine(
+        c,
+        { primary: primary.has(c.id), over: seriesOver(series), ahead: seriesAhead(series, now) },
+        t,
+      ),
     );
   const card: Card = {
     title: `${t('commands.casters.title')} · ${matchup(series, names, t)}`,

@@ -57,9 +57,16 @@ export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
   );
 }
 
-/** Has the series not started yet? Its casters' streams, if on air, show something else. */
-export function seriesAhead(series: Pick<Series, 'lifecycle'>): boolean {
-  return series.lifecycle === 'upcoming' || series.lifecycle === 'unknown';
+/** How long before a series its casters' pre-show may already be on air. */
+const PRE_SHOW_MS = 30 * 60_000;
+
+/**
+ * Does the series start later than its pre-show (more than `PRE_SHOW_MS` after `now`)? Then its
+ * casters' streams, if on air, show something else. False without `now` (nothing is claimed).
+ */
+export function seriesAhead(series: Pick<Series, 'lifecycle' | 'start'>, now: Date | undefined): boolean {
+  if (!now || (series.lifecycle !== 'upcoming' && series.lifecycle !== 'unknown')) return false;
+  return series.start === null || Date.parse(series.start) - now.getTime() > PRE_SHOW_MS;
 }
 
 /**
@@ -174,10 +181,12 @@ export function streamButtons(
  * state and viewers and a link. One line each, so every platform renders them alike.
  */
 export function streamFields(
-  series: Pick<Series, 'casters' | 'lifecycle'>,
+  series: Pick<Series, 'casters' | 'lifecycle' | 'start'>,
   casters: readonly Caster[] | undefined,
   t: Translate,
   limit = 5,
+  /** The instant the card is written at: a stream on air hours before the series is on something else. */
+  now?: Date,
 ): Field[] {
   if (!casters || casters.length === 0) return [];
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
@@ -185,7 +194,7 @@ export function streamFields(
   const fields: Field[] = ordered.slice(0, limit).map((c) => {
     const [, ...rest] = casterLine(
       c,
-      { primary: false, over: seriesOver(series), ahead: seriesAhead(series) },
+      { primary: false, over: seriesOver(series), ahead: seriesAhead(series, now) },
       t,
     );
     // casterLine starts with the name and " · platform": the name goes to the field name.

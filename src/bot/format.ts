@@ -292,7 +292,7 @@ export function seriesColour(series: Pick<Series, 'lifecycle'>): number {
 export function seriesCard(
   series: Series,
   labels: SeriesLabels,
-  options: FormatOptions & { casters?: readonly Caster[]; footer?: string },
+  options: FormatOptions & { casters?: readonly Caster[]; footer?: string; now?: Date },
 ): Card {
   const { t } = options;
   const description: Text[] = [];
@@ -339,7 +339,7 @@ export function seriesCard(
     colour: seriesColour(series),
     description,
   };
-  const streams = streamFields(series, options.casters, t);
+  const streams = streamFields(series, options.casters, t, undefined, options.now);
   if (streams.length > 0) card.fields = streams;
   const buttons = watchButtons(series, options.casters, t);
   if (buttons.length > 0) card.buttons = buttons;

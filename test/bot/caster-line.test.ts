@@ -38,10 +38,15 @@ const caster = (online: boolean): Caster =>
   }) as unknown as Caster;
 const text = (spans: ReturnType<typeof casterLine>) =>
   spans.map((s) => (typeof s === 'string' ? s : 'text' in s ? s.text : 'label' in s ? s.label : '')).join('');
-const line = (lifecycle: Series['lifecycle'], online: boolean) => {
-  const series = { lifecycle };
+const NOW = new Date('2026-03-18T15:20:00Z');
+const line = (lifecycle: Series['lifecycle'], online: boolean, start = '2026-03-18T17:20:00Z') => {
+  const series = { lifecycle, start };
   return text(
-    casterLine(caster(online), { primary: true, over: seriesOver(series), ahead: seriesAhead(series) }, t),
+    casterLine(
+      caster(online),
+      { primary: true, over: seriesOver(series), ahead: seriesAhead(series, NOW) },
+      t,
+    ),
   );
 };
 
@@ -51,6 +56,8 @@ describe('casterLine', () => {
     expect(line('upcoming', true)).not.toContain('online');
     expect(line('upcoming', true)).not.toContain('16,597');
     expect(line('upcoming', false)).toContain('offline');
+    // Within half an hour of the start a stream on air is the pre-show: online, with its viewers.
+    expect(line('upcoming', true, '2026-03-18T15:35:00Z')).toContain('online, 16,597 viewers');
   });
 
   it('says online with viewers while the series is live, and series over once it ended', () => {
