@@ -10,6 +10,7 @@ import {
   broadcastLines,
   casterLine,
   orderCasters,
+  seriesAhead,
   seriesOver,
   streamButtons,
 } from '../src/bot/format-streams.ts';
@@ -80,7 +81,7 @@ export default defineCommand({
       names.ensureSeriesLabels(data, [series]),
       names.ensureTournaments(data, [series.tournament.id]),
     ]);
-    return { cards: [castersCard(ctx.t, series, casters, names)] };
+    return { cards: [castersCard(ctx.t, series, casters, names, ctx.now)] };
   },
 });
 
@@ -105,6 +106,8 @@ export function castersCard(
   series: Series,
   casters: readonly Caster[],
   names: NameIndex,
+  /** The instant of the answer: a stream on air hours before the series is on something else. */
+  now?: Date,
 ): Card {
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
@@ -119,7 +122,13 @@ export function castersCard(
   ];
   const lines: Text[] = ordered
     .slice(0, MAX_CASTERS)
-    .map((c) => casterLine(c, { primary: primary.has(c.id), over: seriesOver(series) }, t));
+    .map((c) =>
+      casterLine(
+        c,
+        { primary: primary.has(c.id), over: seriesOver(series), ahead: seriesAhead(series, now) },
+        t,
+      ),
+    );
   const card: Card = {
     title: `${t('commands.casters.title')} · ${matchup(series, names, t)}`,
     colour: series.lifecycle === 'live' ? COLOURS.live : COLOURS.upcoming,

@@ -18,12 +18,15 @@ import {
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
+import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { LOCALE_NAMES, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import {
   calendarActionOption,
+  clockRange,
+  clockTime,
   languageOption,
   parseLeads,
   spoilersOption,
@@ -105,15 +108,19 @@ export default defineCommand({
         const saved = await profile.update((current) => ({ ...current, timezone: zone }));
         const said =
           typed.toLowerCase() === zone.toLowerCase()
-            ? ctx.t('commands.me.zone', { zone: saved.timezone })
-            : ctx.t('commands.me.zoneRead', { zone: saved.timezone, typed });
+            ? ctx.t('commands.me.zone', { zone: zoneName(saved.timezone) })
+            : ctx.t('commands.me.zoneRead', { zone: zoneName(saved.timezone), typed });
         return saidAndShown(ctx, saved, said);
       },
     }),
     quiet: defineSubcommand({
       description: 'Quiet hours for your DMs (no times: off)',
       options: {
-        from: { type: 'string', description: 'Start, HH:MM in your time zone, e.g. 23:00', max: 5 },
+        from: {
+          type: 'string',
+          description: 'Start, HH:MM in your time zone, e.g. 23:00 (or the range: 23:00-08:00)',
+          max: 16,
+        },
         to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
       },
       run: (ctx) => quiet(ctx, profileOf(ctx), ctx.args),
@@ -179,8 +186,15 @@ async function quiet(
   profile: ProfileAccess,
   args: { from?: string; to?: string },
 ): Promise<Reply> {
-  const from = args.from;
-  const to = args.to;
+  // "23:00-08:00" in one: both ends.
+  const range = args.to === undefined && args.from !== undefined ? clockRange(args.from) : undefined;
+  const typedFrom = range?.from ?? args.from;
+  const typedTo = range?.to ?? args.to;
+  const from = typedFrom === undefined ? undefined : (clockTime(typedFrom) ?? typedFrom);
+  const to = typedTo === undefined ? undefined : (clockTime(typedTo) ?? typedTo);
+  // One text that is neither a time nor a range ("25:00-08:00") is named as such.
+  if (from !== undefined && to === undefined && clockTime(from) === undefined)
+    throw new UserError('BAD_TIME', ctx.t('commands.me.badTime', { name: 'from', value: from }));
   if ((from === undefined) !== (to === undefined))
     throw new UserError(
       'BAD_QUIET',
@@ -202,7 +216,11 @@ async function quiet(
     ctx,
     saved,
     saved.quiet
-      ? ctx.t('commands.me.quiet', { from: saved.quiet.from, to: saved.quiet.to, zone: saved.timezone })
+      ? ctx.t('commands.me.quiet', {
+          from: saved.quiet.from,
+          to: saved.quiet.to,
+          zone: zoneName(saved.timezone),
+        })
       : ctx.t('commands.me.quietOff'),
   );
 }
@@ -444,7 +462,7 @@ export function profileCard(ctx: CommandContext<unknown>, profile: Profile, said
       value: [t('commands.me.minBefore', { leads: profile.leads.join(', ') })],
       inline: true,
     },
-    { name: t('commands.me.field.zone'), value: [profile.timezone], inline: true },
+    { name: t('commands.me.field.zone'), value: [zoneName(profile.timezone)], inline: true },
     {
       name: t('commands.me.field.quiet'),
       value: [quiet ? t('commands.me.fromTo', { from: quiet.from, to: quiet.to }) : t('commands.me.off')],

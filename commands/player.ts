@@ -87,9 +87,11 @@ export function playerCard(t: Translate, player: Player, names: NameIndex): Card
     fields.push({ name: t('commands.player.teamField'), value: [t('commands.player.noTeam')], inline: true });
   if (game) fields.push({ name: t('commands.team.game'), value: [game.title], inline: true });
   if (role) fields.push({ name: t('commands.player.role'), value: [role], inline: true });
+  // "Region: Western Europe (Germany)", as on /team; "Country: Brazil" where the data's region is the country.
+  const { region } = player;
   fields.push({
-    name: t('commands.player.country'),
-    value: [placeName(player.region.name, player.region.country.name, ' (', ')')],
+    name: t(region.name === region.country.name ? 'commands.player.country' : 'commands.team.region'),
+    value: [placeName(region.name, region.country.name, ' (', ')')],
     inline: true,
   });
   const accounts = player.social_media_accounts;

@@ -12,7 +12,7 @@ import { defineCommand, UserError } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format-schedule.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
 import type { Pager, Text } from '../src/bot/reply.ts';
-import { dayTitle } from '../src/bot/time-format.ts';
+import { dayTitle, zoneName } from '../src/bot/time-format.ts';
 import type { Translate } from '../src/i18n/i18n.ts';
 import { gamesFor, gamesLabel, tiersLabel } from './shared.ts';
 
@@ -82,7 +82,7 @@ export default defineCommand({
       data,
       series.map((s) => s.tournament.id),
     );
-    const title = `${day.label} · ${gamesLabel(ctx, games)} · ${tiersLabel(t, tiers)} (${zone})`;
+    const title = `${day.label} · ${gamesLabel(ctx, games)} · ${tiersLabel(t, tiers)} (${zoneName(zone)})`;
     const cards = scheduleCards(series, names, {
       spoilers: tenant.settings.spoilers,
       t: ctx.t,

@@ -38,6 +38,7 @@ export async function seriesDetail(ctx: CommandContext<unknown>, text: string): 
     spoilers: policy,
     t: ctx.t,
     casters,
+    now: ctx.now,
     footer: ctx.t('commands.shared.series', { id: series.id }),
   });
   card.description = [

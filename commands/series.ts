@@ -41,9 +41,9 @@ export default defineCommand({
       description: 'One series (id or name): its preview, with form, head-to-head, stakes and streams',
       autocomplete: 'series',
       max: 100,
-      // `/series 1234` typed is this series; other bare words still reach game, tier, team...
+      // `/series 1234` or `/series A vs B` typed is this series; other bare words still reach game, tier, team...
       skippable: true,
-      bareIdsOnly: true,
+      bareSeries: true,
     },
     game: {
       type: 'string',
@@ -71,7 +71,7 @@ export default defineCommand({
     const seriesText = args.series;
     if (seriesText) {
       refuseListFilters(ctx.t, seriesText, args);
-      return seriesDetail(ctx, seriesText);
+      return seriesDetail(ctx, await seriesBetween(ctx, seriesText));
     }
     const when = args.when ?? 'upcoming';
     const limit = args.limit ?? 10;
@@ -116,6 +116,53 @@ function refuseListFilters(
       spanned(t, 'commands.series.andFilters', { count: others.length, options }, { command }),
     );
   }
+}
+
+/** Series of the first team read per lifecycle when a series is named "A vs B". */
+const BETWEEN_TAKE = 20;
+
+/**
+ * A series named by its teams ("Iron Pilots vs Nova Krakens", either order): the id of the live
+ * one between them, else the next upcoming one, else the latest finished one (the first team's
+ * live and upcoming series, then their meetings, through the read model). Other text (an id, a label, names that are not
+ * two teams) is returned as given, for the series names.
+ */
+async function seriesBetween(ctx: CommandContext<unknown>, text: string): Promise<string> {
+  const sides = /^(.+?)\s+vs\.?\s+(.+)$/i.exec(text.trim());
+  if (!sides || text.includes(' · ')) return text;
+  let teams: number[];
+  try {
+    teams = await Promise.all(
+      [sides[1]!, sides[2]!].map((side) => resolveName(ctx, 'team', side.trim(), scopeOf(ctx))),
+    );
+  } catch (error) {
+    // Not two team names ("TBD vs TBD", a series' own title): the series names read it.
+    if (error instanceof UserError) return text;
+    throw error;
+  }
+  const [first, second] = teams as [number, number];
+  if (first === second) return text;
+  const [mine, theirs] = await Promise.all([teamRosters(ctx, first), teamRosters(ctx, second)]);
+  if (mine.length > 0 && theirs.length > 0) {
+    const meets = (s: Series) => s.participants.some((p) => theirs.includes(p.roster.id));
+    for (const when of ['live', 'upcoming'] as const) {
+      const series = await ctx.reads.series({
+        rosters: mine,
+        lifecycles: [when],
+        order: 'start-asc',
+        take: BETWEEN_TAKE,
+      });
+      const between = series.find(meets);
+      if (between) return String(between.id);
+    }
+    const [latest] = await ctx.reads.between(mine, theirs, 1);
+    if (latest) return String(latest.id);
+  }
+  const name = (id: number) => ctx.names.team(id)?.name ?? ctx.t('commands.series.aTeam');
+  throw new UserError(
+    'NO_SERIES_BETWEEN',
+    ctx.t('commands.series.noneBetween', { first: name(first), second: name(second) }),
+  );
 }
 
 /**

@@ -100,14 +100,19 @@ export async function parseGames(ctx: CommandContext<unknown>, text: string): Pr
   return [...new Set(ids)];
 }
 
-/** "1,2" -> [1, 2]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
+/** "1,2" -> [1, 2]; "1-3" -> [1, 2, 3]; "all" -> [1,2,3,4] for the tenant, [] (the tenant's) for a channel. */
 export function parseTiers(t: Translate, text: string, forChannel: boolean): number[] {
   if (ALL.has(text.toLowerCase())) return forChannel ? [] : [1, 2, 3, 4];
   const items = text.split(/[\s,;]+/).filter((s) => s !== '');
-  const tiers = items.map((item) => {
+  const tiers = items.flatMap((item) => {
+    const range = /^([1-4])\s*[-–]\s*([1-4])$/.exec(item);
+    if (range) {
+      const [low, high] = [Number(range[1]), Number(range[2])].sort() as [number, number];
+      return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+    }
     if (!/^[1-4]$/.test(item))
       throw new UserError('BAD_TIER', t('commands.settings.parse.badTier', { item: item.slice(0, 10) }));
-    return Number(item);
+    return [Number(item)];
   });
   if (tiers.length === 0) throw new UserError('BAD_TIER', t('commands.settings.parse.noTier'));
   return [...new Set(tiers)].sort();
@@ -206,4 +211,22 @@ export function applyChannelPatch(base: ChannelSubscription, patch: ChannelPatch
   if (role === null) delete next.role;
   else if (role !== undefined) next.role = role;
   return next;
+}
+
+/** A time of day as typed, "9:00" or "09:00", as HH:MM ("09:00"); undefined when it is none. */
+export function clockTime(text: string): string | undefined {
+  const match = /^(\d{1,2})[:.h]([0-5]\d)$/.exec(text.trim());
+  if (!match || Number(match[1]) > 23) return undefined;
+  return `${match[1]!.padStart(2, '0')}:${match[2]}`;
+}
+
+/**
+ * Quiet hours typed as one range, "23:00-08:00" (or with "–", "to", spaces), as from and to in
+ * HH:MM; undefined when the text is no such range.
+ */
+export function clockRange(text: string): { from: string; to: string } | undefined {
+  const match = /^(\S+?)\s*(?:-|–|—|\bto\b|\bbis\b|\baté\b)\s*(\S+)$/i.exec(text.trim());
+  const from = match ? clockTime(match[1]!) : undefined;
+  const to = match ? clockTime(match[2]!) : undefined;
+  return from && to ? { from, to } : undefined;
 }

@@ -21,6 +21,7 @@ import {
   type SpoilerPolicy,
   settingsSchema,
 } from '../src/bot/settings.ts';
+import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { cmd, type Message } from '../src/core/errors.ts';
 import { LOCALE_NAMES, type Locale, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
@@ -40,6 +41,7 @@ import {
   calendarActionOption,
   channelOptions,
   channelPatch,
+  clockTime,
   languageOption,
   parseGames,
   parseLeads,
@@ -223,13 +225,15 @@ async function settingsReply(
 
 /** `/settings digest`: its time and what an empty day says. */
 function digestChange(t: Translate, args: { time?: string; when_empty?: 'say' | 'skip' }): SettingsChange {
-  const time = args.time;
+  const typed = args.time;
   const whenEmpty = args.when_empty;
-  if (time === undefined && whenEmpty === undefined) {
+  if (typed === undefined && whenEmpty === undefined) {
     throw new UserError('NOTHING_TO_CHANGE', t('commands.settings.digestNothing'));
   }
-  if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
-    throw new UserError('BAD_TIME', t('commands.settings.badTime', { time }));
+  // "9:00" is 09:00.
+  const time = typed === undefined ? undefined : clockTime(typed);
+  if (typed !== undefined && time === undefined) {
+    throw new UserError('BAD_TIME', t('commands.settings.badTime', { time: typed }));
   }
   const change = (next: Settings): void => {
     if (time !== undefined) next.digestTime = time;
@@ -242,7 +246,7 @@ function digestChange(t: Translate, args: { time?: string; when_empty?: 'say' | 
         : 'commands.settings.saidDigestSkip',
       {
         time: stored.digestTime,
-        zone: stored.timezone,
+        zone: zoneName(stored.timezone),
       },
     );
   return { change, describe };
@@ -273,8 +277,8 @@ function timezoneChange(t: Translate, args: { zone?: string }): SettingsChange {
   const read = typed.toLowerCase() !== zone.toLowerCase();
   const describe = (stored: Settings, st: Translate) =>
     read
-      ? st('commands.settings.saidZoneRead', { zone: stored.timezone, typed, read: zone })
-      : st('commands.settings.saidZone', { zone: stored.timezone });
+      ? st('commands.settings.saidZoneRead', { zone: zoneName(stored.timezone), typed, read: zoneName(zone) })
+      : st('commands.settings.saidZone', { zone: zoneName(stored.timezone) });
   return { change, describe };
 }
 
@@ -419,7 +423,7 @@ export function settingsCard(ctx: CommandContext<unknown>, settings: Settings, c
   const fields: Field[] = [
     { name: f('games'), value: [describeGames(ctx, t, settings.games)], inline: true },
     { name: f('tiers'), value: [settings.tiers.join(', ')], inline: true },
-    { name: f('timezone'), value: [settings.timezone], inline: true },
+    { name: f('timezone'), value: [zoneName(settings.timezone)], inline: true },
     { name: f('spoilers'), value: [t(`commands.settings.spoilers.${settings.spoilers}`)], inline: true },
     { name: f('language'), value: [LOCALE_NAMES[settings.language]], inline: true },
     {

@@ -365,7 +365,10 @@ function hiddenLine(t: Translate): Text {
   return spanned(t, 'commands.standings.hidden', {}, { command: cmd('settings spoilers') });
 }
 
-/** Each team's points (the substage's), kills and lobbies played (summed from its series). */
+/**
+ * Each team's points (the substage's), kills and lobbies played (summed from its series; the
+ * lobbies of a series still live count once it has ended).
+ */
 function lobbyRows(
   substage: Substage,
   series: readonly Series[],
@@ -390,7 +393,8 @@ function lobbyRows(
       const r = row(p.roster.id);
       if (p.stats) killsKnown = true;
       r.kills += p.stats?.kills ?? 0;
-      if (s.lifecycle !== 'live') r.played++;
+      // Lobbies, not series: a finished series played each of its matches (none when forfeited).
+      if (s.lifecycle === 'over') r.played += s.matches.length || s.best_of || s.format.best_of;
     }
   }
   return { rows, killsKnown };

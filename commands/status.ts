@@ -203,6 +203,9 @@ function feedLine(t: Translate, status: ProcessStatus, now: number): { text: Tex
 
 function budgetLine(t: Translate, status: ProcessStatus): { text: Text; health: Health } {
   const u = status.upstream;
+  // `matchday ask` is a process of its own, started for this one answer: its figures are not the bot's.
+  if (status.oneShot)
+    return { text: [t('commands.status.oneShotBudget', { count: u.requests })], health: 'ok' };
   const rate = oneDecimal(t, u.requests / Math.max(1, u.seconds));
   const parts = [
     u.perSecond !== undefined && u.inUseRatio !== undefined

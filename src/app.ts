@@ -80,6 +80,8 @@ interface AppOverrides {
   feed?: 'poller' | 'reader';
   /** Load the name index and start the feed without waiting for them (start-up: banner first). */
   warmInBackground?: boolean;
+  /** The process answers one command and ends (`matchday ask`): `/status` says its figures are its own. */
+  oneShot?: boolean;
 }
 
 /** How old a stored name index a reader (`matchday ask`) still uses as it is. */
@@ -351,6 +353,7 @@ function commandRuntime(app: App, commands: AnyCommand[], overrides: AppOverride
     ...(feed ? { lastPollAt: () => feed.lastLiveReadAt, feedFilling: () => feed.filling } : {}),
     notifier: () => app.notifier !== undefined,
     clockSpeed: () => app.clock.speed,
+    oneShot: overrides.oneShot === true,
   });
   onClose(() => tracker.close());
   return new Runtime({

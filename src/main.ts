@@ -123,8 +123,10 @@ export function banner(
   if (config.calendar)
     lines.push(`  ical    ${config.calendar.baseUrl}/calendar/<token>.ics (/me calendar gives yours)`);
   if (live) lines.push(`  live    ${live}`);
-  // 80 columns at most (a long URL or path continues under its value).
-  const wrapped = lines.flatMap((line) => wrapLine(line, DEFAULT_WIDTH, 10));
+  // The terminal's width at most (a long path continues under its value, a URL stays whole); not
+  // wrapped when stdout is a file or a pipe.
+  const width = process.stdout.isTTY ? process.stdout.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY;
+  const wrapped = lines.flatMap((line) => wrapLine(line, width, 10));
   if (mode === 'terminal') {
     // One paragraph, wrapped as a whole (pre-cut lines wrapped again read ragged).
     const help =
@@ -132,7 +134,7 @@ export function banner(
       '/settings show. Connect Discord (DISCORD_TOKEN, DISCORD_APP_ID), Slack (SLACK_BOT_TOKEN with ' +
       'SLACK_APP_TOKEN or SLACK_SIGNING_SECRET) or the real esports service (ESPORTS_API_URL, ' +
       'ESPORTS_API_SECRET): see .env.example.';
-    wrapped.push('', ...wrapLine(help, DEFAULT_WIDTH));
+    wrapped.push('', ...wrapLine(help, width));
   }
   return `${wrapped.join('\n')}\n\n`;
 }

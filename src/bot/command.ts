@@ -46,8 +46,11 @@ export interface OptionDef {
    * next option instead (`/series 1234`: no `when`, so the series). Only where that reads naturally.
    */
   skippable?: boolean;
-  /** Typed without its name, only an id (digits) is taken as this option; by name, any text. */
-  bareIdsOnly?: boolean;
+  /**
+   * Typed without its name, only an id (digits) or two sides of "vs" (`/series Iron Pilots vs Nova
+   * Krakens`, all the bare words) are taken as this option; by name, any text.
+   */
+  bareSeries?: boolean;
 }
 
 export type OptionsDef = Record<string, OptionDef>;

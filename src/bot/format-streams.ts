@@ -57,14 +57,27 @@ export function seriesOver(series: Pick<Series, 'lifecycle'>): boolean {
   );
 }
 
+/** How long before a series its casters' pre-show may already be on air. */
+const PRE_SHOW_MS = 30 * 60_000;
+
+/**
+ * Does the series start later than its pre-show (more than `PRE_SHOW_MS` after `now`)? Then its
+ * casters' streams, if on air, show something else. False without `now` (nothing is claimed).
+ */
+export function seriesAhead(series: Pick<Series, 'lifecycle' | 'start'>, now: Date | undefined): boolean {
+  if (!now || (series.lifecycle !== 'upcoming' && series.lifecycle !== 'unknown')) return false;
+  return series.start === null || Date.parse(series.start) - now.getTime() > PRE_SHOW_MS;
+}
+
 /**
  * One line per caster: name (primary), platform, language, online and viewers, link. For a series
  * that is over (`over`), the stream's state says nothing about it (the caster may be live on
- * another series): the line says the series is over instead of "online, N viewers".
+ * another series): the line says the series is over instead of "online, N viewers". For one not
+ * started (`ahead`), a stream on air is on something else: the line says so, without its viewers.
  */
 export function casterLine(
   caster: Caster,
-  options: { primary: boolean; language?: string; over?: boolean },
+  options: { primary: boolean; language?: string; over?: boolean; ahead?: boolean },
   t: Translate,
 ): Text {
   const spans: Text = [{ text: caster.display_name, bold: true }];
@@ -76,9 +89,11 @@ export function casterLine(
   spans.push(
     options.over
       ? ` · ${t('cards.streams.over')}`
-      : caster.stream.online
-        ? ` · ${t('cards.streams.online', { count: caster.stream.viewer_count, viewers: t.number(caster.stream.viewer_count) })}`
-        : ` · ${t('cards.streams.offline')}`,
+      : caster.stream.online && options.ahead
+        ? ` · ${t('cards.streams.elsewhere')}`
+        : caster.stream.online
+          ? ` · ${t('cards.streams.online', { count: caster.stream.viewer_count, viewers: t.number(caster.stream.viewer_count) })}`
+          : ` · ${t('cards.streams.offline')}`,
   );
   if (url) spans.push(' · ', { link: url, label: t('cards.streams.watch') });
   return spans;
@@ -166,16 +181,22 @@ export function streamButtons(
  * state and viewers and a link. One line each, so every platform renders them alike.
  */
 export function streamFields(
-  series: Pick<Series, 'casters' | 'lifecycle'>,
+  series: Pick<Series, 'casters' | 'lifecycle' | 'start'>,
   casters: readonly Caster[] | undefined,
   t: Translate,
   limit = 5,
+  /** The instant the card is written at: a stream on air hours before the series is on something else. */
+  now?: Date,
 ): Field[] {
   if (!casters || casters.length === 0) return [];
   const primary = new Set(series.casters.filter((e) => e.primary).map((e) => e.caster.id));
   const ordered = orderCasters(casters, series.casters);
   const fields: Field[] = ordered.slice(0, limit).map((c) => {
-    const [, ...rest] = casterLine(c, { primary: false, over: seriesOver(series) }, t);
+    const [, ...rest] = casterLine(
+      c,
+      { primary: false, over: seriesOver(series), ahead: seriesAhead(series, now) },
+      t,
+    );
     // casterLine starts with the name and " · platform": the name goes to the field name.
     const value =
       rest.length > 0 && typeof rest[0] === 'string' ? [rest[0].replace(/^ · /, ''), ...rest.slice(1)] : rest;

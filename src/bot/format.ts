@@ -186,12 +186,14 @@ function forfeited(item: Pick<Series, 'participants'>, labels: SeriesLabels, t: 
 
 /**
  * A finished series' result under the policy. `show`: "**A** 2–1 B" (winner bold); `spoiler`:
- * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden". A forfeit
- * names who forfeited instead of a score: `show` "A (forfeited) vs **B**".
+ * "A vs B" then a spoiler holding "2–1, A wins"; `hide`: "A vs B · result hidden" (the separator
+ * reads where italics do not show). A forfeit names who forfeited and who won instead of a score:
+ * `show` "A forfeited, B win".
  */
 export function resultSpans(series: Series, labels: SeriesLabels, policy: SpoilerPolicy, t: Translate): Text {
+  const gap = policy === 'hide' ? ' · ' : ' ';
   if (isLobby(series)) {
-    const head = `${t('cards.series.lobby', { count: series.participants.length })} `;
+    const head = `${t('cards.series.lobby', { count: series.participants.length })}${gap}`;
     return [
       head,
       ...guardResult([t('cards.series.top', { leaders: lobbyLeaders(series, labels, t) })], policy, t),
@@ -204,14 +206,16 @@ export function resultSpans(series: Series, labels: SeriesLabels, policy: Spoile
   const winner = winnerName(series, labels);
   if (isForfeit(series)) {
     if (policy !== 'show')
-      return [`${homeName} vs ${awayName} `, ...guardResult([forfeitVerdict(series, labels, t)], policy, t)];
-    // "A (forfeited) vs **B**": who forfeited in place of a score, the winner in bold.
-    const side = (p: Participant, name: string): Text => [
-      p.winner ? { text: name, bold: true } : name,
-      ...(p.forfeit ? [` (${t('cards.series.forfeitedMark')})`] : []),
-    ];
-    const spans = [...side(home, homeName), ' vs ', ...side(away, awayName)];
-    return series.participants.some((p) => p.forfeit) ? spans : [...spans, ` (${t('cards.series.forfeit')})`];
+      return [
+        `${homeName} vs ${awayName}${gap}`,
+        ...guardResult([forfeitVerdict(series, labels, t)], policy, t),
+      ];
+    // "A forfeited, B win": both teams, who forfeited and who won, in words (bold is lost in plain
+    // text); "A vs B · forfeit, B win" when the data names no team that forfeited.
+    const verdict = forfeitVerdict(series, labels, t);
+    return series.participants.some((p) => p.forfeit)
+      ? [verdict]
+      : [`${homeName} vs ${awayName} · ${verdict}`];
   }
   if (policy === 'show') {
     return [
@@ -221,7 +225,7 @@ export function resultSpans(series: Series, labels: SeriesLabels, policy: Spoile
     ];
   }
   const verdict = `${home.score}–${away.score}${winner ? `, ${t('cards.series.win', { team: winner })}` : ''}`;
-  return [`${homeName} vs ${awayName} `, ...guardResult([verdict], policy, t)];
+  return [`${homeName} vs ${awayName}${gap}`, ...guardResult([verdict], policy, t)];
 }
 
 /** A single line about a series, for lists: when, who (and the score or result), where, format. */
@@ -288,7 +292,7 @@ export function seriesColour(series: Pick<Series, 'lifecycle'>): number {
 export function seriesCard(
   series: Series,
   labels: SeriesLabels,
-  options: FormatOptions & { casters?: readonly Caster[]; footer?: string },
+  options: FormatOptions & { casters?: readonly Caster[]; footer?: string; now?: Date },
 ): Card {
   const { t } = options;
   const description: Text[] = [];
@@ -335,7 +339,7 @@ export function seriesCard(
     colour: seriesColour(series),
     description,
   };
-  const streams = streamFields(series, options.casters, t);
+  const streams = streamFields(series, options.casters, t, undefined, options.now);
   if (streams.length > 0) card.fields = streams;
   const buttons = watchButtons(series, options.casters, t);
   if (buttons.length > 0) card.buttons = buttons;

@@ -45,6 +45,11 @@ export interface ProcessStatus {
   };
   /** This process runs the notifier now (it holds the lease, or runs alone). */
   notifier: boolean;
+  /**
+   * This process answers one command and ends (`matchday ask`): its upstream figures are its own,
+   * not those of the Matchday that runs the chat and the notifier.
+   */
+  oneShot: boolean;
 }
 
 interface Sample {
@@ -82,6 +87,8 @@ export class StatusTracker {
       notifier: () => boolean;
       /** The service clock's speed (default 1). */
       clockSpeed?: () => number;
+      /** A process that answers one command and ends (`matchday ask`). */
+      oneShot?: boolean;
     },
   ) {
     this.#sample();
@@ -124,6 +131,7 @@ export class StatusTracker {
         queueLength: stats.queueLength,
       },
       notifier: this.sources.notifier(),
+      oneShot: this.sources.oneShot === true,
     };
   }
 

@@ -4,7 +4,8 @@
  * follows the command when it has subcommands; then `name:value` pairs or bare values, which fill
  * the options in declaration order. Double, single and typographic quotes keep spaces together; a
  * name of several words also works unquoted where the words after it cannot be another option
- * (`/team Nova Krakens 3`: "Krakens" is no count, so it belongs to the team).
+ * (`/team Nova Krakens 3`: "Krakens" is no count, so it belongs to the team). A bare word that names
+ * a yes/no option turns it on (`/me dms results`).
  *
  * Values stay strings: the runtime validates and coerces them against the declaration, the same way
  * for every platform.
@@ -12,8 +13,30 @@
 
 import { type CommandRef, cmd, commandList } from '../core/errors.ts';
 import { type MessageKey, type MessageValues, spanned, type Translate, translator } from '../i18n/i18n.ts';
-import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
+import type { AnyCommand, AutocompleteSource, Choice, OptionDef, OptionsDef } from './command.ts';
 import { UserError } from './command.ts';
+
+/**
+ * Whether `value` is exactly a name the index offers for `source` (as Tab inserts it): settles
+ * readings the words alone cannot (`/standings SP Lisbon Masters` is one tournament, not "SP" and
+ * a stage "Lisbon Masters").
+ */
+export type KnownName = (source: AutocompleteSource, value: string) => boolean;
+
+/**
+ * `KnownName` over an autocomplete: the value is an offered label ("SP Lisbon Masters 16-22 Mar
+ * 2026 (SP, tier 1)") or the name that starts it, before " (" or " · ".
+ */
+export function knownIn(autocomplete: (source: AutocompleteSource, text: string) => Choice[]): KnownName {
+  return (source, value) => {
+    const typed = value.trim().toLowerCase();
+    if (typed === '') return false;
+    return autocomplete(source, value).some((choice) => {
+      const label = choice.name.toLowerCase();
+      return label === typed || label.startsWith(`${typed} (`) || label.startsWith(`${typed} · `);
+    });
+  };
+}
 
 interface ParsedCommandText {
   command: string;
@@ -115,10 +138,13 @@ export function optionsOf(command: AnyCommand, subcommand?: string): OptionsDef 
 
 const OPTION_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
+/** Two sides of "vs": a series named by its teams ("Iron Pilots vs Nova Krakens"). */
+const VERSUS = /^\S.*\svs\.?\s.*\S$/i;
+
 /** True when `value` (one word, or several joined by spaces) can be a value of `def`. */
 function fits(def: OptionDef, value: string, words: number): boolean {
   if (words > 1 && def.type !== 'string') return false;
-  if (def.bareIdsOnly && !/^\d{1,12}$/.test(value)) return false;
+  if (def.bareSeries && !/^\d{1,12}$/.test(value) && !VERSUS.test(value)) return false;
   switch (def.type) {
     case 'integer':
     case 'number': {
@@ -187,20 +213,28 @@ function assignPositionals(
   options: OptionsDef,
   usage: CommandRef,
   t: Translate,
+  known?: KnownName,
 ): Record<string, string> | undefined {
   const oneEach = () => Object.fromEntries(words.map((w, i) => [free[i]!, w.text]));
   if (words.length === 0) return {};
+  // "A vs B" names one series: all the bare words are its name (a series shown takes no filters).
+  const versus = free.find((name) => options[name]!.bareSeries);
+  const all = words.map((w) => w.text).join(' ');
+  if (versus && VERSUS.test(all) && words.some((w) => w.quoted || /^vs\.?$/i.test(w.text)))
+    return { [versus]: all };
   if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
     return oneEach();
-  const all = readings(words, free, options);
+  const found = readings(words, free, options);
   // No reading fits: one word per option lets validation say exactly what is wrong with which.
-  if (all.length === 0) return words.length <= free.length ? oneEach() : undefined;
+  if (found.length === 0) return words.length <= free.length ? oneEach() : undefined;
   // Counts, tiers and choices anchor the reading: the one filling most of them wins, if only one does.
   const anchored = (r: Record<string, string>) =>
     Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;
-  const most = Math.max(...all.map(anchored));
-  const best = all.filter((r) => anchored(r) === most);
+  const most = Math.max(...found.map(anchored));
+  const best = found.filter((r) => anchored(r) === most);
   if (best.length === 1) return best[0];
+  const named = known ? mostNamed(best, options, known) : undefined;
+  if (named) return named;
   const show = (r: Record<string, string>) =>
     Object.entries(r)
       .map(([k, v]) => (v.includes(' ') ? `${k}:"${v}"` : `${k}:${v}`))
@@ -222,13 +256,38 @@ function assignPositionals(
 }
 
 /**
+ * Of equally good readings, the one that puts the most words into whole names the index knows
+ * (`known`), when exactly one does; else undefined.
+ */
+function mostNamed(
+  readings: Record<string, string>[],
+  options: OptionsDef,
+  known: KnownName,
+): Record<string, string> | undefined {
+  // Words inside known names: a whole label outscores the name it starts with plus a leftover.
+  const score = (r: Record<string, string>) =>
+    Object.entries(r)
+      .filter(([k, v]) => {
+        const source = options[k]!.autocomplete;
+        return source !== undefined && known(source, v);
+      })
+      .reduce((sum, [, v]) => sum + v.split(/\s+/).length, 0);
+  const scores = readings.map(score);
+  const top = Math.max(...scores);
+  if (top === 0 || scores.filter((s) => s === top).length > 1) return undefined;
+  return readings[scores.indexOf(top)];
+}
+
+/**
  * Parses one command line against the declared commands. Throws `UserError` saying what would be
- * right, written with `t` (the tenant's language; English when not known yet).
+ * right, written with `t` (the tenant's language; English when not known yet). With `known` (the
+ * name index), bare words that could be split between several names go to the names it holds.
  */
 export function parseCommandText(
   text: string,
   commands: AnyCommand[],
   t: Translate = translator('en'),
+  known?: KnownName,
 ): ParsedCommandText {
   const tokens = tokenize(text.trim(), t);
   const command = commandNamed(tokens.shift(), commands, t);
@@ -237,7 +296,7 @@ export function parseCommandText(
   const usage = cmd(`${command.name}${subcommand ? ` ${subcommand}` : ''}`);
   const { args, positionals } = readNamed(tokens, options, usage, t);
   const free = Object.keys(options).filter((d) => !(d in args));
-  const assigned = assignPositionals(positionals, free, options, usage, t);
+  const assigned = assignPositionals(positionals, free, options, usage, t, known);
   if (!assigned) throw tooManyValues(usage, positionals, free, Object.keys(options), t);
   Object.assign(args, assigned);
   return subcommand ? { command: command.name, subcommand, args } : { command: command.name, args };
@@ -324,6 +383,13 @@ function readNamed(
   let continuing: string | undefined;
   for (const token of tokens) {
     const key = optionKey(token);
+    // A bare word naming a yes/no option turns it on (`/me dms results` is results:true).
+    const flag = key || token.quoted ? undefined : flagNamed(token.text, options, args);
+    if (flag) {
+      args[flag] = 'true';
+      continuing = undefined;
+      continue;
+    }
     if (!key) {
       if (continuing && !token.quoted && args[continuing] !== '') runOf.set(token, continuing);
       else continuing = undefined;
@@ -370,6 +436,14 @@ function continueRuns(
     args[option] = `${args[option]} ${token.text}`;
     return false;
   });
+}
+
+/** The yes/no option not given yet that `word` names, if any. */
+function flagNamed(word: string, options: OptionsDef, args: Record<string, string>): string | undefined {
+  const lower = word.toLowerCase();
+  return Object.keys(options).find(
+    (name) => options[name]!.type === 'boolean' && name.toLowerCase() === lower && !(name in args),
+  );
 }
 
 /** The same words as the runtime's refusal of an undeclared option (src/bot/args.ts). */

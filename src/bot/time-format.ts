@@ -102,5 +102,9 @@ export function dayTitle(day: DateTime, today: DateTime, t: Translate): string {
 
 /** How a reply names its zone, once: the IANA name (`Europe/Berlin`), or `UTC`. */
 export function zoneName(zone: string): string {
-  return zone === 'Etc/UTC' || zone === 'UTC' ? 'UTC' : zone;
+  if (zone === 'Etc/UTC' || zone === 'UTC') return 'UTC';
+  // IANA's fixed offsets have the sign inverted (Etc/GMT-2 is two hours ahead): shown as people write them.
+  const fixed = /^Etc\/GMT([+-])(\d{1,2})$/.exec(zone);
+  if (fixed) return `UTC${fixed[1] === '-' ? '+' : '-'}${fixed[2]!.padStart(2, '0')}:00`;
+  return zone;
 }

@@ -63,8 +63,9 @@ describe.each(APIS)('on %s', (api) => {
 
   /** What a forfeit must say, and what it must never say, in any rendering of it. */
   function expectForfeit(text: string, f: ReturnType<typeof forfeited>, where: string) {
-    // "A (forfeited) vs B" where results are shown; "A forfeited, B win" inside a spoiler.
+    // "A forfeited, B win" where results are shown, and inside a spoiler: who won is said in words.
     expect(text, where).toMatch(new RegExp(`${f.quitter}\\W{0,4} \\(?forfeited`));
+    expect(text, where).toMatch(new RegExp(`${f.winner}\\W{0,4} win`));
     // No scoreline between the two teams (the service awards the winner a majority of maps).
     expect(text, where).not.toMatch(new RegExp(`${f.home}\\W*\\s\\d+–\\d+\\s\\W*${f.away}`));
     expect(text, where).not.toMatch(/\b0–0\b/);
@@ -151,7 +152,8 @@ describe.each(APIS)('on %s', (api) => {
         { matches, first: false },
       );
       expect(replyText(hidden, true)).not.toContain('forfeit');
-      expect(replyText(hidden, true)).toContain('result hidden');
+      // A separator before the words, which italics alone would not show in plain text.
+      expect(replyText(hidden, true)).toContain(`${f.home} vs ${f.away} · result hidden`);
     });
   });
 });

@@ -235,6 +235,32 @@ describe.each(APIS)('on %s', (api) => {
       expect((await users.get('discord:u-eve')).quiet).toBeUndefined();
     });
 
+    it('takes typed lines as a person writes them: quiet 23:00-08:00, 9:00, dms results', async () => {
+      const user = { ...BO, id: 'u-typed' };
+      /** A line typed in the terminal or on Slack: parsed, then run. */
+      const typed = async (line: string) => {
+        const parsed = parseCommandText(line, commands);
+        return me(parsed.subcommand!, parsed.args, { user });
+      };
+      expect((await typed('/me quiet 23:00-08:00')).text).toContain('Quiet hours: 23:00 to 08:00 (UTC).');
+      expect((await users.get('discord:u-typed')).quiet).toEqual({ from: '23:00', to: '08:00' });
+      expect((await typed('/me quiet 22:30–7:00')).text).toContain('Quiet hours: 22:30 to 07:00');
+      expect((await typed('/me quiet 9:00 7:30')).text).toContain('Quiet hours: 09:00 to 07:30');
+      const bad = await typed('/me quiet 25:00-08:00');
+      expect(bad.outcome).toBe('user-error');
+      expect(bad.message).toContain('"25:00-08:00" is not a time of day');
+      expect((await users.get('discord:u-typed')).quiet).toEqual({ from: '09:00', to: '07:30' });
+      // A bare kind turns that kind on; the others stay as they were.
+      await typed('/me dms reminders:false live:false results:false');
+      expect((await typed('/me dms results')).text).toContain('By direct message: results.');
+      expect((await typed('/me dms live')).text).toContain('By direct message: live cards and results.');
+      expect((await users.get('discord:u-typed')).dms).toEqual(['live', 'results']);
+      expect(parseCommandText('/me dms live:false results', commands).args).toEqual({
+        live: 'false',
+        results: 'true',
+      });
+    });
+
     it('chooses what comes by DM and how results appear there; a bad policy is refused', async () => {
       const user = { ...BO, id: 'u-dms' };
       // Defaults: everything, results behind a spoiler.

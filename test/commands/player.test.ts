@@ -63,6 +63,13 @@ describe.each(APIS)('on %s', (api) => {
       expect(text).toContain(`Game: ${truth.game}`);
       if (truth.role) expect(text).toContain(`Role: ${truth.role}`);
       expect(text).toContain(truth.country);
+      // A region is labelled Region, the country beside it; a region that is the country, Country.
+      const { region } = player;
+      if (region.name === region.country.name) expect(text).toContain(`Country: ${region.country.name}`);
+      else {
+        expect(text).toContain(`Region: ${region.name} (${region.country.name})`);
+        expect(text).not.toContain(`Country: ${region.name}`);
+      }
       for (const handle of truth.handles) expect(text).toContain(`@${handle}`);
       expect(text).toContain(`Player ${player.id}`);
     }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import type { AutocompleteSource } from '../../src/bot/command.ts';
-import { parseCommandText } from '../../src/bot/text-args.ts';
+import { knownIn, parseCommandText } from '../../src/bot/text-args.ts';
 import { completeLine } from '../../src/platforms/terminal/chat.ts';
 import { completionsFor } from '../../src/platforms/terminal/complete.ts';
 import { APIS, call, type Stack, startStack } from './helpers.ts';
@@ -20,9 +20,10 @@ describe.each(APIS)('on %s', (api) => {
     await stack?.close();
   });
 
-  /** Runs a typed line the way the terminal does: parse, then the runtime. */
+  /** Runs a typed line the way the terminal does: parse (with the name index), then the runtime. */
   async function typed(line: string) {
-    const parsed = parseCommandText(line, commands);
+    const known = knownIn((source, value) => stack.runtime.autocomplete(source, value));
+    const parsed = parseCommandText(line, commands, undefined, known);
     return call(
       stack,
       parsed.command,
@@ -160,6 +161,47 @@ describe.each(APIS)('on %s', (api) => {
       expect(completionsFor(`/team ${second}`, stack.runtime).offers.some((o) => o.includes(team.name))).toBe(
         true,
       );
+    });
+
+    it('accepts a name of several words Tab inserts unquoted before another name option (/standings SP Lisbon M<Tab>)', async () => {
+      const tournaments = stack.runtime
+        .autocomplete('tournament', '')
+        .map((c) => c.name)
+        .filter((name) => name.split(' ').length >= 3);
+      expect(tournaments.length).toBeGreaterThan(3);
+      let checked = 0;
+      for (const name of tournaments.slice(0, 6)) {
+        const [a, b, c] = name.split(' ') as [string, string, string];
+        const line = `/standings ${a} ${b} ${c.slice(0, 1)}`;
+        const { candidates, current } = completionsFor(line, stack.runtime);
+        expect(candidates.length, line).toBeGreaterThan(0);
+        for (const candidate of candidates.slice(0, 5)) {
+          const result = await typed(`${line.slice(0, line.length - current.length)}${candidate}`);
+          expect(result.outcome, `${candidate}: ${result.text}`).toBe('ok');
+          expect(result.reply.content, `${candidate} needs no correction`).toBeUndefined();
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(5);
+      // Words that name nothing whole are still shown both ways, not guessed.
+      expect(() =>
+        parseCommandText(
+          '/standings Qqq Www Eee',
+          commands,
+          undefined,
+          knownIn((source, value) => stack.runtime.autocomplete(source, value)),
+        ),
+      ).toThrow(/can be read more than one way/);
+      // A tournament named whole, then a stage: the reading with the known tournament wins.
+      const whole = tournaments.find((n) => n.startsWith('SP Lisbon Masters')) ?? tournaments[0]!;
+      const name = whole.replace(/ \(.*$/, '');
+      const parsed = parseCommandText(
+        `/standings ${name} Group A`,
+        commands,
+        undefined,
+        knownIn((source, value) => stack.runtime.autocomplete(source, value)),
+      );
+      expect(parsed.args).toEqual({ tournament: name, stage: 'Group A' });
     });
 
     it('accepts every "Did you mean" candidate, and takes a single clear typo with a note', async () => {

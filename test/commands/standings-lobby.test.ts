@@ -38,7 +38,10 @@ describe.each(APIS)('on %s', (api) => {
             if (series.lifecycle === 'upcoming' || series.lifecycle === 'deleted') continue;
             for (const p of series.participants) {
               kills.set(p.roster.id, (kills.get(p.roster.id) ?? 0) + (p.stats?.kills ?? 0));
-              if (series.lifecycle !== 'live') played.set(p.roster.id, (played.get(p.roster.id) ?? 0) + 1);
+              // Lobbies played (the plan's matches that ended), of series that have ended.
+              const lobbies = plan.matches.filter((m) => m.end <= t && m.end !== m.start).length;
+              if (series.lifecycle === 'over')
+                played.set(p.roster.id, (played.get(p.roster.id) ?? 0) + lobbies);
             }
           }
           const expected = substage.standings
@@ -50,6 +53,8 @@ describe.each(APIS)('on %s', (api) => {
               roster: s.roster.id,
             }))
             .sort((a, b) => b.points - a.points || b.kills - a.kills || a.roster - b.roster);
+          // Not vacuous: a series of several lobbies was played, so lobbies and series differ.
+          if (!expected.some((e) => e.played > 1)) continue;
           return { tournament: world.tournamentAt(tournament), substage, expected };
         }
     throw new Error('no battle-royale lobby with points');

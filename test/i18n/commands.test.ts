@@ -87,7 +87,7 @@ const CASES: Record<'pt' | 'de', Record<string, Expectation>> = {
     },
     standings: { says: ['Outras fases'], not: ['Other stages'] },
     casters: { says: ['Narradores ·', 'Série'], not: ['Casters ·'] },
-    player: { says: ['País', 'Jogador'], not: ['Country', 'Player '] },
+    player: { says: ['Região', 'Jogador'], not: ['Country', 'Region', 'Player '] },
     follow: {
       says: ['Times seguidos', 'Este chat ainda não segue nenhum time'],
       not: ['Followed teams', 'follows no teams'],
@@ -122,7 +122,7 @@ const CASES: Record<'pt' | 'de', Record<string, Expectation>> = {
     },
     standings: { says: ['Andere Phasen'], not: ['Other stages'] },
     casters: { says: ['Caster ·', 'Serie'], not: ['Casters ·', 'Series '] },
-    player: { says: ['Land', 'Spieler'], not: ['Country', 'Player '] },
+    player: { says: ['Region', 'Spieler'], not: ['Country', 'Player '] },
     follow: {
       says: ['Gefolgte Teams', 'Dieser Chat folgt noch keinem Team'],
       not: ['Followed teams', 'follows no teams'],

@@ -17,9 +17,9 @@ import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, errorReply, messageSpans, type Reply } from '../../bot/reply.ts';
-import type { CommandCall } from '../../bot/runtime.ts';
+import type { CommandCall, Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
-import { parseCommandText } from '../../bot/text-args.ts';
+import { knownIn, parseCommandText } from '../../bot/text-args.ts';
 import { cmd } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { spanned, type Translate, translator } from '../../i18n/i18n.ts';
@@ -33,6 +33,8 @@ export interface SlackHost {
     readonly commands: AnyCommand[];
     find(name: string): AnyCommand | undefined;
     run(call: CommandCall): Promise<Execution>;
+    /** The name index: settles bare words several names could split (`knownIn`). */
+    autocomplete?: Runtime['autocomplete'];
   };
   tenants: Pick<TenantStore, 'purge' | 'get'>;
   logger: Logger;
@@ -137,7 +139,9 @@ async function answerCommand(
   // The parser's refusals come before the runtime: written in the workspace's language read here.
   const t = await workspaceTranslator(host, payload);
   try {
-    const parsed = parseCommandText(text, runtime.commands, t);
+    const search = runtime.autocomplete?.bind(runtime);
+    const known = search ? knownIn(search) : undefined;
+    const parsed = parseCommandText(text, runtime.commands, t, known);
     const command = runtime.find(parsed.command);
     const tenantKey = slackTenantKey(payload.team_id, payload.enterprise_id);
     const cacheKey = `${tenantKey}/${payload.user_id}`;

@@ -15,6 +15,7 @@ import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { type Translate, translator } from '../../i18n/i18n.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
+import { subscribeTerminal } from './first-start.ts';
 import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
@@ -59,6 +60,7 @@ export async function run(argv: string[]): Promise<void> {
     app = await createApp(config, {
       logger,
       commands,
+      oneShot: true,
       // The names and the feed's snapshot warm behind the command: the read model answers what the
       // store does not hold from the service, and a name is looked up when it is asked for.
       ...(needsData ? { feed: 'reader' as const, warmInBackground: true } : { skipNameRefresh: true }),
@@ -69,6 +71,7 @@ export async function run(argv: string[]): Promise<void> {
     return;
   }
   try {
+    await firstUse(app, config.systemTimeZone);
     await answer(app, checked.parsed);
   } finally {
     await app.close();
@@ -103,6 +106,19 @@ function checkLine(
 }
 
 /**
+ * The terminal tenant set up on its first use, as `matchday start` sets it up (first-start.ts): in
+ * the system's time zone (`TZ`), not UTC. A store that cannot say is left to the answer to report.
+ */
+async function firstUse(app: App, timezone: string): Promise<void> {
+  try {
+    if (!(await app.tenants.list()).includes(TERMINAL_TENANT_ID))
+      await subscribeTerminal(app.tenants, app.clock.now(), timezone);
+  } catch {
+    // the reply itself says if the store failed
+  }
+}
+
+/**
  * Runs the command as the terminal tenant's admin: the reply goes to stdout (exit 0), or to stderr
  * (exit 1 for a user error, 2 when Matchday could not answer).
  */
@@ -124,15 +140,20 @@ async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
     // the reply itself already says if the store failed
   }
   const { t } = result;
-  // Fitted to the terminal's width; 80 columns when the output is a file or a pipe.
-  const width = (process.stdout.isTTY && process.stdout.columns) || DEFAULT_WIDTH;
+  // Fitted to the terminal's width; not wrapped at all when the output is a file or a pipe.
+  const width = process.stdout.isTTY ? process.stdout.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY;
   const text = renderReply(saveImages(result.reply), { colour, timezone, t, now: app.clock.now(), width });
   if (result.outcome === 'ok') {
     process.stdout.write(`${text}\n`);
     process.exitCode = 0;
   } else {
     process.stderr.write(
-      `${renderReply(result.reply, { colour: process.stderr.isTTY === true, timezone, t })}\n`,
+      `${renderReply(result.reply, {
+        colour: process.stderr.isTTY === true,
+        timezone,
+        t,
+        width: process.stderr.isTTY ? process.stderr.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY,
+      })}\n`,
     );
     process.exitCode = result.outcome === 'error' ? 2 : 1;
   }

@@ -15,7 +15,7 @@ import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, errorReply, type Reply } from '../../bot/reply.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
-import { parseCommandText } from '../../bot/text-args.ts';
+import { knownIn, parseCommandText } from '../../bot/text-args.ts';
 import type { Clock } from '../../core/clock.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { type Translate, translator } from '../../i18n/i18n.ts';
@@ -95,8 +95,12 @@ export function startChat(host: ChatHost, options: ChatOptions): Chat {
 
   const state: PromptState = { busy: false, ended: false, lastUpdate: undefined };
   const screen = screenOf(rl, output, interactive, state);
-  /** Columns to fit: the terminal's, read at each reply (it may be resized); 80 when not a TTY. */
-  const width = () => (interactive && output.columns ? output.columns : DEFAULT_WIDTH);
+  /**
+   * Columns to fit: the terminal's, read at each reply (it may be resized); 80 when a terminal does
+   * not say; no wrapping when the output is no terminal (a file or a pipe).
+   */
+  const width = () =>
+    output.isTTY === true || interactive ? output.columns || DEFAULT_WIDTH : Number.POSITIVE_INFINITY;
   const showReply = replyPrinter(host, screen, { colour, width, imagesDir: options.imagesDir });
   const typed: string[] = [...(options.history ?? [])];
 
@@ -286,7 +290,9 @@ async function answerLine(host: ChatHost, user: CommandUser, text: string): Prom
   // The parser's refusals come before the runtime: written in the tenant's language read here.
   const { t } = await terminalReader(host.tenants);
   try {
-    const parsed = parseCommandText(text, host.runtime.commands, t);
+    // The name index settles words Tab inserted unquoted (a name of several words before another name).
+    const known = knownIn((source, value) => host.runtime.autocomplete(source, value));
+    const parsed = parseCommandText(text, host.runtime.commands, t, known);
     const result = await host.runtime.run({
       platform: 'terminal',
       tenantKey: TERMINAL_TENANT_KEY,

@@ -9,6 +9,10 @@
  * line naming what changed, which the chat rewrites in place while it is the last thing printed.
  * An unknown id, e.g. from before a restart, is printed whole: failing it would count as permanent
  * and turn the subscription off.
+ *
+ * In the terminal the channel and the person's DMs are the same screen: a DM that shows what a
+ * channel message already shows (the same reminder or live card), or the reverse, is one line
+ * naming that message, and its updates that repeat the other's are not printed again.
  */
 import { randomBytes } from 'node:crypto';
 import type { Card, Reply, Text } from '../../bot/reply.ts';
@@ -39,6 +43,12 @@ export class TerminalDelivery implements Delivery {
   #pending: [Reply, string, { replaces: string }?][] = [];
   /** What each message last showed, to print only what a fan cares about of an edit. */
   #shown = new Map<string, Reply>();
+  /** The latest message showing each fan view (`repliedView`), with its number and place. */
+  #byView = new Map<string, { messageId: string; number: number; place: string; dm: boolean }>();
+  /** A DM and the channel message it repeats, both ways. */
+  #twin = new Map<string, string>();
+  /** The last update line printed (or skipped) per message, to skip its twin's same line. */
+  #lastLine = new Map<string, string>();
 
   constructor(sink?: ReplySink) {
     this.#sink = sink;
@@ -58,8 +68,33 @@ export class TerminalDelivery implements Delivery {
     const number = ++this.#sequence;
     const messageId = `${this.#run}.${number}`;
     this.#shown.set(messageId, reply);
-    await this.#show(reply, `${placeOf(target)} · message ${number}`);
+    const place = placeOf(target);
+    const dm = isDmTarget(target);
+    const view = repliedView(reply);
+    const same = this.#byView.get(view);
+    this.#remember(view, { messageId, number, place, dm });
+    if (same && same.dm !== dm && reply.cards.length > 0) {
+      // The same card on the same screen: one line naming the message that shows it.
+      this.#twin.set(messageId, same.messageId);
+      this.#twin.set(same.messageId, messageId);
+      const title = reply.cards[0]!.title;
+      const line: Text = [
+        `${dm ? 'Also sent to you: message' : 'Same as message'} ${same.number} (${same.place}) · `,
+        { text: title, bold: true },
+      ];
+      // One line under the message's name, as an update is shown.
+      await this.#show({ content: line, cards: [] }, `${place} · message ${number}`, { replaces: messageId });
+      return { messageId };
+    }
+    await this.#show(reply, `${place} · message ${number}`);
     return { messageId };
+  }
+
+  /** Remembers the latest message per fan view, the oldest forgotten past `MAX_VIEWS`. */
+  #remember(view: string, entry: { messageId: string; number: number; place: string; dm: boolean }): void {
+    this.#byView.delete(view);
+    this.#byView.set(view, entry);
+    if (this.#byView.size > MAX_VIEWS) this.#byView.delete(this.#byView.keys().next().value!);
   }
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
@@ -70,8 +105,16 @@ export class TerminalDelivery implements Delivery {
       await this.#show(reply, `${placeOf(target)} · a message from before the restart (updated)`);
       return;
     }
+    const posted = this.#byView.get(repliedView(before));
+    if (posted?.messageId === messageId) this.#remember(repliedView(reply), posted);
     const line = updateLine(before, reply);
     if (!line) return;
+    // Its twin (the channel message a DM repeats, or the reverse) printed this very line already.
+    const said = JSON.stringify(line);
+    const twin = this.#twin.get(messageId);
+    const repeated = twin !== undefined && this.#lastLine.get(twin) === said;
+    this.#lastLine.set(messageId, said);
+    if (repeated) return;
     // Short, so the line has room for what changed: the channel is named unless it is the chat's own.
     const channel = target.channelId === TERMINAL_CHANNEL.id ? '' : `${placeOf(target)} `;
     const name = `${channel}↻ message ${messageId.slice(this.#run.length + 1)}`;
@@ -147,7 +190,20 @@ function updateLine(before: Reply, after: Reply): Text | undefined {
   return parts.flatMap((part, j) => (j === 0 ? part : [' | ', ...part]));
 }
 
+/** Fan views remembered to find a DM that repeats a channel message. */
+const MAX_VIEWS = 200;
+
+/** What a reply shows a fan, every card's `fanView`: equal for a DM and the channel card it repeats. */
+function repliedView(reply: Reply): string {
+  return JSON.stringify([reply.content ?? [], reply.cards.map(fanView)]);
+}
+
+/** Is this the person's own DMs (`dm:<id>`)? */
+function isDmTarget(target: ChannelTarget): boolean {
+  return target.channelId.startsWith('dm:');
+}
+
 /** Where a post goes, as the header names it: "#terminal", or "your DMs" for the person's own (`dm:<id>`). */
 function placeOf(target: ChannelTarget): string {
-  return target.channelId.startsWith('dm:') ? 'your DMs' : `#${target.channelId}`;
+  return isDmTarget(target) ? 'your DMs' : `#${target.channelId}`;
 }

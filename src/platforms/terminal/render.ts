@@ -20,7 +20,10 @@ interface TerminalRenderOptions {
   t?: Translate;
   /** The instant relative times count from. Default: the instants themselves are shown relative to real now. */
   now?: Date;
-  /** Columns to fit: lines are wrapped at word boundaries, none wider. Default 80. */
+  /**
+   * Columns to fit: lines are wrapped at word boundaries, none wider (but a link). Default 80;
+   * `Infinity` for output that is no terminal (a file, a pipe): nothing is wrapped.
+   */
   width?: number;
   /**
    * End a reply that shows clock times with the zone they are in ("Times in UTC."), once. Default
@@ -63,13 +66,56 @@ const FIELD_COLUMN = 30;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
 const TOKENS = /(\u001b\[[0-9;]*m)|(\s+)|([^\s\u001b]+)/g;
 
+/** Stands for a space inside a bracketed name while a line is wrapped: never a break. */
+const BOUND_SPACE = '\uE000';
+const CLOSERS: Record<string, string> = {
+  '(': ')',
+  '[': ']',
+  '<': '>',
+  '"': '"',
+  '\u201c': '\u201d',
+  '\u201e': '\u201c',
+};
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
+const ENDS_IN_STYLE = /\u001b\[[0-9;]*m$/;
+
+/**
+ * Binds the words of each bracketed or quoted group that fits a line ("(SP, tier 1)", "[spoiler
+ * hidden]", `"Dexdunwy (Golden Jackals, SP)"`) with `BOUND_SPACE`, so that wrapping never breaks inside it.
+ */
+function bindBrackets(line: string, width: number): string {
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const close = CLOSERS[line[i]!];
+    const before = line.slice(0, i);
+    const starts = before === '' || /\s$/.test(before) || ENDS_IN_STYLE.test(before);
+    const end = close && starts ? line.indexOf(close, i + 1) : -1;
+    const group = end > i ? line.slice(i, end + 1) : '';
+    if (group.includes(' ') && !group.slice(1, -1).includes(line[i]!) && visibleWidth(group) <= width) {
+      out += group.replace(/ /g, BOUND_SPACE);
+      i = end + 1;
+    } else out += line[i++];
+  }
+  return out;
+}
+
+/** A link: never cut (a copied link must work), even when wider than the line. */
+const isLink = (word: string) => /^<?[a-z][a-z0-9+.-]*:\/\//i.test(word);
+
 /**
  * Wraps one line at word boundaries so that no line is wider than `width` columns: continuation
- * lines start with `indent` spaces; a word longer than a line is cut. ANSI styles open at a break
- * are closed at the end of the line and opened again after the indent.
+ * lines start with `indent` spaces; a word longer than a line is cut, except a link, which goes on
+ * a line of its own, whole. A bracketed group that fits a line is never broken ("(SP, tier 1)").
+ * ANSI styles open at a break are closed at the end of the line and opened again after the indent.
  */
 export function wrapLine(line: string, width: number, indent = 0): string[] {
   if (visibleWidth(line) <= width) return [line];
+  const bound = bindBrackets(line, width);
+  return wrapWords(bound, width, indent).map((part) => part.replaceAll(BOUND_SPACE, ' '));
+}
+
+function wrapWords(line: string, width: number, indent: number): string[] {
   const pad = ' '.repeat(Math.max(0, Math.min(indent, width - MIN_WIDTH / 2)));
   const lines: string[] = [];
   // The line's own leading spaces stay on its first line (a wrapped "  data ..." keeps its indent).
@@ -111,6 +157,12 @@ export function wrapLine(line: string, width: number, indent = 0): string[] {
         current = open;
         used = 0;
         continue;
+      } else if (isLink(rest.join(''))) {
+        // A link wider than a line: alone on its line, whole, wider than the rest.
+        if (!empty) newLine();
+        current = open + rest.join('');
+        used = rest.length;
+        rest = [];
       } else {
         // Longer than a whole line: cut it where the line ends.
         const take = Math.max(1, width - used - lead.length);

@@ -149,7 +149,7 @@ describe('/status on Discord', () => {
   });
 
   /** `/status` with a feed whose last live read is `agoMs` of service time old, on a clock at `speed`. */
-  async function feedStatus(agoMs: number, speed: number) {
+  async function feedStatus(agoMs: number, speed: number, oneShot = false) {
     const now = rig.clock.nowMs();
     const runtime = new Runtime({
       commands: rig.app.runtime.commands,
@@ -174,6 +174,7 @@ describe('/status on Discord', () => {
           queueLength: 0,
         },
         notifier: true,
+        oneShot,
       }),
     });
     const reply = await runtime.execute({
@@ -193,6 +194,17 @@ describe('/status on Discord', () => {
     expect(text).toContain('30 failed');
     expect(text).toContain('notifier running here');
     expect(reply.cards[0]!.title).toBe('Matchday status: something is wrong');
+  });
+
+  it("says plainly that a one-off matchday ask process's upstream figures are its own, not the bot's", async () => {
+    const asked = await feedStatus(60_000, 1, true);
+    expect(asked.text).toContain(
+      "Upstream budget: This answer comes from a one-off matchday ask process (30 requests of its own so far); the running Matchday's use shows in /status in its chat.",
+    );
+    expect(asked.text).not.toContain('requests/s');
+    const bot = await feedStatus(60_000, 1);
+    expect(bot.text).toContain('requests/s');
+    expect(bot.text).not.toContain('matchday ask');
   });
 
   it("judges the feed's age in real time on a fast clock (npm start at CLOCK_SPEED=30)", async () => {

@@ -49,6 +49,9 @@ describe('matchday ask with a warm store', () => {
       ESPORTS_RATE: '100',
       STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
       LOG_LEVEL: 'warn',
+      // These sources through tsx: the bundle cache under node_modules may be shared by several
+      // checkouts and hold another one's build (bin/bundle.mjs).
+      MATCHDAY_BUNDLE: '0',
     });
   });
   afterAll(async () => {
@@ -61,6 +64,9 @@ describe('matchday ask with a warm store', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Matchday commands');
     expect(help.requests).toBe(0);
+    // stdout is a pipe here: nothing is wrapped, so a long line stays one line (a copied link works).
+    const long = help.stdout.split('\n').filter((line) => [...line].length > 80);
+    expect(long.length).toBeGreaterThan(0);
     // The first data command fills the store (the name index and the feed's live listing).
     const cold = await ask('/series live');
     expect(cold.code).toBe(0);

@@ -113,6 +113,31 @@ describe('TerminalDelivery in the chat', () => {
     expect(text).not.toContain('#dm:');
   });
 
+  it('shows a DM that repeats a channel card once: one line naming that message, and no repeated updates', async () => {
+    const dm = { ...target, channelId: 'dm:local' };
+    const channel = await delivery.post(target, card('Spirit vs NAVI', '1-0'), 'live:1');
+    const mine = await delivery.post(dm, card('Spirit vs NAVI', '1-0'), 'live:1:dm');
+    await delivery.edit(target, channel.messageId, card('Spirit vs NAVI', '2-0'));
+    await delivery.edit(dm, mine.messageId, card('Spirit vs NAVI', '2-0'));
+    // A DM that differs from every channel card (another series) is shown whole.
+    await delivery.post(dm, card('G2 vs FaZe', '0-0'), 'live:2:dm');
+    const text = out.text();
+    expect(text.match(/▌ Spirit vs NAVI/g)).toHaveLength(1);
+    expect(text).toContain(
+      'your DMs · message 2 · Also sent to you: message 1 (#esports) · Spirit vs NAVI\n',
+    );
+    expect(text.match(/↻ message/g)).toHaveLength(1);
+    expect(text).toContain('#esports ↻ message 1 · Score');
+    expect(text).toContain('your DMs · message 3\n▌ G2 vs FaZe');
+    // The reverse order too: a channel card after the same DM is one line.
+    await delivery.post(dm, card('Liquid vs Vitality', '0-0'), 'live:4:dm');
+    await delivery.post(target, card('Liquid vs Vitality', '0-0'), 'live:4');
+    expect(out.text()).toContain(
+      '#esports · message 5 · Same as message 4 (your DMs) · Liquid vs Vitality\n',
+    );
+    expect(out.text().match(/▌ Liquid vs Vitality/g)).toHaveLength(1);
+  });
+
   it('prints an edit of a card from before a restart whole, named as such', async () => {
     await delivery.edit(target, 'abc123.4', card('Spirit vs NAVI', '2-1'));
     const text = out.text();

@@ -46,6 +46,8 @@ function cases(): [string, Record<string, unknown>, string?][] {
   ];
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
+const ANSI = /\u001b\[[0-9;]*m/g;
 const words = (text: string) => text.replace(/▌/g, ' ').split(/\s+/).filter(Boolean);
 
 describe('terminal replies', () => {
@@ -63,7 +65,12 @@ describe('terminal replies', () => {
       const unlimited = renderReply(reply, { ...options, colour: false, width: 10_000 });
       for (const width of [80, 50]) {
         const text = renderReply(reply, { ...options, width });
-        const wide = text.split('\n').filter((line) => visibleWidth(line) > width);
+        // Only a link wider than the line may pass it, alone on its line and whole.
+        const wide = text
+          .split('\n')
+          .filter(
+            (line) => visibleWidth(line) > width && !/^▌ <?https?:\/\/\S+$/.test(line.replace(ANSI, '')),
+          );
         expect(wide, `${label} at ${width} columns`).toEqual([]);
         const plain = renderReply(reply, { ...options, colour: false, width });
         expect(words(plain), label).toEqual(words(unlimited));
@@ -82,6 +89,27 @@ describe('wrapLine', () => {
     expect(wrapLine('one two three four five', 12, 2)).toEqual(['one two', '  three four', '  five']);
     expect(wrapLine('short', 80)).toEqual(['short']);
     expect(wrapLine('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
+  });
+
+  it('never cuts a link: one wider than the line stands whole on a line of its own', () => {
+    const url = 'http://127.0.0.1:18787/calendar/RbV9TlEQ2wUoNtEjAE3npXavlkF4h1EMJE0vP22ge7M.ics';
+    expect(wrapLine(url, 78)).toEqual([url]);
+    expect(wrapLine(`Your calendar: ${url} keep it`, 78, 2)).toEqual(['Your calendar:', url, '  keep it']);
+    expect(wrapLine(`Website <${url}>`, 40)).toEqual(['Website', `<${url}>`]);
+    // Other words longer than a line are still cut.
+    expect(wrapLine('x'.repeat(90), 78)).toEqual(['x'.repeat(78), 'x'.repeat(12)]);
+  });
+
+  it('never breaks inside a bracketed name that fits a line', () => {
+    const line = 'Participants  Iron Pilots, Nova Krakens 16-22 Mar 2026 (SP, tier 1), Azure Otters';
+    const wrapped = wrapLine(line, 60, 2);
+    expect(wrapped).toEqual([
+      'Participants  Iron Pilots, Nova Krakens 16-22 Mar 2026',
+      '  (SP, tier 1), Azure Otters',
+    ]);
+    expect(wrapLine('a [spoiler hidden] b', 17)).toEqual(['a', '[spoiler hidden]', 'b']);
+    // A group wider than a line breaks as words do.
+    expect(wrapLine('a (one two three) b', 8)).toEqual(['a (one', 'two', 'three) b']);
   });
 
   it("keeps a wrapped line's own leading spaces on its first line (the banner's data line)", () => {

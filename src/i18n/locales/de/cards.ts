@@ -89,6 +89,7 @@ export const cards: Messages['cards'] = {
     over: 'Serie vorbei',
     online_one: 'online, {{viewers}} Zuschauer',
     online_other: 'online, {{viewers}} Zuschauer',
+    elsewhere: 'sendet gerade etwas anderes (diese Serie hat noch nicht begonnen)',
     offline: 'offline',
     watch: 'ansehen',
     broadcast: 'Übertragung',

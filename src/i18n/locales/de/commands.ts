@@ -68,6 +68,7 @@ export const commands: Messages['commands'] = {
     heading: { upcoming: 'Kommende Serien', live: 'Live-Serien', recent: 'Letzte Ergebnisse' },
     noUpcoming: 'Keine kommenden Serien angesetzt.',
     noFinished: 'Noch keine beendeten Serien.',
+    noneBetween: 'Keine laufende, kommende oder kürzlich beendete Serie zwischen {{first}} und {{second}}.',
   },
   team: {
     emptyName:
@@ -305,6 +306,10 @@ export const commands: Messages['commands'] = {
     lastPoll: 'Letzter erfolgreicher Abruf {{time}}',
     filling: 'der Spielplan wird noch gelesen',
     behind: '{{age}} im Rückstand: der Dienst fällt vielleicht aus',
+    oneShotBudget_one:
+      'Diese Antwort kommt von einem einmaligen matchday-ask-Prozess (bisher {{count}} eigene Anfrage); den Verbrauch des laufenden Matchday zeigt /status in dessen Chat.',
+    oneShotBudget_other:
+      'Diese Antwort kommt von einem einmaligen matchday-ask-Prozess (bisher {{count}} eigene Anfragen); den Verbrauch des laufenden Matchday zeigt /status in dessen Chat.',
     rateOf: '{{rate}} von {{most}} Anfragen/s ({{percent}} %)',
     rate: '{{rate}} Anfragen/s',
     over: 'in den letzten {{seconds}} s',

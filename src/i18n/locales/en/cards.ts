@@ -88,6 +88,7 @@ export const cards = {
     over: 'series over',
     online_one: 'online, {{viewers}} viewer',
     online_other: 'online, {{viewers}} viewers',
+    elsewhere: 'streaming something else now (this series has not started)',
     offline: 'offline',
     watch: 'watch',
     broadcast: 'Broadcast',

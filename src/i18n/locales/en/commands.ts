@@ -67,6 +67,7 @@ export const commands = {
     heading: { upcoming: 'Upcoming series', live: 'Live series', recent: 'Recent results' },
     noUpcoming: 'No upcoming series scheduled.',
     noFinished: 'No finished series yet.',
+    noneBetween: 'No live, upcoming or recent series between {{first}} and {{second}}.',
   },
   team: {
     emptyName: 'Name a team: {{command}} (a name, tag or id). {{series}} lists teams that play today.',
@@ -302,6 +303,10 @@ export const commands = {
     lastPoll: 'Last successful poll {{time}}',
     filling: 'still reading the schedule',
     behind: '{{age}} behind: the service may be failing',
+    oneShotBudget_one:
+      "This answer comes from a one-off matchday ask process ({{count}} request of its own so far); the running Matchday's use shows in /status in its chat.",
+    oneShotBudget_other:
+      "This answer comes from a one-off matchday ask process ({{count}} requests of its own so far); the running Matchday's use shows in /status in its chat.",
     rateOf: '{{rate}} of {{most}} requests/s ({{percent}}%)',
     rate: '{{rate}} requests/s',
     over: 'over the last {{seconds}} s',

@@ -89,6 +89,7 @@ export const cards: Messages['cards'] = {
     over: 'série encerrada',
     online_one: 'online, {{viewers}} espectador',
     online_other: 'online, {{viewers}} espectadores',
+    elsewhere: 'transmitindo outra coisa agora (esta série ainda não começou)',
     offline: 'offline',
     watch: 'assistir',
     broadcast: 'Transmissão',

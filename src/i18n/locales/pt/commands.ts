@@ -68,6 +68,7 @@ export const commands: Messages['commands'] = {
     heading: { upcoming: 'Próximas séries', live: 'Séries ao vivo', recent: 'Resultados recentes' },
     noUpcoming: 'Nenhuma série agendada.',
     noFinished: 'Nenhuma série encerrada ainda.',
+    noneBetween: 'Nenhuma série ao vivo, próxima ou recente entre {{first}} e {{second}}.',
   },
   team: {
     emptyName: 'Informe um time: {{command}} (nome, tag ou id). {{series}} lista os times que jogam hoje.',
@@ -305,6 +306,10 @@ export const commands: Messages['commands'] = {
     lastPoll: 'Última leitura bem-sucedida {{time}}',
     filling: 'ainda lendo a agenda',
     behind: '{{age}} de atraso: o serviço pode estar falhando',
+    oneShotBudget_one:
+      'Esta resposta vem de um processo avulso matchday ask ({{count}} requisição própria até agora); o uso do Matchday em execução aparece no /status do chat dele.',
+    oneShotBudget_other:
+      'Esta resposta vem de um processo avulso matchday ask ({{count}} requisições próprias até agora); o uso do Matchday em execução aparece no /status do chat dele.',
     rateOf: '{{rate}} de {{most}} requisições/s ({{percent}}%)',
     rate: '{{rate}} requisições/s',
     over: 'nos últimos {{seconds}} s',
