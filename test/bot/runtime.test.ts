@@ -159,6 +159,7 @@ describe('Runtime', () => {
       // The runtime alone: stand-ins for the client's per-call view and for the name index's search.
       client: { forCaller: () => new FakeScoped(staleNext) } as unknown as DataClient,
       names: {
+        loaded: true,
         search: (source: string, text: string) =>
           source === 'team' ? [{ name: `Team ${text}`, value: 7 }] : [],
       } as unknown as NameIndex,
