@@ -4,8 +4,8 @@
  * triggers it; tests and the bench call `tick()` directly):
  * 1. reload subscriptions when they changed (or every 10 minutes) and index them by game x tier and
  *    by followed team (`subscriptions.ts`, DMs from `jobs/dm.ts`);
- * 2. bring the picture up to date through its source (`source.ts`): the feed of a running Matchday,
- *    or, without one, its own reads of the service; the same for any number of tenants;
+ * 2. bring the picture up to date through its one source (`source.ts`, `feed-source.ts`): the feed
+ *    of a running Matchday, or, without one, a feed of its own; the same for any number of tenants;
  * 3. run the jobs, most urgent first: `jobs/reminders.ts` (never sent late), `jobs/digest.ts` (has
  *    its slot), `jobs/live-cards.ts` with `jobs/results.ts` (a card can wait). Each turns (picture,
  *    subscriptions, now) into outgoing posts and hands them to the dispatcher (`dispatcher.ts`),
@@ -16,12 +16,11 @@
 
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Platform } from '../bot/command.ts';
-import type { NameIndex } from '../bot/names.ts';
+import { createNameIndex, type NameIndex } from '../bot/names.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
-import type { Feed } from '../feed/feed.ts';
+import { createFeed, type Feed } from '../feed/feed.ts';
 import { recordDisabled, recordThreadsOff } from './channel-off.ts';
-import { ClientSource, type NotifyClient } from './client-source.ts';
 import type { Delivery, DeliveryError } from './delivery.ts';
 import { Dispatcher, targetKey } from './dispatcher.ts';
 import { EditPacer } from './edit-pacer.ts';
@@ -38,11 +37,12 @@ import { LateDrops } from './late-drops.ts';
 import { LEDGER_RETENTION_MS, type Ledger, LedgerError } from './ledger.ts';
 import { isQualifierTitle, type Subscription } from './plan.ts';
 import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
+import type { NotifyClient } from './service-reads.ts';
 import type { NotifySource } from './source.ts';
 import { SubscriptionIndex, tenantSubscriptions } from './subscriptions.ts';
 
-export type { NotifyClient } from './client-source.ts';
 export type { NotifierStats, NotifyLogger } from './jobs/context.ts';
+export type { NotifyClient } from './service-reads.ts';
 
 /** The slice of the tenant store the notifier uses. */
 export type NotifyTenants = Pick<TenantStore, 'get' | 'update' | 'list'>;
@@ -50,8 +50,8 @@ export type NotifyTenants = Pick<TenantStore, 'get' | 'update' | 'list'>;
 export interface NotifierOptions {
   client: NotifyClient;
   /**
-   * The running feed and name index (`matchday start`): the notifier reads them instead of the
-   * service (`FeedSource`). Absent: it reads the service through `client` itself (`ClientSource`).
+   * The running feed and name index (`matchday start`), which the notifier reads (`FeedSource`).
+   * Absent: the notifier runs a feed and a name index of its own over `client`, ticked with it.
    */
   feed?: { feed: Feed; names: NameIndex };
   tenants: NotifyTenants;
@@ -70,8 +70,6 @@ export interface NotifierOptions {
   tenantsRefreshMs?: number;
   /** How far ahead the upcoming window reaches (simulated ms). Default 26 h: the longest lead plus a day. */
   horizonMs?: number;
-  /** Most series read per window scan. Default 500. */
-  scanLimit?: number;
   /** Live card edits per channel: minimum real ms between edits. Default 1000. */
   editIntervalMs?: number;
   /** First retry delay after a transient failure (simulated ms, doubled per attempt, capped at 2 min). */
@@ -121,6 +119,8 @@ class NotifierImpl implements Notifier {
   readonly stats: NotifierStats = emptyStats();
 
   readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed'>> & Pick<NotifierOptions, 'users' | 'feed'>;
+  /** The feed and names this notifier runs itself when it was given none. */
+  readonly #own: { feed: Feed; names: NameIndex } | undefined;
   readonly #pacer: EditPacer;
   readonly #source: NotifySource;
   readonly #subs: SubscriptionIndex;
@@ -159,7 +159,6 @@ class NotifierImpl implements Notifier {
       tickMs: 10_000,
       tenantsRefreshMs: 10 * 60_000,
       horizonMs: 26 * HOUR,
-      scanLimit: 500,
       editIntervalMs: 1000,
       retryBaseMs: 5_000,
       resultsLateWindowMs: 3 * HOUR,
@@ -171,23 +170,29 @@ class NotifierImpl implements Notifier {
     };
     const o = this.#o;
     this.#pacer = new EditPacer({ minIntervalMs: o.editIntervalMs });
-    this.#source = o.feed
-      ? new FeedSource({
-          ...o.feed,
-          client: o.client,
-          logger: o.logger,
-          stats: this.stats,
-          horizonMs: o.horizonMs,
-        })
-      : new ClientSource({
-          client: o.client,
-          logger: o.logger,
-          stats: this.stats,
-          horizonMs: o.horizonMs,
-          scanLimit: o.scanLimit,
-          resultsLateWindowMs: o.resultsLateWindowMs,
-          summariesPerRead: o.summariesPerRead,
-        });
+    // One source: the feed. Without a running one (a notifier on its own), the notifier runs its
+    // own feed and name index over its client and brings them up to date before each tick.
+    const own = o.feed
+      ? undefined
+      : {
+          feed: createFeed({
+            client: o.client,
+            clock: o.clock,
+            logger: o.logger,
+            horizonMs: o.horizonMs,
+            pastMs: 12 * HOUR + o.resultsLateWindowMs,
+            summariesPerRead: o.summariesPerRead,
+          }),
+          names: createNameIndex({ client: o.client, clock: o.clock, logger: o.logger }),
+        };
+    this.#own = own;
+    this.#source = new FeedSource({
+      ...(o.feed ?? own!),
+      client: o.client,
+      logger: o.logger,
+      stats: this.stats,
+      horizonMs: o.horizonMs,
+    });
     this.#subs = new SubscriptionIndex(
       (rosterId) => this.#source.teamOfRoster(rosterId),
       (series) =>
@@ -274,6 +279,20 @@ class NotifierImpl implements Notifier {
     return this.#running;
   }
 
+  /** The notifier's own feed and names, brought up to the clock's now (a notifier without a running feed). */
+  async #refreshOwn(): Promise<void> {
+    const { feed, names } = this.#own!;
+    if (!names.loaded)
+      await names
+        .refresh()
+        .catch((error: unknown) =>
+          this.#o.logger.warn({ err: error }, 'names could not be loaded; cards name teams once they are'),
+        );
+    await feed
+      .tick()
+      .catch((error: unknown) => this.#o.logger.warn({ err: error }, 'the feed could not be read'));
+  }
+
   async #tick(): Promise<void> {
     const now = this.#o.clock.nowMs();
     this.stats.ticks++;
@@ -282,6 +301,7 @@ class NotifierImpl implements Notifier {
     await this.#lastRun(now);
     await this.#dispatcher.retryMarks();
     await this.#prune();
+    if (this.#own) await this.#refreshOwn();
     if (!this.#source.complete) {
       // Nothing is decided on half a schedule; the run is not recorded, so nothing is skipped either.
       if (!this.#waitLogged)

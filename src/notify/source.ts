@@ -1,13 +1,10 @@
 /**
  * What the notifier reads, and from where. A `NotifySource` holds the series the notification jobs
  * look at (upcoming within the horizon, live, recently finished), the live data of live series and
- * the names cards need. Two implement it:
- * - `FeedSource` (`feed-source.ts`): the feed and the name index of a running Matchday (`matchday
- *   start`): the one upstream reader for commands and notifications; the notifier sends nothing
- *   itself;
- * - `ClientSource` (`client-source.ts`): reads the service through the client on its own, for a
- *   notifier that runs without a feed (tests, benches).
- * The jobs (`jobs/`) read only this interface, so they run the same over either.
+ * the names cards need. One implements it: `FeedSource` (`feed-source.ts`), over the feed and the
+ * name index of a running Matchday (`matchday start`: the one upstream reader for commands and
+ * notifications), or over a feed and index the notifier runs itself when it is given none (a
+ * notifier on its own: tests, benches). The jobs (`jobs/`) read only this interface.
  */
 import type { MapNames, SeriesLabels } from '../bot/format.ts';
 import type { Preview } from '../bot/preview.ts';

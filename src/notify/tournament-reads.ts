@@ -1,14 +1,13 @@
 /**
  * What the tournament-end job (`jobs/tournament-end.ts`) reads when a series that may close a
  * tournament ends: the tournament's stages (once per tournament), to know its final substage, then
- * the outcome through `readPlacements` (src/bot/outcome.ts), the one reading `/tournament` uses. Both
- * sources (`ClientSource`, `FeedSource`) read through this, with their own way to load the names of
- * the teams placed.
+ * the outcome through `readPlacements` (src/bot/outcome.ts), the one reading `/tournament` uses. The
+ * notifier's source (`feed-source.ts`) reads through this, with the name index for the teams placed.
  */
 import { finalSubstage, type Placement, readPlacements } from '../bot/outcome.ts';
 import type { CallOptions } from '../client/types.ts';
 import type { Series, Substage, Tournament } from '../protocol/types.ts';
-import type { NotifyClient } from './client-source.ts';
+import type { NotifyClient } from './service-reads.ts';
 
 /** A tournament whose final substage is over: its outcome and when its last series ended. */
 export interface TournamentEnd {

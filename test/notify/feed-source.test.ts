@@ -119,9 +119,9 @@ describe('the notifier over the feed', () => {
         .map((p) => `${p.key}\n${sameWords(p.text)}`)
         .sort();
     expect(reminders(over.discord)).toEqual(reminders(own.discord));
-    // The feed did the reading: the notifier over it sent no request of its own; the other read a lot.
+    // The feed did the reading: the notifier over it sent no request of its own (the notifier on
+    // its own reads through a feed of its own, the same source).
     expect(over.notifier.stats.reads).toBe(0);
-    expect(own.notifier.stats.reads).toBeGreaterThan(100);
   }, 600_000);
 
   it("waits for the feed's first read of the schedule: the day's digest is not built from half of it", async () => {
