@@ -23,7 +23,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
-import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
+import type { BracketPart, Series, StandingEntry, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
 
@@ -71,11 +71,7 @@ export default defineCommand({
     await unlessBusy(ctx, names.ensureTournaments(data, [tournamentId]));
     let substages = names.substagesOf(tournamentId);
     if (substages.length === 0) substages = await data.tournaments.substages(tournamentId, { take: 50 });
-    // In playing order: the stage (groups before playoffs: by start, then stage), then the substage.
-    const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
-    substages = substages
-      .filter((s) => s.deleted_at === null)
-      .sort((a, b) => startOf(a) - startOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id);
+    substages = inStageOrder(substages.filter((s) => s.deleted_at === null));
     if (substages.length === 0) {
       const title = names.tournament(tournamentId)?.title;
       throw new UserError(
@@ -137,7 +133,9 @@ export default defineCommand({
       };
     }
     await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
-    const card = tableCard(t, title, substage, names, policy, footer);
+    const target = substage.rules.advance?.substage?.id;
+    const advanceTo = substages.find((s) => s.id === target)?.title;
+    const card = tableCard(t, title, substage, names, policy, footer, advanceTo);
     const logos = logoUrlsOf(names, tableRosters(substage));
     return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
   },
@@ -158,6 +156,22 @@ async function substageSeries(ctx: Parameters<typeof fromFeed>[0], substageId: n
   });
   if (held && !held.filling) return [...held.series];
   return visible(await ctx.data.substages.series(substageId, { order: 'start-asc', take: 50 }));
+}
+
+/**
+ * Substages in the tournament's order: stage by stage (a stage's place: its first substage's start,
+ * so groups come before the playoffs they feed), and within a stage by the substage's `order`
+ * (Group A, B, C, D, whichever day each starts).
+ */
+export function inStageOrder(substages: readonly Substage[]): Substage[] {
+  const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
+  const stageStart = new Map<number, number>();
+  for (const s of substages)
+    stageStart.set(s.stage.id, Math.min(stageStart.get(s.stage.id) ?? Number.POSITIVE_INFINITY, startOf(s)));
+  const placeOf = (s: Substage) => stageStart.get(s.stage.id)!;
+  return [...substages].sort(
+    (a, b) => placeOf(a) - placeOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id,
+  );
 }
 
 /**
@@ -197,15 +211,17 @@ export function pickSubstage(
       titles,
     );
   }
-  // The stage being played: the latest started one with results (parallel groups start together,
-  // and the one with results says the most), else the latest started, else the first.
+  // The stage being played: the latest stage that has started (the playoffs once they begin, never
+  // a finished group before them); within it the latest started substage with results (parallel
+  // groups start together or a day apart, and the one with results says the most), else the latest
+  // started one. Before anything starts, the first.
   const started = substages
     .filter((s) => s.start !== null && Date.parse(s.start) <= now.getTime())
     .sort((a, b) => Date.parse(b.start!) - Date.parse(a.start!) || a.order - b.order);
   const played = (s: Substage) => s.standings.some((e) => e.wins + e.draws + e.losses > 0);
   const latest = started[0];
   if (!latest) return substages[0]!;
-  return started.find((s) => s.start === latest.start && played(s)) ?? started.find(played) ?? latest;
+  return started.find((s) => s.stage.id === latest.stage.id && played(s)) ?? latest;
 }
 
 /** "A, B, C and 4 more" within `max` characters, never cutting a name. */
@@ -220,7 +236,14 @@ export function listWithin(t: Translate, items: readonly string[], max: number):
   return shown.join(', ') + more(items.length - shown.length);
 }
 
-/** Round-robin table. Under `show` in rank order; otherwise listed by seed with figures guarded. */
+/**
+ * Round-robin table in the data's order: the service ranks its standings (points, wins, map
+ * difference, score difference; `src/service/world-standings.ts` `standingsAt`), so the table never
+ * re-sorts them. Columns: rank, team, W, D, L, points, map difference ("Maps") and score difference
+ * ("Diff") where the data gives them (v2 gives neither). A rule under the teams that advance
+ * (`rules.advance.number`), and a line naming where they go (`advanceTo`, the substage's title).
+ * Under `show` in rank order; otherwise listed by name with figures guarded.
+ */
 export function tableCard(
   t: Translate,
   title: string,
@@ -228,8 +251,10 @@ export function tableCard(
   names: NameIndex,
   policy: SpoilerPolicy,
   footer?: string,
+  advanceTo?: string,
 ): Card {
-  const h = (key: 'team' | 'w' | 'd' | 'l' | 'pts' | 'diff') => t(`commands.standings.header.${key}`);
+  const h = (key: 'team' | 'w' | 'd' | 'l' | 'pts' | 'maps' | 'diff') =>
+    t(`commands.standings.header.${key}`);
   const columns: Table['columns'] = [
     { header: '#', align: 'right' },
     { header: h('team') },
@@ -238,14 +263,13 @@ export function tableCard(
     { header: h('l'), align: 'right' },
     { header: h('pts'), align: 'right' },
   ];
-  // Without score differences (v2) the table has no Diff column, and ties keep the data's order.
-  const withDiff = substage.standings.every((s) => s.score_diff !== null);
+  const ranked = substage.standings;
+  // Without map or score differences (v2) the table has no Maps or Diff column.
+  const withMaps = ranked.every((s) => s.match_diff !== null);
+  const withDiff = ranked.every((s) => s.score_diff !== null);
+  if (withMaps) columns.push({ header: h('maps'), align: 'right' });
   if (withDiff) columns.push({ header: h('diff'), align: 'right' });
-  const ranked = [...substage.standings].sort(
-    (a, b) =>
-      b.points - a.points ||
-      (withDiff ? b.score_diff! - a.score_diff! || b.wins - a.wins || a.roster.id - b.roster.id : 0),
-  );
+  const advancing = advanceCount(substage);
   const card: Card = { title, colour: COLOURS.info };
   if (policy === 'hide') {
     const teams = (
@@ -258,6 +282,13 @@ export function tableCard(
     const seeded = [...ranked].sort((a, b) =>
       teamName(names, a.roster.id).localeCompare(teamName(names, b.roster.id)),
     );
+    const figures = (s: StandingEntry) =>
+      [
+        `${s.wins}–${s.draws}–${s.losses}`,
+        t('commands.standings.pts', { count: s.points }),
+        ...(withMaps ? [signed(s.match_diff!)] : []),
+        ...(withDiff ? [signed(s.score_diff!)] : []),
+      ].join(' · ');
     card.table = {
       columns: [
         { header: h('team') },
@@ -265,13 +296,7 @@ export function tableCard(
       ],
       rows: seeded.map((s) => [
         [teamName(names, s.roster.id)],
-        guardResult(
-          [
-            `${s.wins}–${s.draws}–${s.losses} · ${t('commands.standings.pts', { count: s.points })}${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
-          ],
-          policy,
-          t,
-        ),
+        guardResult([`${figures(s)} (#${ranked.indexOf(s) + 1})`], policy, t),
       ]),
     };
   } else {
@@ -284,9 +309,20 @@ export function tableCard(
         [String(s.draws)],
         [String(s.losses)],
         [String(s.points)],
+        ...(withMaps ? [[signed(s.match_diff!)]] : []),
         ...(withDiff ? [[signed(s.score_diff!)]] : []),
       ]),
+      ...(advancing ? { cut: advancing } : {}),
     };
+  }
+  if (advancing && policy !== 'hide' && ranked.length > 0) {
+    card.description = [
+      [
+        advanceTo
+          ? t('commands.standings.advanceTo', { count: advancing, stage: advanceTo })
+          : t('commands.standings.advance', { count: advancing }),
+      ],
+    ];
   }
   if (ranked.length === 0 && policy !== 'hide') {
     delete card.table;
@@ -294,6 +330,12 @@ export function tableCard(
   }
   if (footer) card.footer = footer;
   return card;
+}
+
+/** How many teams of a group advance (its rules), when that is a cut inside the table. */
+export function advanceCount(substage: Substage): number | undefined {
+  const n = substage.rules.advance?.number;
+  return n !== undefined && n > 0 && n < substage.standings.length ? n : undefined;
 }
 
 /** One team's line in a lobby table. */

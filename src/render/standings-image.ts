@@ -20,6 +20,11 @@ export interface TableImage {
   logos?: { column: number; rows: (string | undefined)[] };
   /** A line under the table, e.g. why results are not shown. */
   note?: string;
+  /**
+   * The advance line: the first `cut` rows go through (tinted green, a rule under them), the rest
+   * are out (tinted red).
+   */
+  cut?: number;
 }
 
 /** One side of a bracket series: a team, `TBD` (not known yet) or `hidden` (known, but a result). */
@@ -50,6 +55,9 @@ const COLOURS = {
   text: '#e8e9ee',
   muted: '#9a9db0',
   winner: '#22c55e',
+  advancing: '#1f3a2b',
+  eliminated: '#3a2226',
+  loser: '#ef4444',
   accent: '#5865f2',
   gold: '#f5b82e',
 } as const;
@@ -228,9 +236,25 @@ function drawTable(input: TableImage, logos: ReadonlyMap<string, Logo>): Buffer 
     x += widths[i]!;
   });
   y += ROW;
+  const cut = input.cut;
   input.rows.forEach((row, r) => {
-    ctx.fillStyle = r % 2 === 0 ? COLOURS.panel : COLOURS.background;
+    ctx.fillStyle =
+      cut === undefined
+        ? r % 2 === 0
+          ? COLOURS.panel
+          : COLOURS.background
+        : r < cut
+          ? COLOURS.advancing
+          : COLOURS.eliminated;
     ctx.fillRect(PAD, y, tableWidth, ROW);
+    if (cut !== undefined) {
+      ctx.fillStyle = r < cut ? COLOURS.winner : COLOURS.loser;
+      ctx.fillRect(PAD, y + 1, 3, ROW - 2);
+      if (r === cut) {
+        ctx.fillStyle = COLOURS.text;
+        ctx.fillRect(PAD, y - 1, tableWidth, 2);
+      }
+    }
     let cx = PAD;
     row.forEach((text, i) => {
       const logo = i === logoColumn ? logos.get(input.logos?.rows[r] ?? '') : undefined;

@@ -56,12 +56,14 @@ export function tableImageOf(card: Card, logoUrls?: ReadonlyMap<string, string>)
   if (!keep.some(Boolean)) return undefined;
   const columns = table.columns.filter((_, i) => keep[i]);
   const rows = table.rows.map((row) => row.filter((_, i) => keep[i]).map((cell) => plainText(cell)));
-  const column = columns.findIndex((c) => c.header === 'Team');
+  // The team column: the one whose cells name teams with logos (its header is in the reader's language).
+  const column = logoUrls ? columns.findIndex((_, i) => rows.some((row) => logoUrls.has(row[i] ?? ''))) : -1;
   const urls = column >= 0 && logoUrls ? rows.map((row) => logoUrls.get(row[column] ?? '')) : [];
   return {
     title: card.title,
     columns,
     rows,
+    ...(table.cut ? { cut: table.cut } : {}),
     ...(urls.some(Boolean) ? { logos: { column, rows: urls } } : {}),
     ...(keep.every(Boolean) ? {} : { note: HIDDEN_NOTE }),
   };

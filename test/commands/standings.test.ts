@@ -59,19 +59,23 @@ describe.each(APIS)('on %s', (api) => {
       // its score difference, which v3 gives and v2 does not.
       const rows = substage.standings.map((s) => ({ ...s, diff: s.score_diff! }));
       if (api === 'v2') {
-        // v2 standings carry no score difference: no Diff column (never a made-up 0), and teams
-        // level on points keep the order the data gives them.
+        // v2 standings carry no map or score difference: no Maps or Diff column (never a made-up 0).
         expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'W', 'D', 'L', 'Pts']);
       } else {
-        expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'W', 'D', 'L', 'Pts', 'Diff']);
+        expect(table.columns.map((c) => c.header)).toEqual([
+          '#',
+          'Team',
+          'W',
+          'D',
+          'L',
+          'Pts',
+          'Maps',
+          'Diff',
+        ]);
       }
-      const expected =
-        api === 'v2'
-          ? [...rows].sort((a, b) => b.points - a.points)
-          : [...rows].sort(
-              (a, b) =>
-                b.points - a.points || b.diff - a.diff || b.wins - a.wins || a.roster.id - b.roster.id,
-            );
+      // The data's order, never re-sorted (the service ranks by points, wins, map difference).
+      const expected = rows;
+      const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
       expect(table.rows).toHaveLength(expected.length);
       table.rows.forEach((row, i) => {
         const s = expected[i]!;
@@ -82,7 +86,7 @@ describe.each(APIS)('on %s', (api) => {
           String(s.draws),
           String(s.losses),
           String(s.points),
-          ...(api === 'v2' ? [] : [s.diff > 0 ? `+${s.diff}` : String(s.diff)]),
+          ...(api === 'v2' ? [] : [signed(s.match_diff!), signed(s.diff)]),
         ]);
       });
       expect(result.reply.cards[0]!.title).toBe(`${tournament.title} · ${substage.title}`);
@@ -91,9 +95,7 @@ describe.each(APIS)('on %s', (api) => {
     it('keeps standings behind spoilers (listed by name) or hides them, per policy', async () => {
       const world = stack.service.world;
       const { tournament, substage } = findGroup();
-      const leader = [...substage.standings].sort(
-        (a, b) => b.points - a.points || b.score_diff! - a.score_diff!,
-      )[0]!;
+      const leader = substage.standings[0]!;
       const spoiler = await call(
         stack,
         'standings',
@@ -164,6 +166,38 @@ describe.each(APIS)('on %s', (api) => {
   });
 
   describe('/standings without a stage', () => {
+    it('shows the playoffs while they are live (not a finished group), and lists the other stages in their order', async () => {
+      const world = stack.service.world;
+      const frozen = world.now();
+      // An instant a bracket's first series is live: its groups are over by then.
+      const tournament = world
+        .window(frozen)
+        .tournaments.find(
+          (tr) => tr.stages.length > 1 && tr.stages.some((st) => st.substages.some((s) => s.type === 2)),
+        )!;
+      const bracket = tournament.stages.flatMap((stage) => stage.substages).find((sub) => sub.type === 2)!;
+      const first = [...bracket.series].sort((a, b) => a.start - b.start)[0]!;
+      const at = first.start + 60_000;
+      await stack.jump(new Date(at));
+      try {
+        expect(world.lifecycle(first, at)).toBe('live');
+        const title = world.tournamentAt(tournament).title;
+        const result = await call(stack, 'standings', { tournament: title });
+        expect(result.outcome).toBe('ok');
+        const card = result.reply.cards[0]!;
+        expect(card.title).toBe(`${title} · ${bracket.title}`);
+        // The other stages stage by stage, each stage's groups in their order (A, B, C, D).
+        const expected = tournament.stages
+          .flatMap((stage) => [...stage.substages].sort((a, b) => a.order - b.order))
+          .filter((sub) => sub.id !== bracket.id)
+          .map((sub) => sub.title);
+        expect(expected.length).toBeGreaterThan(1);
+        expect(card.footer).toBe(`Other stages: ${expected.join(', ')}`);
+      } finally {
+        await stack.jump(new Date(frozen));
+      }
+    });
+
     it('shows a group with results (not an empty one) and lists the other stages in playing order', async () => {
       const { tournament } = findGroup();
       const result = await call(stack, 'standings', { tournament: tournament.title });
