@@ -24,7 +24,14 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, StandingEntry, Substage } from '../src/protocol/types.ts';
-import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
+import {
+  attachBracket,
+  attachTable,
+  bracketRounds,
+  logoUrlsOf,
+  roundLabel,
+  startOf,
+} from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */
@@ -32,12 +39,6 @@ const ROUND_ROBIN = 1;
 const BRACKET = 2;
 /** A battle-royale lobby group: many teams per series, ranked by points (placement and kills). */
 const LOBBY = 3;
-
-const PART_TITLES: Record<BracketPart, 'upper' | 'lower' | 'grandFinal'> = {
-  UB: 'upper',
-  LB: 'lower',
-  GF: 'grandFinal',
-};
 
 export default defineCommand({
   name: 'standings',
@@ -107,7 +108,7 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(t, title, series, names, policy, footer);
       return {
-        cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)],
+        cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`, t)],
         ...flags,
       };
     }
@@ -117,7 +118,7 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(t, title, substage, series, names, policy, footer);
       const logos = logoUrlsOf(names, tableRosters(substage));
-      return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
+      return { cards: [await attachTable(card, `standings-${substage.id}.png`, t, logos)], ...flags };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -137,7 +138,7 @@ export default defineCommand({
     const advanceTo = substages.find((s) => s.id === target)?.title;
     const card = tableCard(t, title, substage, names, policy, footer, advanceTo);
     const logos = logoUrlsOf(names, tableRosters(substage));
-    return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
+    return { cards: [await attachTable(card, `standings-${substage.id}.png`, t, logos)], ...flags };
   },
 });
 
@@ -455,7 +456,11 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** Bracket rounds: one field per part and column (UB round 1, ..., LB ..., GF). */
+/**
+ * Bracket rounds in the order they are played (by their first series' start; the upper bracket
+ * first where two rounds start together), each named as fans say it (`roundLabel`: "Upper-bracket
+ * final"), its series by start time with their time while unplayed and a LIVE mark while live.
+ */
 export function bracketCard(
   t: Translate,
   title: string,
@@ -464,25 +469,23 @@ export function bracketCard(
   policy: SpoilerPolicy,
   footer?: string,
 ): Card {
-  const rounds = bracketRounds(series);
+  const rounds = [...bracketRounds(series).values()];
   const partOrder: BracketPart[] = ['UB', 'LB', 'GF'];
-  const minUbCol = Math.min(...[...rounds.values()].filter((r) => r.part === 'UB').map((r) => r.col));
-  const ordered = [...rounds.values()].sort(
-    (a, b) => partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
+  const minUbCol = Math.min(...rounds.filter((r) => r.part === 'UB').map((r) => r.col));
+  const firstStart = (r: (typeof rounds)[number]) => Math.min(...r.series.map(startOf));
+  const ordered = [...rounds].sort(
+    (a, b) =>
+      firstStart(a) - firstStart(b) || partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
   );
   // Each round: a bold heading line, then one line per series (single-line spans render alike everywhere).
   const description: Text[] = [];
   for (const round of ordered) {
-    const first = Math.min(...ordered.filter((r) => r.part === round.part).map((r) => r.col));
-    const part = t(`commands.standings.${PART_TITLES[round.part]}`);
-    const name =
-      round.part === 'GF'
-        ? part
-        : `${part} · ${t('commands.standings.round', { round: round.col - first + 1 })}`;
-    description.push([{ text: name, bold: true }]);
-    for (const s of round.series.sort(
-      (a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
-    )) {
+    description.push([{ text: roundLabel(t, round, rounds), bold: true }]);
+    const byStart = [...round.series].sort(
+      (a, b) =>
+        startOf(a) - startOf(b) || (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
+    );
+    for (const s of byStart) {
       // Who reached a later round is itself a result: guarded like the scores.
       description.push(bracketLine(t, s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
     }
@@ -503,8 +506,8 @@ function bracketLine(
 ): Text {
   const live = { text: t('commands.standings.live'), bold: true };
   const [home, away] = orderedParticipants(series);
-  const a = home ? teamName(names, home.roster.id) : 'TBD';
-  const b = away ? teamName(names, away.roster.id) : 'TBD';
+  const a = home ? teamName(names, home.roster.id) : t('cards.series.tbd');
+  const b = away ? teamName(names, away.roster.id) : t('cards.series.tbd');
   if (advanced && policy !== 'show' && (home || away)) {
     const finished = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
     const winner = home?.winner ? a : away?.winner ? b : undefined;

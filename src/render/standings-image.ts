@@ -46,6 +46,8 @@ export interface BracketImage {
   /** The winner of the grand final, when it is over and may be shown. */
   champion?: string;
   note?: string;
+  /** The picture's own words in the reader's language (default English): an unknown team, the champion's label. */
+  words?: { tbd: string; champion: string };
 }
 
 const COLOURS = {
@@ -298,6 +300,8 @@ interface SlotArt {
   logos: ReadonlyMap<string, Logo>;
   /** Room before every name (0 when the picture has no logo, so names line up either way). */
   indent: number;
+  /** An unknown team, in the reader's language. */
+  tbd: string;
 }
 
 /** The room a logo takes before a bracket slot's name. */
@@ -311,17 +315,29 @@ const SLOT_LOGO_ROOM = LOGO_SIDE + 4;
 export function bracketPng(input: BracketImage, logos: ReadonlyMap<string, Logo> = new Map()): Buffer {
   const drawn = bracketWithLogos(input, logos);
   const hasLogo = drawn.rounds.some((r) => r.series.some((s) => s.a.logo || s.b.logo));
-  const art: SlotArt = { logos, indent: hasLogo ? SLOT_LOGO_ROOM : 0 };
+  const art: SlotArt = { logos, indent: hasLogo ? SLOT_LOGO_ROOM : 0, tbd: drawn.words?.tbd ?? 'TBD' };
   return cached('bracket', drawn, () => {
     const ub = drawn.rounds.filter((r) => r.part === 'UB');
     const lb = drawn.rounds.filter((r) => r.part === 'LB');
     const gf = drawn.rounds.filter((r) => r.part === 'GF');
     const layout = bracketLayout(drawn, ub, lb, gf);
     const { canvas, ctx } = startPicture(layout.width, layout.height, drawn.title);
-    drawSection(ctx, ub, layout.ubTop, layout.ubHeight, art);
-    if (lb.length > 0) drawSection(ctx, lb, layout.lbTop, layout.lbHeight, art);
+    const ubLast = drawSection(ctx, ub, layout.ubTop, layout.ubHeight, art);
+    const lbLast = lb.length > 0 ? drawSection(ctx, lb, layout.lbTop, layout.lbHeight, art) : undefined;
     drawGrandFinal(ctx, gf, layout, art);
-    if (drawn.champion) drawChampion(ctx, drawn.champion, colX(layout.finalCol + gf.length), layout.finalMid);
+    // The upper- and lower-bracket finals feed the grand final.
+    if (gf.length > 0) {
+      if (ubLast?.length === 1) drawFeed(ctx, colX(ub.length - 1) + BOX_W, ubLast[0]!, layout);
+      if (lbLast?.length === 1) drawFeed(ctx, colX(lb.length - 1) + BOX_W, lbLast[0]!, layout);
+    }
+    if (drawn.champion)
+      drawChampion(
+        ctx,
+        drawn.champion,
+        drawn.words?.champion ?? 'CHAMPION',
+        colX(layout.finalCol + gf.length),
+        layout.finalMid,
+      );
     if (drawn.note) drawNote(ctx, drawn.note, canvas.height - PAD - 8, layout.width);
     return encodePng(canvas);
   });
@@ -375,14 +391,31 @@ function bracketLayout(
 /** The left edge of a bracket column. */
 const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
 
-/** Draws one bracket's rounds from the left edge, each under its label, series spread over the height. */
+/** A line from a bracket's final (its right edge at `x0`, middle `y`) to the grand final's box. */
+function drawFeed(ctx: SKRSContext2D, x0: number, y: number, layout: BracketLayout): void {
+  const x1 = colX(layout.finalCol);
+  const xm = x1 - COL_GAP / 2;
+  ctx.strokeStyle = COLOURS.line;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(x0, y);
+  ctx.lineTo(xm, y);
+  ctx.lineTo(xm, layout.finalMid);
+  ctx.lineTo(x1, layout.finalMid);
+  ctx.stroke();
+}
+
+/**
+ * Draws one bracket's rounds from the left edge, each under its label, series spread over the
+ * height; returns the last round's series middles (where its lines to the grand final start).
+ */
 function drawSection(
   ctx: SKRSContext2D,
   rounds: readonly BracketRound[],
   y0: number,
   height: number,
   art: SlotArt,
-): void {
+): number[] {
   let previous: number[] | undefined;
   rounds.forEach((round, c) => {
     const x = colX(c);
@@ -399,11 +432,13 @@ function drawSection(
     if (previous) drawConnectors(ctx, previous, centres, c);
     previous = centres;
   });
+  return previous ?? [];
 }
 
 /**
- * Lines from one round's series to the next round's (in column `col`) where the round halves: two
- * series feed one. Rounds that do not halve (a lower bracket's drop-in rounds) get none.
+ * Lines from one round's series to the next round's (in column `col`): where the round halves, two
+ * series feed one; where it does not (a lower bracket's drop-in round, whose other side comes down
+ * from the upper bracket), each series feeds the one beside it.
  */
 function drawConnectors(
   ctx: SKRSContext2D,
@@ -411,13 +446,14 @@ function drawConnectors(
   to: readonly number[],
   col: number,
 ): void {
-  if (from.length !== 2 * to.length) return;
+  const halves = from.length === 2 * to.length;
+  if (!halves && from.length !== to.length) return;
   ctx.strokeStyle = COLOURS.line;
   ctx.lineWidth = 2;
   const x0 = colX(col - 1) + BOX_W;
   const xm = x0 + COL_GAP / 2;
   to.forEach((cy, i) => {
-    for (const y of [from[2 * i]!, from[2 * i + 1]!]) {
+    for (const y of halves ? [from[2 * i]!, from[2 * i + 1]!] : [from[i]!]) {
       ctx.beginPath();
       ctx.moveTo(x0, y);
       ctx.lineTo(xm, y);
@@ -447,14 +483,14 @@ function drawGrandFinal(
 }
 
 /** The champion's gold box, centred on `mid`. */
-function drawChampion(ctx: SKRSContext2D, champion: string, x: number, mid: number): void {
+function drawChampion(ctx: SKRSContext2D, champion: string, label: string, x: number, mid: number): void {
   ctx.fillStyle = COLOURS.gold;
   roundRect(ctx, x, mid - BOX_H / 2, BOX_W, BOX_H);
   ctx.fill();
   ctx.fillStyle = '#1e1f24';
   ctx.font = font(11, true);
   ctx.textAlign = 'left';
-  ctx.fillText('CHAMPION', x + 10, mid - 10);
+  ctx.fillText(label, x + 10, mid - 10);
   ctx.font = font(14, true);
   ctx.fillText(fitText(ctx, champion, BOX_W - 20), x + 10, mid + 9);
 }
@@ -492,7 +528,7 @@ function drawSeries(
     ctx.font = font(13, slot.winner === true);
     ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
     ctx.textAlign = 'left';
-    const name = slot.hidden ? '?' : (slot.team ?? 'TBD');
+    const name = slot.hidden ? '?' : (slot.team ?? art.tbd);
     ctx.fillText(fitText(ctx, name, BOX_W - 44 - art.indent), x + 10 + art.indent, cy);
     if (slot.score !== undefined) {
       ctx.textAlign = 'right';

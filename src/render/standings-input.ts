@@ -15,6 +15,7 @@ import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Card, plainText, type Span } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type { BracketPart, Series } from '../protocol/types.ts';
 import { fetchLogos, logoUrlOf } from './logos.ts';
 import {
@@ -28,9 +29,9 @@ import {
 /**
  * Drawn under a picture whose results are left out. A picture holds no command: each platform
  * writes `/settings spoilers` its own way (`/matchday settings spoilers` on Slack), so the note
- * names the setting, the same words on every platform.
+ * names the setting, the same words on every platform, in the reader's language.
  */
-export const HIDDEN_NOTE = 'Results are hidden by the spoiler setting.';
+export const hiddenNote = (t: Translate): string => t('commands.standings.picture.hidden');
 
 const hasSpoiler = (cell: readonly Span[]): boolean =>
   cell.some((span) => typeof span === 'object' && 'spoiler' in span);
@@ -49,7 +50,11 @@ export function logoUrlsOf(names: NameIndex, rosters: readonly number[]): Map<st
  * The picture of a table card, or undefined when the card has no table (nothing to draw). With
  * `logoUrls` (team name to logo URL), a row whose "Team" cell names a team with a logo gets it.
  */
-export function tableImageOf(card: Card, logoUrls?: ReadonlyMap<string, string>): TableImage | undefined {
+export function tableImageOf(
+  card: Card,
+  t: Translate,
+  logoUrls?: ReadonlyMap<string, string>,
+): TableImage | undefined {
   const table = card.table;
   if (!table || table.rows.length === 0) return undefined;
   const keep = table.columns.map((_, i) => !table.rows.some((row) => hasSpoiler(row[i] ?? [])));
@@ -65,21 +70,20 @@ export function tableImageOf(card: Card, logoUrls?: ReadonlyMap<string, string>)
     rows,
     ...(table.cut ? { cut: table.cut } : {}),
     ...(urls.some(Boolean) ? { logos: { column, rows: urls } } : {}),
-    ...(keep.every(Boolean) ? {} : { note: HIDDEN_NOTE }),
+    ...(keep.every(Boolean) ? {} : { note: hiddenNote(t) }),
   };
 }
 
-const PART_TITLES: Record<BracketPart, string> = {
-  UB: 'Upper bracket',
-  LB: 'Lower bracket',
-  GF: 'Grand final',
-};
+/** A bracket round: its part and column, and its series. */
+export interface BracketRound {
+  part: BracketPart;
+  col: number;
+  series: Series[];
+}
 
 /** A bracket's series by round (`UB:1`, `LB:2`, `GF:1`, ...); series without a position are left out. */
-export function bracketRounds(
-  series: readonly Series[],
-): Map<string, { part: BracketPart; col: number; series: Series[] }> {
-  const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
+export function bracketRounds(series: readonly Series[]): Map<string, BracketRound> {
+  const rounds = new Map<string, BracketRound>();
   for (const s of series) {
     const pos = s.bracket_position;
     if (!pos) continue;
@@ -91,12 +95,40 @@ export function bracketRounds(
   return rounds;
 }
 
+/**
+ * A round's name as fans say it and the match preview writes it (`src/bot/preview-stakes.ts`):
+ * "Grand final", "Upper-bracket final", "Upper-bracket semifinals" (the two series before it),
+ * "Upper-bracket quarterfinals" (the four before those), "Lower-bracket final", else
+ * "Upper bracket · round 2".
+ */
+export function roundLabel(t: Translate, round: BracketRound, rounds: Iterable<BracketRound>): string {
+  if (round.part === 'GF') return t('commands.standings.grandFinal');
+  const cols = [...rounds].filter((r) => r.part === round.part).map((r) => r.col);
+  const first = Math.min(...cols);
+  const last = Math.max(...cols);
+  const fromLast = last - round.col;
+  if (last > first) {
+    if (round.part === 'UB' && fromLast === 0) return t('commands.standings.ubFinal');
+    if (round.part === 'LB' && fromLast === 0) return t('commands.standings.lbFinal');
+    if (round.part === 'UB' && fromLast === 1 && round.series.length === 2)
+      return t('commands.standings.ubSemifinals');
+    if (round.part === 'UB' && fromLast === 2 && round.series.length === 4)
+      return t('commands.standings.ubQuarterfinals');
+  }
+  const part = t(round.part === 'UB' ? 'commands.standings.upper' : 'commands.standings.lower');
+  return `${part} · ${t('commands.standings.round', { round: round.col - first + 1 })}`;
+}
+
+/** When a series is played: its start, else never (unscheduled last). */
+export const startOf = (s: Series): number => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
+
 /** The picture of a double-elimination bracket under the spoiler policy. */
 export function bracketImageOf(
   title: string,
   series: readonly Series[],
   names: NameIndex,
   policy: SpoilerPolicy,
+  t: Translate,
 ): BracketImage | undefined {
   const rounds = bracketRounds(series);
   if (rounds.size === 0) return undefined;
@@ -114,10 +146,7 @@ export function bracketImageOf(
       const seeding = round.part === 'UB' && round.col === firstCol('UB');
       return {
         part: round.part,
-        label:
-          round.part === 'GF'
-            ? PART_TITLES.GF
-            : `${PART_TITLES[round.part]} · round ${round.col - firstCol(round.part) + 1}`,
+        label: roundLabel(t, round, ordered),
         series: round.series
           .sort((a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0))
           .map((s) => {
@@ -145,7 +174,8 @@ export function bracketImageOf(
           }),
       };
     }),
-    ...(show ? {} : { note: HIDDEN_NOTE }),
+    ...(show ? {} : { note: hiddenNote(t) }),
+    words: { tbd: t('cards.series.tbd'), champion: t('commands.standings.picture.champion') },
   };
   if (champion) image.champion = champion;
   return image;
@@ -158,12 +188,17 @@ export function bracketImageOf(
 export async function attachTable(
   card: Card,
   fileName: string,
+  t: Translate,
   logoUrls?: ReadonlyMap<string, string>,
 ): Promise<Card> {
-  const input = tableImageOf(card, logoUrls);
+  const input = tableImageOf(card, t, logoUrls);
   if (!input) return card;
   const logos = await fetchLogos((input.logos?.rows ?? []).filter((url) => url !== undefined));
-  card.image = { png: tablePng(input, logos), name: fileName, alt: `${card.title}: the table` };
+  card.image = {
+    png: tablePng(input, logos),
+    name: fileName,
+    alt: t('commands.standings.picture.tableAlt', { title: card.title }),
+  };
   return card;
 }
 
@@ -173,11 +208,16 @@ export async function attachBracket(
   names: NameIndex,
   policy: SpoilerPolicy,
   fileName: string,
+  t: Translate,
 ): Promise<Card> {
-  const input = bracketImageOf(card.title, series, names, policy);
+  const input = bracketImageOf(card.title, series, names, policy, t);
   if (!input) return card;
   const urls = input.rounds.flatMap((r) => r.series.flatMap((s) => [s.a.logo, s.b.logo]));
   const logos = await fetchLogos(urls.filter((url) => url !== undefined));
-  card.image = { png: bracketPng(input, logos), name: fileName, alt: `${card.title}: the bracket` };
+  card.image = {
+    png: bracketPng(input, logos),
+    name: fileName,
+    alt: t('commands.standings.picture.bracketAlt', { title: card.title }),
+  };
   return card;
 }

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plainText } from '../../src/bot/reply.ts';
+import { translator } from '../../src/i18n/i18n.ts';
 import { tableImageOf } from '../../src/render/standings-input.ts';
 import { call, type Stack, startStack, tenantWith } from './helpers.ts';
 import { teamNameOf } from './truth.ts';
@@ -53,7 +54,7 @@ describe.each([1, 42, 7])('/standings on the world of seed %i', (seed) => {
           const advance = substage.rules.advance?.number;
           if (advance && advance < expected.length) expect(table.cut).toBe(advance);
           else expect(table.cut).toBeUndefined();
-          const picture = tableImageOf(card)!;
+          const picture = tableImageOf(card, translator('en'))!;
           expect(picture.rows.map((row) => row[1])).toEqual(expected);
           expect(picture.cut).toBe(table.cut);
           for (let i = 1; i < substage.standings.length; i++)

@@ -126,10 +126,16 @@ describe.each(APIS)('on %s', (api) => {
       const result = await call(stack, 'standings', { tournament: tournament.title, stage: substage.title });
       expect(result.outcome).toBe('ok');
       const lines = result.reply.cards[0]!.description!;
-      expect(lines[0]).toEqual([{ text: 'Upper bracket · round 1', bold: true }]);
+      // Rounds named as fans say them: an 8-team bracket opens with the quarterfinals, and its
+      // upper and lower brackets end in their finals (never "Upper bracket · round 3").
+      expect(lines[0]).toEqual([{ text: 'Upper-bracket quarterfinals', bold: true }]);
       const headings = lines
         .filter((l) => l.length === 1 && typeof l[0] === 'object' && 'bold' in l[0]!)
         .map((l) => (l[0] as { text: string }).text);
+      expect(headings).toEqual(expect.arrayContaining(['Upper-bracket semifinals', 'Upper-bracket final']));
+      expect(headings).not.toContain('Upper bracket · round 3');
+      if (series.some((s) => s.bracket_position?.part === 'LB'))
+        expect(headings).toContain('Lower-bracket final');
       const done = series.find((s) => s.lifecycle === 'over' && s.participants.length === 2)!;
       const [home, away] = [...done.participants].sort((a, b) => a.seed - b.seed);
       expect(result.text).toContain(
