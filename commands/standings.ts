@@ -7,6 +7,7 @@
  * a lobby its series (1).
  */
 
+import { bracketRounds, roundLabel, startOf } from '../src/bot/bracket-rounds.ts';
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import {
   forfeitVerdict,
@@ -24,14 +25,7 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, StandingEntry, Substage } from '../src/protocol/types.ts';
-import {
-  attachBracket,
-  attachTable,
-  bracketRounds,
-  logoUrlsOf,
-  roundLabel,
-  startOf,
-} from '../src/render/standings-input.ts';
+import { attachBracket, attachTable, logoUrlsOf } from '../src/render/standings-input.ts';
 import { fromFeed, isNotFound, resolveName, scopeOf, unlessBusy, visible } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; see its README). */

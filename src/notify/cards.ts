@@ -155,12 +155,14 @@ export function digestReply(
   labels: SeriesLabels,
   audience: Audience,
   localDate: string,
+  stageSeries?: (substageId: number) => readonly Series[],
 ): Reply {
   const { t } = audience;
   const date = formatLocalDate(localDate, t);
   const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
     t,
+    ...(stageSeries ? { stageSeries } : {}),
     title: t('cards.notify.digestTitle', { date }),
     empty: t('cards.notify.digestEmpty'),
     localDate,

@@ -11,6 +11,8 @@
  * - Logos (`logos.ts`): a team's logo goes only where its name is drawn (a "?" slot has none: the
  *   logo would tell who advanced), fetched after the policy has chosen what is drawn.
  */
+
+import { bracketRounds, roundLabel } from '../bot/bracket-rounds.ts';
 import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Card, plainText, type Span } from '../bot/reply.ts';
@@ -73,54 +75,6 @@ export function tableImageOf(
     ...(keep.every(Boolean) ? {} : { note: hiddenNote(t) }),
   };
 }
-
-/** A bracket round: its part and column, and its series. */
-export interface BracketRound {
-  part: BracketPart;
-  col: number;
-  series: Series[];
-}
-
-/** A bracket's series by round (`UB:1`, `LB:2`, `GF:1`, ...); series without a position are left out. */
-export function bracketRounds(series: readonly Series[]): Map<string, BracketRound> {
-  const rounds = new Map<string, BracketRound>();
-  for (const s of series) {
-    const pos = s.bracket_position;
-    if (!pos) continue;
-    const key = `${pos.part}:${pos.col}`;
-    const round = rounds.get(key) ?? { part: pos.part, col: pos.col, series: [] };
-    round.series.push(s);
-    rounds.set(key, round);
-  }
-  return rounds;
-}
-
-/**
- * A round's name as fans say it and the match preview writes it (`src/bot/preview-stakes.ts`):
- * "Grand final", "Upper-bracket final", "Upper-bracket semifinals" (the two series before it),
- * "Upper-bracket quarterfinals" (the four before those), "Lower-bracket final", else
- * "Upper bracket · round 2".
- */
-export function roundLabel(t: Translate, round: BracketRound, rounds: Iterable<BracketRound>): string {
-  if (round.part === 'GF') return t('commands.standings.grandFinal');
-  const cols = [...rounds].filter((r) => r.part === round.part).map((r) => r.col);
-  const first = Math.min(...cols);
-  const last = Math.max(...cols);
-  const fromLast = last - round.col;
-  if (last > first) {
-    if (round.part === 'UB' && fromLast === 0) return t('commands.standings.ubFinal');
-    if (round.part === 'LB' && fromLast === 0) return t('commands.standings.lbFinal');
-    if (round.part === 'UB' && fromLast === 1 && round.series.length === 2)
-      return t('commands.standings.ubSemifinals');
-    if (round.part === 'UB' && fromLast === 2 && round.series.length === 4)
-      return t('commands.standings.ubQuarterfinals');
-  }
-  const part = t(round.part === 'UB' ? 'commands.standings.upper' : 'commands.standings.lower');
-  return `${part} · ${t('commands.standings.round', { round: round.col - first + 1 })}`;
-}
-
-/** When a series is played: its start, else never (unscheduled last). */
-export const startOf = (s: Series): number => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
 
 /** The picture of a double-elimination bracket under the spoiler policy. */
 export function bracketImageOf(

@@ -283,7 +283,8 @@ describe.each(APIS)('on %s', (version) => {
         }) as Promise<Match[]>,
       ]);
       const world = stack.service.world;
-      const day = worldSeries(world)
+      const everySeries = worldSeries(world);
+      const day = everySeries
         .filter(
           (s) => s.tier <= 2 && s.start!.slice(0, 10) === new Date(world.now()).toISOString().slice(0, 10),
         )
@@ -325,7 +326,13 @@ describe.each(APIS)('on %s', (version) => {
             first: true,
           }),
           result: resultReply(p.finished, stack.names, audience),
-          digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
+          digest: digestReply(
+            day,
+            stack.names,
+            audience,
+            new Date(world.now()).toISOString().slice(0, 10),
+            (id) => everySeries.filter((s) => s.substage.id === id),
+          ),
         };
         for (const [name, reply] of Object.entries(replies))
           for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform, locale);
