@@ -53,6 +53,7 @@ export const cards = {
     mapOver: 'map over',
     round: 'round {{round}}, {{half}}',
     buy: { pistol: 'pistol round', full: 'full buy', force: 'force buy', eco: 'eco' },
+    buyValue: '{{buy}}: {{equipment}} equipment, {{money}} left',
     side: { attack: 'attack', defence: 'defence' },
     sides: 'Sides',
     economy: 'Economy',
