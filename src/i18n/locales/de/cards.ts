@@ -155,6 +155,9 @@ export const cards: Messages['cards'] = {
     gameOver: 'Spiel {{order}} · {{map}} vorbei.',
   },
   preview: {
+    /** One letter for a won or lost series in a team's form (WWLWL). */
+    won: 'S',
+    lost: 'N',
     hidden: 'Form und direkter Vergleich sind hier durch die Spoiler-Einstellung verborgen.',
     stakes: 'Es geht um: {{stakes}}',
     stage: 'Phase',

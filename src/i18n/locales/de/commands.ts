@@ -278,7 +278,7 @@ export const commands: Messages['commands'] = {
     calendarOn: 'an: {{command}} zeigt die URL',
     calendarOff: 'aus: {{command}}',
     saved: 'Gespeichert',
-    title: 'Deine Follows',
+    title: 'Wem du folgst',
     footer_one: '{{count}} von {{most}} gefolgt · nur du siehst das',
     footer_other: '{{count}} von {{most}} gefolgt · nur du siehst das',
   },
@@ -364,6 +364,8 @@ export const commands: Messages['commands'] = {
     commandTitle: 'Hilfe: {{name}}',
   },
   settings: {
+    /** A notification kind as the settings card names it. */
+    kind: { reminders: 'Erinnerungen', live: 'Live-Karten', results: 'Ergebnisse', digest: 'Tagesübersicht' },
     language: 'Sprache: {{name}}.',
     parse: {
       tooManyGames_one: 'Höchstens {{count}} Spiel.',

@@ -154,6 +154,9 @@ export const cards = {
     gameOver: 'Game {{order}} · {{map}} over.',
   },
   preview: {
+    /** One letter for a won or lost series in a team's form (WWLWL). */
+    won: 'W',
+    lost: 'L',
     hidden: 'Form and head-to-head are hidden by the spoiler policy here.',
     stakes: 'At stake: {{stakes}}',
     stage: 'Stage',

@@ -360,6 +360,8 @@ export const commands = {
     commandTitle: 'Help: {{name}}',
   },
   settings: {
+    /** A notification kind as the settings card names it. */
+    kind: { reminders: 'reminders', live: 'live cards', results: 'results', digest: 'digest' },
     language: 'Language: {{name}}.',
     parse: {
       tooManyGames_one: 'At most {{count}} games.',

@@ -223,7 +223,7 @@ export const commands: Messages['commands'] = {
     byDm: 'Por mensagem direta: {{what}}.',
     dmLanguage: 'Suas mensagens diretas a partir de agora: {{name}}.',
     resultsInDms: 'Resultados nas suas DMs: {{how}}.',
-    noProfiles: 'Follows pessoais não estão disponíveis neste Matchday.',
+    noProfiles: 'Seguir times pessoalmente não está disponível neste Matchday.',
     quietBoth:
       'Informe from e to (por exemplo {{command}}), ou nenhum dos dois para desligar o horário silencioso.',
     badTime: '{{name}}: "{{value}}" não é um horário; use HH:MM, por exemplo 23:00.',
@@ -278,7 +278,7 @@ export const commands: Messages['commands'] = {
     calendarOn: 'ligado: {{command}} mostra a URL',
     calendarOff: 'desligado: {{command}}',
     saved: 'Salvo',
-    title: 'Seus follows',
+    title: 'O que você segue',
     footer_one: '{{count}} de {{most}} seguido · só você vê isto',
     footer_other: '{{count}} de {{most}} seguidos · só você vê isto',
   },
@@ -364,6 +364,8 @@ export const commands: Messages['commands'] = {
     commandTitle: 'Ajuda: {{name}}',
   },
   settings: {
+    /** A notification kind as the settings card names it. */
+    kind: { reminders: 'lembretes', live: 'cartões ao vivo', results: 'resultados', digest: 'resumo diário' },
     language: 'Idioma: {{name}}.',
     parse: {
       tooManyGames_one: 'No máximo {{count}} jogo.',
