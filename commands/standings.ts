@@ -102,7 +102,17 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(t, title, series, names, policy, footer);
       return {
-        cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`, t)],
+        cards: [
+          await attachBracket(
+            card,
+            series,
+            names,
+            policy,
+            `bracket-${substage.id}.png`,
+            t,
+            tenant.settings.timezone,
+          ),
+        ],
         ...flags,
       };
     }

@@ -39,10 +39,20 @@ export interface BracketSlot {
   logo?: string;
 }
 
+/** A bracket series: its two slots, and above its box when it is played (unplayed) or a LIVE mark. */
+export interface BracketSeries {
+  a: BracketSlot;
+  b: BracketSlot;
+  /** When an unplayed series starts, as the reader writes it ("Sat 28 Nov, 05:38"). */
+  when?: string;
+  /** The series is being played: the mark's word in the reader's language ("LIVE"). */
+  live?: string;
+}
+
 export interface BracketImage {
   title: string;
   /** In order: UB rounds, LB rounds, then the grand final. */
-  rounds: { part: 'UB' | 'LB' | 'GF'; label: string; series: { a: BracketSlot; b: BracketSlot }[] }[];
+  rounds: { part: 'UB' | 'LB' | 'GF'; label: string; series: BracketSeries[] }[];
   /** The winner of the grand final, when it is over and may be shown. */
   champion?: string;
   note?: string;
@@ -354,7 +364,7 @@ function bracketWithLogos(input: BracketImage, logos: ReadonlyMap<string, Logo>)
     ...input,
     rounds: input.rounds.map((r) => ({
       ...r,
-      series: r.series.map((s) => ({ a: slot(s.a), b: slot(s.b) })),
+      series: r.series.map((s) => ({ ...s, a: slot(s.a), b: slot(s.b) })),
     })),
   };
 }
@@ -477,7 +487,9 @@ function drawGrandFinal(
     ctx.font = font(12, true);
     ctx.fillStyle = COLOURS.gold;
     ctx.textAlign = 'left';
-    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - 14);
+    // Above the series' own line (its time or LIVE mark) when it has one.
+    const marked = round.series[0]?.when !== undefined || round.series[0]?.live !== undefined;
+    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - (marked ? 24 : 14));
     for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, y, s, art);
   });
 }
@@ -500,13 +512,14 @@ function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: numbe
   ctx.roundRect(x, y, w, h, 6);
 }
 
-function drawSeries(
-  ctx: SKRSContext2D,
-  x: number,
-  y: number,
-  s: { a: BracketSlot; b: BracketSlot },
-  art: SlotArt,
-): void {
+function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: BracketSeries, art: SlotArt): void {
+  // Above the box, right-aligned: the LIVE mark, or when an unplayed series starts.
+  if (s.live || s.when) {
+    ctx.font = font(10, Boolean(s.live));
+    ctx.fillStyle = s.live ? COLOURS.loser : COLOURS.muted;
+    ctx.textAlign = 'right';
+    ctx.fillText(fitText(ctx, s.live ?? s.when ?? '', BOX_W - 8), x + BOX_W - 4, y - 6);
+  }
   ctx.fillStyle = COLOURS.panel;
   roundRect(ctx, x, y, BOX_W, BOX_H);
   ctx.fill();

@@ -17,11 +17,12 @@ import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Card, plainText, type Span } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
-import type { Translate } from '../i18n/i18n.ts';
+import { INTL_TAGS, type Translate } from '../i18n/i18n.ts';
 import type { BracketPart, Series } from '../protocol/types.ts';
 import { fetchLogos, logoUrlOf } from './logos.ts';
 import {
   type BracketImage,
+  type BracketSeries,
   type BracketSlot,
   bracketPng,
   type TableImage,
@@ -83,6 +84,8 @@ export function bracketImageOf(
   names: NameIndex,
   policy: SpoilerPolicy,
   t: Translate,
+  /** The start of an unplayed series as the reader writes it (their language and time zone). */
+  when?: (start: string) => string,
 ): BracketImage | undefined {
   const rounds = bracketRounds(series);
   if (rounds.size === 0) return undefined;
@@ -119,7 +122,10 @@ export function bracketImageOf(
                 ...(isFinished(s) && p.winner ? { winner: true } : {}),
               };
             };
-            const pair = { a: slot(home), b: slot(away) };
+            const pair: BracketSeries = { a: slot(home), b: slot(away) };
+            // A LIVE mark, or when an unplayed series starts (not a result under any policy).
+            if (s.lifecycle === 'live') pair.live = t('commands.standings.live');
+            else if (!isFinished(s) && s.start && when) pair.when = when(s.start);
             if (show && round.part === 'GF' && isFinished(s)) {
               const won = [home, away].find((p) => p?.winner);
               if (won) champion = teamName(names, won.roster.id);
@@ -163,8 +169,19 @@ export async function attachBracket(
   policy: SpoilerPolicy,
   fileName: string,
   t: Translate,
+  timezone = 'UTC',
 ): Promise<Card> {
-  const input = bracketImageOf(card.title, series, names, policy, t);
+  const format = new Intl.DateTimeFormat(INTL_TAGS[t.locale], {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: timezone,
+    timeZoneName: 'short',
+  });
+  const when = (start: string) => format.format(new Date(start));
+  const input = bracketImageOf(card.title, series, names, policy, t, when);
   if (!input) return card;
   const urls = input.rounds.flatMap((r) => r.series.flatMap((s) => [s.a.logo, s.b.logo]));
   const logos = await fetchLogos(urls.filter((url) => url !== undefined));

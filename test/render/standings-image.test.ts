@@ -264,6 +264,28 @@ describe('standings pictures from the world', () => {
     throw new Error('the world has no bracket with results; pick another instant');
   }
 
+  it('marks a live series LIVE and writes when each unplayed series starts, in the reader language', async () => {
+    const { early } = bracketStates();
+    // One instant after the first result: some series are over, one is live or none, the rest unplayed.
+    const live = early.find((s) => s.lifecycle === 'live');
+    const unplayed = early.filter((s) => s.lifecycle === 'upcoming' && s.start);
+    expect(unplayed.length).toBeGreaterThan(0);
+    await stack.names.ensureSeriesLabels(
+      stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
+      early,
+    );
+    const when = (start: string) => `at ${start}`;
+    const image = bracketImageOf('B', early, stack.names, 'show', translator('de'), when)!;
+    const series = image.rounds.flatMap((r) => r.series);
+    const whens = series.map((s) => s.when).filter(Boolean);
+    expect(whens.sort()).toEqual(unplayed.map((s) => `at ${s.start}`).sort());
+    expect(series.filter((s) => s.live).map((s) => s.live)).toEqual(live ? ['LIVE'] : []);
+    // A finished series carries neither.
+    const over = series.filter((s) => s.a.winner || s.b.winner);
+    expect(over.length).toBeGreaterThan(0);
+    for (const s of over) expect(s.when ?? s.live).toBeUndefined();
+  });
+
   it('leaves hidden results out under the spoiler policy, and draws them under show', async () => {
     const { title, early, late } = bracketStates();
     await stack.names.ensureSeriesLabels(stack.client, [...early, ...late]);

@@ -150,8 +150,8 @@ export const commands: Messages['commands'] = {
     round: 'rodada {{round}}',
     ubFinal: 'Final da chave superior',
     lbFinal: 'Final da chave inferior',
-    ubSemifinals: 'Semifinais da chave superior',
-    ubQuarterfinals: 'Quartas de final da chave superior',
+    ubSemifinals: 'Semis da chave superior',
+    ubQuarterfinals: 'Quartas da chave superior',
     picture: {
       hidden: 'Resultados ocultos pela configuração de spoilers.',
       tableAlt: '{{title}}: a tabela',
