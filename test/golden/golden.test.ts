@@ -98,7 +98,7 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'notify-reminder', // stream lines with the watch URL
   'notify-reminder-preview',
   'series-detail', // the same stream lines; no broadcasts (languages)
-  'standings-group', // no score difference: no Diff column
+  'standings-group', // no map or score difference: no Maps or Diff column
   'standings-lobby', // no kill counts (v2 series carry no statistics): no Kills column, a line says so
   'team', // no organisation, region (the country), player roles or social accounts
   'player', // the country for the region; no role or social accounts
