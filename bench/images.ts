@@ -46,6 +46,7 @@ for (const tournament of world.window(now).tournaments) {
         );
         const input = tableImageOf(
           tableCard(translator('en'), `${tournament.title} · ${substage.title}`, substage, names, 'show'),
+          translator('en'),
           logoUrlsOf(
             names,
             substage.standings.map((s) => s.roster.id),
@@ -56,7 +57,13 @@ for (const tournament of world.window(now).tournaments) {
       if (sub.type === 2) {
         const series = (world.window(now).bySubstage.get(sub.id) ?? []).map((p) => world.seriesAt(p, now));
         await names.ensureSeriesLabels(client, series);
-        const input = bracketImageOf(`${tournament.title} · ${substage.title}`, series, names, 'show');
+        const input = bracketImageOf(
+          `${tournament.title} · ${substage.title}`,
+          series,
+          names,
+          'show',
+          translator('en'),
+        );
         if (input) brackets.push(input);
       }
     }

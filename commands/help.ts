@@ -17,7 +17,7 @@ import { COLOURS } from '../src/bot/reply.ts';
 import { closest } from '../src/bot/text-args.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Platform } from '../src/core/tenant-id.ts';
-import { spanned, type Translate } from '../src/i18n/i18n.ts';
+import { type MessageKey, spanned, type Translate } from '../src/i18n/i18n.ts';
 import { commands } from './index.ts';
 
 /**
@@ -71,7 +71,7 @@ export default defineCommand({
           (c): Text => [
             cmd(c.name),
             // The admin note comes from the declaration's flag only, never from the description text.
-            ` ${c.description}${c.adminOnly ? ` ${t('commands.help.admins')}` : ''}`,
+            ` ${described(t, `${c.name}.description`, c.description)}${c.adminOnly ? ` ${t('commands.help.admins')}` : ''}`,
           ],
         ),
         ...(typed ? [[howArguments(t, sample)]] : []),
@@ -87,8 +87,19 @@ export default defineCommand({
   },
 });
 
+/**
+ * What help says of a command, a subcommand or an option (`key`: `series`, `series.options.when`,
+ * `me.sub.quiet.options.from`) in the reader's language (`src/i18n/locales/<code>/help.ts`); the
+ * declaration's own words where no locale has the key (a command added without its help texts).
+ */
+export function described(t: Translate, key: string, declared: string): string {
+  const id = `help.${key}`;
+  const text = t(id as MessageKey);
+  return text === id ? declared : text;
+}
+
 /** One option as a line: `name` (type, required, range or choices): description. */
-export function optionLine(t: Translate, name: string, option: OptionDef): Text {
+export function optionLine(t: Translate, name: string, option: OptionDef, key: string): Text {
   const facts: string[] = [t(`commands.help.type.${option.type}`)];
   if (option.required) facts.push(t('commands.help.required'));
   if (option.choices)
@@ -99,7 +110,10 @@ export function optionLine(t: Translate, name: string, option: OptionDef): Text 
   }
   if (option.type === 'channel') facts.push(t('commands.help.channelExample'));
   if (option.autocomplete) facts.push(t('commands.help.suggests'));
-  return [{ text: name, code: true }, ` (${facts.join(', ')}): ${option.description}`];
+  return [
+    { text: name, code: true },
+    ` (${facts.join(', ')}): ${described(t, `${key}.options.${name}`, option.description)}`,
+  ];
 }
 
 /** The first name a name source offers, for examples; undefined before the names are loaded. */
@@ -146,22 +160,26 @@ export function commandCard(
   const typed = platform !== 'discord';
   // Lines, not multi-line fields: each option one line, so every platform renders it alike.
   const lines: Text[] = [
-    [command.description],
+    [described(t, `${command.name}.description`, command.description)],
     ...(command.adminOnly ? [[t('commands.help.adminsOnly')]] : []),
   ];
-  const optionLines = (options: OptionsDef): Text[] =>
-    Object.entries(options).map(([n, o]): Text => ['  ', ...optionLine(t, n, o)]);
+  const optionLines = (options: OptionsDef, key: string): Text[] =>
+    Object.entries(options).map(([n, o]): Text => ['  ', ...optionLine(t, n, o, key)]);
   if (command.subcommands) {
     for (const [sub, def] of Object.entries(command.subcommands)) {
       const usage: Span = cmd(usageOf(`${command.name} ${sub}`, def.options ?? {}));
-      lines.push([usage, ` ${def.description}`], ...optionLines(def.options ?? {}));
+      const key = `${command.name}.sub.${sub}`;
+      lines.push(
+        [usage, ` ${described(t, `${key}.description`, def.description)}`],
+        ...optionLines(def.options ?? {}, key),
+      );
     }
   } else {
     const options = command.options ?? {};
     lines.push(spanned(t, 'commands.help.usage', {}, { command: cmd(usageOf(command.name, options)) }));
     const example = typed ? exampleOf(command.name, options, sample) : undefined;
     if (example) lines.push(spanned(t, 'commands.help.example', {}, { command: cmd(example) }));
-    lines.push(...optionLines(options));
+    lines.push(...optionLines(options, command.name));
   }
   if (typed && Object.keys(command.options ?? {}).length + Object.keys(command.subcommands ?? {}).length > 0)
     lines.push([howArguments(t, sample)]);

@@ -486,7 +486,8 @@ function channelField(
     }),
     t('commands.settings.channelTiers', { tiers: c.tiers.length > 0 ? c.tiers.join(',') : byDefault }),
     ...(c.teams.length > 0 ? [t('commands.settings.channelTeams', { teams: teamList(c.teams) })] : []),
-    c.kinds.join(', '),
+    // The kinds in the reader's words ("Erinnerungen, Live-Karten"); typed as reminders, live, ...
+    c.kinds.map((kind) => t(`commands.settings.kind.${kind}`)).join(', '),
     ...(c.leads.length > 0 ? [t('commands.settings.channelReminders', { leads: c.leads.join(', ') })] : []),
     ...(c.events ? [t('commands.settings.channelEvents')] : []),
     ...(c.threads ? [t('commands.settings.channelThreads')] : []),

@@ -7,6 +7,7 @@
  * a lobby its series (1).
  */
 
+import { bracketRounds, roundLabel, startOf } from '../src/bot/bracket-rounds.ts';
 import { defineCommand, UserError } from '../src/bot/command.ts';
 import {
   forfeitVerdict,
@@ -23,8 +24,8 @@ import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd, MatchdayError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
-import type { BracketPart, Series, Substage } from '../src/protocol/types.ts';
-import { attachBracket, attachTable, bracketRounds, logoUrlsOf } from '../src/render/standings-input.ts';
+import type { BracketPart, Series, StandingEntry, Substage } from '../src/protocol/types.ts';
+import { attachBracket, attachTable, logoUrlsOf } from '../src/render/standings-input.ts';
 import { isNotFound, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
 /** Substage `type` values (the local service's convention; docs/local-service.md). */
@@ -32,12 +33,6 @@ const ROUND_ROBIN = 1;
 const BRACKET = 2;
 /** A battle-royale lobby group: many teams per series, ranked by points (placement and kills). */
 const LOBBY = 3;
-
-const PART_TITLES: Record<BracketPart, 'upper' | 'lower' | 'grandFinal'> = {
-  UB: 'upper',
-  LB: 'lower',
-  GF: 'grandFinal',
-};
 
 export default defineCommand({
   name: 'standings',
@@ -71,11 +66,7 @@ export default defineCommand({
     await unlessBusy(ctx, names.ensureTournaments(data, [tournamentId]));
     let substages = names.substagesOf(tournamentId);
     if (substages.length === 0) substages = await data.tournaments.substages(tournamentId, { take: 50 });
-    // In playing order: the stage (groups before playoffs: by start, then stage), then the substage.
-    const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
-    substages = substages
-      .filter((s) => s.deleted_at === null)
-      .sort((a, b) => startOf(a) - startOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id);
+    substages = inStageOrder(substages.filter((s) => s.deleted_at === null));
     if (substages.length === 0) {
       const title = names.tournament(tournamentId)?.title;
       throw new UserError(
@@ -110,7 +101,17 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureSeriesLabels(data, series));
       const card = bracketCard(t, title, series, names, policy, footer);
       return {
-        cards: [await attachBracket(card, series, names, policy, `bracket-${substage.id}.png`)],
+        cards: [
+          await attachBracket(
+            card,
+            series,
+            names,
+            policy,
+            `bracket-${substage.id}.png`,
+            t,
+            tenant.settings.timezone,
+          ),
+        ],
         ...flags,
       };
     }
@@ -120,7 +121,7 @@ export default defineCommand({
       await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
       const card = lobbyCard(t, title, substage, series, names, policy, footer);
       const logos = logoUrlsOf(names, tableRosters(substage));
-      return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
+      return { cards: [await attachTable(card, `standings-${substage.id}.png`, t, logos)], ...flags };
     }
     if (substage.type !== ROUND_ROBIN && substage.standings.length === 0) {
       return {
@@ -136,15 +137,33 @@ export default defineCommand({
       };
     }
     await unlessBusy(ctx, names.ensureRosters(data, tableRosters(substage)));
-    const card = tableCard(t, title, substage, names, policy, footer);
+    const target = substage.rules.advance?.substage?.id;
+    const advanceTo = substages.find((s) => s.id === target)?.title;
+    const card = tableCard(t, title, substage, names, policy, footer, advanceTo);
     const logos = logoUrlsOf(names, tableRosters(substage));
-    return { cards: [await attachTable(card, `standings-${substage.id}.png`, logos)], ...flags };
+    return { cards: [await attachTable(card, `standings-${substage.id}.png`, t, logos)], ...flags };
   },
 });
 
 /** The rosters a table names: those with standings and those entered. */
 function tableRosters(substage: Substage): number[] {
   return [...substage.standings.map((s) => s.roster.id), ...substage.rosters.map((r) => r.id)];
+}
+
+/**
+ * Substages in the tournament's order: stage by stage (a stage's place: its first substage's start,
+ * so groups come before the playoffs they feed), and within a stage by the substage's `order`
+ * (Group A, B, C, D, whichever day each starts).
+ */
+export function inStageOrder(substages: readonly Substage[]): Substage[] {
+  const startOf = (s: Substage) => (s.start ? Date.parse(s.start) : Number.POSITIVE_INFINITY);
+  const stageStart = new Map<number, number>();
+  for (const s of substages)
+    stageStart.set(s.stage.id, Math.min(stageStart.get(s.stage.id) ?? Number.POSITIVE_INFINITY, startOf(s)));
+  const placeOf = (s: Substage) => stageStart.get(s.stage.id)!;
+  return [...substages].sort(
+    (a, b) => placeOf(a) - placeOf(b) || a.stage.id - b.stage.id || a.order - b.order || a.id - b.id,
+  );
 }
 
 /**
@@ -184,15 +203,17 @@ export function pickSubstage(
       titles,
     );
   }
-  // The stage being played: the latest started one with results (parallel groups start together,
-  // and the one with results says the most), else the latest started, else the first.
+  // The stage being played: the latest stage that has started (the playoffs once they begin, never
+  // a finished group before them); within it the latest started substage with results (parallel
+  // groups start together or a day apart, and the one with results says the most), else the latest
+  // started one. Before anything starts, the first.
   const started = substages
     .filter((s) => s.start !== null && Date.parse(s.start) <= now.getTime())
     .sort((a, b) => Date.parse(b.start!) - Date.parse(a.start!) || a.order - b.order);
   const played = (s: Substage) => s.standings.some((e) => e.wins + e.draws + e.losses > 0);
   const latest = started[0];
   if (!latest) return substages[0]!;
-  return started.find((s) => s.start === latest.start && played(s)) ?? started.find(played) ?? latest;
+  return started.find((s) => s.stage.id === latest.stage.id && played(s)) ?? latest;
 }
 
 /** "A, B, C and 4 more" within `max` characters, never cutting a name. */
@@ -207,7 +228,14 @@ export function listWithin(t: Translate, items: readonly string[], max: number):
   return shown.join(', ') + more(items.length - shown.length);
 }
 
-/** Round-robin table. Under `show` in rank order; otherwise listed by seed with figures guarded. */
+/**
+ * Round-robin table in the data's order: the service ranks its standings (points, wins, map
+ * difference, score difference; `src/service/world-standings.ts` `standingsAt`), so the table never
+ * re-sorts them. Columns: rank, team, W, D, L, points, map difference ("Maps") and score difference
+ * ("Diff") where the data gives them (v2 gives neither). A rule under the teams that advance
+ * (`rules.advance.number`), and a line naming where they go (`advanceTo`, the substage's title).
+ * Under `show` in rank order; otherwise listed by name with figures guarded.
+ */
 export function tableCard(
   t: Translate,
   title: string,
@@ -215,8 +243,10 @@ export function tableCard(
   names: NameIndex,
   policy: SpoilerPolicy,
   footer?: string,
+  advanceTo?: string,
 ): Card {
-  const h = (key: 'team' | 'w' | 'd' | 'l' | 'pts' | 'diff') => t(`commands.standings.header.${key}`);
+  const h = (key: 'team' | 'w' | 'd' | 'l' | 'pts' | 'maps' | 'diff') =>
+    t(`commands.standings.header.${key}`);
   const columns: Table['columns'] = [
     { header: '#', align: 'right' },
     { header: h('team') },
@@ -225,14 +255,13 @@ export function tableCard(
     { header: h('l'), align: 'right' },
     { header: h('pts'), align: 'right' },
   ];
-  // Without score differences (v2) the table has no Diff column, and ties keep the data's order.
-  const withDiff = substage.standings.every((s) => s.score_diff !== null);
+  const ranked = substage.standings;
+  // Without map or score differences (v2) the table has no Maps or Diff column.
+  const withMaps = ranked.every((s) => s.match_diff !== null);
+  const withDiff = ranked.every((s) => s.score_diff !== null);
+  if (withMaps) columns.push({ header: h('maps'), align: 'right' });
   if (withDiff) columns.push({ header: h('diff'), align: 'right' });
-  const ranked = [...substage.standings].sort(
-    (a, b) =>
-      b.points - a.points ||
-      (withDiff ? b.score_diff! - a.score_diff! || b.wins - a.wins || a.roster.id - b.roster.id : 0),
-  );
+  const advancing = advanceCount(substage);
   const card: Card = { title, colour: COLOURS.info };
   if (policy === 'hide') {
     const teams = (
@@ -245,6 +274,13 @@ export function tableCard(
     const seeded = [...ranked].sort((a, b) =>
       teamName(names, a.roster.id).localeCompare(teamName(names, b.roster.id)),
     );
+    const figures = (s: StandingEntry) =>
+      [
+        `${s.wins}–${s.draws}–${s.losses}`,
+        t('commands.standings.pts', { count: s.points }),
+        ...(withMaps ? [signed(s.match_diff!)] : []),
+        ...(withDiff ? [signed(s.score_diff!)] : []),
+      ].join(' · ');
     card.table = {
       columns: [
         { header: h('team') },
@@ -252,13 +288,7 @@ export function tableCard(
       ],
       rows: seeded.map((s) => [
         [teamName(names, s.roster.id)],
-        guardResult(
-          [
-            `${s.wins}–${s.draws}–${s.losses} · ${t('commands.standings.pts', { count: s.points })}${withDiff ? ` · ${signed(s.score_diff!)}` : ''} (#${ranked.indexOf(s) + 1})`,
-          ],
-          policy,
-          t,
-        ),
+        guardResult([`${figures(s)} (#${ranked.indexOf(s) + 1})`], policy, t),
       ]),
     };
   } else {
@@ -271,9 +301,20 @@ export function tableCard(
         [String(s.draws)],
         [String(s.losses)],
         [String(s.points)],
+        ...(withMaps ? [[signed(s.match_diff!)]] : []),
         ...(withDiff ? [[signed(s.score_diff!)]] : []),
       ]),
+      ...(advancing ? { cut: advancing } : {}),
     };
+  }
+  if (advancing && policy !== 'hide' && ranked.length > 0) {
+    card.description = [
+      [
+        advanceTo
+          ? t('commands.standings.advanceTo', { count: advancing, stage: advanceTo })
+          : t('commands.standings.advance', { count: advancing }),
+      ],
+    ];
   }
   if (ranked.length === 0 && policy !== 'hide') {
     delete card.table;
@@ -281,6 +322,12 @@ export function tableCard(
   }
   if (footer) card.footer = footer;
   return card;
+}
+
+/** How many teams of a group advance (its rules), when that is a cut inside the table. */
+export function advanceCount(substage: Substage): number | undefined {
+  const n = substage.rules.advance?.number;
+  return n !== undefined && n > 0 && n < substage.standings.length ? n : undefined;
 }
 
 /** One team's line in a lobby table. */
@@ -404,7 +451,11 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-/** Bracket rounds: one field per part and column (UB round 1, ..., LB ..., GF). */
+/**
+ * Bracket rounds in the order they are played (by their first series' start; the upper bracket
+ * first where two rounds start together), each named as fans say it (`roundLabel`: "Upper-bracket
+ * final"), its series by start time with their time while unplayed and a LIVE mark while live.
+ */
 export function bracketCard(
   t: Translate,
   title: string,
@@ -413,25 +464,23 @@ export function bracketCard(
   policy: SpoilerPolicy,
   footer?: string,
 ): Card {
-  const rounds = bracketRounds(series);
+  const rounds = [...bracketRounds(series).values()];
   const partOrder: BracketPart[] = ['UB', 'LB', 'GF'];
-  const minUbCol = Math.min(...[...rounds.values()].filter((r) => r.part === 'UB').map((r) => r.col));
-  const ordered = [...rounds.values()].sort(
-    (a, b) => partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
+  const minUbCol = Math.min(...rounds.filter((r) => r.part === 'UB').map((r) => r.col));
+  const firstStart = (r: (typeof rounds)[number]) => Math.min(...r.series.map(startOf));
+  const ordered = [...rounds].sort(
+    (a, b) =>
+      firstStart(a) - firstStart(b) || partOrder.indexOf(a.part) - partOrder.indexOf(b.part) || a.col - b.col,
   );
   // Each round: a bold heading line, then one line per series (single-line spans render alike everywhere).
   const description: Text[] = [];
   for (const round of ordered) {
-    const first = Math.min(...ordered.filter((r) => r.part === round.part).map((r) => r.col));
-    const part = t(`commands.standings.${PART_TITLES[round.part]}`);
-    const name =
-      round.part === 'GF'
-        ? part
-        : `${part} · ${t('commands.standings.round', { round: round.col - first + 1 })}`;
-    description.push([{ text: name, bold: true }]);
-    for (const s of round.series.sort(
-      (a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
-    )) {
+    description.push([{ text: roundLabel(t, round, rounds), bold: true }]);
+    const byStart = [...round.series].sort(
+      (a, b) =>
+        startOf(a) - startOf(b) || (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0),
+    );
+    for (const s of byStart) {
       // Who reached a later round is itself a result: guarded like the scores.
       description.push(bracketLine(t, s, names, policy, !(round.part === 'UB' && round.col === minUbCol)));
     }
@@ -452,8 +501,8 @@ function bracketLine(
 ): Text {
   const live = { text: t('commands.standings.live'), bold: true };
   const [home, away] = orderedParticipants(series);
-  const a = home ? teamName(names, home.roster.id) : 'TBD';
-  const b = away ? teamName(names, away.roster.id) : 'TBD';
+  const a = home ? teamName(names, home.roster.id) : t('cards.series.tbd');
+  const b = away ? teamName(names, away.roster.id) : t('cards.series.tbd');
   if (advanced && policy !== 'show' && (home || away)) {
     const finished = series.lifecycle === 'over' || series.lifecycle === 'over-forfeited';
     const winner = home?.winner ? a : away?.winner ? b : undefined;

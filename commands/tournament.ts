@@ -14,7 +14,7 @@ import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { cmd } from '../src/core/errors.ts';
-import { spanned, type Translate } from '../src/i18n/i18n.ts';
+import { localMoney, spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
 import { isNotFound, placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';
 
@@ -120,7 +120,15 @@ export function tournamentCard(
     },
     { name: t('commands.tournament.tier'), value: [String(tournament.tier)], inline: true },
   ];
-  const prize = tournament.string_prize_pool;
+  // Money as the reader writes it (125.000 $ in German), where the data gives a plain amount.
+  const pool = tournament.string_prize_pool;
+  const local = (text: string | null) => (text ? localMoney(t.locale, text) : text);
+  const prize = {
+    total: local(pool.total),
+    first: local(pool.first),
+    second: local(pool.second),
+    third: local(pool.third),
+  };
   if (prize.total) {
     const places = [
       prize.first && t('commands.tournament.first', { prize: prize.first }),

@@ -10,7 +10,7 @@
  * - RTS: supply, army value, workers, clock;
  * - battle royale: teams alive, zone, clock; every participant's place and kills (a table).
  */
-import type { Translate } from '../i18n/i18n.ts';
+import { formatMoney, type Translate } from '../i18n/i18n.ts';
 import {
   type BattleRoyaleLiveSummary,
   type EsoccerLiveSummary,
@@ -155,7 +155,13 @@ function shooterNow(summary: ShooterLiveSummary, name: RosterName, t: Translate)
   const where = over
     ? t('cards.live.mapOver')
     : t('cards.live.round', { round: summary.round.number, half: half(summary.round.half, t) });
-  const money = (e: ShooterEconomy) => `$${t.number(e.money)} (${t(BUY[e.buy])})`;
+  // The buy with what it bought (the equipment's value), then the money kept back.
+  const money = (e: ShooterEconomy) =>
+    t('cards.live.buyValue', {
+      buy: t(BUY[e.buy]),
+      equipment: formatMoney(t.locale, e.equipment_value),
+      money: formatMoney(t.locale, e.money),
+    });
   const fields: Field[] = [];
   if (!over) {
     if (home.side && away.side)

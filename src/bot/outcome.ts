@@ -8,7 +8,7 @@
  */
 import type { EsportsClient } from '../client/types.ts';
 import { cmd } from '../core/errors.ts';
-import { INTL_TAGS, spanned, type Translate } from '../i18n/i18n.ts';
+import { INTL_TAGS, localMoney, spanned, type Translate } from '../i18n/i18n.ts';
 import type { Series, Stage, StandingEntry, Substage, Tournament } from '../protocol/types.ts';
 import { guardResult, type SeriesLabels, teamName } from './format.ts';
 import type { Span, Text } from './reply.ts';
@@ -205,6 +205,6 @@ export function outcomeLines(
     .map((p, i) => [
       ...(i === 0 ? [{ text: t('cards.outcome.champion'), bold: true }, ' '] : [`${placeLabel(p, t)} `]),
       ...guardResult([p.rosters.map((r) => teamName(labels, r)).join(', ')], policy, t),
-      ...(p.prize ? [` · ${p.prize}`] : []),
+      ...(p.prize ? [` · ${localMoney(t.locale, p.prize)}`] : []),
     ]);
 }

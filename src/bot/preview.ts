@@ -205,10 +205,10 @@ function slotsOf(series: Series): (Series['participants'][number] | undefined)[]
   return [undefined, undefined];
 }
 
-/** "W", "L", or a lobby's place "3rd/16". */
+/** "W", "L" (German S/N, Portuguese V/D), or a lobby's place "3rd/16". */
 function formMark(f: FormEntry, t: Translate): string {
   if ('place' in f) return `${ordinal(f.place, t)}/${t.number(f.teams)}`;
-  return f.won ? 'W' : 'L';
+  return f.won ? t('cards.preview.won') : t('cards.preview.lost');
 }
 
 /** "2–1 Nova Krakens", "forfeit vs Nova Krakens", "16-team lobby". */

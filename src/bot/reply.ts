@@ -46,6 +46,8 @@ export interface Field {
 export interface Table {
   columns: { header: string; align?: 'left' | 'right' }[];
   rows: Text[][];
+  /** A rule drawn under this many rows: a group's advance line (the teams above it go through). */
+  cut?: number;
 }
 
 interface LinkButton {

@@ -106,6 +106,38 @@ export function formatNumber(locale: Locale, n: number): string {
   return format.format(n);
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** An amount of money as people of `locale` write it ($125,000 / 125.000 $ / $ 125.000), whole units. */
+export function formatMoney(locale: Locale, amount: number, currency = 'USD'): string {
+  const id = `${locale}|${currency}`;
+  let format = moneyFormats.get(id);
+  if (!format) {
+    format = new Intl.NumberFormat(INTL_TAGS[locale], {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+      maximumFractionDigits: 0,
+    });
+    moneyFormats.set(id, format);
+  }
+  return format.format(amount);
+}
+
+const CURRENCIES: Record<string, string> = { $: 'USD', '€': 'EUR', '£': 'GBP' };
+
+/**
+ * Money as the data writes it ("$125,000", the tournaments' `string_prize_pool`) in the reader's
+ * way (125.000 $ beside 18.532 Zuschauer); text that is not a plain amount is left as it is.
+ */
+export function localMoney(locale: Locale, text: string): string {
+  const match = /^\s*([$€£])\s?(\d{1,3}(?:,\d{3})*|\d+)(?:\.(\d{1,2}))?\s*$/.exec(text);
+  if (!match) return text;
+  const amount = Number(match[2]!.replaceAll(',', ''));
+  if (match[3] && Number(match[3]) !== 0) return text;
+  return formatMoney(locale, amount, CURRENCIES[match[1]!]);
+}
+
 /**
  * A message with values that are not plain text (a command to type, a time, a bold name): the
  * translation cut around them, so a renderer still writes each in its platform's idiom.

@@ -11,7 +11,7 @@ import { type Preview, previewLines } from '../bot/preview.ts';
 import { COLOURS, type Reply, type Span, type Text } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
 import { formatLocalDate } from '../bot/time-format.ts';
-import { spanned, type Translate } from '../i18n/i18n.ts';
+import { localMoney, spanned, type Translate } from '../i18n/i18n.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Tournament } from '../protocol/types.ts';
 import { digestCards } from './digest.ts';
@@ -131,7 +131,8 @@ export function tournamentEndReply(
 ): Reply {
   const { t } = audience;
   const game = labels.game(tournament.game.id)?.title ?? t('cards.notify.game', { id: tournament.game.id });
-  const prize = tournament.string_prize_pool.total;
+  const total = tournament.string_prize_pool.total;
+  const prize = total ? localMoney(t.locale, total) : null;
   const about = [
     game,
     t('cards.series.tier', { tier: tournament.tier }),
@@ -155,12 +156,14 @@ export function digestReply(
   labels: SeriesLabels,
   audience: Audience,
   localDate: string,
+  stageSeries?: (substageId: number) => readonly Series[],
 ): Reply {
   const { t } = audience;
   const date = formatLocalDate(localDate, t);
   const cards = digestCards(series, labels, {
     spoilers: audience.spoilers,
     t,
+    ...(stageSeries ? { stageSeries } : {}),
     title: t('cards.notify.digestTitle', { date }),
     empty: t('cards.notify.digestEmpty'),
     localDate,

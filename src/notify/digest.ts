@@ -6,6 +6,8 @@
  * shows it. The pages are the channel's series cut as `/schedule` cuts them, so the page is exact where
  * the channel follows the server's games and tiers (the default).
  */
+
+import { seriesRoundLabel } from '../bot/bracket-rounds.ts';
 import {
   byStart,
   type FormatOptions,
@@ -33,8 +35,14 @@ function matchCell(series: Series, labels: SeriesLabels, spoilers: SpoilerPolicy
   return [matchup(series, labels, t)];
 }
 
+/** What a digest's event column says of a series: its bracket round ("Upper-bracket final"), else its group. */
+function eventCell(series: Series, labels: SeriesLabels, options: DigestOptions): string {
+  const stage = options.stageSeries?.(series.substage.id) ?? [];
+  return seriesRoundLabel(options.t, series, stage) ?? labels.substage(series.substage.id)?.title ?? '';
+}
+
 /** One tournament's series as a table. */
-function digestTable(series: readonly Series[], labels: SeriesLabels, options: FormatOptions): Table {
+function digestTable(series: readonly Series[], labels: SeriesLabels, options: DigestOptions): Table {
   const { t } = options;
   return {
     columns: [
@@ -46,10 +54,22 @@ function digestTable(series: readonly Series[], labels: SeriesLabels, options: F
     rows: series.map((s) => [
       s.start ? [{ time: new Date(s.start), style: 'time' }] : [t('cards.series.tbd')],
       matchCell(s, labels, options.spoilers, t),
-      [labels.substage(s.substage.id)?.title ?? ''],
+      [eventCell(s, labels, options)],
       [String(s.best_of || s.format.best_of)],
     ]),
   };
+}
+
+/** How a digest is written: the reader's settings, its title, and where its series' rounds are read. */
+export interface DigestOptions extends FormatOptions {
+  title: string;
+  empty: string;
+  localDate: string;
+  /**
+   * Every known series of a substage (not only the day's): a bracket round is named by its place
+   * among them (the last upper-bracket round is the final). Without it, the day's series alone.
+   */
+  stageSeries?: (substageId: number) => readonly Series[];
 }
 
 /** Most series one digest lists (as one `/schedule` page). */
@@ -61,11 +81,7 @@ const MAX_SERIES = PAGE_SIZE;
  * and the `/schedule` line (day and page) that shows the first series left. An empty day is one card
  * saying `empty`.
  */
-export function digestCards(
-  series: readonly Series[],
-  labels: SeriesLabels,
-  options: FormatOptions & { title: string; empty: string; localDate: string },
-): Card[] {
+export function digestCards(series: readonly Series[], labels: SeriesLabels, options: DigestOptions): Card[] {
   const { t } = options;
   if (series.length === 0)
     return [{ title: options.title, colour: COLOURS.info, description: [[options.empty]] }];
@@ -88,7 +104,12 @@ export function digestCards(
     cards.push(card);
     for (const s of lines) listed.add(s.id);
   }
-  cards[0]!.title = `${options.title} · ${cards[0]!.title}`;
+  // The day's title heads the digest; the first tournament's name moves under it, in bold, as in
+  // `/schedule` (a title "Today's series · PM Kraków League" read as that tournament's digest).
+  const head = cards[0]!;
+  const firstHeading: Text = [{ text: head.title, bold: true }];
+  head.title = options.title;
+  head.description = [firstHeading];
   const rest = [...series].sort(byStart).filter((s) => !listed.has(s.id));
   const next = rest[0];
   if (next) {
@@ -113,10 +134,12 @@ export function digestCards(
           time: { time: new Date(next.start), style: 'time' },
         })
       : spanned<Span>(t, 'cards.digest.rest', values, { match });
-    cards[0]!.description = [
+    head.description = [
       hint,
       // The command on a line of its own, so no narrow screen breaks it.
       [cmd(command), pages.length > 1 ? ` (${t('cards.digest.page', { page, pages: pages.length })})` : ''],
+      [''],
+      firstHeading,
     ];
   }
   return cards;

@@ -345,7 +345,8 @@ export interface StandingEntry {
   wins: number;
   draws: number;
   losses: number;
-  match_diff: number;
+  /** The map difference; null where the interface does not give it (v2 standings). */
+  match_diff: number | null;
   /** Null where the interface does not give it (v2 standings carry no score difference). */
   score_diff: number | null;
 }

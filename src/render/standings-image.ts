@@ -20,6 +20,11 @@ export interface TableImage {
   logos?: { column: number; rows: (string | undefined)[] };
   /** A line under the table, e.g. why results are not shown. */
   note?: string;
+  /**
+   * The advance line: the first `cut` rows go through (tinted green, a rule under them), the rest
+   * are out (tinted red).
+   */
+  cut?: number;
 }
 
 /** One side of a bracket series: a team, `TBD` (not known yet) or `hidden` (known, but a result). */
@@ -34,13 +39,25 @@ export interface BracketSlot {
   logo?: string;
 }
 
+/** A bracket series: its two slots, and above its box when it is played (unplayed) or a LIVE mark. */
+export interface BracketSeries {
+  a: BracketSlot;
+  b: BracketSlot;
+  /** When an unplayed series starts, as the reader writes it ("Sat 28 Nov, 05:38"). */
+  when?: string;
+  /** The series is being played: the mark's word in the reader's language ("LIVE"). */
+  live?: string;
+}
+
 export interface BracketImage {
   title: string;
   /** In order: UB rounds, LB rounds, then the grand final. */
-  rounds: { part: 'UB' | 'LB' | 'GF'; label: string; series: { a: BracketSlot; b: BracketSlot }[] }[];
+  rounds: { part: 'UB' | 'LB' | 'GF'; label: string; series: BracketSeries[] }[];
   /** The winner of the grand final, when it is over and may be shown. */
   champion?: string;
   note?: string;
+  /** The picture's own words in the reader's language (default English): an unknown team, the champion's label. */
+  words?: { tbd: string; champion: string };
 }
 
 const COLOURS = {
@@ -50,6 +67,9 @@ const COLOURS = {
   text: '#e8e9ee',
   muted: '#9a9db0',
   winner: '#22c55e',
+  advancing: '#1f3a2b',
+  eliminated: '#3a2226',
+  loser: '#ef4444',
   accent: '#5865f2',
   gold: '#f5b82e',
 } as const;
@@ -228,9 +248,25 @@ function drawTable(input: TableImage, logos: ReadonlyMap<string, Logo>): Buffer 
     x += widths[i]!;
   });
   y += ROW;
+  const cut = input.cut;
   input.rows.forEach((row, r) => {
-    ctx.fillStyle = r % 2 === 0 ? COLOURS.panel : COLOURS.background;
+    ctx.fillStyle =
+      cut === undefined
+        ? r % 2 === 0
+          ? COLOURS.panel
+          : COLOURS.background
+        : r < cut
+          ? COLOURS.advancing
+          : COLOURS.eliminated;
     ctx.fillRect(PAD, y, tableWidth, ROW);
+    if (cut !== undefined) {
+      ctx.fillStyle = r < cut ? COLOURS.winner : COLOURS.loser;
+      ctx.fillRect(PAD, y + 1, 3, ROW - 2);
+      if (r === cut) {
+        ctx.fillStyle = COLOURS.text;
+        ctx.fillRect(PAD, y - 1, tableWidth, 2);
+      }
+    }
     let cx = PAD;
     row.forEach((text, i) => {
       const logo = i === logoColumn ? logos.get(input.logos?.rows[r] ?? '') : undefined;
@@ -274,6 +310,8 @@ interface SlotArt {
   logos: ReadonlyMap<string, Logo>;
   /** Room before every name (0 when the picture has no logo, so names line up either way). */
   indent: number;
+  /** An unknown team, in the reader's language. */
+  tbd: string;
 }
 
 /** The room a logo takes before a bracket slot's name. */
@@ -287,17 +325,29 @@ const SLOT_LOGO_ROOM = LOGO_SIDE + 4;
 export function bracketPng(input: BracketImage, logos: ReadonlyMap<string, Logo> = new Map()): Buffer {
   const drawn = bracketWithLogos(input, logos);
   const hasLogo = drawn.rounds.some((r) => r.series.some((s) => s.a.logo || s.b.logo));
-  const art: SlotArt = { logos, indent: hasLogo ? SLOT_LOGO_ROOM : 0 };
+  const art: SlotArt = { logos, indent: hasLogo ? SLOT_LOGO_ROOM : 0, tbd: drawn.words?.tbd ?? 'TBD' };
   return cached('bracket', drawn, () => {
     const ub = drawn.rounds.filter((r) => r.part === 'UB');
     const lb = drawn.rounds.filter((r) => r.part === 'LB');
     const gf = drawn.rounds.filter((r) => r.part === 'GF');
     const layout = bracketLayout(drawn, ub, lb, gf);
     const { canvas, ctx } = startPicture(layout.width, layout.height, drawn.title);
-    drawSection(ctx, ub, layout.ubTop, layout.ubHeight, art);
-    if (lb.length > 0) drawSection(ctx, lb, layout.lbTop, layout.lbHeight, art);
+    const ubLast = drawSection(ctx, ub, layout.ubTop, layout.ubHeight, art);
+    const lbLast = lb.length > 0 ? drawSection(ctx, lb, layout.lbTop, layout.lbHeight, art) : undefined;
     drawGrandFinal(ctx, gf, layout, art);
-    if (drawn.champion) drawChampion(ctx, drawn.champion, colX(layout.finalCol + gf.length), layout.finalMid);
+    // The upper- and lower-bracket finals feed the grand final.
+    if (gf.length > 0) {
+      if (ubLast?.length === 1) drawFeed(ctx, colX(ub.length - 1) + BOX_W, ubLast[0]!, layout);
+      if (lbLast?.length === 1) drawFeed(ctx, colX(lb.length - 1) + BOX_W, lbLast[0]!, layout);
+    }
+    if (drawn.champion)
+      drawChampion(
+        ctx,
+        drawn.champion,
+        drawn.words?.champion ?? 'CHAMPION',
+        colX(layout.finalCol + gf.length),
+        layout.finalMid,
+      );
     if (drawn.note) drawNote(ctx, drawn.note, canvas.height - PAD - 8, layout.width);
     return encodePng(canvas);
   });
@@ -314,7 +364,7 @@ function bracketWithLogos(input: BracketImage, logos: ReadonlyMap<string, Logo>)
     ...input,
     rounds: input.rounds.map((r) => ({
       ...r,
-      series: r.series.map((s) => ({ a: slot(s.a), b: slot(s.b) })),
+      series: r.series.map((s) => ({ ...s, a: slot(s.a), b: slot(s.b) })),
     })),
   };
 }
@@ -351,14 +401,31 @@ function bracketLayout(
 /** The left edge of a bracket column. */
 const colX = (col: number) => PAD + col * (BOX_W + COL_GAP);
 
-/** Draws one bracket's rounds from the left edge, each under its label, series spread over the height. */
+/** A line from a bracket's final (its right edge at `x0`, middle `y`) to the grand final's box. */
+function drawFeed(ctx: SKRSContext2D, x0: number, y: number, layout: BracketLayout): void {
+  const x1 = colX(layout.finalCol);
+  const xm = x1 - COL_GAP / 2;
+  ctx.strokeStyle = COLOURS.line;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(x0, y);
+  ctx.lineTo(xm, y);
+  ctx.lineTo(xm, layout.finalMid);
+  ctx.lineTo(x1, layout.finalMid);
+  ctx.stroke();
+}
+
+/**
+ * Draws one bracket's rounds from the left edge, each under its label, series spread over the
+ * height; returns the last round's series middles (where its lines to the grand final start).
+ */
 function drawSection(
   ctx: SKRSContext2D,
   rounds: readonly BracketRound[],
   y0: number,
   height: number,
   art: SlotArt,
-): void {
+): number[] {
   let previous: number[] | undefined;
   rounds.forEach((round, c) => {
     const x = colX(c);
@@ -375,11 +442,13 @@ function drawSection(
     if (previous) drawConnectors(ctx, previous, centres, c);
     previous = centres;
   });
+  return previous ?? [];
 }
 
 /**
- * Lines from one round's series to the next round's (in column `col`) where the round halves: two
- * series feed one. Rounds that do not halve (a lower bracket's drop-in rounds) get none.
+ * Lines from one round's series to the next round's (in column `col`): where the round halves, two
+ * series feed one; where it does not (a lower bracket's drop-in round, whose other side comes down
+ * from the upper bracket), each series feeds the one beside it.
  */
 function drawConnectors(
   ctx: SKRSContext2D,
@@ -387,13 +456,14 @@ function drawConnectors(
   to: readonly number[],
   col: number,
 ): void {
-  if (from.length !== 2 * to.length) return;
+  const halves = from.length === 2 * to.length;
+  if (!halves && from.length !== to.length) return;
   ctx.strokeStyle = COLOURS.line;
   ctx.lineWidth = 2;
   const x0 = colX(col - 1) + BOX_W;
   const xm = x0 + COL_GAP / 2;
   to.forEach((cy, i) => {
-    for (const y of [from[2 * i]!, from[2 * i + 1]!]) {
+    for (const y of halves ? [from[2 * i]!, from[2 * i + 1]!] : [from[i]!]) {
       ctx.beginPath();
       ctx.moveTo(x0, y);
       ctx.lineTo(xm, y);
@@ -417,20 +487,22 @@ function drawGrandFinal(
     ctx.font = font(12, true);
     ctx.fillStyle = COLOURS.gold;
     ctx.textAlign = 'left';
-    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - 14);
+    // Above the series' own line (its time or LIVE mark) when it has one.
+    const marked = round.series[0]?.when !== undefined || round.series[0]?.live !== undefined;
+    ctx.fillText(fitText(ctx, round.label, BOX_W), x, y - (marked ? 24 : 14));
     for (const s of round.series.slice(0, 1)) drawSeries(ctx, x, y, s, art);
   });
 }
 
 /** The champion's gold box, centred on `mid`. */
-function drawChampion(ctx: SKRSContext2D, champion: string, x: number, mid: number): void {
+function drawChampion(ctx: SKRSContext2D, champion: string, label: string, x: number, mid: number): void {
   ctx.fillStyle = COLOURS.gold;
   roundRect(ctx, x, mid - BOX_H / 2, BOX_W, BOX_H);
   ctx.fill();
   ctx.fillStyle = '#1e1f24';
   ctx.font = font(11, true);
   ctx.textAlign = 'left';
-  ctx.fillText('CHAMPION', x + 10, mid - 10);
+  ctx.fillText(label, x + 10, mid - 10);
   ctx.font = font(14, true);
   ctx.fillText(fitText(ctx, champion, BOX_W - 20), x + 10, mid + 9);
 }
@@ -440,13 +512,14 @@ function roundRect(ctx: SKRSContext2D, x: number, y: number, w: number, h: numbe
   ctx.roundRect(x, y, w, h, 6);
 }
 
-function drawSeries(
-  ctx: SKRSContext2D,
-  x: number,
-  y: number,
-  s: { a: BracketSlot; b: BracketSlot },
-  art: SlotArt,
-): void {
+function drawSeries(ctx: SKRSContext2D, x: number, y: number, s: BracketSeries, art: SlotArt): void {
+  // Above the box, right-aligned: the LIVE mark, or when an unplayed series starts.
+  if (s.live || s.when) {
+    ctx.font = font(10, Boolean(s.live));
+    ctx.fillStyle = s.live ? COLOURS.loser : COLOURS.muted;
+    ctx.textAlign = 'right';
+    ctx.fillText(fitText(ctx, s.live ?? s.when ?? '', BOX_W - 8), x + BOX_W - 4, y - 6);
+  }
   ctx.fillStyle = COLOURS.panel;
   roundRect(ctx, x, y, BOX_W, BOX_H);
   ctx.fill();
@@ -468,7 +541,7 @@ function drawSeries(
     ctx.font = font(13, slot.winner === true);
     ctx.fillStyle = known ? COLOURS.text : COLOURS.muted;
     ctx.textAlign = 'left';
-    const name = slot.hidden ? '?' : (slot.team ?? 'TBD');
+    const name = slot.hidden ? '?' : (slot.team ?? art.tbd);
     ctx.fillText(fitText(ctx, name, BOX_W - 44 - art.indent), x + 10 + art.indent, cy);
     if (slot.score !== undefined) {
       ctx.textAlign = 'right';

@@ -11,14 +11,18 @@
  * - Logos (`logos.ts`): a team's logo goes only where its name is drawn (a "?" slot has none: the
  *   logo would tell who advanced), fetched after the policy has chosen what is drawn.
  */
+
+import { bracketRounds, roundLabel } from '../bot/bracket-rounds.ts';
 import { isFinished, orderedParticipants, teamName } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Card, plainText, type Span } from '../bot/reply.ts';
 import type { SpoilerPolicy } from '../bot/settings.ts';
+import { INTL_TAGS, type Translate } from '../i18n/i18n.ts';
 import type { BracketPart, Series } from '../protocol/types.ts';
 import { fetchLogos, logoUrlOf } from './logos.ts';
 import {
   type BracketImage,
+  type BracketSeries,
   type BracketSlot,
   bracketPng,
   type TableImage,
@@ -28,9 +32,9 @@ import {
 /**
  * Drawn under a picture whose results are left out. A picture holds no command: each platform
  * writes `/settings spoilers` its own way (`/matchday settings spoilers` on Slack), so the note
- * names the setting, the same words on every platform.
+ * names the setting, the same words on every platform, in the reader's language.
  */
-export const HIDDEN_NOTE = 'Results are hidden by the spoiler setting.';
+export const hiddenNote = (t: Translate): string => t('commands.standings.picture.hidden');
 
 const hasSpoiler = (cell: readonly Span[]): boolean =>
   cell.some((span) => typeof span === 'object' && 'spoiler' in span);
@@ -49,44 +53,28 @@ export function logoUrlsOf(names: NameIndex, rosters: readonly number[]): Map<st
  * The picture of a table card, or undefined when the card has no table (nothing to draw). With
  * `logoUrls` (team name to logo URL), a row whose "Team" cell names a team with a logo gets it.
  */
-export function tableImageOf(card: Card, logoUrls?: ReadonlyMap<string, string>): TableImage | undefined {
+export function tableImageOf(
+  card: Card,
+  t: Translate,
+  logoUrls?: ReadonlyMap<string, string>,
+): TableImage | undefined {
   const table = card.table;
   if (!table || table.rows.length === 0) return undefined;
   const keep = table.columns.map((_, i) => !table.rows.some((row) => hasSpoiler(row[i] ?? [])));
   if (!keep.some(Boolean)) return undefined;
   const columns = table.columns.filter((_, i) => keep[i]);
   const rows = table.rows.map((row) => row.filter((_, i) => keep[i]).map((cell) => plainText(cell)));
-  const column = columns.findIndex((c) => c.header === 'Team');
+  // The team column: the one whose cells name teams with logos (its header is in the reader's language).
+  const column = logoUrls ? columns.findIndex((_, i) => rows.some((row) => logoUrls.has(row[i] ?? ''))) : -1;
   const urls = column >= 0 && logoUrls ? rows.map((row) => logoUrls.get(row[column] ?? '')) : [];
   return {
     title: card.title,
     columns,
     rows,
+    ...(table.cut ? { cut: table.cut } : {}),
     ...(urls.some(Boolean) ? { logos: { column, rows: urls } } : {}),
-    ...(keep.every(Boolean) ? {} : { note: HIDDEN_NOTE }),
+    ...(keep.every(Boolean) ? {} : { note: hiddenNote(t) }),
   };
-}
-
-const PART_TITLES: Record<BracketPart, string> = {
-  UB: 'Upper bracket',
-  LB: 'Lower bracket',
-  GF: 'Grand final',
-};
-
-/** A bracket's series by round (`UB:1`, `LB:2`, `GF:1`, ...); series without a position are left out. */
-export function bracketRounds(
-  series: readonly Series[],
-): Map<string, { part: BracketPart; col: number; series: Series[] }> {
-  const rounds = new Map<string, { part: BracketPart; col: number; series: Series[] }>();
-  for (const s of series) {
-    const pos = s.bracket_position;
-    if (!pos) continue;
-    const key = `${pos.part}:${pos.col}`;
-    const round = rounds.get(key) ?? { part: pos.part, col: pos.col, series: [] };
-    round.series.push(s);
-    rounds.set(key, round);
-  }
-  return rounds;
 }
 
 /** The picture of a double-elimination bracket under the spoiler policy. */
@@ -95,6 +83,9 @@ export function bracketImageOf(
   series: readonly Series[],
   names: NameIndex,
   policy: SpoilerPolicy,
+  t: Translate,
+  /** The start of an unplayed series as the reader writes it (their language and time zone). */
+  when?: (start: string) => string,
 ): BracketImage | undefined {
   const rounds = bracketRounds(series);
   if (rounds.size === 0) return undefined;
@@ -112,10 +103,7 @@ export function bracketImageOf(
       const seeding = round.part === 'UB' && round.col === firstCol('UB');
       return {
         part: round.part,
-        label:
-          round.part === 'GF'
-            ? PART_TITLES.GF
-            : `${PART_TITLES[round.part]} · round ${round.col - firstCol(round.part) + 1}`,
+        label: roundLabel(t, round, ordered),
         series: round.series
           .sort((a, b) => (a.bracket_position?.offset ?? 0) - (b.bracket_position?.offset ?? 0))
           .map((s) => {
@@ -134,7 +122,10 @@ export function bracketImageOf(
                 ...(isFinished(s) && p.winner ? { winner: true } : {}),
               };
             };
-            const pair = { a: slot(home), b: slot(away) };
+            const pair: BracketSeries = { a: slot(home), b: slot(away) };
+            // A LIVE mark, or when an unplayed series starts (not a result under any policy).
+            if (s.lifecycle === 'live') pair.live = t('commands.standings.live');
+            else if (!isFinished(s) && s.start && when) pair.when = when(s.start);
             if (show && round.part === 'GF' && isFinished(s)) {
               const won = [home, away].find((p) => p?.winner);
               if (won) champion = teamName(names, won.roster.id);
@@ -143,7 +134,8 @@ export function bracketImageOf(
           }),
       };
     }),
-    ...(show ? {} : { note: HIDDEN_NOTE }),
+    ...(show ? {} : { note: hiddenNote(t) }),
+    words: { tbd: t('cards.series.tbd'), champion: t('commands.standings.picture.champion') },
   };
   if (champion) image.champion = champion;
   return image;
@@ -156,12 +148,17 @@ export function bracketImageOf(
 export async function attachTable(
   card: Card,
   fileName: string,
+  t: Translate,
   logoUrls?: ReadonlyMap<string, string>,
 ): Promise<Card> {
-  const input = tableImageOf(card, logoUrls);
+  const input = tableImageOf(card, t, logoUrls);
   if (!input) return card;
   const logos = await fetchLogos((input.logos?.rows ?? []).filter((url) => url !== undefined));
-  card.image = { png: tablePng(input, logos), name: fileName, alt: `${card.title}: the table` };
+  card.image = {
+    png: tablePng(input, logos),
+    name: fileName,
+    alt: t('commands.standings.picture.tableAlt', { title: card.title }),
+  };
   return card;
 }
 
@@ -171,11 +168,27 @@ export async function attachBracket(
   names: NameIndex,
   policy: SpoilerPolicy,
   fileName: string,
+  t: Translate,
+  timezone = 'UTC',
 ): Promise<Card> {
-  const input = bracketImageOf(card.title, series, names, policy);
+  const format = new Intl.DateTimeFormat(INTL_TAGS[t.locale], {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: timezone,
+    timeZoneName: 'short',
+  });
+  const when = (start: string) => format.format(new Date(start));
+  const input = bracketImageOf(card.title, series, names, policy, t, when);
   if (!input) return card;
   const urls = input.rounds.flatMap((r) => r.series.flatMap((s) => [s.a.logo, s.b.logo]));
   const logos = await fetchLogos(urls.filter((url) => url !== undefined));
-  card.image = { png: bracketPng(input, logos), name: fileName, alt: `${card.title}: the bracket` };
+  card.image = {
+    png: bracketPng(input, logos),
+    name: fileName,
+    alt: t('commands.standings.picture.bracketAlt', { title: card.title }),
+  };
   return card;
 }

@@ -8,8 +8,8 @@ import type { World } from './world.ts';
 import { matchFormat } from './world-series.ts';
 import { iso } from './world-window.ts';
 
-/** A standings row as the service serves it: v3 always gives the score difference. */
-export type ServedStanding = StandingEntry & { score_diff: number };
+/** A standings row as the service serves it: v3 always gives the map and score differences. */
+export type ServedStanding = StandingEntry & { match_diff: number; score_diff: number };
 
 /** Ends of the series of a substage (those that count), ascending: the substage's changes. */
 export function substageChanges(sub: SubstagePlan): number[] {

@@ -42,7 +42,8 @@ const WORDS: Record<GameKind, RegExp[]> = {
     /Sides/,
     /\b(attack|defence)\b/,
     /Economy/,
-    /\$[\d,]+ \(/,
+    // The buy with the value of what it bought, then the money kept back.
+    /(pistol round|full buy|force buy|eco): \$[\d,]+ equipment, \$[\d,]+ left/,
   ],
   esoccer: [/\(goals\)/, /\d+', (1st|2nd) half/, /Shots \(on target\)/, /Possession/],
   rts: [/Supply/, /\d+\/\d+/, /Army value/, /Workers/],
@@ -65,7 +66,8 @@ const WORDS_V2: Record<GameKind, RegExp[]> = {
 /** Words that belong to one other kind only (a shooter's card never counts goals, and so on). */
 const FOREIGN: Record<GameKind, RegExp> = {
   moba: /\((rounds|goals)\)|Supply|teams alive|Economy/,
-  shooter: /\((goals)\)|Supply|teams alive|Possession/,
+  // Never the money left labelled with the buy ("$1,500 (full buy)" read as a full buy of $1,500).
+  shooter: /\((goals)\)|Supply|teams alive|Possession|\$[\d,]+ \((pistol round|full buy|force buy|eco)\)/,
   esoccer: /\((rounds)\)|Supply|teams alive|Economy/,
   rts: /\((rounds|goals)\)|teams alive|Economy|Possession/,
   'battle-royale': /\((rounds|goals)\)|Supply|Economy|Possession/,

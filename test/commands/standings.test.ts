@@ -59,19 +59,23 @@ describe.each(APIS)('on %s', (api) => {
       // its score difference, which v3 gives and v2 does not.
       const rows = substage.standings.map((s) => ({ ...s, diff: s.score_diff! }));
       if (api === 'v2') {
-        // v2 standings carry no score difference: no Diff column (never a made-up 0), and teams
-        // level on points keep the order the data gives them.
+        // v2 standings carry no map or score difference: no Maps or Diff column (never a made-up 0).
         expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'W', 'D', 'L', 'Pts']);
       } else {
-        expect(table.columns.map((c) => c.header)).toEqual(['#', 'Team', 'W', 'D', 'L', 'Pts', 'Diff']);
+        expect(table.columns.map((c) => c.header)).toEqual([
+          '#',
+          'Team',
+          'W',
+          'D',
+          'L',
+          'Pts',
+          'Maps',
+          'Diff',
+        ]);
       }
-      const expected =
-        api === 'v2'
-          ? [...rows].sort((a, b) => b.points - a.points)
-          : [...rows].sort(
-              (a, b) =>
-                b.points - a.points || b.diff - a.diff || b.wins - a.wins || a.roster.id - b.roster.id,
-            );
+      // The data's order, never re-sorted (the service ranks by points, wins, map difference).
+      const expected = rows;
+      const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
       expect(table.rows).toHaveLength(expected.length);
       table.rows.forEach((row, i) => {
         const s = expected[i]!;
@@ -82,7 +86,7 @@ describe.each(APIS)('on %s', (api) => {
           String(s.draws),
           String(s.losses),
           String(s.points),
-          ...(api === 'v2' ? [] : [s.diff > 0 ? `+${s.diff}` : String(s.diff)]),
+          ...(api === 'v2' ? [] : [signed(s.match_diff!), signed(s.diff)]),
         ]);
       });
       expect(result.reply.cards[0]!.title).toBe(`${tournament.title} · ${substage.title}`);
@@ -91,9 +95,7 @@ describe.each(APIS)('on %s', (api) => {
     it('keeps standings behind spoilers (listed by name) or hides them, per policy', async () => {
       const world = stack.service.world;
       const { tournament, substage } = findGroup();
-      const leader = [...substage.standings].sort(
-        (a, b) => b.points - a.points || b.score_diff! - a.score_diff!,
-      )[0]!;
+      const leader = substage.standings[0]!;
       const spoiler = await call(
         stack,
         'standings',
@@ -124,10 +126,16 @@ describe.each(APIS)('on %s', (api) => {
       const result = await call(stack, 'standings', { tournament: tournament.title, stage: substage.title });
       expect(result.outcome).toBe('ok');
       const lines = result.reply.cards[0]!.description!;
-      expect(lines[0]).toEqual([{ text: 'Upper bracket · round 1', bold: true }]);
+      // Rounds named as fans say them: an 8-team bracket opens with the quarterfinals, and its
+      // upper and lower brackets end in their finals (never "Upper bracket · round 3").
+      expect(lines[0]).toEqual([{ text: 'Upper-bracket quarterfinals', bold: true }]);
       const headings = lines
         .filter((l) => l.length === 1 && typeof l[0] === 'object' && 'bold' in l[0]!)
         .map((l) => (l[0] as { text: string }).text);
+      expect(headings).toEqual(expect.arrayContaining(['Upper-bracket semifinals', 'Upper-bracket final']));
+      expect(headings).not.toContain('Upper bracket · round 3');
+      if (series.some((s) => s.bracket_position?.part === 'LB'))
+        expect(headings).toContain('Lower-bracket final');
       const done = series.find((s) => s.lifecycle === 'over' && s.participants.length === 2)!;
       const [home, away] = [...done.participants].sort((a, b) => a.seed - b.seed);
       expect(result.text).toContain(
@@ -164,6 +172,38 @@ describe.each(APIS)('on %s', (api) => {
   });
 
   describe('/standings without a stage', () => {
+    it('shows the playoffs while they are live (not a finished group), and lists the other stages in their order', async () => {
+      const world = stack.service.world;
+      const frozen = world.now();
+      // An instant a bracket's first series is live: its groups are over by then.
+      const tournament = world
+        .window(frozen)
+        .tournaments.find(
+          (tr) => tr.stages.length > 1 && tr.stages.some((st) => st.substages.some((s) => s.type === 2)),
+        )!;
+      const bracket = tournament.stages.flatMap((stage) => stage.substages).find((sub) => sub.type === 2)!;
+      const first = [...bracket.series].sort((a, b) => a.start - b.start)[0]!;
+      const at = first.start + 60_000;
+      await stack.jump(new Date(at));
+      try {
+        expect(world.lifecycle(first, at)).toBe('live');
+        const title = world.tournamentAt(tournament).title;
+        const result = await call(stack, 'standings', { tournament: title });
+        expect(result.outcome).toBe('ok');
+        const card = result.reply.cards[0]!;
+        expect(card.title).toBe(`${title} · ${bracket.title}`);
+        // The other stages stage by stage, each stage's groups in their order (A, B, C, D).
+        const expected = tournament.stages
+          .flatMap((stage) => [...stage.substages].sort((a, b) => a.order - b.order))
+          .filter((sub) => sub.id !== bracket.id)
+          .map((sub) => sub.title);
+        expect(expected.length).toBeGreaterThan(1);
+        expect(card.footer).toBe(`Other stages: ${expected.join(', ')}`);
+      } finally {
+        await stack.jump(new Date(frozen));
+      }
+    });
+
     it('shows a group with results (not an empty one) and lists the other stages in playing order', async () => {
       const { tournament } = findGroup();
       const result = await call(stack, 'standings', { tournament: tournament.title });

@@ -100,7 +100,7 @@ const V2_OWN_SNAPSHOT = new Set<string>([
   'notify-reminder', // stream lines with the watch URL
   'notify-reminder-preview',
   'series-detail', // the same stream lines; no broadcasts (languages)
-  'standings-group', // no score difference: no Diff column
+  'standings-group', // no map or score difference: no Maps or Diff column
   'standings-lobby', // no kill counts (v2 series carry no statistics): no Kills column, a line says so
   'team', // no organisation, region (the country), player roles or social accounts
   'player', // the country for the region; no role or social accounts
@@ -285,7 +285,8 @@ describe.each(APIS)('on %s', (version) => {
         }) as Promise<Match[]>,
       ]);
       const world = stack.service.world;
-      const day = worldSeries(world)
+      const everySeries = worldSeries(world);
+      const day = everySeries
         .filter(
           (s) => s.tier <= 2 && s.start!.slice(0, 10) === new Date(world.now()).toISOString().slice(0, 10),
         )
@@ -327,7 +328,13 @@ describe.each(APIS)('on %s', (version) => {
             first: true,
           }),
           result: resultReply(p.finished, stack.names, audience),
-          digest: digestReply(day, stack.names, audience, new Date(world.now()).toISOString().slice(0, 10)),
+          digest: digestReply(
+            day,
+            stack.names,
+            audience,
+            new Date(world.now()).toISOString().slice(0, 10),
+            (id) => everySeries.filter((s) => s.substage.id === id),
+          ),
         };
         for (const [name, reply] of Object.entries(replies))
           for (const platform of PLATFORMS) await expectGolden(`notify-${name}`, reply, platform, locale);

@@ -292,11 +292,11 @@ describe('cards in Portuguese and German', () => {
       'At stake: the top 1 advance to Finals; the next 4 drop; points toward the lobby table',
     ]);
     expect(write('pt')).toEqual([
-      'Forma de Nova Krakens: 3º/16 lobby de 16 equipes · L W.O. contra Storm Owls · W 2–1 Storm Owls',
+      'Forma de Nova Krakens: 3º/16 lobby de 16 equipes · D W.O. contra Storm Owls · V 2–1 Storm Owls',
       'Em jogo: o top 1 avança para Finals; os 4 seguintes caem; pontos para a tabela do lobby',
     ]);
     expect(write('de')).toEqual([
-      'Form von Nova Krakens: 3./16 Lobby mit 16 Teams · L kampflos gegen Storm Owls · W 2–1 Storm Owls',
+      'Form von Nova Krakens: 3./16 Lobby mit 16 Teams · N kampflos gegen Storm Owls · S 2–1 Storm Owls',
       'Es geht um: Platz 1 zieht in Finals ein; die nächsten 4 steigen ab; Punkte für die Lobby-Tabelle',
     ]);
   });

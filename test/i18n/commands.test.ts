@@ -92,7 +92,10 @@ const CASES: Record<'pt' | 'de', Record<string, Expectation>> = {
       says: ['Times seguidos', 'Este chat ainda não segue nenhum time'],
       not: ['Followed teams', 'follows no teams'],
     },
-    me: { says: ['Follows pessoais não estão disponíveis'], not: ['Personal follows are not available'] },
+    me: {
+      says: ['Seguir times pessoalmente não está disponível'],
+      not: ['Personal follows are not available'],
+    },
     settings: {
       says: ['Configurações do Matchday', 'Fuso horário', 'Atualizações ao vivo'],
       not: ['Matchday settings', 'Live updates', 'Timezone'],

@@ -3,7 +3,15 @@
  * `/settings language` stores the choice and answers in it (through the runtime, on the local service).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatNumber, LOCALES, spanned, storedMessages, translator } from '../../src/i18n/i18n.ts';
+import {
+  formatMoney,
+  formatNumber,
+  LOCALES,
+  localMoney,
+  spanned,
+  storedMessages,
+  translator,
+} from '../../src/i18n/i18n.ts';
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
@@ -40,6 +48,18 @@ describe('locales', () => {
     expect(formatNumber('en', 20979)).toBe('20,979');
     expect(formatNumber('de', 20979)).toBe('20.979');
     expect(formatNumber('pt', 20979)).toBe('20.979');
+  });
+
+  it("money goes through Intl in the locale (a no-break space between amount and sign), and the data's prize strings are rewritten so", () => {
+    expect(formatMoney('en', 1500)).toBe('$1,500');
+    expect(formatMoney('de', 1500)).toBe('1.500\u00a0$');
+    expect(formatMoney('pt', 1500)).toBe('$\u00a01.500');
+    expect(localMoney('de', '$125,000')).toBe('125.000\u00a0$');
+    expect(localMoney('pt', '€50,000')).toBe('€\u00a050.000');
+    expect(localMoney('en', '$125,000')).toBe('$125,000');
+    // What is not a plain amount stays as the data wrote it.
+    expect(localMoney('de', 'TBA')).toBe('TBA');
+    expect(localMoney('de', '$125,000 + trophy')).toBe('$125,000 + trophy');
   });
 
   it('a message with a span value is cut around it, in each language', () => {

@@ -33,7 +33,8 @@ describe("the digest's hint on a busy day", () => {
     await stack.names.ensureSeriesLabels(data, day);
     const reply = digestReply(day, stack.names, { spoilers: 'show', t: translator('en') }, date);
     const hint = reply.cards[0]!.description!;
-    expect(hint).toHaveLength(2);
+    // The hint, the command, a blank line, then the first tournament's name in bold.
+    expect(hint).toHaveLength(4);
     const command = plainText(hint[1]!.slice(0, 1) as Text);
     const match = /^\/schedule day:(\d{4}-\d{2}-\d{2}) page:(\d+)$/.exec(command);
     expect(match, `a command a user can type: ${command}`).not.toBeNull();
@@ -78,5 +79,39 @@ describe("the digest's hint on a busy day", () => {
       expect(before.text.split('\n').some(shows)).toBe(false);
     }
     expect(replyText(reply)).not.toContain('shows the whole day');
+  });
+});
+
+describe("the digest's title and event column", () => {
+  it('heads the digest with the day alone, the first tournament under it in bold, and names bracket rounds', async () => {
+    const world = stack.service.world;
+    const all = worldSeries(world);
+    // A day with playoffs (bracket series) for a default channel.
+    const days = [...new Set(all.map((s) => s.start!.slice(0, 10)))].sort();
+    const date = days.find((d) =>
+      all.some((s) => s.bracket_position && s.tier <= 2 && s.start!.startsWith(d)),
+    )!;
+    expect(date).toBeDefined();
+    const day = dayOf(date);
+    const data = stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 });
+    await stack.names.ensureSeriesLabels(data, day);
+    const stageSeries = (id: number) => all.filter((s) => s.substage.id === id);
+    const reply = digestReply(day, stack.names, { spoilers: 'show', t: translator('en') }, date, stageSeries);
+    const first = reply.cards[0]!;
+    expect(first.title).toMatch(/^Today's series \([^)]*\)$/);
+    const firstTournament = stack.names.tournament(day[0]!.tournament.id)!.title;
+    expect(first.title).not.toContain(firstTournament);
+    const heading = first.description!.at(-1)!;
+    expect(plainText(heading)).toContain(firstTournament);
+    expect(heading[0]).toMatchObject({ bold: true });
+    // The event column: a bracket series' round ("Upper-bracket final"), never the bracket's title on every row.
+    const events = reply.cards.flatMap((card) => card.table?.rows ?? []).map((row) => plainText(row[2]!));
+    const rounds = events.filter((e) => /bracket|Grand final/i.test(e));
+    expect(rounds.length).toBeGreaterThan(0);
+    expect(events).not.toContain('Playoffs Bracket');
+    for (const e of rounds)
+      expect(e).toMatch(
+        /^(Upper-bracket (quarterfinals|semifinals|final)|Lower-bracket final|(Upper|Lower) bracket · round \d|Grand final)$/,
+      );
   });
 });

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { translator } from '../../src/i18n/i18n.ts';
 import { clearLogoCache, LOGO_SIDE, logoFetches } from '../../src/render/logos.ts';
 import {
   type BracketImage,
@@ -17,7 +18,10 @@ import {
   type TableImage,
   tablePng,
 } from '../../src/render/standings-image.ts';
-import { bracketImageOf, HIDDEN_NOTE } from '../../src/render/standings-input.ts';
+import { bracketImageOf, hiddenNote } from '../../src/render/standings-input.ts';
+
+const HIDDEN_NOTE = hiddenNote(translator('en'));
+
 import { call, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 
 /** Share of pixels whose colour differs by more than 24 in a channel. */
@@ -71,6 +75,8 @@ const TABLE: TableImage = {
     ['3', 'Jade Jackals', '1', '0', '2', '3', '-2'],
     ['4', 'Solar Falcons', '0', '0', '3', '0', '-5'],
   ],
+  // The top 2 advance: tinted green above the line, red below it.
+  cut: 2,
 };
 
 const won = (team: string, score: number) => ({ team, score, winner: true });
@@ -108,6 +114,31 @@ describe('standings pictures', () => {
 
   it('draws a bracket with UB, LB, GF and TBD slots like the reviewed golden PNG', async () => {
     await expectGolden('bracket-tbd', bracketPng(BRACKET));
+  });
+
+  it('joins the upper- and lower-bracket finals to the grand final, and every lower-bracket round to the next', async () => {
+    const image = await loadImage(bracketPng(BRACKET));
+    const ctx = createCanvas(image.width, image.height).getContext('2d');
+    ctx.drawImage(image, 0, 0);
+    /** Pixels of the connector colour (#3d404b) down the column x, from y0 to the bottom. */
+    const lineAt = (x: number, y0 = 0) => {
+      const { data } = ctx.getImageData(x, y0, 1, image.height - y0);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (
+          Math.abs(data[i]! - 0x3d) < 6 &&
+          Math.abs(data[i + 1]! - 0x40) < 6 &&
+          Math.abs(data[i + 2]! - 0x4b) < 6
+        )
+          n++;
+      return n;
+    };
+    // Columns are 190 px boxes 36 px apart from a 16 px margin: the gaps' middles at 224 and 450.
+    // Left of the grand final (column 2) the lines from both finals run down to its middle.
+    expect(lineAt(450)).toBeGreaterThan(40);
+    // Between lower-bracket round 1 and 2 (one series each; the lower bracket starts 202 px down,
+    // under the upper bracket's two rows): a straight line across the gap.
+    expect(lineAt(224, 202)).toBeGreaterThan(0);
   });
 
   it('draws the note of hidden results in words every platform can read, like the reviewed golden PNG', async () => {
@@ -233,12 +264,34 @@ describe('standings pictures from the world', () => {
     throw new Error('the world has no bracket with results; pick another instant');
   }
 
+  it('marks a live series LIVE and writes when each unplayed series starts, in the reader language', async () => {
+    const { early } = bracketStates();
+    // One instant after the first result: some series are over, one is live or none, the rest unplayed.
+    const live = early.find((s) => s.lifecycle === 'live');
+    const unplayed = early.filter((s) => s.lifecycle === 'upcoming' && s.start);
+    expect(unplayed.length).toBeGreaterThan(0);
+    await stack.names.ensureSeriesLabels(
+      stack.client.forCaller({ priority: 'interactive', deadlineMs: 5000 }),
+      early,
+    );
+    const when = (start: string) => `at ${start}`;
+    const image = bracketImageOf('B', early, stack.names, 'show', translator('de'), when)!;
+    const series = image.rounds.flatMap((r) => r.series);
+    const whens = series.map((s) => s.when).filter(Boolean);
+    expect(whens.sort()).toEqual(unplayed.map((s) => `at ${s.start}`).sort());
+    expect(series.filter((s) => s.live).map((s) => s.live)).toEqual(live ? ['LIVE'] : []);
+    // A finished series carries neither.
+    const over = series.filter((s) => s.a.winner || s.b.winner);
+    expect(over.length).toBeGreaterThan(0);
+    for (const s of over) expect(s.when ?? s.live).toBeUndefined();
+  });
+
   it('leaves hidden results out under the spoiler policy, and draws them under show', async () => {
     const { title, early, late } = bracketStates();
     await stack.names.ensureSeriesLabels(stack.client, [...early, ...late]);
     const png = (series: typeof early, policy: 'show' | 'spoiler') =>
-      bracketPng(bracketImageOf(title, series, stack.names, policy)!);
-    const spoilerInput = bracketImageOf(title, late, stack.names, 'spoiler')!;
+      bracketPng(bracketImageOf(title, series, stack.names, policy, translator('en'))!);
+    const spoilerInput = bracketImageOf(title, late, stack.names, 'spoiler', translator('en'))!;
     // Nothing the policy hides is even given to the renderer: no score, no winner, no champion.
     for (const round of spoilerInput.rounds)
       for (const s of round.series)
@@ -251,7 +304,7 @@ describe('standings pictures from the world', () => {
     const slots = spoilerInput.rounds.flatMap((r) => r.series.flatMap((s) => [s.a, s.b]));
     for (const slot of slots) if (slot.hidden || !slot.team) expect(slot.logo).toBeUndefined();
     expect(slots.some((slot) => slot.team && slot.logo)).toBe(true);
-    expect(bracketImageOf(title, late, stack.names, 'show')!.champion).toBeDefined();
+    expect(bracketImageOf(title, late, stack.names, 'show', translator('en'))!.champion).toBeDefined();
     // The pixels: different results, the same picture under spoiler; different pictures under show.
     expect(await pixelDifference(png(early, 'spoiler'), png(late, 'spoiler'))).toBe(0);
     expect(await pixelDifference(png(early, 'show'), png(late, 'show'))).toBeGreaterThan(0);

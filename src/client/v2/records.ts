@@ -317,7 +317,7 @@ export function toSubstage(s: V2Substage, gameId: number): Substage {
       wins: x.wins,
       draws: x.draws,
       losses: x.losses,
-      match_diff: 0,
+      match_diff: null,
       score_diff: null,
     })),
     rules: { advance: ruleOf(s.rules.advance), descend: ruleOf(s.rules.descend), points },

@@ -2,6 +2,7 @@
 
 import { cards } from './de/cards.ts';
 import { commands } from './de/commands.ts';
+import { help } from './de/help.ts';
 import { platform } from './de/platform.ts';
 import type { Messages } from './en.ts';
 
@@ -12,6 +13,7 @@ export const de: Messages = {
     seeAlso: 'Mehr unter {{command}}.',
   },
   commands,
+  help,
   cards,
   platform,
 };

@@ -4,6 +4,7 @@
  */
 import { cards } from './en/cards.ts';
 import { commands } from './en/commands.ts';
+import { help } from './en/help.ts';
 import { platform } from './en/platform.ts';
 
 export const en = {
@@ -13,6 +14,7 @@ export const en = {
     seeAlso: 'See {{command}} for more.',
   },
   commands,
+  help,
   cards,
   platform,
 };

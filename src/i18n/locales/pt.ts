@@ -2,6 +2,7 @@
 import type { Messages } from './en.ts';
 import { cards } from './pt/cards.ts';
 import { commands } from './pt/commands.ts';
+import { help } from './pt/help.ts';
 import { platform } from './pt/platform.ts';
 
 export const pt: Messages = {
@@ -11,6 +12,7 @@ export const pt: Messages = {
     seeAlso: 'Veja {{command}} para mais.',
   },
   commands,
+  help,
   cards,
   platform,
 };

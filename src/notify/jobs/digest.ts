@@ -5,6 +5,7 @@
  * ledger, so a restart does not reconsider it) unless the channel asked to hear "nothing today".
  * A digest held back by failures until its late window closes is dropped and logged with its key.
  */
+import type { Series } from '../../protocol/types.ts';
 import { digestReply } from '../cards.ts';
 import { type Outgoing, target, targetKey } from '../dispatcher.ts';
 import { ledgerKey } from '../ledger.ts';
@@ -27,10 +28,12 @@ export async function runDigests(ctx: JobContext, now: number): Promise<void> {
     if (!slot) continue;
     const groupKey = `d:${group}:${slot.localDate}`;
     if (dispatcher.groupsDone.has(groupKey)) continue;
-    const day = digestSeries(
-      [...source.known()].map((k) => k.series),
-      slot,
-    );
+    const known = [...source.known()].map((k) => k.series);
+    const day = digestSeries(known, slot);
+    // A bracket round is named by its place among its substage's series (all known, not the day's).
+    const bySubstage = new Map<number, Series[]>();
+    for (const s of known) bySubstage.set(s.substage.id, [...(bySubstage.get(s.substage.id) ?? []), s]);
+    const stageSeries = (substageId: number) => bySubstage.get(substageId) ?? [];
     let pending = false;
     for (const sub of members) {
       const key = ledgerKey('digest', slot.localDate, sub.digestTime, sub);
@@ -52,7 +55,7 @@ export async function runDigests(ctx: JobContext, now: number): Promise<void> {
           (
             await delivery.post(
               target(sub),
-              digestReply(mine, source.labels, sub, slot.localDate),
+              digestReply(mine, source.labels, sub, slot.localDate, stageSeries),
               key,
               guard,
             )

@@ -96,6 +96,8 @@ function tableBlocks(table: Table, budget: number): string[] {
         .join('  ')
         .trimEnd(),
     );
+    // The advance line: a dotted rule under the teams that go through.
+    if (table.cut) lines.splice(table.cut + 1, 0, widths.map((w) => '┄'.repeat(w)).join('┄┄'));
     const header = lines[0] ?? '';
     const blocks: string[] = [];
     let current: string[] = [];
@@ -112,15 +114,14 @@ function tableBlocks(table: Table, budget: number): string[] {
     return blocks;
   }
   const header = table.columns.map((c) => `**${escapeText(c.header)}**`).join(' · ');
-  return [
-    cut(header, budget),
-    ...table.rows.map((row) =>
-      renderText(
-        row.flatMap((cell, i) => (i === 0 ? cell : [' · ', ...cell])),
-        budget,
-      ),
+  const rows = table.rows.map((row) =>
+    renderText(
+      row.flatMap((cell, i) => (i === 0 ? cell : [' · ', ...cell])),
+      budget,
     ),
-  ];
+  );
+  if (table.cut) rows.splice(table.cut, 0, '┄┄┄┄┄┄');
+  return [cut(header, budget), ...rows];
 }
 
 function plain(cell: Text): string {

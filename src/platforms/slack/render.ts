@@ -92,12 +92,16 @@ function tableLines(
       .map((value, i) => pad(value, i))
       .join('  ')
       .trimEnd();
+  // The advance line: a dotted rule under the teams that go through (a line of its own).
+  const cutAt = table.cut ?? Number.POSITIVE_INFINITY;
   const spoilerRows = new Set<number>();
   table.rows.forEach((row, index) => {
-    if (row.some(hasSpoiler)) spoilerRows.add(index + 2);
+    if (row.some(hasSpoiler)) spoilerRows.add(index + 2 + (index >= cutAt ? 1 : 0));
   });
+  const rows = cells.map((row) => line(row));
+  if (table.cut) rows.splice(table.cut, 0, widths.map((w) => '┄'.repeat(w)).join('┄┄'));
   return {
-    lines: [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map((row) => line(row))],
+    lines: [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows],
     spoilerRows,
   };
 }

@@ -267,7 +267,10 @@ function renderTable(table: Table, options: TerminalRenderOptions): string[] {
       .trimEnd();
   const header = line(table.columns.map((c) => style(options, '1', clean(c.header))));
   const rule = style(options, '2', widths.map((w) => '─'.repeat(w)).join('  '));
-  return [header, rule, ...cells.map(line)];
+  const rows = cells.map(line);
+  // The advance line: a dotted rule under the teams that go through.
+  if (table.cut) rows.splice(table.cut, 0, style(options, '2', widths.map((w) => '┄'.repeat(w)).join('┄┄')));
+  return [header, rule, ...rows];
 }
 
 function renderCard(card: Card, options: TerminalRenderOptions): string[] {

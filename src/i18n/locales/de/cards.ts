@@ -53,7 +53,8 @@ export const cards: Messages['cards'] = {
     kills: 'Kills',
     mapOver: 'Map vorbei',
     round: 'Runde {{round}}, {{half}}',
-    buy: { pistol: 'Pistolenrunde', full: 'Full Buy', force: 'Force Buy', eco: 'Eco' },
+    buy: { pistol: 'Pistolenrunde', full: 'voller Kauf', force: 'erzwungener Kauf', eco: 'Sparrunde' },
+    buyValue: '{{buy}}: Ausrüstung {{equipment}}, {{money}} übrig',
     side: { attack: 'Angriff', defence: 'Verteidigung' },
     sides: 'Seiten',
     economy: 'Economy',
@@ -155,6 +156,9 @@ export const cards: Messages['cards'] = {
     gameOver: 'Spiel {{order}} · {{map}} vorbei.',
   },
   preview: {
+    /** One letter for a won or lost series in a team's form (WWLWL). */
+    won: 'S',
+    lost: 'N',
     hidden: 'Form und direkter Vergleich sind hier durch die Spoiler-Einstellung verborgen.',
     stakes: 'Es geht um: {{stakes}}',
     stage: 'Phase',

@@ -53,6 +53,7 @@ export const cards = {
     mapOver: 'map over',
     round: 'round {{round}}, {{half}}',
     buy: { pistol: 'pistol round', full: 'full buy', force: 'force buy', eco: 'eco' },
+    buyValue: '{{buy}}: {{equipment}} equipment, {{money}} left',
     side: { attack: 'attack', defence: 'defence' },
     sides: 'Sides',
     economy: 'Economy',
@@ -154,6 +155,9 @@ export const cards = {
     gameOver: 'Game {{order}} · {{map}} over.',
   },
   preview: {
+    /** One letter for a won or lost series in a team's form (WWLWL). */
+    won: 'W',
+    lost: 'L',
     hidden: 'Form and head-to-head are hidden by the spoiler policy here.',
     stakes: 'At stake: {{stakes}}',
     stage: 'Stage',
