@@ -18,7 +18,6 @@ import { closest } from '../src/bot/text-args.ts';
 import { cmd } from '../src/core/errors.ts';
 import type { Platform } from '../src/core/tenant-id.ts';
 import { type MessageKey, spanned, type Translate } from '../src/i18n/i18n.ts';
-import { commands } from './index.ts';
 
 /**
  * On text platforms (Slack, the terminal) options are typed; Discord fills them in its own form.
@@ -40,7 +39,7 @@ export default defineCommand({
   },
   async run(ctx) {
     const t = ctx.t;
-    const visible = commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
+    const visible = ctx.commands.filter((c) => !c.adminOnly || ctx.user.isAdmin);
     const typed = ctx.tenant.platform !== 'discord';
     const name = ctx.args.command?.replace(/^\//, '').toLowerCase();
     // Examples name something that exists (the first name the index offers), so they work as typed.

@@ -5,10 +5,10 @@
  */
 import { type CommandRef, cmd, commandList, type Message, messageText } from '../core/errors.ts';
 import { type MessageKey, spanned, type Translate } from '../i18n/i18n.ts';
-import type { AnyCommand, CommandContext, Platform, SubcommandsCommand } from './command.ts';
+import type { AnyCommand, CommandCall, CommandContext, Platform, SubcommandsCommand } from './command.ts';
 import { UserError } from './command.ts';
 import { COLOURS, errorReply, type Reply } from './reply.ts';
-import type { CommandCall } from './runtime.ts';
+
 import { closest } from './text-args.ts';
 
 /** How a call ended; `ask` turns it into an exit code and platforms into metrics. */

@@ -107,7 +107,23 @@ export interface ChannelCheck {
   threads?(channelId: string): Promise<{ ok: true } | { ok: false; missing: string[] }>;
 }
 
+/** One call of a command, as a platform hands it to the runtime (src/bot/runtime.ts). */
+export interface CommandCall {
+  platform: Platform;
+  /** The guild or workspace key; the runtime makes the tenant id (`formatTenantId`). */
+  tenantKey: string;
+  user: CommandUser;
+  channel: CommandChannel;
+  command: string;
+  subcommand?: string;
+  /** Raw: strings from text platforms, typed values from Discord. */
+  args: Record<string, unknown>;
+  channels?: ChannelCheck;
+}
+
 export interface CommandRuntimeServices {
+  /** The commands this runtime serves (`/help` lists them). */
+  commands: readonly AnyCommand[];
   /** The data client scoped to this call (interactive priority, 2 s deadline). */
   data: ScopedEsportsClient;
   /** Fuzzy name resolution over teams, tournaments, games (the autocomplete index). */

@@ -34,11 +34,9 @@ import {
   type AnyCommand,
   type AutocompleteSource,
   type ChannelCalendars,
-  type ChannelCheck,
   type Choice,
-  type CommandChannel,
+  type CommandCall,
   type CommandContext,
-  type CommandUser,
   type Platform,
   type Tenant,
   UserError,
@@ -56,18 +54,7 @@ import { searchTimeZones } from './time-zones.ts';
 
 import { type UserStore, userKeyOf } from './users.ts';
 
-export interface CommandCall {
-  platform: Platform;
-  /** The guild or workspace key; the runtime makes the tenant id (`formatTenantId`). */
-  tenantKey: string;
-  user: CommandUser;
-  channel: CommandChannel;
-  command: string;
-  subcommand?: string;
-  /** Raw: strings from text platforms, typed values from Discord. */
-  args: Record<string, unknown>;
-  channels?: ChannelCheck;
-}
+export type { CommandCall } from './command.ts';
 
 /** The data client: each call gets its own view (`forCaller`), which says whether it served stale data; `stats` tells how many requests wait for the budget. */
 export type DataClient = Pick<EsportsClient, 'forCaller'> & Partial<Pick<EsportsClient, 'stats'>>;
@@ -312,6 +299,7 @@ export class Runtime {
     const { picture, status, users, names, clock, tenants } = this.#deps;
     return {
       ...parts,
+      commands: this.commands,
       tenant,
       user: call.user,
       channel: call.channel,

@@ -256,6 +256,7 @@ export async function runDirect(
     t: translator(settings.language),
     data,
     names: stack.names,
+    commands,
     reads: createReads(data),
     updateSettings: async (change) => {
       const parsed = settingsSchema.parse(change(structuredClone(settings)));

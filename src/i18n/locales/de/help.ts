@@ -131,7 +131,7 @@ export const help: Messages['help'] = {
       quiet: {
         description: 'Ruhezeiten für deine Direktnachrichten (ohne Zeiten: aus)',
         options: {
-          from: 'Beginn, HH:MM in deiner Zeitzone, z. B. 23:00',
+          from: 'Beginn, HH:MM in deiner Zeitzone, z. B. 23:00 (oder der Bereich: 23:00-08:00)',
           to: 'Ende, HH:MM in deiner Zeitzone, z. B. 08:00',
         },
       },

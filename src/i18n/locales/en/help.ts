@@ -131,7 +131,7 @@ export const help = {
       quiet: {
         description: 'Quiet hours for your DMs (no times: off)',
         options: {
-          from: 'Start, HH:MM in your time zone, e.g. 23:00',
+          from: 'Start, HH:MM in your time zone, e.g. 23:00 (or the range: 23:00-08:00)',
           to: 'End, HH:MM in your time zone, e.g. 08:00',
         },
       },

@@ -132,7 +132,7 @@ export const help: Messages['help'] = {
       quiet: {
         description: 'Horas de silêncio das suas mensagens diretas (sem horários: desligado)',
         options: {
-          from: 'Início, HH:MM no seu fuso, por exemplo 23:00',
+          from: 'Início, HH:MM no seu fuso, por exemplo 23:00 (ou o intervalo: 23:00-08:00)',
           to: 'Fim, HH:MM no seu fuso, por exemplo 08:00',
         },
       },
