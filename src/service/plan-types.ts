@@ -22,7 +22,12 @@ export interface TournamentPlan {
   casters: number[];
   rosters: number[];
   prize: number;
+  /** Index of the host region in the catalog's regions (an online event: the region it is played for). */
   hostRegion: number;
+  /** The city the title names (places.ts says which country it lies in). */
+  city: string;
+  /** The host region's UTC offset in hours (places.ts): the host's days are counted in it. */
+  utcOffsetH: number;
 }
 
 export interface StagePlan {

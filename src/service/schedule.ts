@@ -12,6 +12,7 @@
  */
 import type { Catalog } from './catalog.ts';
 import { Entrants } from './entrants.ts';
+import { REGION_UTC_OFFSET } from './places.ts';
 import type { StagePlan, TournamentPlan, WeekPlan } from './plan-types.ts';
 import { Rng } from './random.ts';
 import {
@@ -158,6 +159,8 @@ function buildTournament(
   const gameCasters = catalog.casters
     .filter((c) => c.game.id === game && c.deleted_at === null)
     .map((c) => c.id);
+  const casters = rng.sample(gameCasters, Math.min(3, gameCasters.length));
+  const hostRegion = rng.int(0, catalog.regions.length - 1);
   const tournament: TournamentPlan = {
     id,
     week,
@@ -168,10 +171,12 @@ function buildTournament(
     start: 0,
     end: 0,
     stages: [],
-    casters: rng.sample(gameCasters, Math.min(3, gameCasters.length)),
+    casters,
     rosters: [],
     prize: [250_000, 50_000, 10_000, 2_000][template.tier - 1]!,
-    hostRegion: rng.int(0, catalog.regions.length - 1),
+    hostRegion,
+    city,
+    utcOffsetH: REGION_UTC_OFFSET[catalog.regions[hostRegion]!.abbreviation] ?? 0,
   };
   const battleRoyale = info.kind === 'battle-royale';
   const groupStage: StagePlan = {
