@@ -1,13 +1,13 @@
 /**
  * Which teams enter which tournament of a week. A game's active teams are ordered by strength with
  * a little form of the week (so the line between two tiers moves from week to week): the strongest
- * enter tier 1, the next tier 2, and so on. The teams of tiers 1-2 and of tiers 3-4 are the two
- * streams timetable.ts schedules apart, so they never share a team within a week.
+ * enter tier 1, the next tier 2, and so on, in two streams (tiers 1-2 and tiers 3-4).
  *
- * At scale 1 a game's tournaments of a week have exactly as many places as it has active teams
- * (weekPlaces, tiers.ts): each team enters one tournament a week. At a larger scale the places of a
- * stream run out and its teams enter again from its strongest, and the timetable keeps each of
- * them to one series at a time across its tournaments.
+ * At scale 1 a game's tournaments of a week have a few places fewer than it has active teams
+ * (activeTeams, tiers.ts): those teams rest that week, half of them drawn among the strongest
+ * (top teams skip some events), the others among the rest; every other team enters one
+ * tournament. At a larger scale the places of a stream run out and its teams enter again from its
+ * strongest, and the timetable keeps each of them to one series at a time across its tournaments.
  */
 import type { Catalog } from './catalog.ts';
 import { Rng } from './random.ts';
@@ -29,8 +29,14 @@ export class Entrants {
       rating: (catalog.strength.get(r.id) ?? 0) + rng.next() * FORM,
     }));
     rated.sort((a, b) => b.rating - a.rating || a.id - b.id);
-    const order = rated.map((r) => r.id);
     const battleRoyale = catalog.game(game)!.kind === 'battle-royale';
+    const resting = Math.max(0, rated.length - weekPlaces(battleRoyale, 1));
+    const top = Math.ceil(resting / 2);
+    const topRest = rng.sample(rated.slice(0, weekPlaces(battleRoyale, 1, [1]) + top * 4), top);
+    const rest = new Set(
+      [...topRest, ...rng.sample(rated.slice(Math.floor(rated.length / 2)), resting - top)].map((r) => r.id),
+    );
+    const order = rated.map((r) => r.id).filter((id) => !rest.has(id));
     const high = Math.min(order.length, weekPlaces(battleRoyale, 1, [1, 2]));
     this.#streams = [order.slice(0, high), order.slice(high)];
   }
