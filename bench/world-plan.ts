@@ -105,6 +105,8 @@ for (const scale of scales) {
     };
     // What a real circuit holds to (the targets of these measures).
     const fails = Object.entries({
+      'no team or caster in two series at once, rests of an hour':
+        run.team_overlaps + run.short_rests + run.caster_overlaps + run.tier1_over_3_per_day === 0,
       'tier-1 team-days with 3 series': run.tier1_team_days_3 === 0,
       'unequal finished groups': run.unequal_groups === 0,
       'tier-1 cast >= 95 %': run.tier1_cast_pct >= 95,

@@ -34,7 +34,7 @@ import {
   type Template,
   tournamentCount,
 } from './tiers.ts';
-import { lastDayEnd, scheduleWeek } from './timetable.ts';
+import { lastDayEnd, SPILL_MS, scheduleWeek } from './timetable.ts';
 import { dayMonth, WEEK_MS, weekDates, weekStart } from './weeks.ts';
 
 export type {
@@ -121,16 +121,27 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   return { week, tournaments, series };
 }
 
+/** How long after a spill (SPILL_MS, timetable.ts) a team of two events is still kept free. */
+const SPILL_MARGIN_MS = 3 * 3600_000;
+
 /**
  * The rosters of last week's tournaments whose broadcast days run past the start of this week
- * (`base`), each with the instant it may have played until (timetable.ts: lastDayEnd).
+ * (`base`), each with the instant it may have played until (timetable.ts: lastDayEnd, SPILL_MS).
  */
 function lateRosters(tournaments: TournamentPlan[], base: number): Map<number, number> {
   const rosters = new Map<number, number>();
+  const entries = new Map<number, number>();
+  for (const t of tournaments) for (const r of t.rosters) entries.set(r, (entries.get(r) ?? 0) + 1);
   for (const t of tournaments) {
-    const until = lastDayEnd(t, base - WEEK_MS);
-    if (until <= base) continue;
-    for (const r of t.rosters) rosters.set(r, Math.max(until, rosters.get(r) ?? 0));
+    for (const r of t.rosters) {
+      // A team of two events may have spilled past the week (SPILL_MS, timetable.ts), and in
+      // rare weeks a little past the spill.
+      const until = Math.max(
+        lastDayEnd(t, base - WEEK_MS),
+        entries.get(r)! > 1 ? base + SPILL_MS + SPILL_MARGIN_MS : 0,
+      );
+      if (until > base) rosters.set(r, Math.max(until, rosters.get(r) ?? 0));
+    }
   }
   return rosters;
 }

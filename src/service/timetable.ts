@@ -14,6 +14,7 @@
 import type { SeriesPlan, TournamentPlan } from './plan-types.ts';
 import { TEAM_REST_MS, TIER1_PER_DAY, TIER1_PER_HOST_DAY } from './schedule-check.ts';
 import { finalLobbyDays } from './tiers.ts';
+import { WEEK_MS } from './weeks.ts';
 
 /**
  * How far into the next week a series of the week may run (postponements aside). A caster of
@@ -42,6 +43,12 @@ const STAGE_BREAK_MS = HOUR_MS;
 const CHANGEOVER_MS = 30 * MINUTE_MS;
 /** The last day (Sunday) an event's days are planned on before it may run over into Monday. */
 const LAST_DAY = 6;
+/**
+ * How far past the week's end a team entered in two events of the week (scale above 1,
+ * entrants.ts) may still play when both events' days are full; the next week keeps such teams
+ * free until then (lateRosters, schedule.ts).
+ */
+export const SPILL_MS = 12 * HOUR_MS;
 
 /** The day of the week (0 Monday .. 6 Sunday) a series is planned on (see the file's comment). */
 export function dayOf(plan: SeriesPlan): number {
@@ -170,6 +177,7 @@ export function scheduleWeek(tournaments: TournamentPlan[], base: number, late: 
     list.sort((a, b) => a.round - b.round || a.id - b.id);
     const days = new EventDays(t, list);
     let groupEnd = 0;
+    const ends = new Map<number, number>();
     for (const plan of list) {
       const day = dayOf(plan);
       if (plan.deletedAt !== null) {
@@ -177,11 +185,15 @@ export function scheduleWeek(tournaments: TournamentPlan[], base: number, late: 
         shiftPlan(plan, dayWindow(t, base, day)[0] + (plan.id % 8) * STEP_MS - plan.start);
         continue;
       }
-      const ready = plan.substage.stage.order > 1 ? groupEnd + STAGE_BREAK_MS : 0;
+      // After the group stage, and after the series its participants come from.
+      let ready = plan.substage.stage.order > 1 ? groupEnd + STAGE_BREAK_MS : 0;
+      for (const source of plan.sources)
+        if (source !== null) ready = Math.max(ready, (ends.get(source) ?? 0) + TEAM_REST_MS);
       const at = slotFor(plan, { base, day, ready, rosters, days });
       days.add(dayOfStart(t, base, at, day), at, at + lengthOf(plan));
       shiftPlan(plan, at - plan.start);
       rosters.played(plan);
+      ends.set(plan.id, plan.end);
       if (plan.substage.stage.order === 1) groupEnd = Math.max(groupEnd, plan.end);
     }
   }
@@ -203,7 +215,8 @@ interface Search {
 /**
  * The start of a series: the earliest quarter hour of its day (or a later one) within the day,
  * its teams free and a stream free; when the days to Sunday are full, the earliest with its teams
- * free and a stream free ending in overtime; last, the earliest its teams are free.
+ * free and a stream free ending in overtime; last, the earliest its teams are free in the event's
+ * week or its spill (SPILL_MS), or after it.
  */
 function slotFor(plan: SeriesPlan, search: Search): number {
   const { base, ready, rosters, days } = search;
@@ -218,7 +231,12 @@ function slotFor(plan: SeriesPlan, search: Search): number {
       }
     }
   }
-  let at = Math.max(dayWindow(t, base, search.day)[0], Math.ceil(ready / STEP_MS) * STEP_MS);
+  // The teams are busy on every day to Sunday: any hour of the event's week they are free, from
+  // its first day to the end of its last, else the first hour after.
+  const from = Math.max(dayWindow(t, base, t.firstDay)[0], Math.ceil(ready / STEP_MS) * STEP_MS);
+  const last = Math.max(lastDayEnd(t, base), base + WEEK_MS + SPILL_MS);
+  for (let at = from; at + length <= last; at += STEP_MS) if (rosters.free(plan, at, length)) return at;
+  let at = Math.max(from, last - length);
   while (!rosters.free(plan, at, length)) at += STEP_MS;
   return at;
 }
