@@ -149,7 +149,7 @@ class EventDays {
     for (const [d, ms] of work) this.#channels.set(d, Math.max(1, Math.ceil(ms / dayMs)));
   }
 
-  /** Has the event a free stream from `start` to `end` on `day` (`capped`: within its streams)? */
+  /** Has the event a free stream (within its streams of that day) from `start` to `end` on `day`? */
   free(day: number, start: number, end: number): boolean {
     const channels = this.#channels.get(day) ?? 1;
     let on = 0;
