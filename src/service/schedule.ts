@@ -55,7 +55,10 @@ const SERIES_PER_GAME = 100_000;
 const REPLAY_IDS = 50_000;
 const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
 
-/** The tournaments of a week with their series and outcomes, not yet timed. */
+/**
+ * The tournaments of a week with their series and outcomes, timed relative to each series' own
+ * start; `timed` false: only the tournaments and their teams (what the next week needs to know).
+ */
 function buildWeek(catalog: Catalog, week: number, scale: number, timed = true): TournamentPlan[] {
   const tournaments: TournamentPlan[] = [];
   for (const info of catalog.games) {
@@ -71,7 +74,7 @@ function buildWeek(catalog: Catalog, week: number, scale: number, timed = true):
       const count = tournamentCount(template.tier, scale, battleRoyale);
       for (let k = 0; k < count; k++) {
         tIndex++;
-        const where = { week, game, index: tIndex, k, names };
+        const where = { week, game, index: tIndex, k, names, outline: !timed };
         const pool = entrants.take(template.tier, entrantCount(template, battleRoyale));
         tournaments.push(buildTournament(catalog, rng, where, template, pool, nextSeriesId));
       }
@@ -161,7 +164,14 @@ function hostRegionOf(catalog: Catalog, rng: Rng, tier: number, game: number, k:
 function buildTournament(
   catalog: Catalog,
   rng: Rng,
-  where: { week: number; game: number; index: number; k: number; names: Map<string, number> },
+  where: {
+    week: number;
+    game: number;
+    index: number;
+    k: number;
+    names: Map<string, number>;
+    outline: boolean;
+  },
   template: Template,
   pool: number[],
   nextSeriesId: () => number,
@@ -231,6 +241,14 @@ function buildTournament(
   const ctx = { catalog, rng, tournament, nextSeriesId };
 
   const stages = { groups: groupStage, playoffs: playoffStage };
+  if (where.outline) {
+    // The teams alone, drawn as the stages draw them (their series take their own generators).
+    const count = battleRoyale
+      ? battleRoyaleGroups(template.tier) * 16
+      : template.groups * template.groupSize;
+    tournament.rosters = rng.sample(pool, Math.min(pool.length, count));
+    return tournament;
+  }
   if (battleRoyale) lobbyStages(ctx, template, pool, stages);
   else teamStages(ctx, template, pool, stages);
   return tournament;
