@@ -127,7 +127,8 @@ describe('reminders due in the same minute for one channel', () => {
     const contested = about('contested');
     expect(contested).toHaveLength(Math.ceil((plans.length - 1) / MAX_REMINDERS_PER_MESSAGE));
     for (const m of contested) expect(m.text).not.toContain(`series ${plans.at(-1)!.id}`);
-    for (const p of plans.slice(0, -1)) expect(contested.some((m) => m.text.includes(`series ${p.id}`))).toBe(true);
+    for (const p of plans.slice(0, -1))
+      expect(contested.some((m) => m.text.includes(`series ${p.id}`))).toBe(true);
     expect(contested[0]!.text).toContain(`series ${plans[0]!.id}`);
     expect((await ledger.get(taken))?.messageId).toBe('posted-elsewhere');
 
