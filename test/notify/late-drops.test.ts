@@ -175,6 +175,21 @@ describe('lateness under 429s: delayed, and dropped only by a rule, logged with 
     // The calm card is frozen (an edit, no post); the busy channel gets a result post instead.
     expect(posted).not.toContain(result('calm'));
     expect(posted).toContain(result('busy'));
+    // Only that card: a series of these channels forfeited before play (the world has one in the span)
+    // never was live, so closing its card key is no drop, in either channel.
+    const forfeited = service.world
+      .window(plan.start)
+      .series.filter(
+        (p) =>
+          p.game === plan.game &&
+          p.tier === plan.tier &&
+          p.forfeit >= 0 &&
+          p.deletedAt === null &&
+          p.postponedFrom === null &&
+          p.start >= plan.start - MINUTE &&
+          p.start < plan.end,
+      );
+    expect(forfeited.length).toBeGreaterThan(0);
     expect(logged('live card dropped: series ended before it could be posted')).toEqual([card('busy')]);
   }, 120_000);
 
