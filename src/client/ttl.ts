@@ -52,8 +52,9 @@ export function familyOf(path: string, params: QueryParams): TtlFamily {
   const family = SEGMENTS[named[named.length - 1] ?? '']?.family ?? 'reference';
   if ((family === 'series' || family === 'matches') && params.filter && LIVE_FILTER.test(params.filter))
     return 'live';
-  // v2: the live listing is the series started before now and not over.
-  if (family === 'series' && params.starts_before === 'now' && params.is_over === 'false') return 'live';
+  // v2: a listing of series not over and not bounded to start after now holds the live ones (the
+  // live listing reads it by ascending start, `v2/clock-window.ts`).
+  if (family === 'series' && params.is_over === 'false' && params.starts_after === undefined) return 'live';
   return family;
 }
 

@@ -220,8 +220,8 @@ export const SOCIAL_DEFS: [string, string][] = [
 ];
 
 /**
- * Teams per game that no longer play; the ones that play are as many as the game's tournaments of
- * a week have places (weekPlaces in tiers.ts), so each enters one tournament a week.
+ * Teams per game that no longer play; the ones that play are activeTeams (tiers.ts), each entering
+ * at most one tournament a week at scale 1.
  */
 export const INACTIVE_TEAMS_PER_GAME = 2;
 /** Casters per game. */

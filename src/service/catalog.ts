@@ -44,7 +44,7 @@ import {
 import { addGameAssets, gameInfo, gameLayouts } from './catalog-games.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
-import { weekPlaces } from './tiers.ts';
+import { activeTeams } from './tiers.ts';
 
 /** The image base of a world no service serves: a reserved name that answers nothing. */
 export const UNSERVED_IMAGE_BASE = 'https://images.matchday.invalid';
@@ -214,7 +214,7 @@ export class Catalog {
     }
     for (const info of this.games) {
       const active: Roster[] = [];
-      const playing = weekPlaces(info.kind === 'battle-royale', 1);
+      const playing = activeTeams(info.kind === 'battle-royale');
       for (let t = 0; t < playing + INACTIVE_TEAMS_PER_GAME; t++) {
         const roster = this.#team(rng, info, t, t < playing);
         if (t < playing) active.push(roster);

@@ -22,7 +22,20 @@ export interface TournamentPlan {
   casters: number[];
   rosters: number[];
   prize: number;
+  /** Index of the host region in the catalog's regions (an online event: the region it is played for). */
   hostRegion: number;
+  /** The host city (places.ts), in the host region's country; the title names it. */
+  city: string;
+  /** The host region's UTC offset in hours (places.ts): its broadcast days are in its prime time. */
+  utcOffsetH: number;
+  /** Its broadcast days (timetable.ts): the first (0 Monday .. 6 Sunday), and the group stage's count. */
+  firstDay: number;
+  groupDays: number;
+  /** Group rounds played a day. */
+  roundsPerDay: number;
+  /** A broadcast day starts this many hours after 00:00 UTC of its date, and lasts `dayHours`. */
+  dayStartH: number;
+  dayHours: number;
 }
 
 export interface StagePlan {

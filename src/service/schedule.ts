@@ -8,12 +8,14 @@
  * Weeks start on Monday 00:00 UTC, counted from Monday 2000-01-03. Ids encode where they come
  * from, so they are stable across restarts and a detail request can regenerate its week:
  *   tournament = week*1000 + game*100 + n      stage = tournament*10 + n     substage = stage*10 + n
- *   series     = week*1_000_000 + game*100_000 + n                            match = series*8 + order
+ *   series     = week*1_000_000 + game*100_000 + n (replays: n from 50_001)       match = series*8 + order
  */
 import type { Catalog } from './catalog.ts';
 import { Entrants } from './entrants.ts';
+import { CITIES, REGION_UTC_OFFSET, ZONES, zoneOf } from './places.ts';
 import type { StagePlan, TournamentPlan, WeekPlan } from './plan-types.ts';
 import { Rng } from './random.ts';
+import { replayCancelled } from './replays.ts';
 import {
   addSeries,
   type Ctx,
@@ -23,9 +25,17 @@ import {
   substage,
 } from './series-plans.ts';
 import { assignCasters, finishPlan, revealParticipants } from './series-timing.ts';
-import { battleRoyaleGroups, entrantCount, TEMPLATES, type Template, tournamentCount } from './tiers.ts';
-import { scheduleStream } from './timetable.ts';
-import { dayMonth, weekDates, weekStart } from './weeks.ts';
+import {
+  battleRoyaleGroups,
+  entrantCount,
+  finalLobbyDays,
+  LOBBY_DAYS,
+  TEMPLATES,
+  type Template,
+  tournamentCount,
+} from './tiers.ts';
+import { lastDayEnd, SPILL_MS, scheduleWeek } from './timetable.ts';
+import { dayMonth, WEEK_MS, weekDates, weekStart } from './weeks.ts';
 
 export type {
   MatchPlan,
@@ -41,26 +51,15 @@ export { runsLate, WEEK_CARRY_MS } from './timetable.ts';
 export { EPOCH_MS, WEEK_MS, weekDates, weekOf, weekStart } from './weeks.ts';
 
 const SERIES_PER_GAME = 100_000;
-const CITY = [
-  'Lisbon',
-  'Oslo',
-  'Seoul',
-  'Austin',
-  'Kraków',
-  'Lima',
-  'Osaka',
-  'Cologne',
-  'Manila',
-  'Perth',
-  'Valencia',
-  'Kyiv',
-];
+/** Replays of cancelled group series (replays.ts) are numbered from here within a game's week. */
+const REPLAY_IDS = 50_000;
 const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
-/** Tiers the default tenant follows: scheduled on their own grid so they alone cover every moment. */
-const HIGH_TIERS = new Set([1, 2]);
 
-/** The tournaments of a week with their series and outcomes, not yet timed. */
-function buildWeek(catalog: Catalog, week: number, scale: number): TournamentPlan[] {
+/**
+ * The tournaments of a week with their series and outcomes, timed relative to each series' own
+ * start; `timed` false: only the tournaments and their teams (what the next week needs to know).
+ */
+function buildWeek(catalog: Catalog, week: number, scale: number, timed = true): TournamentPlan[] {
   const tournaments: TournamentPlan[] = [];
   for (const info of catalog.games) {
     const game = info.game.id;
@@ -70,15 +69,25 @@ function buildWeek(catalog: Catalog, week: number, scale: number): TournamentPla
     let tIndex = 0;
     const entrants = new Entrants(catalog, week, game);
     const battleRoyale = info.kind === 'battle-royale';
+    const names = new Map<string, number>();
     for (const template of TEMPLATES) {
       const count = tournamentCount(template.tier, scale, battleRoyale);
       for (let k = 0; k < count; k++) {
         tIndex++;
-        const where = { week, game, index: tIndex, k };
+        const where = { week, game, index: tIndex, k, names, outline: !timed };
         const pool = entrants.take(template.tier, entrantCount(template, battleRoyale));
         tournaments.push(buildTournament(catalog, rng, where, template, pool, nextSeriesId));
       }
     }
+    if (!timed) continue;
+    // Timing relative to the series' own start (0) first, so the timetable knows durations and
+    // which group series are cancelled, and replays them.
+    const ofGame = tournaments.filter((t) => t.game === game);
+    for (const t of ofGame)
+      for (const st of t.stages)
+        for (const sub of st.substages) for (const s of sub.series) finishPlan(catalog, s);
+    let replay = week * 1_000_000 + game * SERIES_PER_GAME + REPLAY_IDS;
+    for (const t of ofGame) replayCancelled(catalog, t, () => ++replay);
   }
   return tournaments;
 }
@@ -89,16 +98,13 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   const series = tournaments.flatMap((t) =>
     t.stages.flatMap((st) => st.substages.flatMap((sub) => sub.series)),
   );
-  // Timing relative to the series' own slot (start 0) first, so the scheduler knows durations.
-  for (const plan of series) finishPlan(catalog, plan);
-  // Two streams, each with starts spread evenly over the whole week: tiers 1-2 (what the default
-  // tenant follows) and tiers 3-4. Each stream alone has a start every few minutes at any hour.
-  // The teams of last week's playoffs may still be playing as this week starts.
-  const high = tournaments.filter((t) => HIGH_TIERS.has(t.tier));
-  const low = tournaments.filter((t) => !HIGH_TIERS.has(t.tier));
-  const late = playoffRosters(buildWeek(catalog, week - 1, scale));
-  scheduleStream(high, weekStart(week), 0, late);
-  scheduleStream(low, weekStart(week), 0.5, late);
+  // Each event plays its broadcast days (timetable.ts); the teams of last week's events that run
+  // past its end are kept free until they are over.
+  scheduleWeek(
+    tournaments,
+    weekStart(week),
+    lateRosters(buildWeek(catalog, week - 1, scale, false), weekStart(week)),
+  );
   for (const t of tournaments) {
     let start = Number.POSITIVE_INFINITY;
     let end = 0;
@@ -118,27 +124,54 @@ export function planWeek(catalog: Catalog, week: number, scale: number): WeekPla
   return { week, tournaments, series };
 }
 
+/** How long after a spill (SPILL_MS, timetable.ts) a team of two events is still kept free. */
+const SPILL_MARGIN_MS = 3 * 3600_000;
+
 /**
- * The rosters of the tournaments' playoffs (the ones whose last series can end late in the week),
- * each with the best tier it played them in.
+ * The rosters of last week's tournaments whose broadcast days run past the start of this week
+ * (`base`), each with the instant it may have played until (timetable.ts: lastDayEnd, SPILL_MS).
  */
-function playoffRosters(tournaments: TournamentPlan[]): Map<number, number> {
+function lateRosters(tournaments: TournamentPlan[], base: number): Map<number, number> {
   const rosters = new Map<number, number>();
+  const entries = new Map<number, number>();
+  for (const t of tournaments) for (const r of t.rosters) entries.set(r, (entries.get(r) ?? 0) + 1);
   for (const t of tournaments) {
-    for (const stage of t.stages) {
-      if (stage.order === 1) continue;
-      for (const sub of stage.substages)
-        for (const r of sub.rosters) rosters.set(r, Math.min(t.tier, rosters.get(r) ?? t.tier));
+    for (const r of t.rosters) {
+      // A team of two events may have spilled past the week (SPILL_MS, timetable.ts), and in
+      // rare weeks a little past the spill.
+      const until = Math.max(
+        lastDayEnd(t, base - WEEK_MS),
+        entries.get(r)! > 1 ? base + SPILL_MS + SPILL_MARGIN_MS : 0,
+      );
+      if (until > base) rosters.set(r, Math.max(until, rosters.get(r) ?? 0));
     }
   }
   return rosters;
+}
+
+/** The host region of a tournament: tier 1 anywhere; the others spread over the zones round the clock. */
+function hostRegionOf(catalog: Catalog, rng: Rng, tier: number, game: number, k: number): number {
+  if (tier === 1) return rng.int(0, catalog.regions.length - 1);
+  const zone = ZONES[(game + k + tier) % ZONES.length]!;
+  const abbreviation = rng.pick(zone.regions);
+  return Math.max(
+    0,
+    catalog.regions.findIndex((r) => r.abbreviation === abbreviation),
+  );
 }
 
 /** One tournament of the template for `pool`, the teams it takes (entrants.ts). */
 function buildTournament(
   catalog: Catalog,
   rng: Rng,
-  where: { week: number; game: number; index: number; k: number },
+  where: {
+    week: number;
+    game: number;
+    index: number;
+    k: number;
+    names: Map<string, number>;
+    outline: boolean;
+  },
   template: Template,
   pool: number[],
   nextSeriesId: () => number,
@@ -146,18 +179,28 @@ function buildTournament(
   const { week, game, index, k } = where;
   const info = catalog.game(game)!;
   const id = week * 1000 + game * 100 + index;
-  const city = CITY[(week + index) % CITY.length]!;
-  // Named after the city and the dates of the week it is played in (Monday to Sunday), so a name
-  // says when it happens and never repeats; a numeral tells apart a template's tournaments of one
-  // week when there are more of them than cities.
-  const lap = Math.floor(k / CITY.length);
-  const numeral = lap > 0 ? ` ${ROMAN[Math.min(lap, ROMAN.length - 1)]}` : '';
-  const name = `${info.game.abbreviation} ${city} ${template.name}${numeral}`;
-  const shortName = `${info.game.abbreviation} ${city} ${template.name.split(' ')[0]}${numeral}`;
-  const title = `${name} ${weekDates(week)}`;
   const gameCasters = catalog.casters
     .filter((c) => c.game.id === game && c.deleted_at === null)
     .map((c) => c.id);
+  const casters = rng.sample(gameCasters, Math.min(3, gameCasters.length));
+  const hostRegion = hostRegionOf(catalog, rng, template.tier, game, k);
+  const region = catalog.regions[hostRegion]!;
+  const city = rng.pick(CITIES[region.country.abbreviation] ?? [region.name.split(' ')[0]!]);
+  const [prize, eventName] = rng.pick(template.sizes);
+  // Named after its city and the dates of the week it is played in (Monday to Sunday), so a name
+  // says where and when it happens and never repeats; a numeral tells apart two events of one
+  // game, city and name in a week.
+  const key = `${city} ${eventName}`;
+  const lap = where.names.get(key) ?? 0;
+  where.names.set(key, lap + 1);
+  const numeral = lap > 0 ? ` ${ROMAN[Math.min(lap, ROMAN.length - 1)]}` : '';
+  const name = `${info.game.abbreviation} ${city} ${eventName}${numeral}`;
+  const shortName = `${info.game.abbreviation} ${city} ${eventName.split(' ')[0]}${numeral}`;
+  const title = `${name} ${weekDates(week)}`;
+  const utcOffsetH = REGION_UTC_OFFSET[region.abbreviation] ?? 0;
+  const battleRoyale = info.kind === 'battle-royale';
+  const groupRounds = battleRoyale ? LOBBY_DAYS : template.groupSize - (template.groupSize % 2 === 0 ? 1 : 0);
+  const roundsPerDay = battleRoyale ? 1 : template.roundsPerDay;
   const tournament: TournamentPlan = {
     id,
     week,
@@ -168,12 +211,18 @@ function buildTournament(
     start: 0,
     end: 0,
     stages: [],
-    casters: rng.sample(gameCasters, Math.min(3, gameCasters.length)),
+    casters,
     rosters: [],
-    prize: [250_000, 50_000, 10_000, 2_000][template.tier - 1]!,
-    hostRegion: rng.int(0, catalog.regions.length - 1),
+    prize,
+    hostRegion,
+    city,
+    utcOffsetH,
+    firstDay: rng.int(0, template.latestStartDay),
+    groupDays: Math.ceil(groupRounds / roundsPerDay),
+    roundsPerDay,
+    dayStartH: rng.int(...zoneOf(region.abbreviation).localStartH) - utcOffsetH,
+    dayHours: rng.int(template.dayHours[0], template.dayHours[1]),
   };
-  const battleRoyale = info.kind === 'battle-royale';
   const groupStage: StagePlan = {
     id: id * 10 + 1,
     tournament,
@@ -192,6 +241,14 @@ function buildTournament(
   const ctx = { catalog, rng, tournament, nextSeriesId };
 
   const stages = { groups: groupStage, playoffs: playoffStage };
+  if (where.outline) {
+    // The teams alone, drawn as the stages draw them (their series take their own generators).
+    const count = battleRoyale
+      ? battleRoyaleGroups(template.tier) * 16
+      : template.groups * template.groupSize;
+    tournament.rosters = rng.sample(pool, Math.min(pool.length, count));
+    return tournament;
+  }
   if (battleRoyale) lobbyStages(ctx, template, pool, stages);
   else teamStages(ctx, template, pool, stages);
   return tournament;
@@ -208,7 +265,7 @@ function lobbyStages(ctx: Ctx, template: Template, pool: number[], stages: Stage
   const groupStage = stages.groups;
   const playoffStage = stages.playoffs;
   const groups = battleRoyaleGroups(template.tier);
-  const lobbies = template.tier === 1 ? 4 : 3;
+  const lobbies = LOBBY_DAYS;
   const entrants = rng.sample(pool, Math.min(pool.length, groups * 16));
   tournament.rosters = entrants;
   const finalSub = substage(
@@ -243,7 +300,7 @@ function lobbyStages(ctx: Ctx, template: Template, pool: number[], stages: Stage
   }
   const finalists = groupStage.substages.flatMap((sub) => finalStandings(sub).slice(0, 16 / groups));
   finalSub.rosters = finalists;
-  const finals = template.tier === 1 ? 2 : 1;
+  const finals = finalLobbyDays(template.tier).length;
   for (let f = 0; f < finals; f++) addSeries(ctx, finalSub, finalists, 5, 10 + f, `Final ${f + 1}`, null, []);
   playoffStage.substages.push(finalSub);
 }

@@ -5,9 +5,11 @@
 import type { Catalog } from './catalog.ts';
 import type { SeriesPlan, TournamentPlan } from './plan-types.ts';
 import { Rng } from './random.ts';
+import { CASTER_DAY_HOURS, CASTER_DAY_SERIES } from './schedule-check.ts';
 import { runsLate, WEEK_CARRY_MS } from './timetable.ts';
 import { WEEK_MS, weekStart } from './weeks.ts';
 
+const DAY_MS = 24 * 3600_000;
 /** Rest a caster gets between two series. */
 export const REST_MS = 15 * 60_000;
 
@@ -50,7 +52,8 @@ export function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
     t = m.end + rng.int(5, 10) * 60_000;
   }
   plan.end = end;
-  const tierStreamed = plan.tier <= 3 ? 0.85 : 0.4;
+  // Every tier-1 series is on air; lower tiers mostly.
+  const tierStreamed = plan.tier === 1 ? 1 : plan.tier <= 3 ? 0.85 : 0.4;
   plan.streamed = rng.chance(tierStreamed);
   if (plan.streamed) {
     const broadcasters = rng.sample(catalog.broadcasters, rng.int(1, 2));
@@ -72,15 +75,17 @@ export function finishPlan(catalog: Catalog, plan: SeriesPlan): void {
 }
 
 /**
- * Casters for the streamed series, once every series has its time (`series` sorted by start): one
- * to three, the tournament's own casters first, then the game's others, each casting one series
- * at a time with a rest between two (and the week-boundary rule of WEEK_CARRY_MS). A series whose
- * casters are all busy is streamed by its broadcasters without a caster.
+ * Casters for the streamed series, once every series has its time: tier 1 first (each of its
+ * series gets two, its tournament's own casters first, then the game's others), then the lower
+ * tiers with one or two as casters are left. A caster casts one series at a time with a rest
+ * between two, keeps a human day (at most CASTER_DAY_HOURS on air and CASTER_DAY_SERIES series
+ * starting within any 24 hours), and follows the week-boundary rule of WEEK_CARRY_MS. A series
+ * whose casters are all busy is streamed by its broadcasters without a caster.
  */
 export function assignCasters(catalog: Catalog, series: SeriesPlan[], week: number): void {
   const base = weekStart(week);
   const weekEnd = base + WEEK_MS;
-  const busy = new Map<number, number>();
+  const casts = new Map<number, [number, number][]>();
   const gameCasters = new Map<number, number[]>();
   for (const c of catalog.casters) {
     if (c.deleted_at !== null) continue;
@@ -89,21 +94,80 @@ export function assignCasters(catalog: Catalog, series: SeriesPlan[], week: numb
     gameCasters.set(c.game.id, list);
   }
   const free = (id: number, plan: SeriesPlan) => {
-    if ((busy.get(id) ?? 0) + REST_MS > plan.start) return false;
-    if (runsLate(id, week)) return plan.end <= weekEnd + WEEK_CARRY_MS;
-    return plan.start >= base + WEEK_CARRY_MS + REST_MS && plan.end <= weekEnd - REST_MS;
+    if (runsLate(id, week)) {
+      if (plan.end > weekEnd + WEEK_CARRY_MS) return false;
+    } else if (plan.start < base + WEEK_CARRY_MS + REST_MS || plan.end > weekEnd - REST_MS) return false;
+    const list = casts.get(id) ?? [];
+    return humanDay(list, plan.start, plan.end) && edgesHalfDay(list, plan, base, weekEnd);
   };
-  for (const plan of series) {
-    if (!plan.streamed || plan.deletedAt !== null) continue;
-    const rng = new Rng(catalog.seed, 'series-casters', plan.id);
-    const own = rng.shuffle([...plan.tournament.casters]);
-    const guests = rng.shuffle((gameCasters.get(plan.game) ?? []).filter((id) => !own.includes(id)));
-    const chosen = [...own, ...guests].filter((id) => free(id, plan)).slice(0, rng.int(1, 3));
-    if (chosen.length === 0) continue;
-    const primary = rng.chance(0.9);
-    plan.casters = chosen.map((id, i) => ({ primary: primary && i === 0, caster: { id } }));
-    for (const id of chosen) busy.set(id, plan.end);
+  const order = series
+    .filter((plan) => plan.streamed && plan.deletedAt === null)
+    .sort((a, b) => a.tier - b.tier || a.start - b.start || a.id - b.id);
+  // Tier 1 in two passes (a caster for each series, then a second), then the others.
+  const tier1 = order.filter((plan) => plan.tier === 1);
+  const passes: [SeriesPlan[], number][] = [
+    [tier1, 1],
+    [tier1, 2],
+    [order.filter((plan) => plan.tier !== 1), 2],
+  ];
+  for (const [plans, upTo] of passes) {
+    for (const plan of plans) {
+      const rng = new Rng(catalog.seed, 'series-casters', plan.id);
+      const own = rng.shuffle([...plan.tournament.casters]);
+      const guests = rng.shuffle((gameCasters.get(plan.game) ?? []).filter((id) => !own.includes(id)));
+      const wanted = Math.min(upTo, plan.tier === 1 ? 2 : rng.int(1, 2)) - plan.casters.length;
+      if (wanted <= 0) continue;
+      const taken = new Set(plan.casters.map((c) => c.caster.id));
+      const chosen = [...own, ...guests].filter((id) => !taken.has(id) && free(id, plan)).slice(0, wanted);
+      if (chosen.length === 0) continue;
+      const primary = rng.chance(0.9);
+      const ids = [...taken, ...chosen];
+      plan.casters = ids.map((id, i) => ({ primary: primary && i === 0, caster: { id } }));
+      for (const id of chosen) {
+        const list = casts.get(id) ?? [];
+        list.push([plan.start, plan.end]);
+        casts.set(id, list);
+      }
+    }
   }
+}
+
+/**
+ * Weeks are planned apart, so a caster's 24 hours across two weeks are kept human by halves: at
+ * most half a day on air (and half its series) starting in the week's first 24 hours, and half in
+ * its last 24 hours.
+ */
+function edgesHalfDay(list: [number, number][], plan: SeriesPlan, base: number, weekEnd: number): boolean {
+  const half = (CASTER_DAY_HOURS * 3600_000) / 2;
+  const length = plan.end - plan.start;
+  const fits = (inEdge: (start: number) => boolean) => {
+    if (!inEdge(plan.start)) return true;
+    const casts = list.filter(([a]) => inEdge(a));
+    const ms = casts.reduce((sum, [a, b]) => sum + b - a, length);
+    return ms <= half && casts.length + 1 <= CASTER_DAY_SERIES / 2;
+  };
+  return fits((a) => a < base + DAY_MS) && fits((a) => a >= weekEnd - DAY_MS);
+}
+
+/**
+ * May a caster with these casts ([start, end]) also cast from `start` to `end`: rested from every
+ * other, and within a human day in every 24 hours that would hold it?
+ */
+function humanDay(list: [number, number][], start: number, end: number): boolean {
+  for (const [a, b] of list) if (a < end + REST_MS && start < b + REST_MS) return false;
+  const near = list.filter(([a]) => Math.abs(a - start) < DAY_MS);
+  near.push([start, end]);
+  near.sort((x, y) => x[0] - y[0]);
+  for (let i = 0; i < near.length; i++) {
+    let ms = 0;
+    let n = 0;
+    for (let j = i; j < near.length && near[j]![0] - near[i]![0] < DAY_MS; j++) {
+      ms += near[j]![1] - near[j]![0];
+      n++;
+    }
+    if (ms > CASTER_DAY_HOURS * 3600_000 || n > CASTER_DAY_SERIES) return false;
+  }
+  return true;
 }
 
 /**

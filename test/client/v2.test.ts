@@ -217,6 +217,35 @@ describe('v2 client records', () => {
     }
   });
 
+  it('draws the line between live and upcoming at the service clock, as v3: a series starting that instant is live', async () => {
+    // v2's starts_before is strict and starts_after inclusive: at a quarter hour the series starting
+    // then would be upcoming on a plain v2 reading (src/client/v2/clock-window.ts).
+    const live = { filter: [['lifecycle', '=', 'live']] } as const;
+    const upcoming = { filter: [['lifecycle', '=', 'upcoming']] } as const;
+    const startingNow = (await v3.series.list({ ...live, take: 50 } as never)).filter(
+      (s) => Date.parse(s.start!) === INSTANT.getTime(),
+    );
+    expect(startingNow.length).toBeGreaterThan(0);
+    const ids = (list: { id: number }[]) => list.map((s) => s.id);
+    const queries = [
+      { ...live, order: 'start-desc', take: 50 },
+      { ...live, order: 'start-asc', skip: 3, take: 7 },
+      { ...upcoming, order: 'start-asc', take: 50 },
+      { ...upcoming, order: 'start-asc', skip: 45, take: 10 },
+      { ...upcoming, order: 'start-desc', take: 20 },
+    ];
+    for (const query of queries) {
+      const [a, b] = await Promise.all([v2.series.list(query as never), v3.series.list(query as never)]);
+      expect(ids(a), JSON.stringify(query)).toEqual(ids(b));
+    }
+    const v2Live = ids(await v2.series.list({ ...live, take: 50 } as never));
+    const v2Upcoming = ids(await v2.series.list({ ...upcoming, order: 'start-asc', take: 50 } as never));
+    for (const s of startingNow) {
+      expect(v2Live).toContain(s.id);
+      expect(v2Upcoming).not.toContain(s.id);
+    }
+  });
+
   it('reads matches, tournaments with stages, substages with standings and team rosters as v3 does', async () => {
     const live = await v3.series.list({ filter: [['lifecycle', '=', 'live']], take: 5 });
     const ids = live.map((s) => s.id);

@@ -236,11 +236,20 @@ describe.each(APIS)('on %s', (api) => {
     });
 
     it('accepts a series label offered before the series went live (its state part changed)', async () => {
-      const live = stack.runtime.autocomplete('series', '').find((c) => c.name.endsWith(' · LIVE'))!;
+      // A live series whose label names its teams. Where the service's answers leave the teams
+      // unlabelled ("TBD vs TBD", v2), an event playing several series at once on its broadcast
+      // day makes the label with another state part ambiguous: Matchday then offers the choices.
+      const offered = stack.runtime.autocomplete('series', '');
+      const named = offered.find((c) => c.name.endsWith(' · LIVE') && !c.name.startsWith('TBD vs TBD'));
+      const live = named ?? offered.find((c) => c.name.endsWith(' · LIVE'))!;
       expect(live).toBeDefined();
       const earlier = live.name.replace(/ · LIVE$/, ' · 2026-03-18 15:00 UTC');
       const result = await typed(`/casters series:"${earlier}"`);
-      expect(result.outcome, result.text).toBe('ok');
+      if (named) expect(result.outcome, result.text).toBe('ok');
+      else {
+        expect(result.outcome).toBe('user-error');
+        expect(result.suggestions ?? result.text).toContain(live.name);
+      }
     });
   });
 

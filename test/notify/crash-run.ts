@@ -212,7 +212,7 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
       .map((e) => e.key)
       .filter((key) => !expectedKeys.has(key));
     // Channel posts as the child recorded them; DMs as the platforms' fakes received them.
-    const posts: { key: string }[] = records().filter((r) => r.op === 'post');
+    const posts: { key: string; messageId: string }[] = records().filter((r) => r.op === 'post');
     const dmPosts = fakes ? receivedDms(fakes, [...expectedKeys, ...afterLastTick]) : [];
     posts.push(...dmPosts);
     const counts = new Map<string, number>();
@@ -226,7 +226,15 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
     const states = await ledger.getMany(expected.map((e) => e.key));
     for (const e of expected) {
       // A result may be the live card's edit (frozen): then the ledger, not a post, says it went out.
-      if (e.kind === 'result' ? states.get(e.key)?.state !== 'sent' : !counts.has(e.key)) lost.push(e.key);
+      // A reminder may go out in one message with others due that minute (keyed by the first): then
+      // the ledger holds the message it went out in.
+      if (e.kind === 'result') {
+        if (states.get(e.key)?.state !== 'sent') lost.push(e.key);
+      } else if (!counts.has(e.key)) {
+        const state = states.get(e.key);
+        const carried = state?.state === 'sent' && posts.some((p) => p.messageId === state.messageId);
+        if (!carried) lost.push(e.key);
+      }
     }
     await ledger.close();
     const dmKeys = new Set(dmExpected.map((e) => e.key));
@@ -266,14 +274,17 @@ export async function crashRun(options: CrashOptions): Promise<CrashResult> {
  * Every DM the fakes received, by ledger key: Slack's from the key in the message metadata,
  * Discord's from the nonce (`nonceFor` of a key of `keys`; an unknown nonce counts as itself).
  */
-function receivedDms(fakes: { discord: FakeDiscord; slack: FakeSlack }, keys: string[]): { key: string }[] {
+function receivedDms(
+  fakes: { discord: FakeDiscord; slack: FakeSlack },
+  keys: string[],
+): { key: string; messageId: string }[] {
   const byNonce = new Map(keys.map((key) => [nonceFor(key), key]));
   const discord = fakes.discord
     .directMessages(DM_DISCORD_USER)
-    .map((m) => ({ key: byNonce.get(m.nonce ?? '') ?? `dm:unknown-nonce:${m.nonce}` }));
+    .map((m) => ({ key: byNonce.get(m.nonce ?? '') ?? `dm:unknown-nonce:${m.nonce}`, messageId: m.id }));
   const slack = fakes.slack.messagesIn(`D${DM_SLACK_USER}`).map((m) => {
     const payload = (m.metadata as { event_payload?: { key?: string } } | undefined)?.event_payload;
-    return { key: payload?.key ?? 'dm:no-metadata' };
+    return { key: payload?.key ?? 'dm:no-metadata', messageId: m.ts };
   });
   return [...discord, ...slack];
 }

@@ -319,11 +319,16 @@ describe('reminders by direct message', () => {
       clock.set(new Date(ms));
       await n.run();
     };
+    // "Live now" is the first post's text (an edit of the card, as the score moves, keeps the card only).
     await at(plan.start + 60_000);
-    await at(plan.start + 2 * 60_000);
     const posted = liveNow(LIVE).map((m) => m.id);
     expect(posted.length).toBeGreaterThan(0);
     for (const user of [RESULTS, QUIET, NONE]) expect(liveNow(user)).toEqual([]);
+    await at(plan.start + 2 * 60_000);
+    const cards = (user: string) =>
+      fake.directMessages(user).filter((m) => footer(m) === `Series ${plan.id}`);
+    expect(cards(LIVE).map((m) => m.id)).toEqual(posted);
+    for (const user of [RESULTS, QUIET, NONE]) expect(cards(user)).toEqual([]);
 
     await at(plan.end + 60_000);
     await at(plan.end + 2 * 60_000);

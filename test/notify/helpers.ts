@@ -239,3 +239,21 @@ export function discordProcess(parts: {
     },
   };
 }
+
+/**
+ * The posts that carry a notification's key: the post made under it or, for reminders due in one
+ * minute for one channel (posted as one message keyed by the first, src/notify/grouping.ts), the
+ * post of the message the ledger marked the key sent with. A key the ledger holds with another
+ * message and no post of that message is carried by nothing.
+ */
+export async function postsCarrying<P extends Pick<Recorded, 'key' | 'messageId'>>(
+  key: string,
+  posts: readonly P[],
+  ledger: Pick<Ledger, 'get'>,
+): Promise<P[]> {
+  const own = posts.filter((p) => p.key === key);
+  if (own.length > 0) return own;
+  const entry = await ledger.get(key);
+  if (entry?.state !== 'sent' || entry.messageId === undefined) return [];
+  return posts.filter((p) => p.messageId === entry.messageId);
+}

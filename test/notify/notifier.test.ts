@@ -8,7 +8,7 @@ import { Clock } from '../../src/core/clock.ts';
 import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
-import { MemoryTenants, memoryLogger, RecordingDelivery, uncachedClient } from './helpers.ts';
+import { MemoryTenants, memoryLogger, postsCarrying, RecordingDelivery, uncachedClient } from './helpers.ts';
 import { type Expected, expectedNotifications } from './world-expect.ts';
 
 const DAY = 24 * 3600_000;
@@ -176,8 +176,9 @@ describe('notifier: a simulated day with several tenants', () => {
         if (entry?.state !== 'sent') missing.push(e.key);
         continue;
       }
-      const got = byKey.get(e.key);
-      if (!got) {
+      // A reminder may go out in one message with others due that minute for its channel.
+      const got = byKey.get(e.key) ?? (await postsCarrying(e.key, posts, r.ledger));
+      if (got.length === 0) {
         missing.push(e.key);
         continue;
       }

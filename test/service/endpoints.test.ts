@@ -76,12 +76,13 @@ describe('the world content', () => {
     expect(player.teams).toContainEqual({ id: rosters[0].team.id });
   });
 
-  it('has several live series and series starting within 5, 15 and 60 minutes', async () => {
+  it('has several live series and series starting within 15 and 60 minutes, on the quarter hour', async () => {
     const live = await ok<any[]>(service, '/series?filter=lifecycle=live');
     expect(live.length).toBeGreaterThanOrEqual(3);
     const upcoming = await ok<any[]>(service, '/series?filter=lifecycle=upcoming&order=start-asc');
     const minutes = upcoming.map((s) => (Date.parse(s.start) - Date.parse('2026-11-18T15:00:00Z')) / 60_000);
-    expect(minutes.filter((m) => m <= 5).length).toBeGreaterThan(0);
+    // Broadcast days start series on the quarter hour (src/service/timetable.ts).
+    expect(minutes.filter((m) => m <= 60).every((m) => m % 15 === 0)).toBe(true);
     expect(minutes.filter((m) => m <= 15).length).toBeGreaterThan(1);
     expect(minutes.filter((m) => m <= 60).length).toBeGreaterThan(5);
   });

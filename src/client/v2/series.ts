@@ -9,6 +9,7 @@ import { safeId } from '../../protocol/filter.ts';
 import type { Match, Series } from '../../protocol/types.ts';
 import type { QueryParams } from '../query.ts';
 import type { CallOptions, ListQuery, Where } from '../types.ts';
+import { isLiveListing, isUpcomingListing, liveWindow, ordered, upcomingWindow } from './clock-window.ts';
 import { toLiveSummary } from './light-summary.ts';
 import {
   type Envelope,
@@ -85,26 +86,36 @@ async function seriesList(
 ): Promise<Series[]> {
   const params = seriesParams(query);
   const skip = query?.skip ?? 0;
-  const { at, items } = fits(params)
-    ? await r.window<V2Series>('/series', params, skip, take(query), options)
-    : await splitWindow(r, params, skip, take(query), options);
+  const count = take(query);
+  const upcoming = isUpcomingListing(params);
+  const { at, items } = isLiveListing(params)
+    ? await liveWindow(r, params, skip, count, options)
+    : !fits(params)
+      ? await splitWindow(r, params, skip, count, options, upcoming)
+      : upcoming
+        ? await upcomingWindow(r, params, skip, count, options)
+        : await r.window<V2Series>('/series', params, skip, count, options);
   for (const s of items) r.seen.series(s);
   return items.map((s) => toSeries(s, at));
 }
 
-/** The first `n` series of a listing: as many pages as that takes (the oldest answer's clock). */
+/**
+ * The first `n` series of a listing: as many pages as that takes (the oldest answer's clock). An
+ * upcoming listing leaves out the series starting at the service's clock (`clock-window.ts`).
+ */
 async function firstRows(
   r: V2Reader,
   params: QueryParams,
   n: number,
   options: CallOptions | undefined,
+  upcoming: boolean,
 ): Promise<{ at: number; items: V2Series[] }> {
   const items: V2Series[] = [];
   let at = Number.POSITIVE_INFINITY;
   for (let page = 1; items.length < n; page++) {
     const a = await r.get<Envelope<V2Series>>('/series', { ...params, page: String(page) }, options);
     at = Math.min(at, a.at);
-    items.push(...a.body.data);
+    items.push(...a.body.data.filter((s) => !upcoming || s.start === null || Date.parse(s.start) > a.at));
     if (page >= a.body.last_page) break;
   }
   return { at, items: items.slice(0, n) };
@@ -121,18 +132,13 @@ async function splitWindow(
   skip: number,
   count: number,
   options: CallOptions | undefined,
+  upcoming: boolean,
 ): Promise<{ at: number; items: V2Series[] }> {
   const parts = splitIds(params, longestArray(params)!);
-  const read = await Promise.all(parts.map((part) => firstRows(r, part, skip + count, options)));
+  const read = await Promise.all(parts.map((part) => firstRows(r, part, skip + count, options, upcoming)));
   const byId = new Map<number, V2Series>();
   for (const part of read) for (const s of part.items) byId.set(s.id, s);
-  const field = params.order === 'end' ? 'end' : 'start';
-  const sign = params.sort === 'DESC' ? -1 : 1;
-  const key = (s: V2Series) => {
-    const t = s[field] === null ? Number.NaN : Date.parse(s[field]!);
-    return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t * sign;
-  };
-  const merged = [...byId.values()].sort((a, b) => key(a) - key(b) || a.id - b.id);
+  const merged = ordered([...byId.values()], params);
   return { at: Math.min(...read.map((p) => p.at)), items: merged.slice(skip, skip + count) };
 }
 
@@ -184,8 +190,8 @@ async function seriesMany(r: V2Reader, wanted: readonly number[], options?: Call
 /** Matches from the series they belong to (the live listing first: one request for all live). */
 async function matchesOf(r: V2Reader, seriesIds: number[], options?: CallOptions): Promise<Match[]> {
   const out = new Map<number, Match[]>();
-  const live = await r.window<V2Series>(
-    '/series',
+  const live = await liveWindow(
+    r,
     seriesParams({ filter: [['lifecycle', '=', 'live']] }),
     0,
     V2_PAGE,

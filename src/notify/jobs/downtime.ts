@@ -30,7 +30,7 @@ import {
 import type { JobContext } from './context.ts';
 import { DIGEST_DROPPED } from './digest.ts';
 import { REMINDER_STARTED } from './reminders.ts';
-import { CARD_DROPPED, cardKeyOf, RESULT_DROPPED } from './results.ts';
+import { CARD_DROPPED, cardKeyOf, RESULT_DROPPED, wasLive } from './results.ts';
 
 /** Results and live cards are announced within this long after a series' end (as `resultsLateWindowMs`). */
 export interface LookBackOptions {
@@ -149,7 +149,13 @@ async function missedSeries(
     const card = entries.get(cardKeyOf(series, sub))?.state;
     const hadCard = card === 'sent';
     if (sub.kinds.has('results') || hadCard) results.push(ledgerKey('result', series.id, 'over', sub));
-    if (sub.kinds.has('live') && !hadCard && card !== 'failed' && announces(sub, series, 'live'))
+    if (
+      sub.kinds.has('live') &&
+      !hadCard &&
+      card !== 'failed' &&
+      wasLive(series) &&
+      announces(sub, series, 'live')
+    )
       cards.push(cardKeyOf(series, sub));
   }
   await drops.log(reminders, REMINDER_STARTED);

@@ -23,6 +23,15 @@ export type ReplyMemo = Map<string, { reply: Reply; json: string }>;
 export const RESULT_DROPPED = 'result dropped: series ended more than 3 hours ago';
 export const CARD_DROPPED = 'live card dropped: series ended before it could be posted';
 
+/**
+ * Whether a series that ended was ever live: a series over at its start (forfeited before play) was
+ * not, so no live card was ever due and closing its card key drops nothing.
+ */
+export function wasLive(series: Series): boolean {
+  if (series.start === null || series.end === null) return true;
+  return Date.parse(series.end) > Date.parse(series.start);
+}
+
 export function cardKeyOf(series: Series, sub: Subscription): string {
   return ledgerKey('live', series.id, 'card', sub);
 }
@@ -94,9 +103,13 @@ export class Results {
     const { ledger, logger, stats, drops } = this.#ctx;
     const settled = new Set<string>();
     const endOf = new Map<string, number>();
+    const neverLive = new Set<string>();
     for (const [k, members] of ended)
-      for (const sub of members)
-        endOf.set(cardKeyOf(k.series, sub), Date.parse(k.series.end ?? k.series.start ?? '') || 0);
+      for (const sub of members) {
+        const key = cardKeyOf(k.series, sub);
+        endOf.set(key, Date.parse(k.series.end ?? k.series.start ?? '') || 0);
+        if (!wasLive(k.series)) neverLive.add(key);
+      }
     const unknown = [...endOf.keys()].filter((key) => {
       if (this.#cards.has(key)) settled.add(key);
       return !this.#cards.has(key);
@@ -125,8 +138,10 @@ export class Results {
       );
       // Lateness rule 4: a card not posted while its series was live (held back by failures such as
       // 429s, here or at another instance, or downtime) is replaced by the result. Series that ended
-      // before the floor (a first start) are closed without a word.
-      const dropped = [...won.keys()].filter((key) => (endOf.get(key) ?? 0) > drops.floor);
+      // before the floor (a first start), or that never were live (`wasLive`), are closed without a word.
+      const dropped = [...won.keys()].filter(
+        (key) => (endOf.get(key) ?? 0) > drops.floor && !neverLive.has(key),
+      );
       stats.dropped += dropped.length;
       if (dropped.length > 0) logger.info({ keys: dropped }, CARD_DROPPED);
     }
