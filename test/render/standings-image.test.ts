@@ -241,7 +241,10 @@ describe('standings pictures from the world', () => {
     await stack?.close();
   });
 
-  /** A bracket whose first upper round is set and which has results, at two instants with different results. */
+  /**
+   * A bracket whose first upper round is set and which has results: just after its first result, at the
+   * first instant after a result when none of it is live (`settled`), and after its last result.
+   */
   function bracketStates() {
     const world = stack.service.world;
     const now = world.now();
@@ -255,9 +258,18 @@ describe('standings pictures from the world', () => {
           // After the first result, and after the last: the seeding is the same, the results differ.
           const early = ends[0]! + 1;
           const late = ends.at(-1)! + 1;
+          // Series of a round start together: an instant after a result at which none of this bracket is
+          // live, so that only results tell it from `late` (a live series is drawn LIVE under any policy).
+          const quiet = (at: number) => plans.every((p) => world.lifecycle(p, at) !== 'live');
+          const settled = ends
+            .slice(0, -1)
+            .map((end) => end + 1)
+            .find(quiet);
+          if (settled === undefined || !quiet(late)) continue;
           return {
             title: tournament.title,
             early: plans.map((p) => world.seriesAt(p, early)),
+            settled: plans.map((p) => world.seriesAt(p, settled)),
             late: plans.map((p) => world.seriesAt(p, late)),
           };
         }
@@ -287,7 +299,7 @@ describe('standings pictures from the world', () => {
   });
 
   it('leaves hidden results out under the spoiler policy, and draws them under show', async () => {
-    const { title, early, late } = bracketStates();
+    const { title, settled: early, late } = bracketStates();
     await stack.names.ensureSeriesLabels(stack.client, [...early, ...late]);
     const png = (series: typeof early, policy: 'show' | 'spoiler') =>
       bracketPng(bracketImageOf(title, series, stack.names, policy, translator('en'))!);
