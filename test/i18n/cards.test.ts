@@ -165,8 +165,15 @@ async function notificationCards(locale: Locale): Promise<Record<string, Reply>>
   const watched = casters.map((c, i) =>
     i === 0 ? { ...c, stream: { ...c.stream, online: true, viewer_count: 20979 } } : c,
   );
-  // A finished tier-1 tournament (its outcome: champion, places, prizes), as the goldens pick it.
-  const done = world.window(world.now()).tournaments.find((x) => x.tier === 1 && x.end < world.now())!;
+  // A finished tier-1 tournament (its outcome: champion, places, prizes), as the goldens pick it, among
+  // those whose name holds none of the card's English words (a name is the organiser's, never translated:
+  // a "Championship" would read as an untranslated "Champion").
+  const untranslated = CARDS['tournament-end']!.english;
+  const done = world
+    .window(world.now())
+    .tournaments.find(
+      (x) => x.tier === 1 && x.end < world.now() && !untranslated.some((word) => x.title.includes(word)),
+    )!;
   const [tournament, stages] = await Promise.all([
     data.tournaments.get(done.id),
     data.tournaments.stages(done.id, { order: 'order-asc', take: 50 }),
