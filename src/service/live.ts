@@ -105,9 +105,17 @@ export function liveSummary(
   }
 }
 
-/** Towers a side has lost: one per 3 enemy kills and one per 12 minutes of the clock. */
+/** The clock's worth of one enemy kill toward a tower: a third of the 12 minutes a tower stands alone. */
+const KILL_MS = 240_000;
+/** The clock alone takes a tower every 12 minutes. */
+const TOWER_MS = 720_000;
+
+/**
+ * Towers a side has lost: one per 3 enemy kills and one per 12 minutes of the clock, counted in
+ * whole milliseconds (a sum of fractions such as 2/3 + 240000/720000 would fall short of 1).
+ */
 function towersLostAt(enemyKills: number, clock: number): number {
-  return Math.min(TOWERS, Math.floor(enemyKills / 3 + clock / 720_000));
+  return Math.min(TOWERS, Math.floor((enemyKills * KILL_MS + clock) / TOWER_MS));
 }
 
 /** Barracks fall two at a time once 8 towers of the side are down. */
@@ -135,11 +143,10 @@ export function mobaStructureFalls(
     const lostAt = (at: number) => towersLostAt(killsAt(at), at - m.start);
     for (let n = 1; n <= TOWERS; n++) {
       // The count can first be reached at an enemy kill, or where the clock alone reaches it
-      // after the start or after a kill (and a millisecond later, against rounding).
-      const crossings = [m.start, ...enemy].flatMap((from) => {
-        const x = Math.max(from, m.start + Math.ceil((n - killsAt(from) / 3) * 720_000));
-        return [x, x + 1];
-      });
+      // after the start or after a kill (whole milliseconds, as towersLostAt counts).
+      const crossings = [m.start, ...enemy].map((from) =>
+        Math.max(from, m.start + n * TOWER_MS - killsAt(from) * KILL_MS),
+      );
       const at = [...enemy, ...crossings]
         .filter((x) => x >= m.start && x <= until && lostAt(x) >= n)
         .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
