@@ -72,15 +72,15 @@ describe('push (service)', () => {
     clock = new Clock({ start: INSTANT, frozen: true });
     service = await start({ clock, pushTransportNow: () => clock.nowMs() });
     const t = INSTANT.getTime();
-    plan = service.world
-      .window(t)
-      .series.find(
-        (p) =>
-          p.kind === 'moba' &&
-          p.forfeit < 0 &&
-          p.deletedAt === null &&
-          p.matches.some((m) => m.start < t && m.end > t + 600_000 && m.winner >= 0),
-      )!;
+    const series = service.world.window(t).series;
+    const playing = (p: SeriesPlan) =>
+      p.kind === 'moba' &&
+      p.forfeit < 0 &&
+      p.deletedAt === null &&
+      p.matches.some((m) => m.start < t && m.end > t + 600_000 && m.winner >= 0);
+    // A MOBA match live for the next 10 minutes, of a game with another such match (a filter on the
+    // game's channel alone then receives more than one match's messages).
+    plan = series.find((p) => playing(p) && series.some((q) => q !== p && q.game === p.game && playing(q)))!;
     match = plan.matches.find((m) => m.start < t && m.end > t + 600_000)!;
     channel = `${service.world.catalog.game(plan.game)!.game.abbreviation.toLowerCase()}_live_api_states`;
   });
