@@ -6,7 +6,8 @@
  * A terminal cannot edit what it printed, and a live card is edited every few seconds (game clock,
  * in-game score, viewers), so an edit is shown only when something a fan follows changed: the
  * series score or state, the map being played, a map's result (`fanView`). It is shown as one short
- * line naming what changed, which the chat rewrites in place while it is the last thing printed.
+ * line naming what changed: a map that ended (with its result, also in the final line) is a line of
+ * its own that stays; any other change is rewritten in place while it is the last thing printed.
  * An unknown id, e.g. from before a restart, is printed whole: failing it would count as permanent
  * and turn the subscription off.
  *
@@ -107,8 +108,9 @@ export class TerminalDelivery implements Delivery {
     }
     const posted = this.#byView.get(repliedView(before));
     if (posted?.messageId === messageId) this.#remember(repliedView(reply), posted);
-    const line = updateLine(before, reply);
-    if (!line) return;
+    const update = updateLine(before, reply);
+    if (!update) return;
+    const { line, mapEnded } = update;
     // Its twin (the channel message a DM repeats, or the reverse) printed this very line already.
     const said = JSON.stringify(line);
     const twin = this.#twin.get(messageId);
@@ -118,7 +120,8 @@ export class TerminalDelivery implements Delivery {
     // Short, so the line has room for what changed: the channel is named unless it is the chat's own.
     const channel = target.channelId === TERMINAL_CHANNEL.id ? '' : `${placeOf(target)} `;
     const name = `${channel}↻ message ${messageId.slice(this.#run.length + 1)}`;
-    await this.#show({ content: line, cards: [] }, name, { replaces: messageId });
+    // A map's result stays on the screen; a change of the game being played rewrites the last line.
+    await this.#show({ content: line, cards: [] }, name, mapEnded ? undefined : { replaces: messageId });
   }
 
   #check(target: ChannelTarget): void {
@@ -164,22 +167,25 @@ function fanView(card: Card): string {
  * line says it all (it names the teams), with the game now played; otherwise the card's title, the
  * maps newly finished and the game now played.
  */
-function updateLine(before: Reply, after: Reply): Text | undefined {
+function updateLine(before: Reply, after: Reply): { line: Text; mapEnded: boolean } | undefined {
   const parts: Text[] = [];
+  let mapEnded = false;
   for (const [i, card] of after.cards.entries()) {
     const old = before.cards[i];
     if (old && fanView(old) === fanView(card)) continue;
     const oldLines = new Set((old?.description ?? []).map((line) => JSON.stringify(line)));
     const changed: Text[] = (card.description ?? []).filter((line) => !oldLines.has(JSON.stringify(line)));
-    if (changed.length === 0) {
-      changed.push([card.title]);
-      for (const field of card.fields ?? []) {
-        if (!isGame(field.name)) continue;
-        const was = old?.fields?.find((f) => f.name === field.name);
-        if (!was || JSON.stringify(was.value) !== JSON.stringify(field.value))
-          changed.push([`${field.name}: `, ...field.value]);
-      }
+    // Each map that ended since (its result), also beside a new series score or the final result.
+    const maps: Text[] = [];
+    for (const field of card.fields ?? []) {
+      if (!isGame(field.name)) continue;
+      const was = old?.fields?.find((f) => f.name === field.name);
+      if (!was || JSON.stringify(was.value) !== JSON.stringify(field.value))
+        maps.push([`${field.name}: `, ...field.value]);
     }
+    if (maps.length > 0) mapEnded = true;
+    if (changed.length === 0) changed.push([card.title]);
+    changed.push(...maps);
     // The game now played, by its name only (its in-game score changes every few seconds).
     const oldNames = new Set((old?.fields ?? []).map((f) => f.name));
     for (const field of card.fields ?? [])
@@ -187,7 +193,7 @@ function updateLine(before: Reply, after: Reply): Text | undefined {
     parts.push(changed.flatMap((line, j) => (j === 0 ? line : [' · ', ...line])));
   }
   if (parts.length === 0) return undefined;
-  return parts.flatMap((part, j) => (j === 0 ? part : [' | ', ...part]));
+  return { line: parts.flatMap((part, j) => (j === 0 ? part : [' | ', ...part])), mapEnded };
 }
 
 /** Fan views remembered to find a DM that repeats a channel message. */

@@ -145,7 +145,7 @@ describe('TerminalDelivery in the chat', () => {
     expect(text).toContain('Score');
   });
 
-  it('shows an edit only when the score, the map or a result changed, as one line rewritten in place', async () => {
+  it('shows an edit only when the score, the map or a result changed: a map that ended as a line that stays, other changes rewritten in place', async () => {
     const live = (o: { clock: string; now: string; series: string; games?: [string, string][] }): Reply => ({
       cards: [
         {
@@ -186,9 +186,12 @@ describe('TerminalDelivery in the chat', () => {
       }),
     );
     const first = out.text().slice(before);
-    expect(first).toContain('#esports ↻ message 1 · Series: 1–0 · Now: game 2 · Foundry\n');
+    // A line that stays is printed as a message is: its header, then what changed.
+    expect(first).toContain(
+      '#esports ↻ message 1\nSeries: 1–0 · Game 1 · Citadel: 13–9 Spirit · Now: game 2 · Foundry\n',
+    );
     expect(first.split('\n').filter((line) => line.includes('message 1'))).toHaveLength(1);
-    // The next change of the same card replaces that line (cursor up one line) instead of adding one.
+    // The next map's end is a line of its own: the first stays on the screen (no cursor up).
     await delivery.edit(
       target,
       posted.messageId,
@@ -203,15 +206,33 @@ describe('TerminalDelivery in the chat', () => {
       }),
     );
     const second = out.text().slice(before + first.length);
-    expect(second).toContain('\u001b[1A');
-    expect(second).toContain('#esports ↻ message 1 · Series: 1–1\n');
+    expect(second).not.toContain('\u001b[1A');
+    expect(second).toContain('#esports ↻ message 1\nSeries: 1–1 · Game 2 · Foundry: 8–13 NAVI\n');
+    // A change that ends no map (the next game starts) is one short line the chat may rewrite in
+    // place: the lines above it (map results) are not replaced (no cursor up).
+    await delivery.edit(
+      target,
+      posted.messageId,
+      live({
+        clock: '00:01',
+        now: 'Now: game 3 · Dunes',
+        series: '1–1',
+        games: [
+          ['Game 1 · Citadel', '13–9 Spirit'],
+          ['Game 2 · Foundry', '8–13 NAVI'],
+        ],
+      }),
+    );
+    const third = out.text().slice(before + first.length + second.length);
+    expect(third).not.toContain('\u001b[1A');
+    expect(third).toContain('#esports ↻ message 1 · Spirit vs NAVI · Now: game 3 · Dunes\n');
     // Without a new series score, a map's result is named with the card's title.
     await delivery.edit(
       target,
       posted.messageId,
       live({
         clock: '00:40',
-        now: 'Now: game 2 · Foundry',
+        now: 'Now: game 3 · Dunes',
         series: '1–1',
         games: [
           ['Game 1 · Citadel', '13–9 Spirit'],
@@ -219,7 +240,7 @@ describe('TerminalDelivery in the chat', () => {
         ],
       }),
     );
-    expect(out.text()).toContain('#esports ↻ message 1 · Spirit vs NAVI · Game 2 · Foundry: 8–14 NAVI\n');
+    expect(out.text()).toContain('#esports ↻ message 1\nSpirit vs NAVI · Game 2 · Foundry: 8–14 NAVI\n');
     // biome-ignore lint/suspicious/noControlCharactersInRegex: cursor and style sequences start with ESC
     const escapes = /\u001b\[[0-9;]*[A-Za-z]/g;
     for (const line of out.text().split('\n'))
