@@ -450,8 +450,9 @@ export async function openNotifier(
   routeCronLogs(app.logger, (await import('node-cron')).default);
   const notifier = createNotifier({
     client: app.client,
-    // With a feed running, the notifier reads it (one upstream reader for commands and notifications).
-    ...(app.feed ? { feed: { feed: app.feed, names: app.names } } : {}),
+    // With a feed running, the notifier reads it (one upstream reader for commands and notifications);
+    // without one it runs its own feed, over the app's name index either way.
+    ...(app.feed ? { feed: { feed: app.feed, names: app.names } } : { names: app.names }),
     tenants: app.tenants,
     clock: app.clock,
     ledger,
