@@ -41,6 +41,8 @@ export interface App {
   names: NameIndex;
   /** The shared picture commands read first (absent unless `AppOverrides.feed` asked for one). */
   feed?: Feed;
+  /** The name index's first load from the service, when it runs behind the commands (`namesInBackground`). */
+  namesWarming?: Promise<void>;
   runtime: Runtime;
   logger: Logger;
   /** Set while this process runs the notifier (`attachNotifier`, or while it holds the notifier lease). */
@@ -80,6 +82,11 @@ interface AppOverrides {
   feed?: 'poller' | 'reader';
   /** Load the name index and start the feed without waiting for them (start-up: banner first). */
   warmInBackground?: boolean;
+  /**
+   * Load the stored name index and snapshot, but refresh an index the store lacks in the background
+   * (`matchday ask`: names asked for are looked up; `App.namesWarming` says when the load is done).
+   */
+  namesInBackground?: boolean;
   /** The process answers one command and ends (`matchday ask`): `/status` says its figures are its own. */
   oneShot?: boolean;
 }
@@ -100,7 +107,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const connection = await connectService(config, clock, secrets, onClose);
     const client = await openClient(config, connection, logger, onClose);
     const names = createNameIndex({ client, clock, logger });
-    const feed = await startNames(config, overrides, { client, clock, logger, names, onClose });
+    const { feed, namesWarming } = await startNames(config, overrides, {
+      client,
+      clock,
+      logger,
+      names,
+      onClose,
+    });
     const commands = overrides.commands ?? (await import('../commands/index.ts')).commands;
     const { service } = connection;
     const app: App = {
@@ -112,6 +125,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       users,
       names,
       ...(feed ? { feed } : {}),
+      ...(namesWarming ? { namesWarming } : {}),
       ...(storeProblem ? { storeProblem } : {}),
       runtime: undefined as unknown as Runtime,
       logger,
@@ -298,7 +312,7 @@ async function startNames(
   config: Config,
   overrides: AppOverrides,
   parts: { client: EsportsClient; clock: Clock; logger: Logger; names: NameIndex; onClose: OnClose },
-): Promise<Feed | undefined> {
+): Promise<{ feed?: Feed; namesWarming?: Promise<void> }> {
   const { client, clock, logger, names, onClose } = parts;
   if (!overrides.feed) {
     if (!overrides.skipNameRefresh) {
@@ -311,7 +325,7 @@ async function startNames(
     }
     names.start();
     onClose(() => names.stop());
-    return undefined;
+    return {};
   }
   // Warm from the store: the name index and the feed's snapshot, each refreshed only when stale
   // and by one process at a time (leases in the store).
@@ -326,8 +340,14 @@ async function startNames(
   const mode = overrides.feed;
   const feed = createFeed({ client, clock, logger, store: snapshots, owner, mode });
   onClose(() => feed.stop());
+  let namesWarming: Promise<void> | undefined;
   const warm = async () => {
-    await warmNames(names, snapshots, clock, owner, { maxAgeMs, logger });
+    const { refreshing } = await warmNames(names, snapshots, clock, owner, {
+      maxAgeMs,
+      logger,
+      waitForFirst: !overrides.namesInBackground,
+    });
+    namesWarming = refreshing;
     if (mode === 'poller') onClose(keepNamesShared(names, snapshots, clock, owner, logger));
     try {
       await feed.start();
@@ -342,7 +362,7 @@ async function startNames(
       logger.warn({ err: error }, 'the name index could not be loaded; commands resolve names once it is'),
     );
   } else await warm();
-  return feed;
+  return { feed, ...(namesWarming ? { namesWarming } : {}) };
 }
 
 /** The command runtime over the app's parts, with the status `/status` reads. */
@@ -430,8 +450,9 @@ export async function openNotifier(
   routeCronLogs(app.logger, (await import('node-cron')).default);
   const notifier = createNotifier({
     client: app.client,
-    // With a feed running, the notifier reads it (one upstream reader for commands and notifications).
-    ...(app.feed ? { feed: { feed: app.feed, names: app.names } } : {}),
+    // With a feed running, the notifier reads it (one upstream reader for commands and notifications);
+    // without one it runs its own feed, over the app's name index either way.
+    ...(app.feed ? { feed: { feed: app.feed, names: app.names } } : { names: app.names }),
     tenants: app.tenants,
     clock: app.clock,
     ledger,

@@ -79,15 +79,17 @@ export async function warmNames(
   store: SnapshotStore,
   clock: Clock,
   owner: string,
-  options: { maxAgeMs: number; logger?: WarmLogger },
-): Promise<void> {
+  options: { maxAgeMs: number; logger?: WarmLogger; waitForFirst?: boolean },
+): Promise<{ refreshing?: Promise<void> }> {
   const loaded = await loadNames(names, store, options.logger);
   const age = clock.nowMs() - (names.lastRefresh?.getTime() ?? Number.NEGATIVE_INFINITY);
-  if (loaded && age < options.maxAgeMs) return;
+  if (loaded && age < options.maxAgeMs) return {};
   const refreshing = refreshNamesShared(names, store, owner, options).catch((error: unknown) =>
     warnUnlessStopping(options.logger, error, 'the name index could not be refreshed; retrying later'),
   );
-  if (!loaded) await refreshing;
+  // A first load is waited for unless the caller looks names up as they are asked (`matchday ask`).
+  if (!loaded && options.waitForFirst !== false) await refreshing;
+  return { refreshing };
 }
 
 /**

@@ -54,6 +54,8 @@ export interface NotifierOptions {
    * Absent: the notifier runs a feed and a name index of its own over `client`, ticked with it.
    */
   feed?: { feed: Feed; names: NameIndex };
+  /** Without `feed`: a name index to use (the app's, already loaded) instead of one of its own. */
+  names?: NameIndex;
   tenants: NotifyTenants;
   clock: Clock;
   ledger: Ledger;
@@ -118,7 +120,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
 class NotifierImpl implements Notifier {
   readonly stats: NotifierStats = emptyStats();
 
-  readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed'>> & Pick<NotifierOptions, 'users' | 'feed'>;
+  readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed' | 'names'>> &
+    Pick<NotifierOptions, 'users' | 'feed' | 'names'>;
   /** The feed and names this notifier runs itself when it was given none. */
   readonly #own: { feed: Feed; names: NameIndex } | undefined;
   readonly #pacer: EditPacer;
@@ -183,7 +186,7 @@ class NotifierImpl implements Notifier {
             pastMs: 12 * HOUR + o.resultsLateWindowMs,
             summariesPerRead: o.summariesPerRead,
           }),
-          names: createNameIndex({ client: o.client, clock: o.clock, logger: o.logger }),
+          names: o.names ?? createNameIndex({ client: o.client, clock: o.clock, logger: o.logger }),
         };
     this.#own = own;
     this.#source = new FeedSource({

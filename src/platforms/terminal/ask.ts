@@ -4,6 +4,7 @@
  * value, unknown name: the message goes to stderr); 2 Matchday could not answer (configuration,
  * store or service down, a bug).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { createApp } from '../../app.ts';
 import { validateArgs } from '../../bot/args.ts';
 import { type AnyCommand, UserError } from '../../bot/command.ts';
@@ -18,6 +19,9 @@ import { TERMINAL_CHANNEL } from './chat.ts';
 import { subscribeTerminal } from './first-start.ts';
 import { saveImages } from './images.ts';
 import { DEFAULT_WIDTH, renderReply } from './render.ts';
+
+/** How long a one-shot waits, after its answer, for a name index loading behind it (then it stops it). */
+const NAMES_GRACE_MS = 3000;
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
 
@@ -61,9 +65,9 @@ export async function run(argv: string[]): Promise<void> {
       logger,
       commands,
       oneShot: true,
-      // The names and the feed's snapshot warm behind the command: the read model answers what the
-      // store does not hold from the service, and a name is looked up when it is asked for.
-      ...(needsData ? { feed: 'reader' as const, warmInBackground: true } : { skipNameRefresh: true }),
+      // A store without names does not hold the command up: the read model answers from the service
+      // and a name is looked up when it is asked for, while the index loads behind it.
+      ...(needsData ? { feed: 'reader' as const, namesInBackground: true } : { skipNameRefresh: true }),
     });
   } catch (error) {
     process.stderr.write(`Matchday could not start: ${(error as Error).message}\n`);
@@ -73,6 +77,9 @@ export async function run(argv: string[]): Promise<void> {
   try {
     await firstUse(app, config.systemTimeZone);
     await answer(app, checked.parsed);
+    // The answer is out; an index loading behind it may finish for the next `ask` to start warm.
+    if (app.namesWarming)
+      await Promise.race([app.namesWarming, delay(NAMES_GRACE_MS, undefined, { ref: false })]);
   } finally {
     await app.close();
   }
