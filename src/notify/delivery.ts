@@ -42,8 +42,9 @@ export class DeliveryError extends Error {
 /** How the notifier guards one post (see `ledger.ts`). */
 export interface PostOptions {
   /**
-   * Checked right before the request goes out, after any pacing or Retry-After wait: false means
-   * the claim was taken over by another holder, and the delivery throws `CLAIM_LOST` without posting.
+   * Checked right before the request goes out, after any pacing or Retry-After wait, and before each
+   * such wait: false means the claim is not this holder's any more (taken over, or given back on a
+   * stop), and the delivery throws `CLAIM_LOST` without posting or waiting further.
    */
   stillOurs?: () => boolean | Promise<boolean>;
   /**
@@ -64,6 +65,15 @@ export interface PostOptions {
 /** The post was not made: another holder took the claim over (never retried by this holder). */
 export function claimLost(key: string): DeliveryError {
   return new DeliveryError('transient', 'CLAIM_LOST', `The claim on ${key} was taken over; not posted.`);
+}
+
+/** `options.stillOurs` as a step that throws `CLAIM_LOST` when false; undefined without a guard. */
+export function claimCheck(key: string, options: PostOptions): (() => Promise<void>) | undefined {
+  const { stillOurs } = options;
+  if (!stillOurs) return undefined;
+  return async () => {
+    if (!(await stillOurs())) throw claimLost(key);
+  };
 }
 
 export interface Delivery {

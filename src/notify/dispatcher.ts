@@ -262,7 +262,8 @@ export class Dispatcher {
           if (this.stopping || (all.length > 1 && this.#held.has(key))) await this.release(key);
           else this.#held.delete(key);
         }
-        this.#o.logger.warn({ key: o.key }, 'claim was taken over while waiting; not posted here');
+        if (this.stopping) this.#o.logger.info({ key: o.key }, 'stopping: claim given back, not posted here');
+        else this.#o.logger.warn({ key: o.key }, 'claim was taken over while waiting; not posted here');
         return undefined;
       }
       if (error instanceof DeliveryError && error.kind === 'permanent') {

@@ -18,7 +18,7 @@ import { DiscordAPIError, HTTPError, RateLimitError, type REST, Routes } from 'd
 import type { Reply } from '../../bot/reply.ts';
 import {
   type ChannelTarget,
-  claimLost,
+  claimCheck,
   type Delivery,
   DeliveryError,
   type Posted,
@@ -153,13 +153,15 @@ export class DiscordDelivery implements Delivery {
    * Posts once per key: the nonce (with `enforce_nonce`) makes Discord answer a repeated post of the
    * same key, within its dedupe window (a few minutes), with the message it already made; so a post
    * whose mark was lost (`reconcile`) is found again by simply posting it. `stillOurs` is checked
-   * after the pacing wait, right before the request.
+   * before a pacing wait (a post given up while queued, as on a stop, does not wait its turn) and
+   * again after it, right before the request.
    */
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     const [message] = renderReply(reply, { single: true, ...(target.t ? { t: target.t } : {}) });
     const { body, files } = restBody(message!, { nonce: nonceFor(key) });
-    const answer = (await this.#send(target, async () => {
-      if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+    const ours = claimCheck(key, options);
+    const answer = (await this.#send(target, ours, async () => {
+      await ours?.();
       const channelId = await this.#channelOf(target.channelId);
       if (!options.thread) return this.#rest.post(Routes.channelMessages(channelId), { body, files });
       const thread = await this.#threadOf(channelId, options.thread);
@@ -183,7 +185,7 @@ export class DiscordDelivery implements Delivery {
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
     const [message] = renderReply(reply, { single: true, ...(target.t ? { t: target.t } : {}) });
     const { body, files } = restBody(message!, { edit: true });
-    await this.#send(target, async () =>
+    await this.#send(target, undefined, async () =>
       this.#rest.patch(Routes.channelMessage(await this.#channelOf(target.channelId), messageId), {
         body,
         files,
@@ -227,8 +229,15 @@ export class DiscordDelivery implements Delivery {
     return opened.id;
   }
 
-  /** Queues `call` behind earlier sends to the same channel, paced per channel and globally. */
-  #send<T>(target: ChannelTarget, call: () => Promise<T>): Promise<T> {
+  /**
+   * Queues `call` behind earlier sends to the same channel, paced per channel and globally.
+   * `beforeWait` runs before each pacing wait and may throw to give the send up instead.
+   */
+  #send<T>(
+    target: ChannelTarget,
+    beforeWait: (() => Promise<void>) | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     let channel = this.#channels.get(target.channelId);
     if (!channel) {
       channel = { tail: Promise.resolve(), window: new Window(this.#perChannel, this.#now) };
@@ -239,6 +248,7 @@ export class DiscordDelivery implements Delivery {
       for (;;) {
         const wait = Math.max(window.waitMs(), this.#global.waitMs());
         if (wait <= 0) break;
+        await beforeWait?.();
         this.#waitedMs += wait;
         await this.#sleep(wait);
       }

@@ -23,7 +23,7 @@ import { webApi } from '@slack/bolt';
 import type { Reply } from '../../bot/reply.ts';
 import {
   type ChannelTarget,
-  claimLost,
+  claimCheck,
   type Delivery,
   DeliveryError,
   type Posted,
@@ -210,8 +210,9 @@ export class SlackDelivery implements Delivery {
     // Slack has no idempotency key for chat.postMessage and the client never retries a post itself:
     // a post whose mark was lost is found again by the key in its metadata (see the file comment).
     const message = this.#render(reply, target);
-    const answer = await this.#send(target, async () => {
-      if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+    const ours = claimCheck(key, options);
+    const answer = await this.#send(target, ours, async () => {
+      await ours?.();
       const channel = await this.#channelOf(target.channelId);
       if (options.reconcile) {
         // A thread reply is not in the channel's history: it is looked for among the thread's replies.
@@ -320,7 +321,7 @@ export class SlackDelivery implements Delivery {
 
   async edit(target: ChannelTarget, messageId: string, reply: Reply): Promise<void> {
     const message = this.#render(reply, target);
-    await this.#send(target, async () =>
+    await this.#send(target, undefined, async () =>
       this.#client.chat.update({
         channel: await this.#channelOf(target.channelId),
         ts: messageId,
@@ -330,8 +331,15 @@ export class SlackDelivery implements Delivery {
     );
   }
 
-  /** Queues `call` behind earlier sends to the same channel, paced, with 429s waited out. */
-  #send<T>(target: ChannelTarget, call: () => Promise<T>): Promise<T> {
+  /**
+   * Queues `call` behind earlier sends to the same channel, paced, with 429s waited out.
+   * `beforeWait` runs before each wait and may throw to give the send up instead.
+   */
+  #send<T>(
+    target: ChannelTarget,
+    beforeWait: (() => Promise<void>) | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> {
     if (target.platform !== 'slack') {
       return Promise.reject(
         new DeliveryError(
@@ -344,8 +352,8 @@ export class SlackDelivery implements Delivery {
     const key = `${target.tenantId}/${target.channelId}`;
     const channel = this.#channels.get(key) ?? { tail: Promise.resolve(), lastAt: Number.NEGATIVE_INFINITY };
     const run = channel.tail.then(
-      () => this.#attempt(key, target, channel, call),
-      () => this.#attempt(key, target, channel, call),
+      () => this.#attempt(key, target, channel, beforeWait, call),
+      () => this.#attempt(key, target, channel, beforeWait, call),
     );
     channel.tail = run.catch(() => undefined);
     this.#channels.set(key, channel);
@@ -356,6 +364,7 @@ export class SlackDelivery implements Delivery {
     key: string,
     target: ChannelTarget,
     channel: { lastAt: number },
+    beforeWait: (() => Promise<void>) | undefined,
     call: () => Promise<T>,
   ): Promise<T> {
     const where = `channel ${target.channelId}`;
@@ -370,7 +379,10 @@ export class SlackDelivery implements Delivery {
         this.#pausedUntil.get(target.tenantId) ?? 0,
       );
       const wait = readyAt - this.#now();
-      if (wait > 0) await this.#sleep(wait);
+      if (wait > 0) {
+        await beforeWait?.();
+        await this.#sleep(wait);
+      }
       channel.lastAt = this.#now();
       try {
         return await call();

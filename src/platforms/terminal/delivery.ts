@@ -20,7 +20,7 @@ import type { Card, Reply, Text } from '../../bot/reply.ts';
 import { TERMINAL_TENANT_ID } from '../../core/tenant-id.ts';
 import {
   type ChannelTarget,
-  claimLost,
+  claimCheck,
   type Delivery,
   DeliveryError,
   type Posted,
@@ -65,7 +65,7 @@ export class TerminalDelivery implements Delivery {
 
   async post(target: ChannelTarget, reply: Reply, key: string, options: PostOptions = {}): Promise<Posted> {
     this.#check(target);
-    if (options.stillOurs && !(await options.stillOurs())) throw claimLost(key);
+    await claimCheck(key, options)?.();
     const number = ++this.#sequence;
     const messageId = `${this.#run}.${number}`;
     this.#shown.set(messageId, reply);

@@ -237,6 +237,37 @@ describe('DiscordDelivery', () => {
     expect(titles).toEqual(Array.from({ length: 7 }, (_, i) => `Paced ${i}`));
   });
 
+  it('gives queued posts up before their pacing wait once their claims are not ours (a stop), instead of waiting their turn', async () => {
+    let now = 3_000_000;
+    const sleeps: number[] = [];
+    const delivery = new DiscordDelivery({
+      rest: rest(),
+      now: () => now,
+      sleep: async (ms) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+      global: { count: 1000, windowMs: 1000 },
+    });
+    // The first five fit the channel's window; the claims are given back after them.
+    let checks = 0;
+    const results = await Promise.allSettled(
+      Array.from({ length: 7 }, (_, i) =>
+        delivery.post(target(OTHER), reply(`Stopping ${i}`), key(), { stillOurs: () => ++checks <= 5 }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual([...Array(5).fill('fulfilled'), 'rejected', 'rejected']);
+    for (const r of results.slice(5))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'CLAIM_LOST' });
+    expect(sleeps).toEqual([]);
+    expect(delivery.pacedMs).toBe(0);
+    const titles = fake
+      .messages(OTHER)
+      .map((m) => m.embeds[0]?.title)
+      .filter((t) => t?.startsWith('Stopping'));
+    expect(titles).toEqual(Array.from({ length: 5 }, (_, i) => `Stopping ${i}`));
+  });
+
   it('paces globally across channels', async () => {
     let now = 5_000_000;
     const sleeps: number[] = [];

@@ -252,12 +252,36 @@ describe('SlackDelivery', () => {
     let checks = 0;
     const error = await delivery
       .post(target('C1'), reply('Late'), 'reminder:11:15:slack:T0MATCHDAY:C1', {
-        stillOurs: () => ++checks < 2,
+        stillOurs: () => ++checks < 3,
       })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'transient', code: 'CLAIM_LOST' });
-    expect(checks).toBe(2);
+    // Checked before the first try, before the wait (still ours) and after it (taken over).
+    expect(checks).toBe(3);
     expect(sleeps).toContain(30_000);
     expect(fake.messagesIn('C1')).toHaveLength(0);
+  });
+
+  it('gives a queued post up before its pacing wait once the claim is not ours (a stop), instead of waiting its turn', async () => {
+    await delivery.post(target('C1'), reply('First'), 'reminder:12:15:slack:T0MATCHDAY:C1');
+    let checks = 0;
+    const error = await delivery
+      .post(target('C1'), reply('Queued'), 'reminder:13:15:slack:T0MATCHDAY:C1', {
+        stillOurs: () => {
+          checks++;
+          return false;
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'transient', code: 'CLAIM_LOST' });
+    expect(checks).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(fake.messagesIn('C1')).toHaveLength(1);
+    // Still ours: the same queued post waits its turn (one second after the first) and goes out.
+    const posted = await delivery.post(target('C1'), reply('Queued'), 'reminder:13:15:slack:T0MATCHDAY:C1', {
+      stillOurs: () => true,
+    });
+    expect(sleeps).toEqual([1000]);
+    expect(fake.messagesIn('C1').map((m) => m.ts)).toContain(posted.messageId);
   });
 });
