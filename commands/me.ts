@@ -120,8 +120,15 @@ export default defineCommand({
           type: 'string',
           description: 'Start, HH:MM in your time zone, e.g. 23:00 (or the range: 23:00-08:00)',
           max: 16,
+          // Bare words: a time, or a range with its dash spaced or not ("22:30 – 7:00").
+          bareFits: (value: string) => clockTime(value) !== undefined || clockRange(value) !== undefined,
         },
-        to: { type: 'string', description: 'End, HH:MM in your time zone, e.g. 08:00', max: 5 },
+        to: {
+          type: 'string',
+          description: 'End, HH:MM in your time zone, e.g. 08:00',
+          max: 5,
+          bareFits: (value: string) => clockTime(value) !== undefined,
+        },
       },
       run: (ctx) => quiet(ctx, profileOf(ctx), ctx.args),
     }),
@@ -180,6 +187,9 @@ function profileOf(ctx: CommandContext<unknown>): ProfileAccess {
   return ctx.profile;
 }
 
+/** Text meant as a range of two times ("25:00 - 07:00", "22:30 to"): a dash or a word between. */
+const RANGE_LIKE = /\S\s*(?:-|–|—)|\s(?:to|bis|até)(?:\s|$)/i;
+
 /** `/me quiet`: quiet hours from and to, both or neither (off). */
 async function quiet(
   ctx: CommandContext<unknown>,
@@ -194,7 +204,12 @@ async function quiet(
   const to = typedTo === undefined ? undefined : (clockTime(typedTo) ?? typedTo);
   // One text that is neither a time nor a range ("25:00-08:00") is named as such.
   if (from !== undefined && to === undefined && clockTime(from) === undefined)
-    throw new UserError('BAD_TIME', ctx.t('commands.me.badTime', { name: 'from', value: from }));
+    throw new UserError(
+      'BAD_TIME',
+      RANGE_LIKE.test(from.trim())
+        ? ctx.t('commands.me.badRange', { value: from })
+        : ctx.t('commands.me.badTime', { name: 'from', value: from }),
+    );
   if ((from === undefined) !== (to === undefined))
     throw new UserError(
       'BAD_QUIET',

@@ -51,6 +51,13 @@ export interface OptionDef {
    * Krakens`, all the bare words) are taken as this option; by name, any text.
    */
   bareSeries?: boolean;
+  /**
+   * Typed without its name, bare words are taken as this option only when this accepts them
+   * (`/me quiet 22:30 – 7:00`: a range for `from`, not "22:30 –" and "7:00"); when no reading of
+   * the bare words fits, all of them go to the first such option, whose command says what is
+   * wrong with them. By name, any text.
+   */
+  bareFits?: (value: string) => boolean;
 }
 
 export type OptionsDef = Record<string, OptionDef>;

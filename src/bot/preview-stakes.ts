@@ -72,6 +72,49 @@ export function stageRoundOf(
   return title ? { title, round } : { round };
 }
 
+/** A part's round as `roundOf` names it: `round` counted from 1 among `rounds` rounds. */
+function partRound(part: 'UB' | 'LB', round: number, rounds: number): RoundRef {
+  return { part, round, final: round === rounds && rounds > 1 };
+}
+
+/**
+ * Where a bracket series' winner and loser go by the shape of a double-elimination bracket alone,
+ * for a chain that does not say. The winner of an upper-bracket round plays the next upper round,
+ * the upper final's the grand final; a lower round's winner plays the next lower round, the lower
+ * final's the grand final. The loser of upper round 1 drops to lower round 1, of upper round r > 1
+ * to lower round 2(r - 1) (where the losers of round r - 1's lower matches wait: lower round 4 in
+ * an 8-team bracket for the upper final); a lower-bracket loser is out. Each round is named only
+ * when the stage has a series in it, so a bracket without a lower part eliminates its losers.
+ */
+function bracketShape(
+  series: Series,
+  stageSeries: readonly Series[],
+): { winner?: RoundRef; loser?: RoundRef } | undefined {
+  const position = series.bracket_position;
+  if (!position || position.part === 'GF') return undefined;
+  const cols = (part: 'UB' | 'LB') => {
+    const list = stageSeries
+      .filter((s) => s.bracket_position?.part === part)
+      .map((s) => s.bracket_position!.col);
+    if (part === position.part) list.push(position.col);
+    return list.length > 0
+      ? { first: Math.min(...list), rounds: Math.max(...list) - Math.min(...list) + 1 }
+      : undefined;
+  };
+  const own = cols(position.part)!;
+  const lower = cols('LB');
+  const grandFinal = stageSeries.some((s) => s.bracket_position?.part === 'GF');
+  const round = position.col - own.first + 1;
+  const shape: { winner?: RoundRef; loser?: RoundRef } = {};
+  if (round < own.rounds) shape.winner = partRound(position.part, round + 1, own.rounds);
+  else if (grandFinal) shape.winner = { part: 'GF' };
+  if (position.part === 'UB' && lower) {
+    const to = round === 1 ? 1 : 2 * (round - 1);
+    if (to <= lower.rounds) shape.loser = partRound('LB', to, lower.rounds);
+  }
+  return shape;
+}
+
 /**
  * What the series decides. In a double-elimination bracket, the series its winner and its loser
  * move on to (the series whose `chain` holds this one: an upper-bracket series feeds the next
@@ -91,8 +134,12 @@ export function stakesOf(
     const next = stageSeries.filter((s) => s.chain.some((c) => c.id === series.id) && s.id !== series.id);
     const winnerTo = next.find((s) => s.bracket_position?.part !== 'LB' || position.part === 'LB');
     const loserTo = position.part === 'UB' ? next.find((s) => s.bracket_position?.part === 'LB') : undefined;
-    const winnerRound = winnerTo && roundOf(winnerTo, stageSeries);
-    const loserRound = loserTo && roundOf(loserTo, stageSeries);
+    // A chain that names only one feeder (v2 keeps the chain's root alone: src/client/v2/records.ts)
+    // leaves a series no one names as feeding them: its rounds then come from the bracket's shape.
+    const shape = bracketShape(series, stageSeries);
+    const winnerRound = (winnerTo && roundOf(winnerTo, stageSeries)) ?? shape?.winner;
+    const loserRound =
+      (loserTo && roundOf(loserTo, stageSeries)) ?? (position.part === 'UB' ? shape?.loser : undefined);
     const stakes: Stake[] = [];
     if (winnerRound) stakes.push({ kind: 'winnerTo', round: winnerRound });
     stakes.push(loserRound ? { kind: 'loserTo', round: loserRound } : { kind: 'eliminated' });

@@ -145,6 +145,7 @@ const VERSUS = /^\S.*\svs\.?\s.*\S$/i;
 function fits(def: OptionDef, value: string, words: number): boolean {
   if (words > 1 && def.type !== 'string') return false;
   if (def.bareSeries && !/^\d{1,12}$/.test(value) && !VERSUS.test(value)) return false;
+  if (def.bareFits && !def.bareFits(value)) return false;
   switch (def.type) {
     case 'integer':
     case 'number': {
@@ -225,8 +226,14 @@ function assignPositionals(
   if (words.length <= free.length && words.every((w, i) => fits(options[free[i]!]!, w.text, 1)))
     return oneEach();
   const found = readings(words, free, options);
-  // No reading fits: one word per option lets validation say exactly what is wrong with which.
-  if (found.length === 0) return words.length <= free.length ? oneEach() : undefined;
+  // No reading fits: one word per option lets validation say exactly what is wrong with which;
+  // more words than options go to an option that reads them whole (`bareFits`), whose command
+  // says what is wrong with them ("25:00 - 07:00" is no range).
+  if (found.length === 0) {
+    if (words.length <= free.length) return oneEach();
+    const whole = free.find((name) => options[name]!.bareFits && options[name]!.type === 'string');
+    return whole && !words.some((w) => w.quoted) ? { [whole]: all } : undefined;
+  }
   // Counts, tiers and choices anchor the reading: the one filling most of them wins, if only one does.
   const anchored = (r: Record<string, string>) =>
     Object.keys(r).filter((k) => options[k]!.type !== 'string' || options[k]!.choices?.length).length;

@@ -246,9 +246,41 @@ describe.each(APIS)('on %s', (api) => {
       expect((await users.get('discord:u-typed')).quiet).toEqual({ from: '23:00', to: '08:00' });
       expect((await typed('/me quiet 22:30–7:00')).text).toContain('Quiet hours: 22:30 to 07:00');
       expect((await typed('/me quiet 9:00 7:30')).text).toContain('Quiet hours: 09:00 to 07:30');
-      const bad = await typed('/me quiet 25:00-08:00');
-      expect(bad.outcome).toBe('user-error');
-      expect(bad.message).toContain('"25:00-08:00" is not a time of day');
+      // Spaces around the dash (a hyphen, an en or em dash) or a word: one range, not two values.
+      for (const [line, from, to] of [
+        ['/me quiet 22:30 – 7:00', '22:30', '07:00'],
+        ['/me quiet 22:30 - 07:00', '22:30', '07:00'],
+        ['/me quiet 21:00 — 6:15', '21:00', '06:15'],
+        ['/me quiet 23:00 to 07:00', '23:00', '07:00'],
+        ['/me quiet 23:15 bis 7:45', '23:15', '07:45'],
+      ] as const) {
+        const said = await typed(line);
+        expect(said.outcome, line).toBe('ok');
+        expect(said.text).toContain(`Quiet hours: ${from} to ${to}`);
+        expect((await users.get('discord:u-typed')).quiet).toEqual({ from, to });
+      }
+      expect((await typed('/me quiet 9:00 7:30')).text).toContain('Quiet hours: 09:00 to 07:30');
+      // Bad forms say what is right, and change nothing.
+      for (const [line, message] of [
+        [
+          '/me quiet 25:00-08:00',
+          '"25:00-08:00" is not a range of two times of day; use HH:MM-HH:MM, e.g. 23:00-08:00 or 22:30 – 7:00.',
+        ],
+        [
+          '/me quiet 25:00 - 08:00',
+          '"25:00 - 08:00" is not a range of two times of day; use HH:MM-HH:MM, e.g. 23:00-08:00 or 22:30 – 7:00.',
+        ],
+        ['/me quiet 22:30 – 7', '"22:30 – 7" is not a range of two times of day; use HH:MM-HH:MM'],
+        ['/me quiet 22:30 -', 'to: "-" is not a time of day; use HH:MM, e.g. 23:00.'],
+        ['/me quiet noon', 'from: "noon" is not a time of day; use HH:MM, e.g. 23:00.'],
+        ['/me quiet 25:00 08:00', 'from: "25:00" is not a time of day'],
+        ['/me quiet 22:30 – 22:30', 'from and to are the same time'],
+      ] as const) {
+        const bad = await typed(line);
+        expect(bad.outcome, line).toBe('user-error');
+        expect(bad.message).toContain(message);
+        expect(bad.message).not.toContain('can be read more than one way');
+      }
       expect((await users.get('discord:u-typed')).quiet).toEqual({ from: '09:00', to: '07:30' });
       // A bare kind turns that kind on; the others stay as they were.
       await typed('/me dms reminders:false live:false results:false');

@@ -115,4 +115,54 @@ describe('commands on v2', () => {
     expect(a.text.startsWith(`${team.name} (${team.abbreviation})`)).toBe(true);
     expect(a.text).not.toContain('Organisation:');
   });
+
+  it("a double-elimination series' stage and stakes read the same on v2 as on v3", async () => {
+    // v2's chain names one feeder only (src/client/v2/records.ts): the stakes of a series no later
+    // series names as feeder come from the bracket's shape (src/bot/preview-stakes.ts).
+    const world = v3.service.world;
+    const t = v3.clock.nowMs();
+    const plans = world
+      .window(t)
+      .series.filter((p) => p.bracket && p.tier === 1 && p.end > t && p.deletedAt === null);
+    const tournament = plans[0]!.tournament.id;
+    const bracket = plans.filter((p) => p.tournament.id === tournament);
+    // Every round of an 8-team bracket: UB 1-3, LB 1-4 and the grand final.
+    expect(new Set(bracket.map((p) => `${p.bracket!.part}${p.bracket!.col}`)).size).toBe(8);
+    const lines = (text: string) => text.split('\n').filter((l) => /^(Stage|At stake): /.test(l));
+    const seen = new Map<string, string[]>();
+    for (const plan of bracket) {
+      const [a, b] = await Promise.all([
+        call(v2, 'series', { series: String(plan.id) }),
+        call(v3, 'series', { series: String(plan.id) }),
+      ]);
+      expect(a.outcome).toBe('ok');
+      expect(lines(b.text)).toHaveLength(2);
+      expect(lines(a.text), `${plan.bracket!.part}${plan.bracket!.col}/${plan.bracket!.offset}`).toEqual(
+        lines(b.text),
+      );
+      seen.set(`${plan.bracket!.part}${plan.bracket!.col}/${plan.bracket!.offset}`, lines(a.text));
+    }
+    const stake = (key: string) => seen.get(key)?.[1];
+    // Every upper-bracket round-1 series, not only the one v2's chain names as a root.
+    for (const offset of [0, 1, 2, 3])
+      expect(stake(`UB1/${offset}`)).toBe(
+        'At stake: winner to upper-bracket round 2; loser drops to lower-bracket round 1',
+      );
+    for (const offset of [0, 1])
+      expect(stake(`UB2/${offset}`)).toBe(
+        'At stake: winner to the upper-bracket final; loser drops to lower-bracket round 2',
+      );
+    expect(stake('UB3/0')).toBe(
+      'At stake: winner to the grand final; loser drops to the lower-bracket final',
+    );
+    for (const offset of [0, 1])
+      expect(stake(`LB1/${offset}`)).toBe('At stake: winner to lower-bracket round 2; loser is eliminated');
+    expect(stake('LB4/0')).toBe('At stake: winner to the grand final; loser is eliminated');
+    expect(stake('GF1/0')).toBe('At stake: winner is the champion; loser finishes 2nd');
+    expect([...seen.values()].filter(([, s]) => s?.includes('eliminated')).map(([stage]) => stage)).toEqual(
+      expect.arrayContaining([expect.stringContaining('lower-bracket')]),
+    );
+    // No upper-bracket series eliminates its loser in a double-elimination bracket.
+    for (const [key, [, s]] of seen) if (key.startsWith('UB')) expect(s).not.toContain('eliminated');
+  });
 });

@@ -83,7 +83,7 @@ const bracket = (logo?: string): BracketImage => ({
 });
 
 describe('team logos', () => {
-  it("takes a team's first image that is not a stand-in, its thumbnail first, http(s) only", () => {
+  it("takes a team's first image that is not a stand-in, else its stand-in, its thumbnail first, http(s) only", () => {
     const image = (url: string, fallback = false) => ({ id: 1, url, thumbnail: url, fallback });
     expect(logoUrlOf({ images: [image('https://x.test/a.png')] })).toBe('https://x.test/a.png');
     expect(
@@ -91,7 +91,13 @@ describe('team logos', () => {
         images: [{ id: 1, url: 'https://x.test/a.png', thumbnail: 'https://x.test/t.png', fallback: false }],
       }),
     ).toBe('https://x.test/t.png');
-    expect(logoUrlOf({ images: [image('https://x.test/a.png', true)] })).toBeUndefined();
+    // A team without a logo: the data's stand-in, so it is not drawn bare beside logos.
+    expect(logoUrlOf({ images: [image('https://x.test/a.png', true)] })).toBe('https://x.test/a.png');
+    // A logo goes before a stand-in, whatever their order.
+    expect(logoUrlOf({ images: [image('https://x.test/s.png', true), image('https://x.test/l.png')] })).toBe(
+      'https://x.test/l.png',
+    );
+    expect(logoUrlOf({ images: [image('file:///etc/passwd', true)] })).toBeUndefined();
     expect(logoUrlOf({ images: [image('file:///etc/passwd')] })).toBeUndefined();
     expect(logoUrlOf({ images: [image('not a url')] })).toBeUndefined();
     expect(logoUrlOf({ images: [] })).toBeUndefined();

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translator } from '../../src/i18n/i18n.ts';
-import { clearLogoCache, LOGO_SIDE, logoFetches } from '../../src/render/logos.ts';
+import { clearLogoCache, fetchLogos, LOGO_SIDE, logoFetches } from '../../src/render/logos.ts';
 import {
   type BracketImage,
   bracketPng,
@@ -320,6 +320,50 @@ describe('standings pictures from the world', () => {
     // The pixels: different results, the same picture under spoiler; different pictures under show.
     expect(await pixelDifference(png(early, 'spoiler'), png(late, 'spoiler'))).toBe(0);
     expect(await pixelDifference(png(early, 'show'), png(late, 'show'))).toBeGreaterThan(0);
+  });
+
+  it('draws a logo beside every team the data has an image for, its stand-in where it has no logo', async () => {
+    const world = stack.service.world;
+    const now = world.now();
+    const brackets = [...world.window(now).bySubstage.entries()]
+      .filter(([, plans]) => plans.some((p) => p.bracket) && plans.every((p) => p.end < now))
+      .slice(0, 12);
+    expect(brackets.length).toBeGreaterThan(3);
+    let known = 0;
+    let standIns = 0;
+    for (const [, plans] of brackets) {
+      const series = plans.map((p) => world.seriesAt(p, now));
+      await stack.names.ensureSeriesLabels(stack.client, series);
+      const image = bracketImageOf('B', series, stack.names, 'show', translator('en'))!;
+      const slots = image.rounds.flatMap((r) => r.series.flatMap((s) => [s.a, s.b])).filter((s) => s.team);
+      const urls = slots.map((slot) => slot.logo);
+      // Every team drawn has a logo URL, and every one of them is fetched from the service's images.
+      expect(urls.filter((url) => url === undefined)).toEqual([]);
+      const logos = await fetchLogos(urls as string[]);
+      expect(logos.size).toBe(new Set(urls).size);
+      known += slots.length;
+      for (const slot of slots) {
+        const team = world.catalog.teams.find((t) => t.name === slot.team)!;
+        if (team.images.every((i) => i.fallback)) {
+          standIns++;
+          expect(slot.logo).toBe(team.images[0]!.thumbnail);
+        } else expect(slot.logo).toBe(team.images.find((i) => !i.fallback)!.thumbnail);
+      }
+    }
+    expect(known).toBeGreaterThan(100);
+    // About one team in ten has only the stand-in: before, each was drawn bare beside its neighbours' logos.
+    expect(standIns).toBeGreaterThan(0);
+    // Under the spoiler policy a "?" slot still has none (the logo would tell who advanced).
+    const [, plans] = brackets[0]!;
+    const hidden = bracketImageOf(
+      'B',
+      plans.map((p) => world.seriesAt(p, now)),
+      stack.names,
+      'spoiler',
+      translator('en'),
+    )!;
+    for (const slot of hidden.rounds.flatMap((r) => r.series.flatMap((s) => [s.a, s.b])))
+      expect(slot.hidden ? slot.logo : 'drawn').toBe(slot.hidden ? undefined : 'drawn');
   });
 
   it('attaches the picture to /standings, and none when the spoiler setting hides the table', async () => {

@@ -10,7 +10,8 @@
  *   battle-royale kills and placements are absent (`stats: null`).
  * - `coverage`: only live API coverage, from `pbp_status`; computer-vision coverage is unknown, so
  *   live cards use the light summary (score, net worth, structures).
- * - `chain` holds the chain's root only; broadcasters, incident flags, game versions, social
+ * - `chain` holds the chain's root only (a preview's bracket stakes then read the bracket's shape:
+ *   `src/bot/preview-stakes.ts`); broadcasters, incident flags, game versions, social
  *   accounts, organisations of teams, player roles, goal differences and movements are empty.
  * - ids v2 does not carry (countries, regions, lineups, standing rosters) are 0.
  * - substages embedded in tournaments (stages, substage listings) have no standings; a substage

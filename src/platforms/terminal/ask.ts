@@ -10,7 +10,7 @@ import { validateArgs } from '../../bot/args.ts';
 import { type AnyCommand, UserError } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
 import { openTenantStore } from '../../bot/tenants.ts';
-import { optionsOf, parseCommandText } from '../../bot/text-args.ts';
+import { type KnownName, knownIn, optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { cmd, messageText } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
@@ -44,8 +44,12 @@ export async function run(argv: string[]): Promise<void> {
   }
   // Check the line against the declarations before starting anything: a typo answers at once.
   const { commands } = await import('../../../commands/index.ts');
-  const checked = checkLine(line, commands);
-  if ('problem' in checked) {
+  const first = checkLine(line, commands);
+  // Bare words several names could split ("/standings SP Lisbon Masters 16 Mar Group A", as Tab
+  // inserts names): settled below by the name index, as the chat settles them (chat.ts).
+  const unsettled = 'problem' in first && first.code === 'AMBIGUOUS_VALUES';
+  const checked = unsettled ? undefined : first;
+  if (checked && 'problem' in checked) {
     // A refusal is written in the terminal tenant's language, read from its store alone.
     const t = await storedTranslator(config);
     const again = t.locale === 'en' ? checked : checkLine(line, commands, t);
@@ -60,7 +64,7 @@ export async function run(argv: string[]): Promise<void> {
   let app: App;
   try {
     // /help reads nothing; any other command starts from the stored name index and feed.
-    const needsData = checked.command.name !== 'help';
+    const needsData = checked?.command.name !== 'help';
     app = await createApp(config, {
       logger,
       commands,
@@ -76,7 +80,13 @@ export async function run(argv: string[]): Promise<void> {
   }
   try {
     await firstUse(app, config.systemTimeZone);
-    await answer(app, checked.parsed);
+    const settled = checked ?? (await settleWithNames(app, line, commands, config));
+    if ('problem' in settled) {
+      process.stderr.write(`${settled.problem}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    await answer(app, settled.parsed);
     // The answer is out; an index loading behind it may finish for the next `ask` to start warm.
     if (app.namesWarming)
       await Promise.race([app.namesWarming, delay(NAMES_GRACE_MS, undefined, { ref: false })]);
@@ -86,6 +96,25 @@ export async function run(argv: string[]): Promise<void> {
 }
 
 type App = Awaited<ReturnType<typeof createApp>>;
+
+/**
+ * A line whose bare words several names could split, read again with the name index: the stored
+ * one, or on a store without names the first load (the filtered look-ups a command makes cannot
+ * tell which words make a name). Still ambiguous: the message in the terminal tenant's language.
+ */
+async function settleWithNames(
+  app: App,
+  line: string,
+  commands: AnyCommand[],
+  config: ReturnType<typeof loadConfig>,
+): Promise<ReturnType<typeof checkLine>> {
+  if (!app.names.loaded && app.namesWarming) await app.namesWarming.catch(() => {});
+  const known = knownIn((source, value) => app.runtime.autocomplete(source, value));
+  const settled = checkLine(line, commands, translator('en'), known);
+  if (!('problem' in settled)) return settled;
+  const t = await storedTranslator(config);
+  return t.locale === 'en' ? settled : checkLine(line, commands, t, known);
+}
 type ParsedCommandText = ReturnType<typeof parseCommandText>;
 
 /**
@@ -96,9 +125,10 @@ function checkLine(
   line: string,
   commands: AnyCommand[],
   t: Translate = translator('en'),
-): { parsed: ParsedCommandText; command: AnyCommand } | { problem: string } {
+  known?: KnownName,
+): { parsed: ParsedCommandText; command: AnyCommand } | { problem: string; code: string } {
   try {
-    const parsed = parseCommandText(line, commands, t);
+    const parsed = parseCommandText(line, commands, t, known);
     const command = commands.find((c) => c.name === parsed.command)!;
     const usage = cmd(`${parsed.command}${parsed.subcommand ? ` ${parsed.subcommand}` : ''}`);
     validateArgs(usage, optionsOf(command, parsed.subcommand), parsed.args, t);
@@ -108,7 +138,7 @@ function checkLine(
     const hint = error.suggestions.length
       ? ` ${t('platform.didYouMean')}: ${error.suggestions.map(messageText).join(', ')}?`
       : '';
-    return { problem: `${error.message}${hint}` };
+    return { problem: `${error.message}${hint}`, code: error.code };
   }
 }
 

@@ -287,9 +287,11 @@ function renderCard(card: Card, options: TerminalRenderOptions): string[] {
     const widths = card.fields.map((f) => visibleWidth(clean(f.name)));
     const width = Math.max(0, ...widths.filter((w) => w <= FIELD_COLUMN)) || FIELD_COLUMN;
     for (const field of card.fields) {
+      const name = clean(field.name);
+      // Continuation lines start under the value's first column, after a label that overflows too.
       push(
-        `${style(options, '1', pad(clean(field.name), width, 'left'))}  ${renderText(field.value, options)}`,
-        width + 2,
+        `${style(options, '1', pad(name, width, 'left'))}  ${renderText(field.value, options)}`,
+        Math.max(width, visibleWidth(name)) + 2,
       );
     }
   }

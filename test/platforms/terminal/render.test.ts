@@ -141,6 +141,50 @@ describe('renderReply (terminal)', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
+  it('aligns a wrapped value under its first column when a long (German) label overflows the label column', () => {
+    const label = 'Benachrichtigungen per Direktnachricht'; // 38 columns: past the 30-column label column
+    const card: Reply = {
+      cards: [
+        {
+          title: 'Deine Einstellungen',
+          fields: [
+            {
+              name: 'Ruhezeit',
+              value: ['22:30 bis 07:00, in deiner Zeitzone Europe/Berlin, an jedem Tag der Woche'],
+            },
+            {
+              name: label,
+              value: [
+                'Erinnerungen 15 Minuten vorher, Live-Karten beim Start und Ergebnisse hinter einem Spoiler',
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    for (const colour of [false, true])
+      for (const width of [60, 80]) {
+        const lines = renderReply(card, { ...plain, colour, width })
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI sequences start with ESC
+          .replace(/\u001b\[[0-9;]*m/g, '')
+          .split('\n');
+        const at = (text: string) => lines.findIndex((line) => line.includes(text));
+        const long = at(label);
+        const valueAt = lines[long]!.indexOf('Erinnerungen');
+        expect(valueAt, `width ${width}`).toBe(2 + label.length + 2);
+        const more = lines.slice(long + 1).filter((line) => line.length > 2);
+        expect(more.length, `width ${width}: the value wraps`).toBeGreaterThan(0);
+        for (const line of more)
+          expect(line.slice(2).search(/\S/) + 2, `width ${width}: ${line}`).toBe(valueAt);
+        // The short label keeps its own column: its continuation sits under its value, not the long one's.
+        const quiet = at('Ruhezeit');
+        const quietAt = lines[quiet]!.indexOf('22:30');
+        expect(quietAt).toBe(2 + 'Ruhezeit'.length + 2);
+        expect(lines[quiet + 1]!.slice(2).search(/\S/) + 2).toBe(quietAt);
+        for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      }
+  });
+
   it('formats each time style in the given zone', () => {
     expect(formatTime(start, 'time', 'Asia/Tokyo')).toBe('03:30');
     expect(formatTime(start, 'date', 'Asia/Tokyo')).toBe('Mon 2 Mar 2026');

@@ -227,6 +227,8 @@ export const commands: Messages['commands'] = {
     resultsInDms: 'Ergebnisse in deinen DMs: {{how}}.',
     noProfiles: 'Persönliches Folgen ist in diesem Matchday nicht verfügbar.',
     quietBoth: 'Gib from und to an (z. B. {{command}}) oder keins von beiden, um die Ruhezeit auszuschalten.',
+    badRange:
+      '"{{value}}" ist keine Spanne zweier Uhrzeiten; nimm HH:MM-HH:MM, z. B. 23:00-08:00 oder 22:30 – 7:00.',
     badTime: '{{name}}: "{{value}}" ist keine Uhrzeit; nimm HH:MM, z. B. 23:00.',
     sameTime: 'from und to sind dieselbe Uhrzeit; eine Ruhezeit braucht eine Spanne.',
     quiet: 'Ruhezeit: {{from}} bis {{to}} ({{zone}}).',

@@ -224,6 +224,8 @@ export const commands = {
     resultsInDms: 'Results in your DMs: {{how}}.',
     noProfiles: 'Personal follows are not available in this Matchday.',
     quietBoth: 'Give both from and to (e.g. {{command}}), or neither to turn quiet hours off.',
+    badRange:
+      '"{{value}}" is not a range of two times of day; use HH:MM-HH:MM, e.g. 23:00-08:00 or 22:30 – 7:00.',
     badTime: '{{name}}: "{{value}}" is not a time of day; use HH:MM, e.g. 23:00.',
     sameTime: 'from and to are the same time; quiet hours need a span.',
     quiet: 'Quiet hours: {{from}} to {{to}} ({{zone}}).',

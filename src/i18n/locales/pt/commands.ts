@@ -227,6 +227,8 @@ export const commands: Messages['commands'] = {
     noProfiles: 'Seguir times pessoalmente não está disponível neste Matchday.',
     quietBoth:
       'Informe from e to (por exemplo {{command}}), ou nenhum dos dois para desligar o horário silencioso.',
+    badRange:
+      '"{{value}}" não é um intervalo de dois horários; use HH:MM-HH:MM, por exemplo 23:00-08:00 ou 22:30 – 7:00.',
     badTime: '{{name}}: "{{value}}" não é um horário; use HH:MM, por exemplo 23:00.',
     sameTime: 'from e to são o mesmo horário; o horário silencioso precisa de um intervalo.',
     quiet: 'Horário silencioso: das {{from}} às {{to}} ({{zone}}).',
