@@ -1,6 +1,6 @@
 # Matchday in a container: the bot on the embedded local service unless ESPORTS_API_URL is set.
-# Production dependencies only, as user `node`. No build step: bin/matchday.mjs bundles the TypeScript
-# sources with esbuild at start into MATCHDAY_BUNDLE_DIR (node_modules is not writable here).
+# The build stage makes dist/ (JavaScript, `npm run build`: scripts/build.mjs); the final image holds
+# production dependencies only, dist/ and bin/matchday.mjs, which runs dist/cli.mjs as user `node`.
 # scripts/container-check reproduces these steps without a container engine; CI runs it.
 FROM node:20.20-bookworm-slim AS deps
 WORKDIR /app
@@ -9,6 +9,18 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
+FROM node:20.20-bookworm-slim AS build
+WORKDIR /app
+# Every dependency (esbuild is a development one); no install scripts: the build loads no native
+# module (esbuild runs its binary from its platform package), so sqlite3 is not compiled here.
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY commands ./commands
+RUN npm run build
+
 FROM node:20.20-bookworm-slim
 WORKDIR /app
 # Without a TTY and without a platform token Matchday runs as a notifier-only service and says so;
@@ -16,13 +28,11 @@ WORKDIR /app
 ENV NODE_ENV=production \
     STORE_URL=sqlite:///app/data/matchday.sqlite \
     METRICS_PORT=9464 \
-    METRICS_HOST=0.0.0.0 \
-    MATCHDAY_BUNDLE_DIR=/tmp/matchday-bundle
+    METRICS_HOST=0.0.0.0
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
-COPY src ./src
-COPY commands ./commands
+COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown -R node:node /app/data
 USER node
 VOLUME ["/app/data"]

@@ -86,6 +86,8 @@ export const PER_API_TESTS = [
 ];
 
 const shared = {
+  // dist/ built before the tests that start the real CLI (bin/matchday.mjs runs dist/cli.mjs).
+  globalSetup: 'test/setup/build.ts',
   testTimeout: 30_000,
   hookTimeout: 30_000,
   pool: 'forks',

@@ -3,18 +3,11 @@
  * read the live listing, and how much of the upstream budget the process uses. The tracker samples
  * the client's counters every 5 s (a minute kept), so `/status` costs no extra request for them.
  */
-import { readFileSync } from 'node:fs';
+import packageJson from '../../package.json' with { type: 'json' };
 import type { ClientStats } from '../client/types.ts';
 
-/** The package's version, read once (package.json beside `src/`). */
-export const VERSION: string = (() => {
-  try {
-    const text = readFileSync(new URL('../../package.json', import.meta.url), 'utf8');
-    return String((JSON.parse(text) as { version?: unknown }).version ?? 'unknown');
-  } catch {
-    return 'unknown';
-  }
-})();
+/** The package's version (package.json, taken into the build: `dist/` needs no package.json beside it). */
+export const VERSION: string = String((packageJson as { version?: unknown }).version ?? 'unknown');
 
 export interface ProcessStatus {
   version: string;

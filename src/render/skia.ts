@@ -1,6 +1,7 @@
 /**
  * @napi-rs/canvas (a native module) with the DejaVu Sans fonts of `./fonts` registered as one
- * family, loaded at the first picture: every command module imports the renderers, and most
+ * family (`src/render/fonts`; in the build, `dist/fonts` beside the chunk this module is in, copied
+ * there by scripts/build.mjs), loaded at the first picture: every command module imports the renderers, and most
  * processes (`matchday ask "/help"`) never draw. The standings pictures, the logos they decode and
  * the local service's image files all load it through here, once per process.
  */

@@ -9,7 +9,7 @@ import { type RunningService, startService } from '../../../src/service/index.ts
 const BIN = join(import.meta.dirname, '../../../bin/matchday.mjs');
 
 /**
- * `matchday ask` as a real child process (through bin/matchday.mjs and its bundle) against a
+ * `matchday ask` as a real child process (bin/matchday.mjs, which runs dist/cli.mjs) against a
  * service started here, with a SQLite store in a temporary directory: once the store is warm, an
  * `ask` sends at most 3 upstream requests, counted by the service. No timing is asserted.
  */
@@ -49,9 +49,6 @@ describe('matchday ask with a warm store', () => {
       ESPORTS_RATE: '100',
       STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
       LOG_LEVEL: 'warn',
-      // These sources through tsx: the bundle cache under node_modules may be shared by several
-      // checkouts and hold another one's build (bin/bundle.mjs).
-      MATCHDAY_BUNDLE: '0',
     });
   });
   afterAll(async () => {

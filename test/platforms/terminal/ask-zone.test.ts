@@ -47,8 +47,6 @@ describe('matchday ask on a new store', () => {
       ESPORTS_RATE: '100',
       STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
       LOG_LEVEL: 'warn',
-      // These sources through tsx: a bundle cache under a shared node_modules may hold another checkout's build.
-      MATCHDAY_BUNDLE: '0',
     });
   });
   afterAll(async () => {
