@@ -14,7 +14,7 @@
  * status is not `up`. A service without push (404 on `limits`, `channels` or the subscription) turns
  * it `off`; the owner then polls as before.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { type LiveSummary, liveSummaryMatch } from '../protocol/live-summary.ts';
 import { type Logger, silentLogger } from './logger.ts';
 
@@ -176,7 +176,7 @@ export class PushConsumer {
     this.#stopPings();
     const socket = this.#socket;
     this.#socket = undefined;
-    if (socket && socket.readyState !== WebSocket.CLOSED) {
+    if (socket && socket.readyState !== 3 /* CLOSED */) {
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       socket.close(1000, 'The client stops.');
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
@@ -294,7 +294,10 @@ export class PushConsumer {
       ? { resume: this.#token, ...(this.#lastUuid ? { last_uuid: this.#lastUuid } : {}) }
       : { subscription: this.#subscription! };
     this.stats.connects++;
-    const ws = new WebSocket(this.#socketUrl(query), {
+    // Loaded with the first socket: a process without push (`matchday ask`) never loads ws.
+    const { default: Socket } = await import('ws');
+    if (!this.#running) return;
+    const ws = new Socket(this.#socketUrl(query), {
       headers: { 'Service-Secret': this.#o.secret },
       handshakeTimeout: this.#o.timeoutMs,
       maxPayload: 4 * 1024 * 1024,
@@ -445,7 +448,7 @@ export class PushConsumer {
 
   #send(message: object): void {
     const socket = this.#socket;
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    if (socket?.readyState === 1 /* OPEN */) socket.send(JSON.stringify(message));
   }
 
   /** Keep-alive both ways: a ping every interval; a service silent past its own timeout is dropped. */
@@ -475,9 +478,4 @@ export class PushConsumer {
     this.#o.logger.info({ status, why }, 'push status');
     this.#handlers?.onStatus(status, why);
   }
-}
-
-/** The push root for a v3 base URL (`https://host/v3` -> `https://host/v3/push`). */
-export function defaultPushUrl(baseUrl: string): string {
-  return `${baseUrl.replace(/\/+$/, '')}/push`;
 }
