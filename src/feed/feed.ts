@@ -127,6 +127,8 @@ export class Feed {
   #pushRead: NodeJS.Timeout | undefined;
   #pushReadAt = Number.NEGATIVE_INFINITY;
   #pushReadAgain = false;
+  /** The next live read happens whatever the band says (push asked for it). */
+  #forceLive = false;
   readonly #liveListeners = new Set<() => void>();
 
   constructor(options: FeedOptions) {
@@ -371,7 +373,9 @@ export class Feed {
       await this.load();
     }
     if (this.#o.mode === 'poller') await this.#ownPush(true);
-    await this.#reads.live(now, this.#o.mode === 'poller', this.#state.pushUp);
+    const force = this.#forceLive;
+    this.#forceLive = false;
+    await this.#reads.live(now, this.#o.mode === 'poller', this.#state.pushUp, force);
     if (this.#o.mode === 'reader') {
       if (this.#holder) await this.#save(false);
       return;
@@ -474,7 +478,7 @@ export class Feed {
         await this.#ticking?.catch(() => undefined);
         if (this.#stopping) return;
         // Due at once, whatever the band: the live listing, matches, missing summaries, casters.
-        this.#state.liveAt = Number.NEGATIVE_INFINITY;
+        this.#forceLive = true;
         await this.#fast();
         for (const listener of this.#liveListeners) listener();
       };

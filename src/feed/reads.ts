@@ -131,12 +131,12 @@ export class FeedReads {
   // ---- the live listing and its details --------------------------------------------------------
 
   /**
-   * The live listing, when its band says so; with `details`, the live series' matches, summaries
+   * The live listing, when its band says so (or `force`); with `details`, the live series' matches, summaries
    * and casters too. Series held as live that left the listing are re-read at the next pass.
    */
-  async live(now: number, details: boolean, skipPushed = false): Promise<void> {
+  async live(now: number, details: boolean, skipPushed = false, force = false): Promise<void> {
     const state = this.#o.state;
-    if (now - state.liveAt < state.liveEvery(now)) return;
+    if (!force && now - state.liveAt < state.liveEvery(now)) return;
     const live: Series[] = [];
     try {
       await this.read(async () => {
