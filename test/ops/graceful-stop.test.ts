@@ -117,11 +117,7 @@ describe.skipIf(!URL)(`graceful SIGTERM${URL ? '' : ' (skipped: REDIS_URL is not
 
     posts.release();
     answers.release();
-    {
-      const c = await run.exited;
-      require('node:fs').appendFileSync('/tmp/gs-out.txt', `=== exit ${c}\n` + run.stderr());
-      expect(c).toBe(0);
-    }
+    { const c = await run.exited; require('node:fs').appendFileSync('/tmp/gs-out.txt', `=== exit ${c}\n` + run.stderr()); expect(c).toBe(0); }
 
     // The command received before SIGTERM got its answer; the one sent after never reached it.
     const answered = fake.interactionResult(command);
@@ -200,11 +196,7 @@ describe.skipIf(!URL)(`graceful SIGTERM${URL ? '' : ' (skipped: REDIS_URL is not
 
     posts.release();
     answers.release();
-    {
-      const c = await run.exited;
-      require('node:fs').appendFileSync('/tmp/gs-out.txt', `=== exit ${c}\n` + run.stderr());
-      expect(c).toBe(0);
-    }
+    { const c = await run.exited; require('node:fs').appendFileSync('/tmp/gs-out.txt', `=== exit ${c}\n` + run.stderr()); expect(c).toBe(0); }
 
     const answered = fake.responsesTo(responseId);
     expect(answered).toHaveLength(1);
