@@ -57,7 +57,7 @@ export const VARIABLES = {
     .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
     .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
     .max(3600, 'must be at most 3600 (a simulated hour per second)'),
-  ESPORTS_PUSH_URL: z.union([z.literal('off'), httpUrl], {
+  ESPORTS_PUSH_URL: z.string().refine((v) => v === 'off' || (/^https?:\/\//.test(v) && URL.canParse(v)), {
     error:
       'must be off, or the push root as an http:// or https:// URL, e.g. https://api.example.com/v3/push',
   }),
