@@ -263,8 +263,9 @@ async function connectService(
     service,
     baseUrl: v2 ? service.v2.url : service.url,
     secret: service.secret,
-    // The embedded world always has push (v3's, whichever interface the client speaks).
-    ...(pushOff ? {} : { push: { url: defaultPushUrl(service.url), secret: service.secret } }),
+    // The embedded world always has push. Its payloads are v3 summaries: a v2 client polls, so that
+    // what a fan reads never differs from what its REST interface says.
+    ...(pushOff || v2 ? {} : { push: { url: defaultPushUrl(service.url), secret: service.secret } }),
     ...(v2Pair ? { v2Pair } : {}),
     ...(rate !== undefined ? { rate } : {}),
   };

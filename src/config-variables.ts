@@ -196,7 +196,7 @@ export const VARIABLE_DOCS = {
   ESPORTS_PUSH_URL: {
     group: 'The esports data service',
     unset: '`<ESPORTS_API_URL>/push` (v3); the embedded service always has push',
-    text: 'The push root of the live protocol ([push-protocol.md](push-protocol.md#the-client-matchday-itself)): subscriptions at `<root>/subscriptions`, the socket at the path its `limits` give. `off` turns push off (live states are polled). A service that answers 404 there has no push: Matchday polls, as with `off`. Not used with a v2 `ESPORTS_API_URL`.',
+    text: 'The push root of the live protocol ([push-protocol.md](push-protocol.md#the-client-matchday-itself)): subscriptions at `<root>/subscriptions`, the socket at the path its `limits` give. `off` turns push off (live states are polled). A service that answers 404 there has no push: Matchday polls, as with `off`. Not used on v2 (push payloads are v3 summaries).',
   },
   ESPORTS_SEED: {
     group: 'The esports data service',
