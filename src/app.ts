@@ -18,6 +18,7 @@ import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
 import type { Config } from './config.ts';
 import { Clock } from './core/clock.ts';
+import type { FeedPush } from './feed/feed.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';
 import { enterWorld, worldOf, worldScoped } from './feed/world-store.ts';
@@ -109,6 +110,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     const names = createNameIndex({ client, clock, logger });
     const { feed, namesWarming } = await startNames(config, overrides, {
       client,
+      ...(connection.push ? { push: connection.push } : {}),
       clock,
       logger,
       names,
@@ -205,6 +207,8 @@ interface Connection {
   service?: RunningService;
   baseUrl: string;
   secret?: string;
+  /** The push root and the secret it takes, when the service has (or may have) push. */
+  push?: { url: string; secret: string };
   /** v2: the client id and secret. */
   v2Pair?: { id: string; secret: string };
   /** Requests per second, when set or embedded. */
@@ -231,7 +235,13 @@ async function connectService(
       ? { id: config.esports.clientId, secret: config.esports.clientSecret }
       : undefined;
   const known = { ...(v2Pair ? { v2Pair } : {}), ...(rate !== undefined ? { rate } : {}) };
-  if (baseUrl && (secret || v2)) return { baseUrl, ...(secret !== undefined ? { secret } : {}), ...known };
+  const pushOff = config.esports.push === 'off';
+  if (baseUrl && (secret || v2)) {
+    // The real service: push at ESPORTS_PUSH_URL, or beside the v3 root (off on v2: push speaks v3).
+    const pushUrl = config.esports.push ?? (v2 ? undefined : defaultPushUrl(baseUrl));
+    const push = !pushOff && pushUrl && secret ? { push: { url: pushUrl, secret } } : {};
+    return { baseUrl, ...(secret !== undefined ? { secret } : {}), ...push, ...known };
+  }
   const { startService } = await import('./service/index.ts');
   // A random secret for this start, known only to this process, and only in a header: another
   // local user who finds the loopback port cannot use it.
@@ -253,9 +263,17 @@ async function connectService(
     service,
     baseUrl: v2 ? service.v2.url : service.url,
     secret: service.secret,
+    // The embedded world always has push. Its payloads are v3 summaries: a v2 client polls, so that
+    // what a fan reads never differs from what its REST interface says.
+    ...(pushOff || v2 ? {} : { push: { url: defaultPushUrl(service.url), secret: service.secret } }),
     ...(v2Pair ? { v2Pair } : {}),
     ...(rate !== undefined ? { rate } : {}),
   };
+}
+
+/** The push root beside a v3 root (`https://host/v3` -> `https://host/v3/push`). */
+function defaultPushUrl(baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/push`;
 }
 
 /** The data client: v2 with a token shared through the store, or v3 with the secret. */
@@ -311,7 +329,14 @@ async function openClient(
 async function startNames(
   config: Config,
   overrides: AppOverrides,
-  parts: { client: EsportsClient; clock: Clock; logger: Logger; names: NameIndex; onClose: OnClose },
+  parts: {
+    client: EsportsClient;
+    clock: Clock;
+    logger: Logger;
+    names: NameIndex;
+    onClose: OnClose;
+    push?: { url: string; secret: string };
+  },
 ): Promise<{ feed?: Feed; namesWarming?: Promise<void> }> {
   const { client, clock, logger, names, onClose } = parts;
   if (!overrides.feed) {
@@ -338,7 +363,21 @@ async function startNames(
   const owner = randomUUID();
   const maxAgeMs = overrides.feed === 'poller' ? NAMES_REFRESH_MS : READER_NAMES_MAX_AGE_MS;
   const mode = overrides.feed;
-  const feed = createFeed({ client, clock, logger, store: snapshots, owner, mode });
+  // Push: one socket, held by the process that refreshes the feed (the lease holder on the store).
+  let push: FeedPush | undefined;
+  if (mode === 'poller' && parts.push) {
+    const { PushConsumer } = await import('./client/push.ts');
+    push = new PushConsumer({ ...parts.push, logger });
+  }
+  const feed = createFeed({
+    client,
+    clock,
+    logger,
+    store: snapshots,
+    owner,
+    mode,
+    ...(push ? { push } : {}),
+  });
   onClose(() => feed.stop());
   let namesWarming: Promise<void> | undefined;
   const warm = async () => {

@@ -57,6 +57,10 @@ export const VARIABLES = {
     .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
     .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
     .max(3600, 'must be at most 3600 (a simulated hour per second)'),
+  ESPORTS_PUSH_URL: z.string().refine((v) => v === 'off' || (/^https?:\/\//.test(v) && URL.canParse(v)), {
+    error:
+      'must be off, or the push root as an http:// or https:// URL, e.g. https://api.example.com/v3/push',
+  }),
   ESPORTS_SEED: z.coerce
     .number({ error: 'must be a whole number, e.g. 42' })
     .int('must be a whole number, e.g. 42')
@@ -188,6 +192,11 @@ export const VARIABLE_DOCS = {
     group: 'The esports data service',
     unset: '1 (real time)',
     text: 'Embedded service only: run the world, the notifier and the commands this many times faster than real time, e.g. 60 for a simulated minute per second. Refused with `ESPORTS_API_URL`.',
+  },
+  ESPORTS_PUSH_URL: {
+    group: 'The esports data service',
+    unset: '`<ESPORTS_API_URL>/push` (v3); the embedded service always has push',
+    text: 'The push root of the live protocol ([push-protocol.md](push-protocol.md#the-client-matchday-itself)): subscriptions at `<root>/subscriptions`, the socket at the path its `limits` give. `off` turns push off (live states are polled). A service that answers 404 there has no push: Matchday polls, as with `off`. Not used on v2 (push payloads are v3 summaries).',
   },
   ESPORTS_SEED: {
     group: 'The esports data service',

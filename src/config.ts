@@ -26,6 +26,8 @@ export interface Config {
     rate?: number;
     /** The embedded service's world seed. */
     seed: number;
+    /** `ESPORTS_PUSH_URL`: the push root, or 'off'; absent: derived (`<url>/push` on v3, the embedded service's). */
+    push?: string;
   };
   /**
    * CLOCK_SPEED: the process's clock runs this many times faster than real time, from now (the
@@ -401,6 +403,7 @@ function esportsOf(v: Values, api: 'v2' | 'v3'): Config['esports'] {
       ? { clientId: v.ESPORTS_API_CLIENT_ID, clientSecret: v.ESPORTS_API_CLIENT_SECRET }
       : {}),
     ...(v.ESPORTS_RATE !== undefined ? { rate: v.ESPORTS_RATE } : {}),
+    ...(v.ESPORTS_PUSH_URL !== undefined ? { push: v.ESPORTS_PUSH_URL } : {}),
     seed: v.ESPORTS_SEED ?? 42,
   };
 }

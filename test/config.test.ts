@@ -85,6 +85,15 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads ESPORTS_PUSH_URL: a push root or off; unset leaves it to be derived', () => {
+    const real = { ESPORTS_API_URL: 'https://api.example.com/v3', ESPORTS_API_SECRET: 'abcdefghij' };
+    expect(loadConfig(real).esports.push).toBeUndefined();
+    expect(loadConfig({ ...real, ESPORTS_PUSH_URL: 'off' }).esports.push).toBe('off');
+    expect(loadConfig({ ...real, ESPORTS_PUSH_URL: 'https://push.example.com/v3/push' }).esports.push).toBe(
+      'https://push.example.com/v3/push',
+    );
+  });
+
   it('treats empty values as unset, as in a copied .env.example', () => {
     expect(loadConfig({ ESPORTS_API_URL: '', ESPORTS_RATE: '  ', DISCORD_TOKEN: '' }).esports).toEqual({
       seed: 42,
@@ -95,6 +104,7 @@ describe('loadConfig', () => {
     [{ ESPORTS_RATE: 'fast' }, 'ESPORTS_RATE', /a number of requests per second.*got "fast"/],
     [{ ESPORTS_RATE: '-1' }, 'ESPORTS_RATE', /positive/],
     [{ ESPORTS_SEED: '1.5' }, 'ESPORTS_SEED', /whole number/],
+    [{ ESPORTS_PUSH_URL: 'ws://example.com/push' }, 'ESPORTS_PUSH_URL', /must be off, or the push root/],
     [{ ESPORTS_API_URL: 'ftp://example.com' }, 'ESPORTS_API_URL', /http:\/\/ or https:\/\//],
     [
       { ESPORTS_API_URL: 'https://api.example.com/v3' },

@@ -23,16 +23,25 @@
  * and the snapshot documents (`snapshot.ts`).
  */
 import { randomUUID } from 'node:crypto';
+import type { PushedSummary, PushHandlers, PushStatus } from '../client/push.ts';
+import { summaryEnded } from '../client/push.ts';
 import type { Clock } from '../core/clock.ts';
 import { POLL_INTERVAL_MS } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
 import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './query.ts';
-import { type FeedClient, type FeedLogger, FeedReads } from './reads.ts';
+import { type FeedClient, type FeedLogger, FeedReads, summarySource, takeSummary } from './reads.ts';
 import { type Walk, walkWindow } from './scan.ts';
 import { restoreSnapshot, snapshotDocument } from './snapshot.ts';
 import { FeedState, type LiveData, PARTS, type Part } from './state.ts';
 import type { SnapshotStore } from './store.ts';
+
+/** The push consumer as the feed drives it (`client/push.ts`). */
+export interface FeedPush {
+  start(handlers: PushHandlers): void;
+  stop(): Promise<void>;
+  readonly status: PushStatus;
+}
 
 interface FeedOptions {
   client: FeedClient;
@@ -54,6 +63,14 @@ interface FeedOptions {
   summariesPerRead?: number;
   /** Real ms between two writes of the (large) window snapshot while only re-reads change it. Default 60 000. */
   saveEveryMs?: number;
+  /**
+   * Live states pushed by the service (`client/push.ts`): started while this process refreshes (a
+   * poller holding the lease, or alone), stopped when it stops. While its socket is up the live
+   * listing is read every `PUSH_SAFETY_POLL_MS`; otherwise every 10 s, as without it.
+   */
+  push?: FeedPush;
+  /** Real ms between two live reads that pushed changes ask for (a map starting or ending). Default 1000. */
+  pushReadGapMs?: number;
 }
 
 interface FeedStats {
@@ -66,13 +83,26 @@ interface FeedStats {
   saves: number;
   /** Ticks in which another process held the refresher's lease. */
   followed: number;
+  /** Pushed summaries taken into the live picture, and live reads that push asked for. */
+  pushed: number;
+  pushReads: number;
 }
 
 const LEASE_KEY = 'lease';
 
 export class Feed {
-  readonly stats: FeedStats = { ticks: 0, reads: 0, scans: 0, loads: 0, saves: 0, followed: 0 };
-  readonly #o: Required<Omit<FeedOptions, 'store' | 'logger'>> & Pick<FeedOptions, 'store' | 'logger'>;
+  readonly stats: FeedStats = {
+    ticks: 0,
+    reads: 0,
+    scans: 0,
+    loads: 0,
+    saves: 0,
+    followed: 0,
+    pushed: 0,
+    pushReads: 0,
+  };
+  readonly #o: Required<Omit<FeedOptions, 'store' | 'logger' | 'push'>> &
+    Pick<FeedOptions, 'store' | 'logger' | 'push'>;
 
   /** What the feed holds (`state.ts`), and the reads that fill it (`reads.ts`). */
   readonly #state = new FeedState();
@@ -91,6 +121,15 @@ export class Feed {
   /** Per part: the instant of the newest document loaded or written. */
   readonly #partAt: Record<Part, number> = { live: -1, window: -1, details: -1 };
   #windowSavedAt = Number.NEGATIVE_INFINITY;
+  /** True while this process's push consumer runs (it refreshes: the lease holder, or alone). */
+  #pushing = false;
+  /** A live read push asked for: scheduled, and when the last one started (real ms). */
+  #pushRead: NodeJS.Timeout | undefined;
+  #pushReadAt = Number.NEGATIVE_INFINITY;
+  #pushReadAgain = false;
+  /** The next live read happens whatever the band says (push asked for it). */
+  #forceLive = false;
+  readonly #liveListeners = new Set<() => void>();
 
   constructor(options: FeedOptions) {
     this.#o = {
@@ -101,6 +140,7 @@ export class Feed {
       pastMs: Number.POSITIVE_INFINITY,
       summariesPerRead: 20,
       saveEveryMs: 60_000,
+      pushReadGapMs: 1000,
       ...options,
     };
     this.#reads = new FeedReads({
@@ -265,6 +305,9 @@ export class Feed {
     this.#stopping = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    if (this.#pushRead) clearTimeout(this.#pushRead);
+    this.#pushRead = undefined;
+    await this.#ownPush(false);
     await this.#ticking?.catch(() => undefined);
     await this.#scanning?.catch(() => undefined);
     if (this.#o.store && this.#holder) {
@@ -320,7 +363,8 @@ export class Feed {
         .lease(LEASE_KEY, this.#o.owner, Math.max(3 * this.#o.tickMs, 30_000))
         .catch(() => false);
       if (!this.#holder) {
-        // Someone else refreshes: take what they wrote.
+        // Someone else refreshes (and holds the push socket): take what they wrote.
+        await this.#ownPush(false);
         this.stats.followed++;
         await this.load();
         return;
@@ -328,7 +372,10 @@ export class Feed {
       // Just won the lease: another process may have written since this one last looked.
       await this.load();
     }
-    await this.#reads.live(now, this.#o.mode === 'poller');
+    if (this.#o.mode === 'poller') await this.#ownPush(true);
+    const force = this.#forceLive;
+    this.#forceLive = false;
+    await this.#reads.live(now, this.#o.mode === 'poller', this.#state.pushUp, force);
     if (this.#o.mode === 'reader') {
       if (this.#holder) await this.#save(false);
       return;
@@ -336,6 +383,113 @@ export class Feed {
     await this.#reads.rereads(now);
     await this.#reads.dueSubstages(now);
     if (this.#holder) await this.#save(false);
+  }
+
+  // ---- push ------------------------------------------------------------------------------------------
+
+  /** The push socket's status as this feed sees it (`off` when it has none, or another process refreshes). */
+  get pushStatus(): PushStatus {
+    return this.#pushing && this.#o.push ? this.#o.push.status : 'off';
+  }
+
+  /**
+   * Calls `listener` whenever a pushed change reached the live picture (the notifier's early tick).
+   * Answers the function that removes it.
+   */
+  onLiveChange(listener: () => void): () => void {
+    this.#liveListeners.add(listener);
+    return () => this.#liveListeners.delete(listener);
+  }
+
+  /** Starts or stops the push consumer as this process starts or stops refreshing. */
+  async #ownPush(own: boolean): Promise<void> {
+    const push = this.#o.push;
+    if (!push || own === this.#pushing || (own && this.#stopping)) return;
+    this.#pushing = own;
+    if (own) {
+      push.start({
+        onSummary: (p) => this.#takePushed(p),
+        onStatus: (status) => this.#pushStatusChanged(status),
+        onResync: () => this.#pushInvalidated(true),
+      });
+      return;
+    }
+    this.#state.pushUp = false;
+    await push
+      .stop()
+      .catch((error: unknown) => this.#o.logger?.warn({ err: error }, 'push did not stop cleanly'));
+  }
+
+  #pushStatusChanged(status: PushStatus): void {
+    const up = status === 'up';
+    if (this.#state.pushUp === up) return;
+    this.#state.pushUp = up;
+    // The socket is down or refused: polling takes over at once (the listing read if 10 s old).
+    if (!up && !this.#stopping) this.#fast().catch(() => undefined);
+  }
+
+  /**
+   * A pushed live summary: taken into its series' live data through the same path as a polled one
+   * (`takeSummary`), when the feed holds its match as its series' current game and reads that
+   * source for it. A match the feed does not hold as live (a map that just started, a series that
+   * just went live) or a match that ended asks for a live read from REST at once: the listing and
+   * the matches are the truth for what the push does not carry.
+   */
+  #takePushed(p: PushedSummary): void {
+    if (this.#stopping) return;
+    const now = this.#o.clock.nowMs();
+    let placed = false;
+    let taken = false;
+    for (const [seriesId, data] of this.#state.live) {
+      const match = data.matches.find((m) => m.id === p.matchId);
+      if (!match) continue;
+      placed = match.lifecycle === 'live';
+      const series = this.#state.series.get(seriesId)?.series;
+      if (placed && series && summarySource(series) === p.source)
+        taken = takeSummary(data, p.source, p.matchId, p.summary, now, true);
+      break;
+    }
+    if (taken) {
+      this.stats.pushed++;
+      this.#state.dirty.live = true;
+      for (const listener of this.#liveListeners) listener();
+    }
+    if (!placed || (taken && summaryEnded(p.summary))) this.#pushInvalidated(false);
+  }
+
+  /**
+   * Reads the live listing and details from REST soon (at most once per `pushReadGapMs`). Summaries
+   * push delivered are not read again, unless `resync` (messages may have been missed: a fresh
+   * subscriber, a gap): then every current game's summary is read from REST.
+   */
+  #pushInvalidated(resync: boolean): void {
+    if (this.#stopping || this.#o.mode !== 'poller') return;
+    if (resync) for (const data of this.#state.live.values()) data.pushed = false;
+    if (this.#pushRead) {
+      this.#pushReadAgain = true;
+      return;
+    }
+    const wait = Math.max(0, this.#pushReadAt + this.#o.pushReadGapMs - Date.now());
+    this.#pushRead = setTimeout(() => {
+      this.#pushReadAt = Date.now();
+      this.#pushReadAgain = false;
+      this.stats.pushReads++;
+      const run = async () => {
+        await this.#ticking?.catch(() => undefined);
+        if (this.#stopping) return;
+        // Due at once, whatever the band: the live listing, matches, missing summaries, casters.
+        this.#forceLive = true;
+        await this.#fast();
+        for (const listener of this.#liveListeners) listener();
+      };
+      run()
+        .catch((error: unknown) => this.#o.logger?.warn({ err: error }, 'live read after a push failed'))
+        .finally(() => {
+          this.#pushRead = undefined;
+          if (this.#pushReadAgain) this.#pushInvalidated(false);
+        });
+    }, wait);
+    this.#pushRead.unref();
   }
 
   // ---- the window scan ---------------------------------------------------------------------------

@@ -49,6 +49,34 @@ export function summarySource(series: Series): 'cv' | 'api' | undefined {
   return has(live?.cv) ? 'cv' : has(live?.api) ? 'api' : undefined;
 }
 
+/**
+ * Takes a live summary of a match into its series' live data: the one path for a polled summary and
+ * a pushed one. One older than the summary held for the same match (a lower
+ * `latest_states_channel_index`) is dropped: a REST answer from the client's cache never undoes a
+ * newer pushed state, nor a late push a newer REST one. `summary` undefined: the service has none
+ * (a 404). Answers whether it was taken.
+ */
+export function takeSummary(
+  data: LiveData,
+  source: 'cv' | 'api',
+  matchId: number,
+  summary: LiveSummary | undefined,
+  now: number,
+  pushed: boolean,
+): boolean {
+  const key = `${source}:${matchId}`;
+  const held = data.summaryKey === key ? data.summary : undefined;
+  const heldIndex = held?.latest_states_channel_index;
+  const newIndex = summary?.latest_states_channel_index;
+  if (heldIndex !== undefined && newIndex !== undefined && newIndex < heldIndex) return false;
+  if (held && !summary && pushed) return false;
+  data.summary = summary;
+  data.summaryKey = key;
+  data.summaryAt = now;
+  data.pushed = pushed;
+  return true;
+}
+
 export class FeedReads {
   readonly #o: FeedReadsOptions;
 
@@ -103,12 +131,12 @@ export class FeedReads {
   // ---- the live listing and its details --------------------------------------------------------
 
   /**
-   * The live listing, when its band says so; with `details`, the live series' matches, summaries
+   * The live listing, when its band says so (or `force`); with `details`, the live series' matches, summaries
    * and casters too. Series held as live that left the listing are re-read at the next pass.
    */
-  async live(now: number, details: boolean): Promise<void> {
+  async live(now: number, details: boolean, skipPushed = false, force = false): Promise<void> {
     const state = this.#o.state;
-    if (now - state.liveAt < state.liveEvery(now)) return;
+    if (!force && now - state.liveAt < state.liveEvery(now)) return;
     const live: Series[] = [];
     try {
       await this.read(async () => {
@@ -132,15 +160,16 @@ export class FeedReads {
       }
     state.liveAt = now;
     state.dirty.live = true;
-    if (details) await this.#liveDetails(live, now);
+    if (details) await this.#liveDetails(live, now, skipPushed);
   }
 
   /**
    * Every live series' matches (one paged read) and the summary of each current game, at most
    * `summariesPerRead` per read, least recently read first; the casters of live series (streams go
-   * online and gain viewers while they play).
+   * online and gain viewers while they play). With `skipPushed` (push is up), a summary push
+   * delivered for the current game is not read again.
    */
-  async #liveDetails(live: Series[], now: number): Promise<void> {
+  async #liveDetails(live: Series[], now: number, skipPushed: boolean): Promise<void> {
     if (live.length === 0) return;
     let matches: Match[];
     try {
@@ -149,7 +178,9 @@ export class FeedReads {
       this.#o.logger?.warn({ err: error }, 'live matches could not be read');
       return;
     }
-    const reads = live.flatMap((s) => this.#takeLiveMatches(s, matches));
+    const reads = live
+      .flatMap((s) => this.#takeLiveMatches(s, matches))
+      .filter((r) => !(skipPushed && r.data.pushed && r.data.summaryKey === `${r.source}:${r.matchId}`));
     await this.#readSummaries(reads, now);
     const casterIds = [...new Set(live.flatMap((s) => s.casters.map((c) => c.caster.id)))];
     await this.casters(casterIds);
@@ -170,6 +201,7 @@ export class FeedReads {
         data.summary = previous.summary;
         data.summaryKey = key;
         data.summaryAt = previous.summaryAt ?? Number.NEGATIVE_INFINITY;
+        if (previous.pushed) data.pushed = true;
       }
       reads.push({ data, source, matchId: current.id });
     }
@@ -187,21 +219,16 @@ export class FeedReads {
     await Promise.all(
       picked.map(async ({ data, source, matchId }) => {
         try {
-          data.summary = await this.read<LiveSummary>(() =>
+          const summary = await this.read<LiveSummary>(() =>
             source === 'cv'
               ? this.#o.client.matches.liveCv(matchId, BACKGROUND)
               : this.#o.client.matches.liveApi(matchId, BACKGROUND),
           );
-          data.summaryKey = `${source}:${matchId}`;
-          data.summaryAt = now;
+          takeSummary(data, source, matchId, summary, now, false);
         } catch (error) {
           // No summary yet for this game (404): held as none, so the card shows the map score.
           const status = (error as { status?: unknown } | null)?.status;
-          if (status === 404 || status === 410) {
-            data.summary = undefined;
-            data.summaryKey = `${source}:${matchId}`;
-            data.summaryAt = now;
-          }
+          if (status === 404 || status === 410) takeSummary(data, source, matchId, undefined, now, false);
         }
       }),
     );

@@ -15,7 +15,16 @@ export interface LiveData {
   /** `cv:<match id>` or `api:<match id>`: which summary it is. */
   summaryKey?: string;
   summaryAt?: number;
+  /** The summary came over push (not yet read again from REST). */
+  pushed?: boolean;
 }
+
+/**
+ * While the push socket is up, the live listing (and its details) is read this often instead of every
+ * `POLL_INTERVAL_MS.live`: a safety poll, REST staying the truth. Pushed changes the feed cannot place
+ * (a map that starts or ends) read it at once.
+ */
+export const PUSH_SAFETY_POLL_MS = 60_000;
 
 /** A series as last read. */
 interface Known {
@@ -45,6 +54,8 @@ export class FeedState {
   scanAt = Number.NEGATIVE_INFINITY;
   /** True once a whole window walk is complete. */
   scanned = false;
+  /** True while the push socket is up: live polling stretches to `PUSH_SAFETY_POLL_MS`. */
+  pushUp = false;
   /** Per part: whether memory is newer than what was last written. */
   readonly dirty: Record<Part, boolean> = { live: false, window: false, details: false };
 
@@ -53,11 +64,15 @@ export class FeedState {
     return Number.isFinite(this.liveAt);
   }
 
-  /** How often the live listing is read: every 10 s while anything is live or imminent. */
+  /**
+   * How often the live listing is read: every 10 s while anything is live or imminent (every
+   * `PUSH_SAFETY_POLL_MS` while push is up).
+   */
   liveEvery(now: number): number {
     for (const k of this.series.values()) {
       const band = pollBand(k.series, now);
-      if (band === 'live' || band === 'imminent') return POLL_INTERVAL_MS.live;
+      if (band === 'live' || band === 'imminent')
+        return this.pushUp ? PUSH_SAFETY_POLL_MS : POLL_INTERVAL_MS.live;
     }
     return this.ready ? POLL_INTERVAL_MS.near : 0;
   }

@@ -19,7 +19,7 @@ import type { Platform } from '../bot/command.ts';
 import { createNameIndex, type NameIndex } from '../bot/names.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
-import { createFeed, type Feed } from '../feed/feed.ts';
+import { createFeed, type Feed, type FeedPush } from '../feed/feed.ts';
 import { recordDisabled, recordThreadsOff } from './channel-off.ts';
 import type { Delivery, DeliveryError } from './delivery.ts';
 import { Dispatcher, targetKey } from './dispatcher.ts';
@@ -93,7 +93,16 @@ export interface NotifierOptions {
    * the upstream budget, whatever the number of tenants. Default 20 (about 2 requests/s).
    */
   summariesPerRead?: number;
+  /** Without `feed`: live states pushed by the service, for the notifier's own feed (`Feed` option `push`). */
+  push?: FeedPush;
 }
+
+/**
+ * A pushed live change (`Feed.onLiveChange`) ticks the notifier this soon (real ms), so its live
+ * cards are edited within about a second of the change instead of at the next 10-second tick;
+ * changes within the wait share one tick, and two early ticks start at least `editIntervalMs` apart.
+ */
+export const PUSH_TICK_DELAY_MS = 100;
 
 export interface Notifier {
   /** Runs the first tick at once, in the background, then one every `tickMs` until `stop()`. */
@@ -120,8 +129,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
 class NotifierImpl implements Notifier {
   readonly stats: NotifierStats = emptyStats();
 
-  readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed' | 'names'>> &
-    Pick<NotifierOptions, 'users' | 'feed' | 'names'>;
+  readonly #o: Required<Omit<NotifierOptions, 'users' | 'feed' | 'names' | 'push'>> &
+    Pick<NotifierOptions, 'users' | 'feed' | 'names' | 'push'>;
   /** The feed and names this notifier runs itself when it was given none. */
   readonly #own: { feed: Feed; names: NameIndex } | undefined;
   readonly #pacer: EditPacer;
@@ -136,6 +145,11 @@ class NotifierImpl implements Notifier {
   #task: ScheduledTask | undefined;
   #events: ScheduledEventsMirror | undefined;
   #running: Promise<void> | undefined;
+  /** The early tick a pushed change asked for (`PUSH_TICK_DELAY_MS`), and whether one more is owed. */
+  #early: NodeJS.Timeout | undefined;
+  #earlyOwed = false;
+  #tickStartedAt = Number.NEGATIVE_INFINITY;
+  #unlisten: (() => void) | undefined;
   #subsAt = Number.NEGATIVE_INFINITY;
   #prunedAt = Number.NEGATIVE_INFINITY;
   #ledgerProblemAt = Number.NEGATIVE_INFINITY;
@@ -185,6 +199,7 @@ class NotifierImpl implements Notifier {
             horizonMs: o.horizonMs,
             pastMs: 12 * HOUR + o.resultsLateWindowMs,
             summariesPerRead: o.summariesPerRead,
+            ...(o.push ? { push: o.push } : {}),
           }),
           names: o.names ?? createNameIndex({ client: o.client, clock: o.clock, logger: o.logger }),
         };
@@ -241,6 +256,8 @@ class NotifierImpl implements Notifier {
     // background: start-up (the banner, the commands) does not wait for its posts (a slow platform
     // held the banner for 30 s). `stop()` waits for it.
     void this.tick();
+    // A pushed live change ticks at once (live cards edited sooner) rather than at the next tick.
+    this.#unlisten = (this.#o.feed?.feed ?? this.#own?.feed)?.onLiveChange(() => this.#pushed());
     const seconds = Math.max(1, Math.round(this.#o.tickMs / 1000));
     this.#task = cron.schedule(`*/${seconds} * * * * *`, () => this.tick(), {
       noOverlap: true,
@@ -255,6 +272,10 @@ class NotifierImpl implements Notifier {
    */
   async stop(): Promise<void> {
     this.#dispatcher.stopping = true;
+    this.#unlisten?.();
+    this.#unlisten = undefined;
+    if (this.#early) clearTimeout(this.#early);
+    this.#early = undefined;
     await this.#task?.stop();
     await this.#task?.destroy();
     this.#task = undefined;
@@ -274,12 +295,37 @@ class NotifierImpl implements Notifier {
   tick(): Promise<void> {
     // Ticks never overlap: a slow one makes the next wait, it never runs twice at once.
     if (this.#running) return this.#running;
+    this.#tickStartedAt = performance.now();
     this.#running = this.#tick()
       .catch((error: unknown) => this.#o.logger.error({ err: error }, 'notifier tick failed'))
       .finally(() => {
         this.#running = undefined;
+        if (this.#earlyOwed) {
+          this.#earlyOwed = false;
+          this.#pushed();
+        }
       });
     return this.#running;
+  }
+
+  /** A pushed change reached the feed: an early tick (`PUSH_TICK_DELAY_MS`), one more if a tick is under way. */
+  #pushed(): void {
+    if (this.#early || this.#dispatcher.stopping || !this.#task) return;
+    if (this.#running) {
+      this.#earlyOwed = true;
+      return;
+    }
+    const wait = Math.max(
+      PUSH_TICK_DELAY_MS,
+      this.#tickStartedAt + this.#o.editIntervalMs - performance.now(),
+    );
+    this.#early = setTimeout(() => {
+      this.#early = undefined;
+      if (this.#dispatcher.stopping) return;
+      this.stats.pushTicks++;
+      void this.tick();
+    }, wait);
+    this.#early.unref();
   }
 
   /** The notifier's own feed and names, brought up to the clock's now (a notifier without a running feed). */

@@ -15,6 +15,8 @@ export type NotifyLogger = Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
 /** Counters for metrics, tests and the bench. */
 export interface NotifierStats {
   ticks: number;
+  /** Early ticks a pushed live change asked for (`PUSH_TICK_DELAY_MS` in notifier.ts). */
+  pushTicks: number;
   sent: Record<'reminder' | 'live' | 'result' | 'digest' | 'tournament', number>;
   edits: number;
   dropped: number;
@@ -59,6 +61,7 @@ export interface JobContext {
 export function emptyStats(): NotifierStats {
   return {
     ticks: 0,
+    pushTicks: 0,
     sent: { reminder: 0, live: 0, result: 0, digest: 0, tournament: 0 },
     edits: 0,
     dropped: 0,
