@@ -3,8 +3,8 @@
  * Discord and Slack. The notifier decides what to send and keeps the ledger; a delivery only posts
  * and edits, and says whether a failure is worth retrying.
  */
-import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import type { Translate } from '../i18n/i18n.ts';
 import type { ScheduledEventsApi } from './scheduled-events.ts';
 

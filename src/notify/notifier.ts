@@ -15,10 +15,10 @@
  */
 
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Platform } from '../bot/command.ts';
 import { createNameIndex, type NameIndex } from '../bot/names.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { createFeed, type Feed } from '../feed/feed.ts';
 import { recordDisabled, recordThreadsOff } from './channel-off.ts';
 import type { Delivery, DeliveryError } from './delivery.ts';

@@ -4,8 +4,8 @@
  * window for digests) is unit-tested on its own. The notifier only feeds these and acts on them.
  */
 import { DateTime } from 'luxon';
-import type { Platform } from '../bot/command.ts';
 import type { NotificationKind, Settings, SpoilerPolicy } from '../bot/settings.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
 

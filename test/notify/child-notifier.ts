@@ -23,10 +23,10 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { REST } from 'discord.js';
-import type { Platform } from '../../src/bot/command.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import {
   type ChannelTarget,
   type Delivery,
