@@ -13,10 +13,10 @@ import {
   type ChannelTarget,
   claimLost,
   type Delivery,
-  DeliveryError,
   type Posted,
   type PostOptions,
 } from '../../src/notify/delivery.ts';
+import { DeliveryError } from '../../src/notify/delivery-error.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
 
