@@ -11,9 +11,9 @@ import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { cmd, MatchdayError, UserError } from '../src/core/errors.ts';
-import type { SeriesWanted } from '../src/feed/query.ts';
 import { spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
+import type { SeriesWanted } from '../src/reads/query.ts';
 import { isNotFound, visible } from '../src/reads/reads.ts';
 
 /**
