@@ -33,10 +33,10 @@ import {
   type ChannelTarget,
   claimLost,
   type Delivery,
-  DeliveryError,
   type Posted,
   type PostOptions,
 } from '../src/notify/delivery.ts';
+import { DeliveryError } from '../src/notify/delivery-error.ts';
 import type { Ledger, LedgerEntry } from '../src/notify/ledger.ts';
 import { createNotifier } from '../src/notify/notifier.ts';
 import { RedisLedger } from '../src/notify/redis-ledger.ts';

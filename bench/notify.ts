@@ -21,10 +21,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Platform } from '../src/bot/command.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../src/bot/settings.ts';
 import { createClient } from '../src/client/client.ts';
 import { Clock } from '../src/core/clock.ts';
+import type { Platform } from '../src/core/tenant-id.ts';
 import type { Delivery, Posted } from '../src/notify/delivery.ts';
 import { createNotifier } from '../src/notify/notifier.ts';
 import { SqliteLedger } from '../src/notify/sqlite-ledger.ts';

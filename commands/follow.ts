@@ -5,10 +5,10 @@
  * the service, except an organisation's teams (`/organisations/{id}`, one request).
  */
 
-import { type CommandContext, defineCommand, defineSubcommand, UserError } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand, defineSubcommand } from '../src/bot/command.ts';
 import type { Card, Reply } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import { spanned } from '../src/i18n/i18n.ts';
 import { nameATeam, resolveName, scopeOf, teamLabel } from './shared.ts';
 

@@ -4,18 +4,12 @@
  * spans, so each platform shows them in its own syntax (`/series` on Discord and the terminal,
  * `/matchday series` on Slack).
  */
-import {
-  type AnyCommand,
-  type AutocompleteSource,
-  defineCommand,
-  type OptionDef,
-  type OptionsDef,
-  UserError,
-} from '../src/bot/command.ts';
+import type { AutocompleteSource } from '../src/bot/choice.ts';
+import { type AnyCommand, defineCommand, type OptionDef, type OptionsDef } from '../src/bot/command.ts';
 import type { Card, Span, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import { closest } from '../src/bot/text-args.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import type { Platform } from '../src/core/tenant-id.ts';
 import { type MessageKey, spanned, type Translate } from '../src/i18n/i18n.ts';
 

@@ -13,7 +13,6 @@ import {
   defineCommand,
   defineSubcommand,
   type ProfileAccess,
-  UserError,
 } from '../src/bot/command.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
@@ -21,7 +20,7 @@ import type { SpoilerPolicy } from '../src/bot/settings.ts';
 import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
 import { MAX_PERSONAL_FOLLOWS, type PersonalFollow, type Profile } from '../src/bot/users.ts';
-import { cmd, type Message } from '../src/core/errors.ts';
+import { cmd, type Message, UserError } from '../src/core/errors.ts';
 import { LOCALE_NAMES, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import {
   calendarActionOption,

@@ -6,11 +6,11 @@
  * answer itself needs no request.
  */
 
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand } from '../src/bot/command.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Player } from '../src/protocol/types.ts';
 import { placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';

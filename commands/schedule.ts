@@ -8,11 +8,12 @@
  * lines of its neighbours, and Discord and Slack add previous/next buttons.
  */
 import { DateTime } from 'luxon';
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand } from '../src/bot/command.ts';
 import { scheduleCards } from '../src/bot/format-schedule.ts';
 import { defaultPage, PAGE_SIZE, pageHint, paginate } from '../src/bot/pages.ts';
 import type { Pager, Text } from '../src/bot/reply.ts';
 import { dayTitle, zoneName } from '../src/bot/time-format.ts';
+import { UserError } from '../src/core/errors.ts';
 import type { Translate } from '../src/i18n/i18n.ts';
 import { gamesFor, gamesLabel, tiersLabel } from './shared.ts';
 

@@ -6,10 +6,10 @@
  * (`series-detail.ts`).
  */
 
-import { type CommandContext, defineCommand, UserError } from '../src/bot/command.ts';
+import { type CommandContext, defineCommand } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import { type Card, COLOURS } from '../src/bot/reply.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
 import { seriesDetail } from './series-detail.ts';

@@ -5,11 +5,11 @@
  * a pure edit of the settings (`SettingsChange`), so `/settings` can apply it again to newer settings
  * when another admin saved meanwhile; the platform checks (permissions) happen before it.
  */
-import { type CommandContext, UserError } from '../src/bot/command.ts';
+import type { CommandContext } from '../src/bot/command.ts';
 import type { Card, Reply } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { ChannelSubscription, Settings } from '../src/bot/settings.ts';
-import { cmd, type Message } from '../src/core/errors.ts';
+import { cmd, type Message, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 
 /** An edit of the settings, and what to say once it is stored. */

@@ -4,13 +4,14 @@
  * options as a patch applied to its subscription; the spoiler and calendar options `/me` shares.
  * Nothing here changes settings.
  */
-import { type ArgsOf, type CommandContext, UserError } from '../src/bot/command.ts';
+import type { ArgsOf, CommandContext } from '../src/bot/command.ts';
 import {
   type ChannelSubscription,
   NOTIFICATION_KINDS,
   type NotificationKind,
   SPOILER_POLICIES,
 } from '../src/bot/settings.ts';
+import { UserError } from '../src/core/errors.ts';
 import { LOCALE_NAMES, LOCALES, type Translate } from '../src/i18n/i18n.ts';
 import { resolveName, scopeOf } from './shared.ts';
 

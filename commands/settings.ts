@@ -5,13 +5,7 @@
  * `ctx.updateSettings` (applied atomically to the latest stored settings), and the answer shows
  * what was stored.
  */
-import {
-  type ArgsOf,
-  type CommandContext,
-  defineCommand,
-  defineSubcommand,
-  UserError,
-} from '../src/bot/command.ts';
+import { type ArgsOf, type CommandContext, defineCommand, defineSubcommand } from '../src/bot/command.ts';
 import type { Card, Field, Reply, Text } from '../src/bot/reply.ts';
 import { COLOURS, messageSpans } from '../src/bot/reply.ts';
 import {
@@ -23,7 +17,7 @@ import {
 } from '../src/bot/settings.ts';
 import { zoneName } from '../src/bot/time-format.ts';
 import { resolveTimeZone } from '../src/bot/time-zones.ts';
-import { cmd, type Message } from '../src/core/errors.ts';
+import { cmd, type Message, UserError } from '../src/core/errors.ts';
 import { LOCALE_NAMES, type Locale, spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import type { Messages } from '../src/i18n/locales/en.ts';
 import {

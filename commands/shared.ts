@@ -5,15 +5,15 @@
  * Not a command: `commands/index.ts` lists the commands explicitly.
  */
 
-import { type CommandContext, UserError } from '../src/bot/command.ts';
+import type { CommandContext } from '../src/bot/command.ts';
 import { seriesLine } from '../src/bot/format.ts';
 import type { NameSource, ResolveScope } from '../src/bot/name-match.ts';
 import type { Card, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { cmd, MatchdayError } from '../src/core/errors.ts';
-import type { SeriesWanted } from '../src/feed/query.ts';
+import { cmd, MatchdayError, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate, translator } from '../src/i18n/i18n.ts';
 import type { Series } from '../src/protocol/types.ts';
+import type { SeriesWanted } from '../src/reads/query.ts';
 import { isNotFound, visible } from '../src/reads/reads.ts';
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import { bracketRounds, roundLabel, startOf } from '../src/bot/bracket-rounds.ts';
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand } from '../src/bot/command.ts';
 import {
   forfeitVerdict,
   guardResult,
@@ -22,7 +22,7 @@ import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Table, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
-import { cmd, MatchdayError } from '../src/core/errors.ts';
+import { cmd, MatchdayError, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { BracketPart, Series, StandingEntry, Substage } from '../src/protocol/types.ts';
 import { attachBracket, attachTable, logoUrlsOf } from '../src/render/standings-input.ts';

@@ -5,12 +5,12 @@
  * recent series (1), each none when the feed holds them.
  */
 
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand } from '../src/bot/command.ts';
 import { seriesListCard } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import type { Card, Field } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import { spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Player, Team } from '../src/protocol/types.ts';
 import { placeName, resolveName, scopeOf, teamRosters, unlessBusy, visible } from './shared.ts';

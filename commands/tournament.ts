@@ -6,14 +6,14 @@
  * series (1).
  */
 
-import { defineCommand, UserError } from '../src/bot/command.ts';
+import { defineCommand } from '../src/bot/command.ts';
 import { teamName } from '../src/bot/format.ts';
 import type { NameIndex } from '../src/bot/names.ts';
 import { finalSubstage, outcomeLines, type Placement, readPlacements } from '../src/bot/outcome.ts';
 import type { Card, Field, Text } from '../src/bot/reply.ts';
 import { COLOURS } from '../src/bot/reply.ts';
 import type { SpoilerPolicy } from '../src/bot/settings.ts';
-import { cmd } from '../src/core/errors.ts';
+import { cmd, UserError } from '../src/core/errors.ts';
 import { localMoney, spanned, type Translate } from '../src/i18n/i18n.ts';
 import type { Stage, Tournament, TournamentParticipants } from '../src/protocol/types.ts';
 import { isNotFound, placeName, resolveName, scopeOf, unlessBusy } from './shared.ts';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { AnyCommand, Platform } from './bot/command.ts';
+import type { AnyCommand } from './bot/command.ts';
 import { createLogger, type Logger, routeCronLogs } from './bot/logger.ts';
 import { createNameIndex, type NameIndex } from './bot/names.ts';
 import { type RateLimit, Runtime, type RuntimeDeps } from './bot/runtime.ts';
@@ -18,6 +18,7 @@ import { createClient, type EsportsClient } from './client/client.ts';
 import type { SharedBudgetPlan } from './client/shared-budget.ts';
 import type { Config } from './config.ts';
 import { Clock } from './core/clock.ts';
+import type { Platform } from './core/tenant-id.ts';
 import type { FeedPush } from './feed/feed.ts';
 import { createFeed, type Feed } from './feed/feed.ts';
 import { keepNamesShared, NAMES_REFRESH_MS, openSnapshotStore, warmNames } from './feed/warm.ts';

@@ -3,9 +3,10 @@
  * into the declared types (`validateArgs`), with messages that say what was wrong and what would be
  * right. Pure: the runtime and `matchday ask` call it before anything runs.
  */
-import { type CommandRef, cmd } from '../core/errors.ts';
+import { type CommandRef, cmd, UserError } from '../core/errors.ts';
 import { type MessageKey, spanned, type Translate } from '../i18n/i18n.ts';
-import { type AutocompleteSource, type Choice, type OptionDef, UserError } from './command.ts';
+import type { AutocompleteSource, Choice } from './choice.ts';
+import type { OptionDef } from './command.ts';
 import { closest } from './text-args.ts';
 
 /** Strings without a declared `max` are capped at this length. */

@@ -3,10 +3,10 @@
  * pace, the command and subcommand named, admin rights, the command's deadline, and the notes a
  * command adds above its reply. The runtime (runtime.ts) applies them in this order.
  */
-import { type CommandRef, cmd, commandList, type Message, messageText } from '../core/errors.ts';
+import { type CommandRef, cmd, commandList, type Message, messageText, UserError } from '../core/errors.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { type MessageKey, spanned, type Translate } from '../i18n/i18n.ts';
-import type { AnyCommand, CommandCall, CommandContext, Platform, SubcommandsCommand } from './command.ts';
-import { UserError } from './command.ts';
+import type { AnyCommand, CommandCall, CommandContext, SubcommandsCommand } from './command.ts';
 import { COLOURS, errorReply, type Reply } from './reply.ts';
 
 import { closest } from './text-args.ts';

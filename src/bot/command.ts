@@ -8,6 +8,7 @@ import type { ScopedEsportsClient } from '../client/types.ts';
 import type { Platform } from '../core/tenant-id.ts';
 import type { Translate } from '../i18n/i18n.ts';
 import type { Reads } from '../reads/reads.ts';
+import type { AutocompleteSource, Choice } from './choice.ts';
 import type { NameIndex } from './names.ts';
 import type { Reply } from './reply.ts';
 import type { Settings } from './settings.ts';
@@ -15,22 +16,6 @@ import type { ProcessStatus } from './status.ts';
 import type { Profile } from './users.ts';
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'channel' | 'role';
-
-/** Names the autocomplete index resolves: the same index powers fuzzy name resolution in commands. */
-export type AutocompleteSource =
-  | 'team'
-  | 'organisation'
-  | 'tournament'
-  | 'game'
-  | 'substage'
-  | 'series'
-  | 'player'
-  | 'timezone';
-
-export interface Choice<V extends string | number = string | number> {
-  name: string;
-  value: V;
-}
 
 export interface OptionDef {
   type: OptionType;
@@ -80,8 +65,6 @@ export type ArgsOf<O extends OptionsDef | undefined> = O extends OptionsDef
       [K in keyof O as O[K]['required'] extends true ? never : K]?: ValueOf<O[K]>;
     }
   : Record<string, never>;
-
-export type { Platform };
 
 export interface Tenant {
   /** `<platform>:<guild or workspace id>`; the store's namespace. */
@@ -262,6 +245,3 @@ export function defineSubcommand<const O extends OptionsDef | undefined = undefi
 ): SubcommandDef<O> {
   return definition;
 }
-
-/** An expected failure: the user sees `message`; nothing is logged as a bug (src/core/errors.ts). */
-export { UserError } from '../core/errors.ts';

@@ -4,8 +4,8 @@
  */
 import type { Config } from '../config.ts';
 import type { Logger } from './logger.ts';
+import type { TenantStoreOptions } from './store-backend.ts';
 import { type DocumentStore, StoreError } from './store-backend.ts';
-import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments } from './tenants-sqlite.ts';
 
 /** Attempts of one change before giving up as "busy" (each lost attempt means another writer won). */

@@ -12,9 +12,9 @@
  * `format-live.ts` (the live card) and `format-schedule.ts` (a day's schedule).
  */
 
+import type { Platform } from '../core/tenant-id.ts';
 import { spanned, type Translate } from '../i18n/i18n.ts';
 import type { Caster, Participant, Series } from '../protocol/types.ts';
-import type { Platform } from './command.ts';
 import { streamFields, watchButtons } from './format-streams.ts';
 import type { Card, Span, Text } from './reply.ts';
 import { COLOURS } from './reply.ts';

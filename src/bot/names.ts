@@ -23,7 +23,7 @@ import type {
   Team,
   Tournament,
 } from '../protocol/types.ts';
-import type { AutocompleteSource, Choice } from './command.ts';
+import type { AutocompleteSource, Choice } from './choice.ts';
 import { buildEntries, type NameRecords, playerEntries, playerLabel } from './name-entries.ts';
 import {
   DEFAULT_LIMITS,

@@ -14,9 +14,9 @@
  * head-to-head read upstream), as `resultSpans` withholds a score rather than drawing it.
  */
 
-import type { ListedLifecycle } from '../feed/query.ts';
 import { spanned, type Translate, translator } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
+import type { ListedLifecycle } from '../reads/query.ts';
 import type { Reads } from '../reads/reads.ts';
 import { guardResult, isForfeit, orderedParticipants, type SeriesLabels, teamName } from './format.ts';
 import { ordinal } from './outcome.ts';

@@ -10,8 +10,8 @@
 import { ServiceError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
-import { cmd, MatchdayError, messageText } from '../core/errors.ts';
-import { formatTenantId } from '../core/tenant-id.ts';
+import { cmd, MatchdayError, messageText, UserError } from '../core/errors.ts';
+import { formatTenantId, type Platform } from '../core/tenant-id.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import { createReads, type Picture } from '../reads/reads.ts';
 import { validateArgs } from './args.ts';
@@ -30,17 +30,8 @@ import {
   withinDeadline,
   withNotes,
 } from './call-checks.ts';
-import {
-  type AnyCommand,
-  type AutocompleteSource,
-  type ChannelCalendars,
-  type Choice,
-  type CommandCall,
-  type CommandContext,
-  type Platform,
-  type Tenant,
-  UserError,
-} from './command.ts';
+import type { AutocompleteSource, Choice } from './choice.ts';
+import type { AnyCommand, ChannelCalendars, CommandCall, CommandContext, Tenant } from './command.ts';
 import { storeCause, userMessage } from './error-words.ts';
 import type { Logger } from './logger.ts';
 import type { NameIndex } from './names.ts';

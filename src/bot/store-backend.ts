@@ -1,8 +1,10 @@
 /**
- * What the tenant store needs of a backend (SQLite or Redis), and the one error it raises. Kept apart
- * from tenants.ts so that the backends and the store logic import it without importing each other.
+ * What the tenant store needs of a backend (SQLite or Redis), how a store is opened, and the one error
+ * it raises. Kept apart from tenants.ts so that the backends and the store logic import it without
+ * importing each other.
  */
 import { MatchdayError } from '../core/errors.ts';
+import type { Logger } from './logger.ts';
 
 /** Why the store failed, in words an operator can act on (and a user can read). */
 export type StoreFailure =
@@ -92,6 +94,21 @@ export function classifyStoreError(error: unknown): StoreFailure {
   )
     return 'unreachable';
   return 'failed';
+}
+
+/** How a store is opened, whichever its backend: the tenant store and the profile store (src/bot/users.ts). */
+export interface TenantStoreOptions {
+  logger: Logger;
+  /** How long to wait for the store to answer: opening it, and each call on Redis. Default 1500 ms. */
+  timeoutMs?: number;
+  /**
+   * Redis only: a SQLite copy of every document this process wrote or read, restored into Redis
+   * when Redis comes back empty (a restart without persistence). Default `./data/settings-mirror.sqlite`;
+   * `false` turns it off.
+   */
+  mirrorPath?: string | false;
+  /** Redis only: told (a sentence, for the operator) when the mirror was put back into an emptied Redis. */
+  onRestore?: (notice: string) => void;
 }
 
 /** One stored document and its revision (1 for the first write; each write adds one). */

@@ -17,6 +17,7 @@
 import { createClient } from '@redis/client';
 import { reconnectDelay } from '../core/redis-reconnect.ts';
 import type { Logger } from './logger.ts';
+import type { TenantStoreOptions } from './store-backend.ts';
 import {
   classifyStoreError,
   type DocumentStore,
@@ -24,7 +25,6 @@ import {
   StoreError,
   type StoreFailure,
 } from './store-backend.ts';
-import type { TenantStoreOptions } from './tenants.ts';
 import { openSqliteDocuments, type SqliteDocuments } from './tenants-sqlite.ts';
 
 /** Keys written by earlier builds through keyv (`namespace: 'matchday'`), moved on recovery. */

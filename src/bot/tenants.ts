@@ -16,8 +16,8 @@
  */
 import type { z } from 'zod';
 import { type Config, safeUrl } from '../config.ts';
+import { UserError } from '../core/errors.ts';
 import { isTenantId } from '../core/tenant-id.ts';
-import { UserError } from './command.ts';
 import { type Backend, changeDocument, guarded, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import {
@@ -27,7 +27,12 @@ import {
   type Settings,
   settingsSchema,
 } from './settings.ts';
-import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
+import {
+  classifyStoreError,
+  type DocumentStore,
+  StoreError,
+  type TenantStoreOptions,
+} from './store-backend.ts';
 
 export { StoreError, type StoreFailure } from './store-backend.ts';
 
@@ -175,20 +180,6 @@ function tenantStoreOver(documents: DocumentStore, logger: Logger, where: string
     list: () => guarded(backend, 'list tenants', () => documents.ids()),
     close: () => documents.close(),
   };
-}
-
-export interface TenantStoreOptions {
-  logger: Logger;
-  /** How long to wait for the store to answer: opening it, and each call on Redis. Default 1500 ms. */
-  timeoutMs?: number;
-  /**
-   * Redis only: a SQLite copy of every document this process wrote or read, restored into Redis
-   * when Redis comes back empty (a restart without persistence). Default `./data/settings-mirror.sqlite`;
-   * `false` turns it off.
-   */
-  mirrorPath?: string | false;
-  /** Redis only: told (a sentence, for the operator) when the mirror was put back into an emptied Redis. */
-  onRestore?: (notice: string) => void;
 }
 
 /**

@@ -11,10 +11,11 @@
  * for every platform.
  */
 
-import { type CommandRef, cmd, commandList } from '../core/errors.ts';
+import { type CommandRef, cmd, commandList, UserError } from '../core/errors.ts';
 import { type MessageKey, type MessageValues, spanned, type Translate, translator } from '../i18n/i18n.ts';
-import type { AnyCommand, AutocompleteSource, Choice, OptionDef, OptionsDef } from './command.ts';
-import { UserError } from './command.ts';
+import type { AutocompleteSource, Choice } from './choice.ts';
+import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
+import { editDistance } from './name-match.ts';
 
 /**
  * Whether `value` is exactly a name the index offers for `source` (as Tab inserts it): settles
@@ -102,21 +103,6 @@ export function tokenize(input: string, t: Translate = translator('en')): Token[
   }
   if (started) tokens.push({ text: current, colon, ...(quoted ? { quoted } : {}) });
   return tokens;
-}
-
-/** Levenshtein distance, for "did you mean". */
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The candidates closest to `word` (prefix matches first), at most `limit`. */

@@ -3,7 +3,8 @@
  * and offsets (UTC+2). `resolveTimeZone` turns text into a zone; `searchTimeZones` offers choices
  * (autocomplete, Tab), each of which `resolveTimeZone` accepts as offered.
  */
-import { type Choice, UserError } from './command.ts';
+import { UserError } from '../core/errors.ts';
+import type { Choice } from './choice.ts';
 import { clip, MAX_NAME_INPUT, matchScore, normalizeName } from './name-match.ts';
 
 /** Every IANA zone this runtime knows, plus UTC. */

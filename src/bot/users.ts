@@ -15,13 +15,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { safeUrl } from '../config.ts';
+import { UserError } from '../core/errors.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { LOCALES } from '../i18n/i18n.ts';
-import { type Platform, UserError } from './command.ts';
 import { type Backend, changeDocument, guarded, MAX_ATTEMPTS, openDocuments } from './documents.ts';
 import type { Logger } from './logger.ts';
 import { hhmm, isTimeZone, leadMinutes, noticeSchema, SPOILER_POLICIES } from './settings.ts';
+import type { TenantStoreOptions } from './store-backend.ts';
 import { classifyStoreError, type DocumentStore, StoreError } from './store-backend.ts';
-import type { TenantStoreOptions } from './tenants.ts';
 
 export const PROFILE_VERSION = 1;
 

@@ -5,7 +5,7 @@
  * it synchronously (`series`, `liveMatches`, `liveSummary`, `casters`, `substage`) and send no
  * upstream request for what it holds; what it does not hold they ask the client for, as before.
  *
- * One poller keeps it fresh with the notifier's adaptive bands (`pollBand` in notify/plan.ts):
+ * One poller keeps it fresh with the notifier's adaptive bands (`pollBand` in poll-band.ts):
  * the live listing every 10 s while anything is live or imminent, series starting within 15 minutes
  * re-read every minute, within 3 hours every 5 minutes, and the whole window scanned every 30
  * minutes (upcoming by start, then finished by end). On start it loads its snapshot from the store,
@@ -26,10 +26,10 @@ import { randomUUID } from 'node:crypto';
 import type { PushedSummary, PushHandlers, PushStatus } from '../client/push.ts';
 import { summaryEnded } from '../client/push.ts';
 import type { Clock } from '../core/clock.ts';
-import { POLL_INTERVAL_MS } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
-import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from './query.ts';
+import { answer, type Coverage, type SeriesAnswer, type SeriesWanted } from '../reads/query.ts';
+import { POLL_INTERVAL_MS } from './poll-band.ts';
 import { type FeedClient, type FeedLogger, FeedReads, summarySource, takeSummary } from './reads.ts';
 import { type Walk, walkWindow } from './scan.ts';
 import { restoreSnapshot, snapshotDocument } from './snapshot.ts';

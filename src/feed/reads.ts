@@ -5,9 +5,9 @@
  * the window walk. A read that fails is logged and leaves the picture as it was, unless said.
  */
 import type { CallOptions, EsportsClient } from '../client/types.ts';
-import { POLL_INTERVAL_MS, pollBand } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Match, Series } from '../protocol/types.ts';
+import { POLL_INTERVAL_MS, pollBand } from './poll-band.ts';
 import type { FeedState, LiveData } from './state.ts';
 
 /** The slice of the data client the feed reads. */

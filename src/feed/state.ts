@@ -4,9 +4,9 @@
  * written. The reads (`reads.ts`) and the window walk (`scan.ts`) fill it; `Feed` answers from it;
  * `snapshot.ts` turns it into the stored documents and back.
  */
-import { POLL_INTERVAL_MS, pollBand } from '../notify/plan.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
+import { POLL_INTERVAL_MS, pollBand } from './poll-band.ts';
 
 /** A live series' matches and the live summary of its current game. */
 export interface LiveData {

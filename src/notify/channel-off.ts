@@ -8,10 +8,10 @@
 import type { Settings } from '../bot/settings.ts';
 import type { TenantStore } from '../bot/tenants.ts';
 import { cmd } from '../core/errors.ts';
-import type { DeliveryError } from './delivery.ts';
-import type { NotifyLogger } from './jobs/context.ts';
+import type { DeliveryError } from './delivery-error.ts';
 import { isDm, type NotifyUsers, pauseDms } from './jobs/dm.ts';
 import type { Subscription } from './plan.ts';
+import type { NotifyLogger } from './types.ts';
 
 /** Threads refused (permissions lost): the channel's threads off in its stored settings, with a notice. */
 export async function recordThreadsOff(

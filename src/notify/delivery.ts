@@ -3,9 +3,10 @@
  * Discord and Slack. The notifier decides what to send and keeps the ledger; a delivery only posts
  * and edits, and says whether a failure is worth retrying.
  */
-import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import type { Translate } from '../i18n/i18n.ts';
+import { DeliveryError } from './delivery-error.ts';
 import type { ScheduledEventsApi } from './scheduled-events.ts';
 
 export interface ChannelTarget {
@@ -20,23 +21,6 @@ export interface ChannelTarget {
 export interface Posted {
   /** The platform's message id (Discord snowflake, Slack ts, terminal sequence number). */
   messageId: string;
-}
-
-/**
- * A failed post or edit. `permanent` failures (missing permission, unknown or archived channel)
- * disable the subscription; `transient` ones are retried with backoff, after `retryAfterMs` if given.
- */
-export class DeliveryError extends Error {
-  override name = 'DeliveryError';
-  constructor(
-    readonly kind: 'transient' | 'permanent',
-    /** A short code such as MISSING_PERMISSIONS, UNKNOWN_CHANNEL, NOT_IN_CHANNEL, RATE_LIMITED. */
-    readonly code: string,
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-  }
 }
 
 /** How the notifier guards one post (see `ledger.ts`). */

@@ -16,14 +16,15 @@
  * - past the tick's budget (`deadline`) no new batch is claimed (after the first of each call, so
  *   every kind moves): the rest is decided again, and sent, at the next tick.
  */
-import type { Platform } from '../bot/command.ts';
 import type { Reply } from '../bot/reply.ts';
 import type { Clock } from '../core/clock.ts';
-import { type ChannelTarget, type Delivery, DeliveryError, type PostOptions } from './delivery.ts';
+import type { Platform } from '../core/tenant-id.ts';
+import type { ChannelTarget, Delivery, PostOptions } from './delivery.ts';
+import { DeliveryError } from './delivery-error.ts';
 import { combineReminders, groupByBatch } from './grouping.ts';
-import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import type { Ledger, LedgerEntry } from './ledger.ts';
 import type { Subscription } from './plan.ts';
+import type { NotifierStats, NotifyLogger } from './types.ts';
 
 /** One notification to post: its ledger key, channel, and how to send it. */
 export interface Outgoing {

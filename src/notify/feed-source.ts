@@ -10,13 +10,13 @@ import type { MapNames, SeriesLabels } from '../bot/format.ts';
 import type { NameIndex } from '../bot/names.ts';
 import { type Preview, readPreview } from '../bot/preview.ts';
 import type { Feed } from '../feed/feed.ts';
+import { POLL_INTERVAL_MS } from '../feed/poll-band.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { createReads } from '../reads/reads.ts';
-import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
-import { POLL_INTERVAL_MS } from './plan.ts';
 import { type NotifyClient, readEnded, readRemoved } from './service-reads.ts';
 import type { Known, LiveData, NotifySource, ReadHints, ReadResult } from './source.ts';
 import { type TournamentEnd, TournamentReads } from './tournament-reads.ts';
+import type { NotifierStats, NotifyLogger } from './types.ts';
 
 export interface FeedSourceOptions {
   feed: Feed;

@@ -4,9 +4,9 @@
  * ("moved from 14:00"). One batched read, and one batched write for series never seen before.
  */
 import { sentMessage } from './dispatcher.ts';
-import type { NotifyLogger } from './jobs/context.ts';
 import type { Ledger } from './ledger.ts';
 import type { Known } from './source.ts';
+import type { NotifyLogger } from './types.ts';
 
 /** Sets `firstStart` of series new to this process from the ledger, and records those new to every process. */
 export async function keepFirstStarts(

@@ -11,8 +11,8 @@
  * told about the whole past.
  */
 import { runLimited } from './dispatcher.ts';
-import type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 import type { Ledger, LedgerEntry } from './ledger.ts';
+import type { NotifierStats, NotifyLogger } from './types.ts';
 
 export interface LateDropsOptions {
   ledger: Ledger;

@@ -21,7 +21,7 @@
  *
  * Implementations: `SqliteLedger` (default, `sqlite-ledger.ts`) and `RedisLedger` (`redis-ledger.ts`).
  */
-import type { Platform } from '../bot/command.ts';
+import type { Platform } from '../core/tenant-id.ts';
 
 export type LedgerState = 'claimed' | 'sent' | 'failed';
 

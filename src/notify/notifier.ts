@@ -15,18 +15,18 @@
  */
 
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Platform } from '../bot/command.ts';
 import { createNameIndex, type NameIndex } from '../bot/names.ts';
-import type { TenantStore } from '../bot/tenants.ts';
 import type { Clock } from '../core/clock.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { createFeed, type Feed, type FeedPush } from '../feed/feed.ts';
 import { recordDisabled, recordThreadsOff } from './channel-off.ts';
-import type { Delivery, DeliveryError } from './delivery.ts';
+import type { Delivery } from './delivery.ts';
+import type { DeliveryError } from './delivery-error.ts';
 import { Dispatcher, targetKey } from './dispatcher.ts';
 import { EditPacer } from './edit-pacer.ts';
 import { FeedSource } from './feed-source.ts';
 import { keepFirstStarts } from './first-starts.ts';
-import { emptyStats, type JobContext, type NotifierStats, type NotifyLogger } from './jobs/context.ts';
+import type { JobContext } from './jobs/context.ts';
 import { runDigests } from './jobs/digest.ts';
 import { dmSubscriptions, type NotifyUsers } from './jobs/dm.ts';
 import { lookBack } from './jobs/downtime.ts';
@@ -40,12 +40,9 @@ import { eventWishes, ScheduledEventsMirror } from './scheduled-events.ts';
 import type { NotifyClient } from './service-reads.ts';
 import type { NotifySource } from './source.ts';
 import { SubscriptionIndex, tenantSubscriptions } from './subscriptions.ts';
+import { emptyStats, type NotifierStats, type NotifyLogger, type NotifyTenants } from './types.ts';
 
-export type { NotifierStats, NotifyLogger } from './jobs/context.ts';
 export type { NotifyClient } from './service-reads.ts';
-
-/** The slice of the tenant store the notifier uses. */
-export type NotifyTenants = Pick<TenantStore, 'get' | 'update' | 'list'>;
 
 export interface NotifierOptions {
   client: NotifyClient;

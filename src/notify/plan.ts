@@ -4,8 +4,8 @@
  * window for digests) is unit-tested on its own. The notifier only feeds these and acts on them.
  */
 import { DateTime } from 'luxon';
-import type { Platform } from '../bot/command.ts';
 import type { NotificationKind, Settings, SpoilerPolicy } from '../bot/settings.ts';
+import type { Platform } from '../core/tenant-id.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Series } from '../protocol/types.ts';
 
@@ -326,26 +326,3 @@ export function digestSeries(series: Iterable<Series>, slot: DigestSlot): Series
   }
   return out.sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id - b.id);
 }
-
-export type PollBand = 'live' | 'imminent' | 'near' | 'far';
-
-/**
- * Adaptive polling: how often a series needs a fresh read, by how close it is. Live series about
- * every 10 s; those starting within 15 minutes every minute; within 3 hours every 5 minutes; the
- * rest only through the periodic window scan.
- */
-export function pollBand(series: Series, now: number): PollBand {
-  if (series.lifecycle === 'live') return 'live';
-  if (series.start === null) return 'far';
-  const until = Date.parse(series.start) - now;
-  if (until <= 15 * 60_000) return 'imminent';
-  if (until <= 3 * 3600_000) return 'near';
-  return 'far';
-}
-
-export const POLL_INTERVAL_MS: Record<PollBand, number> = {
-  live: 10_000,
-  imminent: 60_000,
-  near: 5 * 60_000,
-  far: 30 * 60_000,
-};

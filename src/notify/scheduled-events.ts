@@ -28,7 +28,7 @@ import type { Settings } from '../bot/settings.ts';
 import { cmd } from '../core/errors.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
-import { DeliveryError } from './delivery.ts';
+import { DeliveryError } from './delivery-error.ts';
 import type { Subscription } from './plan.ts';
 
 /** Discord's statuses: 1 scheduled, 2 active, 3 completed, 4 cancelled (3 and 4 are final). */

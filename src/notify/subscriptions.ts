@@ -4,9 +4,8 @@
  * every tenant. `wants` (`plan.ts`) stays the one rule; the index only narrows the candidates.
  */
 import type { Series } from '../protocol/types.ts';
-import type { NotifyLogger } from './jobs/context.ts';
-import type { NotifyTenants } from './notifier.ts';
 import { announces, type Subscription, subscriptionsOf, wants } from './plan.ts';
+import type { NotifyLogger, NotifyTenants } from './types.ts';
 
 /** Reads every tenant's subscriptions (a tenant whose settings cannot be read is skipped and logged). */
 export async function tenantSubscriptions(

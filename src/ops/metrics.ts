@@ -8,7 +8,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Outcome } from '../bot/call-checks.ts';
 import type { ClientStats } from '../client/types.ts';
-import type { NotifierStats } from '../notify/notifier.ts';
+import type { NotifierStats } from '../notify/types.ts';
 
 /** The parts of a running Matchday the metrics read; each may come later or go away. */
 interface MetricsSources {

@@ -9,9 +9,9 @@
  */
 import { InvalidQueryError } from '../client/errors.ts';
 import type { EsportsClient } from '../client/types.ts';
-import type { SeriesAnswer, SeriesWanted } from '../feed/query.ts';
 import type { LiveSummary } from '../protocol/live-summary.ts';
 import type { Caster, Match, Series, Substage } from '../protocol/types.ts';
+import type { SeriesAnswer, SeriesWanted } from './query.ts';
 import { seriesListing, walkStarts } from './series-listing.ts';
 
 /** The client resources the read model reads through (a caller's view: its priority and deadline). */

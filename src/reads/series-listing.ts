@@ -1,12 +1,12 @@
 /**
- * Series questions (`SeriesWanted`, src/feed/query.ts) as the service's listings: the same
+ * Series questions (`SeriesWanted`, src/reads/query.ts) as the service's listings: the same
  * conditions as filters, and for a start range (a day of `/schedule`) walks of pages from both
  * sides, since the filter language has no range on `start` (service-v3.md, "Filter language").
  */
 import type { EsportsClient, Where } from '../client/types.ts';
 import { MatchdayError } from '../core/errors.ts';
-import { compareBy, type ListedLifecycle, type SeriesWanted } from '../feed/query.ts';
 import type { Series } from '../protocol/types.ts';
+import { compareBy, type ListedLifecycle, type SeriesWanted } from './query.ts';
 
 /** Pages one walk reads at most before the answer is called unknown (2,000 series). */
 const MAX_WALK_PAGES = 40;

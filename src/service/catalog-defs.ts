@@ -3,7 +3,8 @@
  * countries, regions, platforms, languages, social platforms, and how many teams and casters a
  * game has.
  */
-import type { GameKind } from './catalog.ts';
+/** What kind of play a game has: it decides map scores, participants and live figures. */
+export type GameKind = 'moba' | 'shooter' | 'battle-royale' | 'esoccer' | 'rts';
 
 export const GAME_DEFS: {
   title: string;

@@ -4,9 +4,21 @@
  * game's Rng and of the images made is the world's: changing it changes every seed's world.
  */
 import type { Asset, Game, GameMap, Image, MapLayout, MapPool, Release, Role } from '../protocol/types.ts';
-import type { GameInfo } from './catalog.ts';
-import { ASSET_CATEGORIES, type GAME_DEFS, ROLE_NAMES } from './catalog-defs.ts';
+import { ASSET_CATEGORIES, type GAME_DEFS, type GameKind, ROLE_NAMES } from './catalog-defs.ts';
 import type { Rng } from './random.ts';
+
+/** A game of the catalog with everything drawn for it. */
+export interface GameInfo {
+  game: Game;
+  kind: GameKind;
+  /** Minutes a map lasts: [min, max]. */
+  mapMinutes: [number, number];
+  maps: GameMap[];
+  roles: Role[];
+  races: { id: number; name: string; game: { id: number } }[];
+  releases: Release[];
+  pools: MapPool[];
+}
 
 type GameDef = (typeof GAME_DEFS)[number];
 /** The catalog's `image`: a new image with the next id. */

@@ -12,19 +12,14 @@ import type {
   Asset,
   Broadcaster,
   Country,
-  Game,
-  GameMap,
   Image,
   Language,
   Lineup,
   MapLayout,
-  MapPool,
   Organisation,
   Platform,
   Player,
   Region,
-  Release,
-  Role,
   Roster,
   SocialMediaAccount,
   SocialMediaPlatform,
@@ -41,28 +36,13 @@ import {
   REGION_DEFS,
   SOCIAL_DEFS,
 } from './catalog-defs.ts';
-import { addGameAssets, gameInfo, gameLayouts } from './catalog-games.ts';
+import { addGameAssets, type GameInfo, gameInfo, gameLayouts } from './catalog-games.ts';
 import { abbreviate, firstName, handle, lastName, orgName, teamName } from './names.ts';
 import { Rng } from './random.ts';
 import { activeTeams } from './tiers.ts';
 
 /** The image base of a world no service serves: a reserved name that answers nothing. */
 export const UNSERVED_IMAGE_BASE = 'https://images.matchday.invalid';
-
-/** What kind of play a game has: it decides map scores, participants and live figures. */
-export type GameKind = 'moba' | 'shooter' | 'battle-royale' | 'esoccer' | 'rts';
-
-export interface GameInfo {
-  game: Game;
-  kind: GameKind;
-  /** Minutes a map lasts: [min, max]. */
-  mapMinutes: [number, number];
-  maps: GameMap[];
-  roles: Role[];
-  races: { id: number; name: string; game: { id: number } }[];
-  releases: Release[];
-  pools: MapPool[];
-}
 
 /** A caster with the static part of the stream; online state and viewers are computed per instant. */
 export interface CasterInfo {

@@ -3,7 +3,8 @@
  * A bad flag prints what was wrong and the usage, and exits with status 2.
  */
 import { Clock } from '../core/clock.ts';
-import { DEFAULT_SECRET, type FaultOptions, type ServiceOptions, startService } from './index.ts';
+import type { FaultOptions } from './faults.ts';
+import { DEFAULT_SECRET, type ServiceOptions, startService } from './index.ts';
 
 const USAGE = `Usage: matchday service [options]
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Clock } from '../core/clock.ts';
+import { type FaultOptions, NO_FAULTS } from './faults.ts';
 import { IMAGES_PATH, serveImageFile } from './image-files.ts';
 import { send } from './json-answer.ts';
 import { answerPush, PUSH_HTTP_PREFIX } from './push/http.ts';
@@ -53,20 +54,6 @@ export interface ServiceOptions {
   pushTransportNow?: () => number;
 }
 
-/** Fault injection, for tests and benchmarks of clients. Mutable at runtime on `RunningService.faults`. */
-export interface FaultOptions {
-  /** Added to every answer. */
-  latencyMs: number;
-  /** Share of requests answered 500, 0..1. */
-  errorRate: number;
-  /** Every request answered 429. */
-  rateLimitStorm: boolean;
-  /** Share of connections dropped without an answer, 0..1. */
-  dropRate: number;
-  /** Share of 200 answers with a malformed (truncated) JSON body, 0..1. */
-  malformedRate: number;
-}
-
 export interface RunningService {
   /** e.g. http://127.0.0.1:41234/v3 */
   url: string;
@@ -85,14 +72,6 @@ export interface RunningService {
 }
 
 export const DEFAULT_SECRET = 'matchday-local';
-
-const NO_FAULTS: FaultOptions = {
-  latencyMs: 0,
-  errorRate: 0,
-  rateLimitStorm: false,
-  dropRate: 0,
-  malformedRate: 0,
-};
 
 /** The `/v2` interface over the same world and clock, with the accepted pairs and its pace. */
 function createV2(options: ServiceOptions, world: World, clock: Clock): V2Interface & { url: string } {

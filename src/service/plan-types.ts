@@ -7,7 +7,7 @@ import type {
   SeriesBroadcasterEntry,
   SeriesCasterEntry,
 } from '../protocol/types.ts';
-import type { GameKind } from './catalog.ts';
+import type { GameKind } from './catalog-defs.ts';
 
 export interface TournamentPlan {
   id: number;

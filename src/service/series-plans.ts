@@ -4,7 +4,8 @@
  * comes later (series-timing.ts, timetable.ts).
  */
 import type { BracketPart, Coverage, CoverageValue, Phase, PointsRules } from '../protocol/types.ts';
-import type { Catalog, GameKind } from './catalog.ts';
+import type { Catalog } from './catalog.ts';
+import type { GameKind } from './catalog-defs.ts';
 import type { MatchPlan, SeriesPlan, StagePlan, SubstagePlan, TournamentPlan } from './plan-types.ts';
 import { Rng } from './random.ts';
 

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../core/clock.ts';
 import { ID_SPACES } from '../protocol/fields.ts';
 import { ApiError } from './api-error.ts';
-import type { FaultOptions } from './index.ts';
+import type { FaultOptions } from './faults.ts';
 import { send, sendTruncated } from './json-answer.ts';
 import type { Rng } from './random.ts';
 import type { RateLimiter } from './rate-limit.ts';

@@ -3,11 +3,11 @@
  * incident reports. Each is built from the plan, the seed and t; the world caches them.
  */
 import type { EsoccerFormat, Incident, Lifecycle, Match, Participant, Series } from '../protocol/types.ts';
-import type { GameInfo } from './catalog.ts';
+import type { GameInfo } from './catalog-games.ts';
 import { Rng } from './random.ts';
 import { shooterRoundTimes } from './rounds.ts';
 import type { MatchPlan, SeriesPlan } from './schedule.ts';
-import type { World } from './world.ts';
+import type { WorldView } from './world-view.ts';
 import { iso } from './world-window.ts';
 
 const ESOCCER_PERIOD_MS = 6 * 60_000;
@@ -40,7 +40,7 @@ function battleRoyaleTotals(
 }
 
 /** The series resource at t, of the given version. */
-export function buildSeries(world: World, plan: SeriesPlan, t: number, version: number): Series {
+export function buildSeries(world: WorldView, plan: SeriesPlan, t: number, version: number): Series {
   const lifecycle = world.lifecycle(plan, t);
   const over = lifecycle === 'over' || lifecycle === 'over-forfeited';
   const scores = world.seriesScores(plan, t);
@@ -110,7 +110,7 @@ export function generateMatchEvents(seed: number, plan: SeriesPlan, m: MatchPlan
 
 /** The match resource at t, in the given lifecycle. */
 export function buildMatch(
-  world: World,
+  world: WorldView,
   plan: SeriesPlan,
   m: MatchPlan,
   t: number,
@@ -161,7 +161,7 @@ const INCIDENT_COMMENTS = [
 ];
 
 /** Incident reports of the window's series that exist at t. */
-export function incidentsAt(world: World, t: number): Incident[] {
+export function incidentsAt(world: WorldView, t: number): Incident[] {
   const out: Incident[] = [];
   for (const plan of world.window(t).series) {
     if (plan.incidentAt === null || plan.incidentAt > t) continue;

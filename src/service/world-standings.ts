@@ -4,8 +4,8 @@
  */
 import type { Stage, StandingEntry, Substage } from '../protocol/types.ts';
 import { coverageFor, type SeriesPlan, type StagePlan, type SubstagePlan } from './schedule.ts';
-import type { World } from './world.ts';
 import { matchFormat } from './world-series.ts';
+import type { WorldView } from './world-view.ts';
 import { iso } from './world-window.ts';
 
 /** A standings row as the service serves it: v3 always gives the map and score differences. */
@@ -28,7 +28,7 @@ export function substageChanges(sub: SubstagePlan): number[] {
 }
 
 /** A substage's rosters known at t: a playoff substage's seeds only once the groups are over. */
-export function knownSubstageRosters(world: World, sub: SubstagePlan, t: number): number[] {
+export function knownSubstageRosters(world: WorldView, sub: SubstagePlan, t: number): number[] {
   if (sub.stage.order === 1) return sub.rosters;
   const known = new Set(sub.series.flatMap((s) => world.knownRosters(s, t)));
   return sub.rosters.filter((r) => known.has(r));
@@ -39,7 +39,7 @@ function emptyRow(roster: number): ServedStanding {
 }
 
 /** A battle-royale lobby's points so far, and its wins and losses once it is over. */
-function countLobby(world: World, rows: Map<number, ServedStanding>, plan: SeriesPlan, t: number): void {
+function countLobby(world: WorldView, rows: Map<number, ServedStanding>, plan: SeriesPlan, t: number): void {
   const scores = world.seriesScores(plan, t);
   plan.rosters.forEach((r, i) => {
     // A final lobby's rosters are not in the table before the groups are over.
@@ -57,7 +57,7 @@ function countLobby(world: World, rows: Map<number, ServedStanding>, plan: Serie
 
 /** A head-to-head series once it is over: a win and a loss, points, map and score differences. */
 function countSeries(
-  world: World,
+  world: WorldView,
   rows: Map<number, ServedStanding>,
   sub: SubstagePlan,
   plan: SeriesPlan,
@@ -86,7 +86,7 @@ function countSeries(
 }
 
 /** A substage's standings at t, following its points rules; best first. */
-export function standingsAt(world: World, sub: SubstagePlan, t: number): ServedStanding[] {
+export function standingsAt(world: WorldView, sub: SubstagePlan, t: number): ServedStanding[] {
   const rows = new Map<number, ServedStanding>();
   for (const roster of knownSubstageRosters(world, sub, t)) rows.set(roster, emptyRow(roster));
   for (const plan of sub.series) {
@@ -112,7 +112,7 @@ function movementRule(rule: SubstagePlan['advance']): Substage['rules']['advance
 }
 
 /** The substage resource at t, of the given version. */
-export function buildSubstage(world: World, sub: SubstagePlan, t: number, version: number): Substage {
+export function buildSubstage(world: WorldView, sub: SubstagePlan, t: number, version: number): Substage {
   const tournament = sub.stage.tournament;
   const info = world.catalog.game(tournament.game)!;
   const release = info.releases.at(-1)!;
@@ -151,7 +151,7 @@ export function buildSubstage(world: World, sub: SubstagePlan, t: number, versio
 }
 
 /** The stage resource at t (embeds whole substages, as the spec says). */
-export function buildStage(world: World, stage: StagePlan, t: number): Stage {
+export function buildStage(world: WorldView, stage: StagePlan, t: number): Stage {
   const substages = stage.substages.map((s) => world.substageAt(s, t));
   const release = world.catalog.game(stage.tournament.game)!.releases.at(-1)!;
   return {

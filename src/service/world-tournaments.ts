@@ -7,15 +7,15 @@ import type { Caster, Image, Stream, Tournament, TournamentParticipants } from '
 import type { CasterInfo } from './catalog.ts';
 import { hash32 } from './random.ts';
 import { coverageFor, type TournamentPlan } from './schedule.ts';
-import type { World } from './world.ts';
 import { knownSubstageRosters } from './world-standings.ts';
+import type { WorldView } from './world-view.ts';
 import { iso } from './world-window.ts';
 
 /** Images of tournaments (which come and go with the window) have ids derived from the tournament id. */
 export const TOURNAMENT_IMAGE_BASE = 100_000_000;
 
 /** A tournament's image, its URLs under the catalog's image base (`Catalog.imageUrls`). */
-export function tournamentImage(world: World, id: number): Image {
+export function tournamentImage(world: WorldView, id: number): Image {
   return {
     id: TOURNAMENT_IMAGE_BASE + id,
     ...world.catalog.imageUrls(`tournaments/${id}`),
@@ -24,13 +24,13 @@ export function tournamentImage(world: World, id: number): Image {
   };
 }
 
-function rosterRegion(world: World, roster: number): number {
+function rosterRegion(world: WorldView, roster: number): number {
   const r = world.catalog.rosterById.get(roster)!;
   return world.catalog.teamById.get(r.team.id)!.region.id;
 }
 
 /** The tournament resource. */
-export function buildTournament(world: World, plan: TournamentPlan): Tournament {
+export function buildTournament(world: WorldView, plan: TournamentPlan): Tournament {
   const info = world.catalog.game(plan.game)!;
   const prize = (n: number) => `$${n.toLocaleString('en-US')}`;
   const host = world.catalog.regions[plan.hostRegion]!;
@@ -75,7 +75,7 @@ export function buildTournament(world: World, plan: TournamentPlan): Tournament 
 
 /** Confirmed participants and participants per phase at t. */
 export function tournamentParticipants(
-  world: World,
+  world: WorldView,
   plan: TournamentPlan,
   t: number,
 ): TournamentParticipants {
@@ -98,7 +98,7 @@ export function tournamentParticipants(
 }
 
 /** A caster's stream at t: online while one of the caster's series is live. */
-export function streamAt(world: World, info: CasterInfo, t: number): Stream {
+export function streamAt(world: WorldView, info: CasterInfo, t: number): Stream {
   const window = world.window(t);
   const list = window.byCaster.get(info.id) ?? [];
   let online = false;
@@ -124,7 +124,7 @@ export function streamAt(world: World, info: CasterInfo, t: number): Stream {
 }
 
 /** The caster resource at t. */
-export function casterAt(world: World, info: CasterInfo, t: number): Caster {
+export function casterAt(world: WorldView, info: CasterInfo, t: number): Caster {
   return {
     id: info.id,
     display_name: info.display_name,

@@ -42,6 +42,7 @@ import {
   substageChanges,
 } from './world-standings.ts';
 import { buildTournament, casterAt, streamAt, tournamentParticipants } from './world-tournaments.ts';
+import type { WorldView } from './world-view.ts';
 import { countAtOrBefore, indexWindow, iso, type WindowIndex } from './world-window.ts';
 
 export { TOURNAMENT_IMAGE_BASE, tournamentImage } from './world-tournaments.ts';
@@ -55,7 +56,7 @@ export const WINDOW_DAYS = 14;
 const WEEK_CACHE = 12;
 
 /** The world of one seed: catalog, weekly plans and state at an instant. */
-export class World {
+export class World implements WorldView {
   readonly catalog: Catalog;
   #weeks = new Map<number, WeekPlan>();
   #window: WindowIndex | null = null;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/bot/command.ts';
 import {
   EN,
   type Entry,
+  editDistance,
   entryById,
   matchScore,
   normalizeName,
@@ -10,11 +10,10 @@ import {
   rankEntries,
 } from '../../src/bot/name-match.ts';
 import { createNameIndex } from '../../src/bot/names.ts';
-import { editDistance } from '../../src/bot/text-args.ts';
 import { resolveTimeZone, searchTimeZones } from '../../src/bot/time-zones.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
-import { MatchdayError, messageText } from '../../src/core/errors.ts';
+import { MatchdayError, messageText, UserError } from '../../src/core/errors.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
 import { worldSeries } from '../commands/truth.ts';
 

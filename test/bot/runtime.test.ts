@@ -4,14 +4,13 @@ import {
   type CommandContext,
   defineCommand,
   defineSubcommand,
-  UserError,
 } from '../../src/bot/command.ts';
 import type { NameIndex } from '../../src/bot/names.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { type CommandCall, type DataClient, Runtime } from '../../src/bot/runtime.ts';
 import { TimeoutError } from '../../src/client/errors.ts';
 import { Clock } from '../../src/core/clock.ts';
-import { MatchdayError } from '../../src/core/errors.ts';
+import { MatchdayError, UserError } from '../../src/core/errors.ts';
 import { UnsafeFilterTextError } from '../../src/protocol/filter.ts';
 import { captureLogs, type LogCapture, type TempStore, tempStore } from './helpers.ts';
 

@@ -6,9 +6,9 @@ import KeyvSqlite from '@keyv/sqlite';
 import Keyv from 'keyv';
 import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../../src/bot/command.ts';
 import { defaultSettings, SETTINGS_VERSION } from '../../src/bot/settings.ts';
 import { openTenantStore, StoreError } from '../../src/bot/tenants.ts';
+import { UserError } from '../../src/core/errors.ts';
 import { captureLogs, tempStore } from './helpers.ts';
 
 describe('TenantStore on SQLite', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { commands as real } from '../../commands/index.ts';
-import { type AnyCommand, defineCommand, UserError } from '../../src/bot/command.ts';
+import { type AnyCommand, defineCommand } from '../../src/bot/command.ts';
 import { notice } from '../../src/bot/reply.ts';
 import { parseCommandText, tokenize } from '../../src/bot/text-args.ts';
-import { messageText } from '../../src/core/errors.ts';
+import { messageText, UserError } from '../../src/core/errors.ts';
 
 const series = defineCommand({
   name: 'series',

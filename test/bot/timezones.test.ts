@@ -1,8 +1,8 @@
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/bot/command.ts';
 import { isTimeZone } from '../../src/bot/settings.ts';
 import { resolveTimeZone, searchTimeZones } from '../../src/bot/time-zones.ts';
+import { UserError } from '../../src/core/errors.ts';
 
 describe('resolveTimeZone', () => {
   it('takes common abbreviations as the zone they mean, daylight saving included', () => {

@@ -13,8 +13,8 @@ import { PushConsumer, readPushedSummary, summaryEnded } from '../../src/client/
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { createFeed, type Feed } from '../../src/feed/feed.ts';
+import { POLL_INTERVAL_MS } from '../../src/feed/poll-band.ts';
 import { PUSH_SAFETY_POLL_MS } from '../../src/feed/state.ts';
-import { POLL_INTERVAL_MS } from '../../src/notify/plan.ts';
 import type { LiveSummary } from '../../src/protocol/live-summary.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import { stateInstants } from '../../src/service/push/channels.ts';

@@ -2,9 +2,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
 import type { CommandUser } from '../../src/bot/command.ts';
-import { UserError } from '../../src/bot/command.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { createClient } from '../../src/client/client.ts';
+import { UserError } from '../../src/core/errors.ts';
 import { ADMIN, APIS, call, commandNamed, MEMBER, runDirect, type Stack, startStack } from './helpers.ts';
 
 let stack: Stack;

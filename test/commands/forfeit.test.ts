@@ -6,8 +6,8 @@
  * local service serves and what the formatters read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { translator } from '../../src/i18n/i18n.ts';
 import { digestReply, liveReply, resultReply } from '../../src/notify/cards.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';

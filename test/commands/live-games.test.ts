@@ -11,9 +11,9 @@
  * "What differs on v2"). The expectations below say which words each interface's card has.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings } from '../../src/bot/settings.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { translator } from '../../src/i18n/i18n.ts';
 import { liveReply } from '../../src/notify/cards.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { CommandUser, Platform } from '../../src/bot/command.ts';
+import type { CommandUser } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { APIS, type Stack, startStack } from './helpers.ts';
 
 let stack: Stack;

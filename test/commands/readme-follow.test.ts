@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { Platform } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { channelSubscriptionSchema } from '../../src/bot/settings.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
 import { openUserStore, type UserStore } from '../../src/bot/users.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { type Stack, startStack } from './helpers.ts';
 
 const PAGE = readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8');

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { AutocompleteSource } from '../../src/bot/command.ts';
+import type { AutocompleteSource } from '../../src/bot/choice.ts';
 import { knownIn, parseCommandText } from '../../src/bot/text-args.ts';
 import { completeLine } from '../../src/platforms/terminal/chat.ts';
 import { completionsFor } from '../../src/platforms/terminal/complete.ts';

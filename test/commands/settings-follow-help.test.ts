@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import type { ChannelCheck, Platform } from '../../src/bot/command.ts';
+import type { ChannelCheck } from '../../src/bot/command.ts';
 import { replyText } from '../../src/bot/reply.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import {
   APIS,
   call,

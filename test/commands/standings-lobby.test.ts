@@ -4,8 +4,8 @@
  * figures are compared with the world's (points from its standings, kills summed over its series).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../src/bot/command.ts';
 import { plainText } from '../../src/bot/reply.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { renderReply as renderDiscord } from '../../src/platforms/discord/render.ts';
 import { renderReply as renderSlack } from '../../src/platforms/slack/render.ts';
 import { renderReply as renderTerminal } from '../../src/platforms/terminal/render.ts';

@@ -11,8 +11,8 @@ import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { createFeed, type Feed } from '../../src/feed/feed.ts';
-import type { SeriesWanted } from '../../src/feed/query.ts';
 import { RedisSnapshotStore, type SnapshotStore, SqliteSnapshotStore } from '../../src/feed/store.ts';
+import type { SeriesWanted } from '../../src/reads/query.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 
 const AT = new Date('2026-03-18T15:20:00.000Z');

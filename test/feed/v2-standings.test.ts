@@ -11,7 +11,7 @@ import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
 import { createFeed, type Feed } from '../../src/feed/feed.ts';
-import { POLL_INTERVAL_MS } from '../../src/notify/plan.ts';
+import { POLL_INTERVAL_MS } from '../../src/feed/poll-band.ts';
 import type { Substage } from '../../src/protocol/types.ts';
 import { type RunningService, startService } from '../../src/service/index.ts';
 import type { SeriesPlan } from '../../src/service/schedule.ts';

@@ -12,11 +12,11 @@
  * file before committing it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Platform } from '../../src/bot/command.ts';
 import { finalSubstage, readPlacements } from '../../src/bot/outcome.ts';
 import { readPreview } from '../../src/bot/preview.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import { LOCALES, type Locale, type Translate, translator } from '../../src/i18n/i18n.ts';
 import {
   digestReply,

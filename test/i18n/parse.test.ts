@@ -4,9 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands } from '../../commands/index.ts';
-import { UserError } from '../../src/bot/command.ts';
 import { parseCommandText } from '../../src/bot/text-args.ts';
-import { messageText } from '../../src/core/errors.ts';
+import { messageText, UserError } from '../../src/core/errors.ts';
 import { translator } from '../../src/i18n/i18n.ts';
 import { platform as en } from '../../src/i18n/locales/en/platform.ts';
 import type { ResponsePost } from '../fakes/slack.ts';

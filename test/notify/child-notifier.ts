@@ -23,16 +23,12 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { REST } from 'discord.js';
-import type { Platform } from '../../src/bot/command.ts';
 import type { Reply } from '../../src/bot/reply.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
-import {
-  type ChannelTarget,
-  type Delivery,
-  DeliveryError,
-  type PostOptions,
-} from '../../src/notify/delivery.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
+import type { ChannelTarget, Delivery, PostOptions } from '../../src/notify/delivery.ts';
+import { DeliveryError } from '../../src/notify/delivery-error.ts';
 import type { NotifyUsers } from '../../src/notify/jobs/dm.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';

@@ -4,19 +4,19 @@
  * against their loopback fakes by their own suites).
  */
 import { appendFileSync } from 'node:fs';
-import type { Platform } from '../../src/bot/command.ts';
 import { type Reply, replyText } from '../../src/bot/reply.ts';
 import { defaultSettings, type Settings, settingsSchema } from '../../src/bot/settings.ts';
 import { createClient, type EsportsClient } from '../../src/client/client.ts';
 import type { Clock } from '../../src/core/clock.ts';
+import type { Platform } from '../../src/core/tenant-id.ts';
 import {
   type ChannelTarget,
   claimLost,
   type Delivery,
-  DeliveryError,
   type Posted,
   type PostOptions,
 } from '../../src/notify/delivery.ts';
+import { DeliveryError } from '../../src/notify/delivery-error.ts';
 import type { Ledger } from '../../src/notify/ledger.ts';
 import { createNotifier, type Notifier } from '../../src/notify/notifier.ts';
 

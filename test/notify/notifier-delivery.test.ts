@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../src/bot/settings.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
 import { Clock } from '../../src/core/clock.ts';
-import { DeliveryError } from '../../src/notify/delivery.ts';
+import { DeliveryError } from '../../src/notify/delivery-error.ts';
 import { ledgerKey } from '../../src/notify/ledger.ts';
 import { createNotifier } from '../../src/notify/notifier.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings, type Settings } from '../../src/bot/settings.ts';
+import { pollBand } from '../../src/feed/poll-band.ts';
 import {
   digestSeries,
   digestSlot,
   dueDigest,
   planReminders,
-  pollBand,
   reminderLastMoment,
   subscriptionsOf,
   unionOf,

@@ -8,9 +8,9 @@
 import { personIdOf, type UserStore } from '../../bot/users.ts';
 import { cmd } from '../../core/errors.ts';
 import { spanned, translator } from '../../i18n/i18n.ts';
-import type { DeliveryError } from '../delivery.ts';
+import type { DeliveryError } from '../delivery-error.ts';
 import { platformOf, type Subscription } from '../plan.ts';
-import type { NotifyLogger } from './context.ts';
+import type { NotifyLogger } from '../types.ts';
 
 export type NotifyUsers = Pick<UserStore, 'users' | 'get' | 'update'>;
 

@@ -12,7 +12,8 @@
 import type { Reply } from '../../bot/reply.ts';
 import type { Series } from '../../protocol/types.ts';
 import { liveReply } from '../cards.ts';
-import { type Delivery, DeliveryError, type PostOptions } from '../delivery.ts';
+import type { Delivery, PostOptions } from '../delivery.ts';
+import { DeliveryError } from '../delivery-error.ts';
 import { isUnknownMessage, type Outgoing, sentMessage, target, targetKey } from '../dispatcher.ts';
 import type { EditPacer } from '../edit-pacer.ts';
 import { ledgerKey } from '../ledger.ts';

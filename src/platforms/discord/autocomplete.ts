@@ -6,7 +6,8 @@
  */
 
 import type { AutocompleteInteraction } from 'discord.js';
-import type { Choice, OptionDef } from '../../bot/command.ts';
+import type { Choice } from '../../bot/choice.ts';
+import type { OptionDef } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import { optionsOf } from '../../bot/text-args.ts';

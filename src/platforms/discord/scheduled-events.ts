@@ -6,7 +6,7 @@
  * hand, 30038 is the server's limit of 100 uncompleted events.
  */
 import { DiscordAPIError, type REST, Routes } from 'discord.js';
-import { DeliveryError } from '../../notify/delivery.ts';
+import { DeliveryError } from '../../notify/delivery-error.ts';
 import type {
   EventPatch,
   EventSpec,
@@ -14,7 +14,7 @@ import type {
   GuildEvent,
   ScheduledEventsApi,
 } from '../../notify/scheduled-events.ts';
-import { toDeliveryError } from './delivery.ts';
+import { toDeliveryError } from './delivery-error.ts';
 
 /** Discord's privacy level GUILD_ONLY and entity type EXTERNAL. */
 const GUILD_ONLY = 2;

@@ -25,10 +25,10 @@ import {
   type ChannelTarget,
   claimCheck,
   type Delivery,
-  DeliveryError,
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
+import { DeliveryError } from '../../notify/delivery-error.ts';
 import { renderReply } from './render.ts';
 
 type WebClient = InstanceType<typeof webApi.WebClient>;

@@ -13,14 +13,13 @@
 import type { App } from '@slack/bolt';
 import type { Execution } from '../../bot/call-checks.ts';
 import type { AnyCommand, ChannelCheck } from '../../bot/command.ts';
-import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { pageActionLine } from '../../bot/pages.ts';
 import { COLOURS, errorReply, messageSpans, type Reply } from '../../bot/reply.ts';
 import type { CommandCall, Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { knownIn, parseCommandText } from '../../bot/text-args.ts';
-import { cmd } from '../../core/errors.ts';
+import { cmd, UserError } from '../../core/errors.ts';
 import { slackTenantId, slackTenantKey } from '../../core/tenant-id.ts';
 import { spanned, type Translate, translator } from '../../i18n/i18n.ts';
 import { uploadImages } from './files.ts';

@@ -7,12 +7,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { createApp } from '../../app.ts';
 import { validateArgs } from '../../bot/args.ts';
-import { type AnyCommand, UserError } from '../../bot/command.ts';
+import type { AnyCommand } from '../../bot/command.ts';
 import { createLogger } from '../../bot/logger.ts';
 import { openTenantStore } from '../../bot/tenants.ts';
 import { type KnownName, knownIn, optionsOf, parseCommandText } from '../../bot/text-args.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
-import { cmd, messageText } from '../../core/errors.ts';
+import { cmd, messageText, UserError } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { type Translate, translator } from '../../i18n/i18n.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';

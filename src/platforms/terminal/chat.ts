@@ -10,13 +10,13 @@
 import { userInfo } from 'node:os';
 import { clearLine, createInterface, cursorTo, type Interface, moveCursor } from 'node:readline';
 import type { ChannelCheck, CommandUser } from '../../bot/command.ts';
-import { UserError } from '../../bot/command.ts';
 import type { Logger } from '../../bot/logger.ts';
 import { COLOURS, errorReply, type Reply } from '../../bot/reply.ts';
 import type { Runtime } from '../../bot/runtime.ts';
 import type { TenantStore } from '../../bot/tenants.ts';
 import { knownIn, parseCommandText } from '../../bot/text-args.ts';
 import type { Clock } from '../../core/clock.ts';
+import { UserError } from '../../core/errors.ts';
 import { TERMINAL_TENANT_ID, TERMINAL_TENANT_KEY } from '../../core/tenant-id.ts';
 import { type Translate, translator } from '../../i18n/i18n.ts';
 import { completionsFor } from './complete.ts';

@@ -22,10 +22,10 @@ import {
   type ChannelTarget,
   claimCheck,
   type Delivery,
-  DeliveryError,
   type Posted,
   type PostOptions,
 } from '../../notify/delivery.ts';
+import { DeliveryError } from '../../notify/delivery-error.ts';
 import { TERMINAL_CHANNEL } from './chat.ts';
 
 /**

@@ -4,7 +4,7 @@
  * series scopes) and player stats (`single_player` or `play_by_play`, the other null). Every
  * figure is counted from the results the world has decided by t, over `months_back` months.
  */
-import type { GameKind } from '../catalog.ts';
+import type { GameKind } from '../catalog-defs.ts';
 import type { SeriesPlan } from '../schedule.ts';
 import type { World } from '../world.ts';
 

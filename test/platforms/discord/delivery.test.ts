@@ -5,7 +5,8 @@
 import { REST } from 'discord.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { COLOURS, type Reply } from '../../../src/bot/reply.ts';
-import { type ChannelTarget, DeliveryError } from '../../../src/notify/delivery.ts';
+import type { ChannelTarget } from '../../../src/notify/delivery.ts';
+import { DeliveryError } from '../../../src/notify/delivery-error.ts';
 import { DiscordDelivery } from '../../../src/platforms/discord/delivery.ts';
 import { FakeDiscord } from '../../fakes/discord.ts';
 

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Reply } from '../../../src/bot/reply.ts';
 import { translator } from '../../../src/i18n/i18n.ts';
-import { type ChannelTarget, DeliveryError } from '../../../src/notify/delivery.ts';
+import type { ChannelTarget } from '../../../src/notify/delivery.ts';
+import { DeliveryError } from '../../../src/notify/delivery-error.ts';
 import { createDeliveryClient, SlackDelivery } from '../../../src/platforms/slack/delivery.ts';
 import { FakeSlack } from '../../fakes/slack.ts';
 

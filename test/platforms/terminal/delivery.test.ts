@@ -6,7 +6,7 @@ import { COLOURS, type Reply } from '../../../src/bot/reply.ts';
 import { type DataClient, Runtime } from '../../../src/bot/runtime.ts';
 import { Clock } from '../../../src/core/clock.ts';
 import { TERMINAL_TENANT_ID } from '../../../src/core/tenant-id.ts';
-import { DeliveryError } from '../../../src/notify/delivery.ts';
+import { DeliveryError } from '../../../src/notify/delivery-error.ts';
 import { type Chat, startChat } from '../../../src/platforms/terminal/chat.ts';
 import { TerminalDelivery } from '../../../src/platforms/terminal/delivery.ts';
 import { captureLogs, type TempStore, tempStore } from '../../bot/helpers.ts';

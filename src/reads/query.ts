@@ -1,7 +1,8 @@
 /**
- * Series queries over the feed's picture, as pure functions: the same conditions and order the
- * service applies to `/series` (ties broken by ascending id), and whether the picture holds
- * everything the answer needs (`complete`). No I/O, no clock: unit-tested on their own.
+ * Series queries, as the read model asks them (reads.ts) and the feed's picture answers them
+ * (src/feed/feed.ts), as pure functions: the same conditions and order the service applies to
+ * `/series` (ties broken by ascending id), and whether the picture holds everything the answer needs
+ * (`complete`). No I/O, no clock: unit-tested on their own.
  */
 import type { Series } from '../protocol/types.ts';
 
