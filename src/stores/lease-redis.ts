@@ -41,21 +41,37 @@ if not held then return false end
 return { held, redis.call('PTTL', KEYS[1]) }
 `;
 
+type RedisClient = ReturnType<typeof createClient>;
+
 export class RedisLease implements Lease {
-  readonly #client: ReturnType<typeof createClient>;
+  readonly #client: RedisClient;
+  /** Whether this lease made its client (and so connects and closes it), or shares its store's. */
+  readonly #own: boolean;
   #connecting: Promise<void> | undefined;
   readonly #reconnected = new Set<() => void>();
   /** Set after the first connection: a later `ready` is a reconnection. */
   #connectedOnce = false;
 
-  constructor(url: string) {
-    this.#client = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 5000, reconnectStrategy: reconnectDelay },
-    });
-    // Without a listener an unreachable server would crash the process; the failing call reports it.
-    this.#client.on('error', () => undefined);
+  /**
+   * `url`: a connection of its own (connected by `open`, closed by `close`); or the `client` of a store
+   * that already has one (connected and closed by that store; `connected` resolves once it is).
+   */
+  constructor(source: string | { client: RedisClient; connected: Promise<unknown> }) {
+    if (typeof source === 'string') {
+      this.#own = true;
+      this.#client = createClient({
+        url: source,
+        disableOfflineQueue: true,
+        socket: { connectTimeout: 5000, reconnectStrategy: reconnectDelay },
+      });
+      // Without a listener an unreachable server would crash the process; the failing call reports it.
+      this.#client.on('error', () => undefined);
+    } else {
+      this.#own = false;
+      this.#client = source.client;
+      this.#connecting = source.connected.then(() => undefined);
+      this.#connectedOnce = source.client.isReady;
+    }
     this.#client.on('ready', () => {
       if (!this.#connectedOnce) {
         this.#connectedOnce = true;
@@ -66,7 +82,13 @@ export class RedisLease implements Lease {
   }
 
   open(): Promise<void> {
-    this.#connecting ??= this.#client.connect().then(() => undefined);
+    this.#connecting ??= this.#client.connect().then(
+      () => undefined,
+      (error: unknown) => {
+        this.#connecting = undefined;
+        throw error;
+      },
+    );
     return this.#connecting;
   }
 
@@ -107,6 +129,7 @@ export class RedisLease implements Lease {
 
   async close(): Promise<void> {
     this.#reconnected.clear();
+    if (!this.#own) return;
     await this.#connecting?.catch(() => undefined);
     if (this.#client.isReady) await this.#client.quit().catch(() => undefined);
     else if (this.#client.isOpen) this.#client.destroy();
