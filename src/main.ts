@@ -475,6 +475,9 @@ const HISTORY_LINES = 500;
 
 async function startNotifier(app: App, deliveries: Partial<Record<Platform, Delivery>>): Promise<void> {
   try {
+    // Every tick would read the settings and fail (and on SQLite the lease lives in that very file):
+    // off, with the reason, rather than on and failing.
+    if (app.storeProblem) throw app.storeProblem;
     const store = app.config.store;
     if (store.kind === 'sqlite' && store.path === ':memory:') {
       // A store in memory is this process's alone: nobody to share the notifier with.

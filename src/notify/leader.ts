@@ -97,7 +97,7 @@ export class NotifierLease {
     try {
       token = await this.#lease.acquire(this.#o.key, this.owner, this.#o.ttlMs);
     } catch (error) {
-      // Redis did not answer: keep leading only while the last renewal surely still holds.
+      // The store did not answer: keep leading only while the last renewal surely still holds.
       if (this.#leading && performance.now() >= this.#validUntil) {
         this.#o.logger.warn({ err: error }, 'could not renew the notifier lease in time; standing down');
         await this.#resign();
