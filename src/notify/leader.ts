@@ -109,7 +109,16 @@ export class NotifierLease {
       this.#saidStandby = false;
       // The lease runs from when we asked; keep a margin of one retry for a slow answer.
       this.#validUntil = started + this.#o.ttlMs - this.#o.retryMs;
-      if (!this.#leading || token !== this.token) {
+      if (this.#leading && token !== this.token) {
+        // A new term while leading: our lease ran out before this renewal (a stalled process), and
+        // another may have led meanwhile. Stop the old term's notifier before starting the new one's.
+        this.#o.logger.warn(
+          { owner: this.owner, term: this.token, next: token },
+          'the notifier lease ran out before its renewal; restarting the notifier under a new term',
+        );
+        await this.#resign();
+      }
+      if (!this.#leading) {
         this.token = token;
         this.#leading = true;
         this.#o.logger.info(

@@ -106,4 +106,19 @@ describe('the notifier lease on one SQLite file', () => {
     expect(await raw.holder(KEY)).toMatchObject({ owner: 'other-process', token: other });
     await raw.close();
   });
+
+  it('a holder whose lease ran out before its renewal stops that term before leading the next', async () => {
+    const path = join(dir, `store-${++files}.sqlite`);
+    const raw = new SqliteLease(path);
+    const log: string[] = [];
+    const e = notifier(path, log, 'e');
+    await e.start();
+    const first = e.token;
+    // As a stalled process finds it: its lease gone, nobody else holding it.
+    await raw.release(KEY, e.owner);
+    await until(() => e.token === first + 1, 3000, 'the new term');
+    expect(log).toEqual([`e leads ${first}`, 'e resigns', `e leads ${first + 1}`]);
+    await e.stop();
+    await raw.close();
+  });
 });
