@@ -17,6 +17,7 @@ export const SLOW_TESTS = [
   'test/notify/redis-restart.test.ts', // a redis-server killed mid-run and started empty, 3 runs (~80 s)
   'test/client/v2-token-processes.test.ts', // child processes sharing one v2 token, SQLite and Redis (~40 s)
   'test/bot/tenant-concurrency.test.ts', // child processes writing 1,000 tenants each (~15 s)
+  'test/ops/sqlite-lease.test.ts', // 2 real `matchday start` on one SQLite file, the lease holder SIGKILLed (~85 s at a load of 10-20)
   'test/ops/graceful-stop.test.ts', // real `matchday start` processes stopped with SIGTERM mid-post (~21 s)
   'test/bot/store-outage.test.ts', // a redis-server of its own stopped and started empty (~11 s)
   // Simulated days and hours.

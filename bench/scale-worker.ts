@@ -15,6 +15,7 @@ import { createLogger } from '../src/bot/logger.ts';
 import { loadConfig } from '../src/config.ts';
 import type { ChannelTarget, Delivery, Posted } from '../src/notify/delivery.ts';
 import { NotifierLease } from '../src/notify/leader.ts';
+import { RedisLease } from '../src/stores/lease-redis.ts';
 
 const [redisUrl, serviceUrl, secret, perSecondArg] = process.argv.slice(2);
 const tenants = Number(process.env.SCALE_TENANTS ?? 20);
@@ -53,7 +54,7 @@ const app = await createApp(config, {
 });
 let close: (() => Promise<void>) | undefined;
 const lease = new NotifierLease({
-  url: redisUrl!,
+  lease: new RedisLease(redisUrl!),
   logger,
   lead: async () => {
     close = (await openNotifier(app, { discord: new RecordingDelivery() })).close;

@@ -49,7 +49,10 @@ export interface App {
   logger: Logger;
   /** Set while this process runs the notifier (`attachNotifier`, or while it holds the notifier lease). */
   notifier?: Notifier;
-  /** On Redis: the notifier lease of this process (absent on SQLite: the one process always leads). */
+  /**
+   * The notifier lease of this process, in the store every process on it shares (Redis, or the SQLite
+   * file): absent only with a store in memory, where the one process always leads.
+   */
   lease?: { readonly leading: boolean; readonly token: number };
   /**
    * A store failure found at start that waiting does not mend (a damaged SQLite file, a refused

@@ -26,6 +26,7 @@ import { startChat } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start.ts';
 import { DEFAULT_WIDTH, renderReply, wrapLine } from './platforms/terminal/render.ts';
+import { openLease } from './stores/lease.ts';
 
 /** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
 function logFileFor(config: Config): string {
@@ -474,26 +475,49 @@ const HISTORY_LINES = 500;
 
 async function startNotifier(app: App, deliveries: Partial<Record<Platform, Delivery>>): Promise<void> {
   try {
-    if (app.config.store.kind === 'redis') {
-      // Many processes on one Redis: only the holder of the lease runs the notifier.
-      let close: (() => Promise<void>) | undefined;
-      const lease = new NotifierLease({
-        url: app.config.store.url,
-        logger: app.logger,
-        lead: async () => {
-          close = (await openNotifier(app, deliveries)).close;
-        },
-        resign: async () => {
-          await close?.();
-          close = undefined;
-        },
-      });
-      await lease.start();
-      app.lease = lease;
-      app.onClose(() => lease.stop());
-    } else {
+    // Every tick would read the settings and fail (and on SQLite the lease lives in that very file):
+    // off, with the reason, rather than on and failing.
+    if (app.storeProblem) throw app.storeProblem;
+    const store = app.config.store;
+    if (store.kind === 'sqlite' && store.path === ':memory:') {
+      // A store in memory is this process's alone: nobody to share the notifier with.
       await attachNotifier(app, deliveries);
+      return;
     }
+    // Many processes on one store (one Redis, or one SQLite file): only the holder of the lease in that
+    // store runs the notifier; the others stand by and take it over when the holder dies or stops.
+    let close: (() => Promise<void>) | undefined;
+    let failure: unknown;
+    const lease = new NotifierLease({
+      lease: await openLease(store),
+      logger: app.logger,
+      lead: async () => {
+        try {
+          close = (await openNotifier(app, deliveries)).close;
+        } catch (error) {
+          failure = error;
+          throw error;
+        }
+      },
+      resign: async () => {
+        await close?.();
+        close = undefined;
+      },
+    });
+    try {
+      await lease.start();
+    } catch (error) {
+      await lease.stop().catch(() => undefined);
+      throw error;
+    }
+    // A ledger or store that cannot be used (damaged, missing, refused) is not mended by trying again:
+    // the notifier is off, and says why, as it is for a single process.
+    if (!lease.leading && (failure instanceof LedgerError || failure instanceof StoreError)) {
+      await lease.stop();
+      throw failure;
+    }
+    app.lease = lease;
+    app.onClose(() => lease.stop());
   } catch (error) {
     // Commands still work without notifications; the banner says the notifier is off.
     app.logger.error({ err: error }, 'the notifier failed to start');

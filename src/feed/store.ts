@@ -4,15 +4,16 @@
  * default, Redis when the store is Redis, so a new process starts warm and several processes on one
  * store share one refresher.
  *
- * A lease is atomic in the store itself: SQLite `INSERT ... ON CONFLICT DO UPDATE ... WHERE <held by
- * the same owner or expired>`, Redis `SET NX PX` (renewed by its owner in one script). Lease times
- * are real milliseconds (processes share real time, not a simulated clock).
+ * Leases are the store layer's (src/stores/lease.ts), in the same SQLite file or on the same Redis
+ * connection. Lease times are real milliseconds (processes share real time, not a simulated clock).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { createClient } from '@redis/client';
 import sqlite3 from 'sqlite3';
 import { reconnectDelay } from '../core/redis-reconnect.ts';
+import { RedisLease } from '../stores/lease-redis.ts';
+import { SqliteLease } from '../stores/lease-sqlite.ts';
 
 export interface StoredDocument {
   /** The instant (simulated ms) the document describes: newer wins. */
@@ -32,29 +33,23 @@ export interface SnapshotStore {
   close(): Promise<void>;
 }
 
-const LEASE_SQL = `INSERT INTO leases (key, owner, until) VALUES (?, ?, ?)
-  ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, until = excluded.until
-  WHERE leases.owner = excluded.owner OR leases.until <= ?`;
-
 /** Documents and leases in one SQLite file (WAL: readers never wait for the writer). */
 export class SqliteSnapshotStore implements SnapshotStore {
   readonly #db: sqlite3.Database;
   readonly #ready: Promise<void>;
+  /** Leases in the same file (a connection of their own: their transactions never meet the documents'). */
+  readonly #leases: SqliteLease;
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new sqlite3.Database(path);
+    this.#leases = new SqliteLease(path);
     this.#ready = (async () => {
       await this.#run('PRAGMA busy_timeout = 5000');
       if (path !== ':memory:') await retryWhileBusy(() => this.#run('PRAGMA journal_mode = WAL'));
       await retryWhileBusy(() =>
         this.#run(
           'CREATE TABLE IF NOT EXISTS snapshots (key TEXT PRIMARY KEY, at INTEGER NOT NULL, value TEXT NOT NULL)',
-        ),
-      );
-      await retryWhileBusy(() =>
-        this.#run(
-          'CREATE TABLE IF NOT EXISTS leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, until INTEGER NOT NULL)',
         ),
       );
     })();
@@ -81,23 +76,15 @@ export class SqliteSnapshotStore implements SnapshotStore {
   }
 
   async lease(key: string, owner: string, ms: number): Promise<boolean> {
-    await this.#ready;
-    const now = Date.now();
-    await this.#run(LEASE_SQL, [key, owner, now + ms, now]);
-    const row = await new Promise<{ owner: string } | undefined>((resolve, reject) => {
-      this.#db.get<{ owner: string }>('SELECT owner FROM leases WHERE key = ?', [key], (err, r) =>
-        err ? reject(err) : resolve(r),
-      );
-    });
-    return row?.owner === owner;
+    return (await this.#leases.acquire(key, owner, ms)) > 0;
   }
 
   async release(key: string, owner: string): Promise<void> {
-    await this.#ready;
-    await this.#run('DELETE FROM leases WHERE key = ? AND owner = ?', [key, owner]);
+    await this.#leases.release(key, owner);
   }
 
   async close(): Promise<void> {
+    await this.#leases.close();
     await this.#ready.catch(() => undefined);
     await new Promise<void>((resolve) => this.#db.close(() => resolve()));
   }
@@ -120,16 +107,13 @@ async function retryWhileBusy(work: () => Promise<void>): Promise<void> {
   }
 }
 
-// Renews the lease if the caller holds it, else takes it only when free.
-const LEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
-const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 /** Documents and leases in Redis, for several instances sharing one store. */
 export class RedisSnapshotStore implements SnapshotStore {
   #client: ReturnType<typeof createClient> | undefined;
   readonly #connected: Promise<unknown>;
   readonly #prefix: string;
+  /** The store's leases, on the same connection. */
+  readonly #leases: Promise<RedisLease>;
 
   constructor(url: string, prefix = 'matchday:feed:') {
     this.#prefix = prefix;
@@ -156,6 +140,10 @@ export class RedisSnapshotStore implements SnapshotStore {
       this.#client = client;
       return client.connect();
     });
+    this.#leases = this.#connected.then(
+      () => new RedisLease({ client: this.#redis, connected: this.#connected }),
+    );
+    this.#leases.catch(() => undefined);
   }
 
   /** The connected client (after `#connected`). */
@@ -185,17 +173,11 @@ export class RedisSnapshotStore implements SnapshotStore {
   }
 
   async lease(key: string, owner: string, ms: number): Promise<boolean> {
-    await this.#connected;
-    const won = await this.#redis.eval(LEASE_SCRIPT, {
-      keys: [`${this.#prefix}lease:${key}`],
-      arguments: [owner, String(Math.max(1, Math.round(ms)))],
-    });
-    return Number(won) === 1;
+    return (await (await this.#leases).acquire(`${this.#prefix}lease:${key}`, owner, ms)) > 0;
   }
 
   async release(key: string, owner: string): Promise<void> {
-    await this.#connected;
-    await this.#redis.eval(RELEASE_SCRIPT, { keys: [`${this.#prefix}lease:${key}`], arguments: [owner] });
+    await (await this.#leases).release(`${this.#prefix}lease:${key}`, owner);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,8 @@
 /**
- * One active notifier among many processes on one Redis (docs/operations.md): a lease in Redis, renewed while
- * held, with a fencing token that grows with every new holder. Only the holder runs the notifier (and
+ * One active notifier among many processes on one store (docs/operations.md): every process on one
+ * Redis, or on one SQLite file (`npm start` beside a headless `matchday start`), shares a lease in
+ * that store (src/stores/lease.ts), renewed while held, with a fencing token that grows with every
+ * new holder. Only the holder runs the notifier (and
  * so polls the feed); the others stand by and try to take the lease over. When the holder dies its
  * lease runs out after `ttlMs`, and a standby takes over at its next try: within `ttlMs + retryMs`
  * (15 s + 5 s by default, inside 30 s). A holder that cannot renew in time stops
@@ -10,38 +12,11 @@
  * processes briefly both believe they lead (src/notify/ledger.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { createClient } from '@redis/client';
-import { reconnectDelay } from '../core/redis-reconnect.ts';
-
-/**
- * KEYS[1] the lease, KEYS[2] the fencing counter; ARGV: owner, ttl ms.
- * Takes a free lease (a new fencing token) or renews our own; returns the token, or 0 when another
- * process holds it.
- */
-const ACQUIRE_SCRIPT = `
-local held = redis.call('GET', KEYS[1])
-if held then
-  local owner, token = string.match(held, '^(.*)|(%d+)$')
-  if owner == ARGV[1] then
-    redis.call('PEXPIRE', KEYS[1], ARGV[2])
-    return tonumber(token)
-  end
-  return 0
-end
-local token = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], ARGV[1] .. '|' .. token, 'PX', ARGV[2])
-return token
-`;
-
-/** Deletes the lease only if we hold it. */
-const RELEASE_SCRIPT = `
-local held = redis.call('GET', KEYS[1])
-if held and string.match(held, '^(.*)|%d+$') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
+import type { Lease } from '../stores/lease.ts';
 
 export interface LeaseOptions {
-  url: string;
+  /** The store's lease (src/stores/lease.ts): Redis, or the SQLite file the processes share. Closed by `stop`. */
+  lease: Lease;
   /** Starts the work the lease guards (the notifier). */
   lead: (token: number) => Promise<void>;
   /** Stops it: the lease was lost or is being released. */
@@ -58,7 +33,7 @@ export interface LeaseOptions {
 export class NotifierLease {
   readonly owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
   readonly #o: Required<LeaseOptions>;
-  readonly #client: ReturnType<typeof createClient>;
+  readonly #lease: Lease;
   #timer: NodeJS.Timeout | undefined;
   #leading = false;
   /** The fencing token of the current term (0 while standing by). */
@@ -70,8 +45,8 @@ export class NotifierLease {
   #starting: Promise<void> | undefined;
   /** The connection came back while no attempt was scheduled: the next one goes at once. */
   #soon = false;
-  /** Set after the first connection: a later `ready` is a reconnection. */
-  #reconnecting = false;
+  /** Whether this process said it stands by (said once per standby, not at every try). */
+  #saidStandby = false;
 
   constructor(options: LeaseOptions) {
     this.#o = {
@@ -80,19 +55,11 @@ export class NotifierLease {
       retryMs: 5_000,
       ...options,
     };
-    this.#client = createClient({
-      url: options.url,
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: 5000,
-        reconnectStrategy: reconnectDelay,
-      },
-    });
-    this.#client.on('error', () => undefined);
-    // Redis is back (after an outage): try at once instead of at the next `retryMs`, so a holder that
-    // stood down takes its lease again, and the notifier resumes, within a reconnect of Redis returning.
-    this.#client.on('ready', () => {
-      if (this.#stopped || !this.#reconnecting) return;
+    this.#lease = options.lease;
+    // The store is back (after a Redis outage): try at once instead of at the next `retryMs`, so a holder
+    // that stood down takes its lease again, and the notifier resumes, within a reconnect of Redis returning.
+    this.#lease.onReconnect?.(() => {
+      if (this.#stopped) return;
       if (this.#timer === undefined) this.#soon = true;
       else {
         clearTimeout(this.#timer);
@@ -107,8 +74,7 @@ export class NotifierLease {
 
   /** Connects and makes the first attempt (so start-up knows whether this process leads). */
   async start(): Promise<void> {
-    await this.#client.connect();
-    this.#reconnecting = true;
+    await this.#lease.open();
     await this.#attempt();
     this.#schedule();
     // Start-up waits for the notifier to be running (renewals go on meanwhile).
@@ -129,14 +95,9 @@ export class NotifierLease {
     const started = performance.now();
     let token = 0;
     try {
-      token = Number(
-        await this.#client.eval(ACQUIRE_SCRIPT, {
-          keys: [this.#o.key, `${this.#o.key}:fence`],
-          arguments: [this.owner, String(this.#o.ttlMs)],
-        }),
-      );
+      token = await this.#lease.acquire(this.#o.key, this.owner, this.#o.ttlMs);
     } catch (error) {
-      // Redis did not answer: keep leading only while the last renewal surely still holds.
+      // The store did not answer: keep leading only while the last renewal surely still holds.
       if (this.#leading && performance.now() >= this.#validUntil) {
         this.#o.logger.warn({ err: error }, 'could not renew the notifier lease in time; standing down');
         await this.#resign();
@@ -145,9 +106,19 @@ export class NotifierLease {
     }
     if (this.#stopped) return;
     if (token > 0) {
+      this.#saidStandby = false;
       // The lease runs from when we asked; keep a margin of one retry for a slow answer.
       this.#validUntil = started + this.#o.ttlMs - this.#o.retryMs;
-      if (!this.#leading || token !== this.token) {
+      if (this.#leading && token !== this.token) {
+        // A new term while leading: our lease ran out before this renewal (a stalled process), and
+        // another may have led meanwhile. Stop the old term's notifier before starting the new one's.
+        this.#o.logger.warn(
+          { owner: this.owner, term: this.token, next: token },
+          'the notifier lease ran out before its renewal; restarting the notifier under a new term',
+        );
+        await this.#resign();
+      }
+      if (!this.#leading) {
         this.token = token;
         this.#leading = true;
         this.#o.logger.info(
@@ -170,6 +141,14 @@ export class NotifierLease {
       );
       await this.#resign();
     }
+    if (token === 0 && !this.#saidStandby) {
+      this.#saidStandby = true;
+      const holder = await this.#lease.holder(this.#o.key).catch(() => undefined);
+      this.#o.logger.info(
+        { owner: this.owner, holder: holder?.owner, term: holder?.token },
+        'another process holds the notifier lease; this process stands by to take the notifier over',
+      );
+    }
   }
 
   async #resign(): Promise<void> {
@@ -184,9 +163,7 @@ export class NotifierLease {
   }
 
   async #release(): Promise<void> {
-    await this.#client
-      .eval(RELEASE_SCRIPT, { keys: [this.#o.key], arguments: [this.owner] })
-      .catch(() => undefined);
+    await this.#lease.release(this.#o.key, this.owner).catch(() => undefined);
   }
 
   /** Stops trying; if leading, stops the work (posts under way finish) and releases the lease at once. */
@@ -200,7 +177,6 @@ export class NotifierLease {
       await this.#release();
       this.#o.logger.info({ owner: this.owner }, 'released the notifier lease');
     }
-    if (this.#client.isReady) await this.#client.quit().catch(() => undefined);
-    else if (this.#client.isOpen) this.#client.destroy();
+    await this.#lease.close();
   }
 }

@@ -21,6 +21,7 @@ import { createNotifier } from '../../src/notify/notifier.ts';
 import { RedisLedger } from '../../src/notify/redis-ledger.ts';
 import { SqliteLedger } from '../../src/notify/sqlite-ledger.ts';
 import { startService } from '../../src/service/index.ts';
+import { RedisLease } from '../../src/stores/lease-redis.ts';
 import { memoryLogger, RecordingDelivery, uncachedClient } from '../notify/helpers.ts';
 import { captureLogs } from './helpers.ts';
 import { hasRedisServer, OwnRedis } from './redis-server.ts';
@@ -213,7 +214,7 @@ describe.skipIf(!hasRedisServer())(
       const led: number[] = [];
       // Renewals a minute apart: only the reconnection can explain a new lease within the wait below.
       const lease = new NotifierLease({
-        url: redis.url,
+        lease: new RedisLease(redis.url),
         key: 'test:outage-lease',
         ttlMs: 120_000,
         retryMs: 60_000,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WouldMissDeadlineError } from '../../src/client/rate-limiter.ts';
 import { RedisBudget } from '../../src/client/redis-budget.ts';
 import { NotifierLease } from '../../src/notify/leader.ts';
+import { RedisLease } from '../../src/stores/lease-redis.ts';
 
 const URL = process.env.REDIS_URL;
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -45,7 +46,7 @@ describe.skipIf(!URL)(
 
     function lease(key: string, log: string[], name: string): NotifierLease {
       return new NotifierLease({
-        url: URL!,
+        lease: new RedisLease(URL!),
         key,
         ttlMs: 600,
         retryMs: 150,
