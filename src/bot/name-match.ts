@@ -235,7 +235,7 @@ export function nearestEntries(
 }
 
 /** What each source is called in messages, in the reader's language. */
-const NOUN_KEY: Record<NameSource, MessageKey> = {
+export const NOUN_KEY: Record<NameSource, MessageKey> = {
   team: 'platform.names.noun.team',
   organisation: 'platform.names.noun.organisation',
   tournament: 'platform.names.noun.tournament',
