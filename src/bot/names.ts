@@ -39,6 +39,7 @@ import {
   type NameIndexClient,
   type NameSnapshot,
   type NameWindows,
+  type NearFound,
   namesUnavailable,
   type RosterEntry,
   rosterEntry,
@@ -393,10 +394,11 @@ export class NameIndex {
       // A typo: the players holding a piece of it, ranked by edit distance.
       const near = await lookupNear(this.#client, 'player', text).catch(() => undefined);
       if (near && this.#players.size === 0) {
-        const picked = await this.#pickNear(near.players, source, text, t, scope, notes);
+        const picked = await this.#pickNear(near, source, text, t, scope, notes);
         if (picked !== undefined) return picked;
       }
-      if (this.#players.size === 0) {
+      // A search that failed (an outage) waits for the load below and says so if that fails too.
+      if (near && this.#players.size === 0) {
         // The list may yet load within the command's time; else say so, or (the service's own
         // search of the name and of its pieces found nothing close) that no player matches.
         if (
@@ -408,7 +410,7 @@ export class NameIndex {
           )
         )
           return this.resolveLoaded(source, text, scope, notes, t);
-        if (near?.complete) return pickEntry([], source, text, t, scope, notes);
+        if (near.complete) return pickEntry([], source, text, t, scope, notes);
         throw this.#stillLoading(source, text, t, this.#playersStarted, this.#playersMs ?? PLAYERS_LOAD_MS);
       }
     }
@@ -443,10 +445,12 @@ export class NameIndex {
           };
           const entries = buildEntries(only, this.#clock.nowMs())[source];
           if (nearestEntries(entries, text).length > 0)
-            return pickEntry(entries, source, text, t, scope, notes);
+            return pickEntry(entries, source, text, t, scope, notes, near.complete);
         }
-        // Nothing close yet: the index may still load within the command's time; else say so.
+        // Nothing close yet: the index may still load within the command's time; else say so. A
+        // search that failed (an outage) waits for the load below and says so if that fails too.
         if (
+          near &&
           !this.#loaded &&
           !(await this.#waitFor(this.#refreshing, started, this.#loadStarted, this.#loadMs ?? NAMES_LOAD_MS))
         )
@@ -483,6 +487,7 @@ export class NameIndex {
     t: Translate,
     scope?: ResolveScope,
     notes?: string[],
+    takeClosest = true,
   ): Promise<number> {
     for (const p of found) this.#looked.set(p.id, p);
     const teamIds = found.flatMap((p) => p.teams.map((team) => team.id));
@@ -490,18 +495,22 @@ export class NameIndex {
       this.#client.teams.getMany(missing, { priority: 'interactive' }),
     ).catch(() => false);
     const records = { ...this.#records(), players: new Map(found.map((p) => [p.id, p])) };
-    return pickEntry(playerEntries(records), source, text, t, scope, notes);
+    return pickEntry(playerEntries(records), source, text, t, scope, notes, takeClosest);
   }
 
-  /** `#pickPlayers` over the players a typo search found; undefined when none of them is close. */
+  /**
+   * `#pickPlayers` over the players a typo search found; undefined when none of them is close. A
+   * search cut short (a piece matched a full page) only offers names: a namesake may be left out.
+   */
   async #pickNear(
-    found: Player[],
+    near: NearFound,
     source: NameSource,
     text: string,
     t: Translate,
     scope?: ResolveScope,
     notes?: string[],
   ): Promise<number | undefined> {
+    const found = near.players;
     const close = playerEntries({ ...this.#records(), players: new Map(found.map((p) => [p.id, p])) });
     const ids = new Set(nearestEntries(close, text).map((n) => n.entry.id));
     if (ids.size === 0) return undefined;
@@ -512,6 +521,7 @@ export class NameIndex {
       t,
       scope,
       notes,
+      near.complete,
     );
   }
 
