@@ -14,6 +14,7 @@ import { replyText } from '../../src/bot/reply.ts';
 import { Runtime } from '../../src/bot/runtime.ts';
 import { createClient } from '../../src/client/client.ts';
 import type { EsportsClient } from '../../src/client/types.ts';
+import { createFeed } from '../../src/feed/feed.ts';
 import { ADMIN, type Stack, startStack, tenantWith } from '../commands/helpers.ts';
 
 let stack: Stack;
@@ -31,7 +32,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** A runtime as a new process has it: its own client at 5 requests/s and a name index not loaded. */
+/**
+ * A runtime as a new process has it: its own client at 5 requests/s, a name index not loaded and a
+ * feed that has read nothing.
+ */
 function freshRuntime(): { runtime: Runtime; names: NameIndex; client: EsportsClient } {
   const client = createClient({
     baseUrl: stack.service.url,
@@ -40,10 +44,13 @@ function freshRuntime(): { runtime: Runtime; names: NameIndex; client: EsportsCl
   });
   const names = createNameIndex({ client, clock: stack.clock });
   opened.push({ client, names });
+  // A reader's feed that has read nothing yet, as `matchday ask` starts on a new store.
+  const picture = createFeed({ client, clock: stack.clock, mode: 'reader' });
   const runtime = new Runtime({
     commands,
     client,
     names,
+    picture,
     tenants: stack.tenants,
     clock: stack.clock,
     logger: pino({ level: 'silent' }),
@@ -114,6 +121,8 @@ describe('a misspelt name on a new store, at 5 requests/s', () => {
     for (const [nick, count] of nicks) {
       if (count < 2 || nick.length < 5 || nick.length >= 8) continue;
       const typo = `${nick}${nick.at(-1)}`;
+      // Not a part of another nick (that nick would be the answer, as with the names loaded).
+      if (holding(typo.toLowerCase()) > 0) continue;
       // Whether a piece of it matches a full page (50) of nicks: the search is then cut short.
       if (typoPieces(typo).some((piece) => holding(piece) >= 50) === truncated) return { nick, typo };
     }
