@@ -710,6 +710,18 @@ export class NameIndex {
     await fetchMissing(this.#maps, ids, (missing) => data.maps.getMany(missing));
   }
 
+  /**
+   * Fetches organisations the index does not hold, at most one request: a team's card names its
+   * organisation when it is asked for before the index's first load (a new store).
+   */
+  async ensureOrganisations(
+    data: Pick<NameIndexClient, 'organisations'>,
+    ids: readonly number[],
+  ): Promise<void> {
+    if (await fetchMissing(this.#organisations, ids, (missing) => data.organisations.getMany(missing)))
+      this.#rebuild();
+  }
+
   /** Fetches substages the index does not hold, at most one request. */
   async ensureSubstages(data: Pick<NameIndexClient, 'substages'>, ids: readonly number[]): Promise<void> {
     if (await fetchMissing(this.#substages, ids, (missing) => data.substages.getMany(missing)))
