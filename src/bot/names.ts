@@ -385,14 +385,16 @@ export class NameIndex {
    */
   async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[], t = EN) {
     const started = Date.now();
+    const byId = /^\d{1,15}$/.test(text.trim());
     if (source === 'player' && this.#players.size === 0) {
       // Before the players are loaded, the players whose nick or name holds the text (filtered reads),
       // while the whole list loads behind it (a one-shot `matchday ask` need not wait for it).
       const found = await lookupPlayers(this.#client, text).catch(() => []);
       this.ensurePlayers().catch((error: unknown) => this.#warn('players load failed', error));
       if (found.length > 0) return this.#pickPlayers(found, source, text, t, scope, notes);
-      // A typo: the players holding a piece of it, ranked by edit distance.
-      const near = await lookupNear(this.#client, 'player', text).catch(() => undefined);
+      // A typo: the players holding a piece of it, ranked by edit distance. An id (digits, as
+      // autocomplete sends) is no typo: it waits for the list below.
+      const near = byId ? undefined : await lookupNear(this.#client, 'player', text).catch(() => undefined);
       if (near && this.#players.size === 0) {
         const picked = await this.#pickNear(near, source, text, t, scope, notes);
         if (picked !== undefined) return picked;
@@ -434,7 +436,7 @@ export class NameIndex {
       if (!this.#loaded) {
         // A typo: the names holding a piece of it, ranked by edit distance.
         this.refresh().catch((error: unknown) => this.#warn('name index load failed', error));
-        const near = await lookupNear(this.#client, source, text).catch(() => undefined);
+        const near = byId ? undefined : await lookupNear(this.#client, source, text).catch(() => undefined);
         if (near && !this.#loaded) {
           for (const team of near.teams) this.#teams.set(team.id, team);
           for (const tournament of near.tournaments) this.#tournaments.set(tournament.id, tournament);
