@@ -26,7 +26,7 @@ export type NameIndexClient = Pick<
   EsportsClient,
   'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
 > &
-  Partial<Pick<EsportsClient, 'languages' | 'players'>>;
+  Partial<Pick<EsportsClient, 'languages' | 'players' | 'stats'>>;
 
 /** Upper bounds of each walk, so a huge catalogue cannot turn a refresh into thousands of requests. */
 export const DEFAULT_LIMITS = {

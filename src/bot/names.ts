@@ -91,10 +91,13 @@ const PLAYERS_MAX_AGE_MS = 30 * 60 * 1000;
  * the names are still loading: the rest of the command's 10 s is left for its own reads.
  */
 const RESOLVE_WAIT_MS = 6000;
-/** How long a first load of the index takes when none was timed yet (about 55 requests at 5 per second). */
-const NAMES_LOAD_MS = 15_000;
-/** The same for the players (about 110 pages at 5 requests per second, after the index). */
-const PLAYERS_LOAD_MS = 30_000;
+/**
+ * Requests of a first load of the index (about 55), and of the players (about 110 pages after the
+ * index): with the client's budget per second, how long a load not timed yet should take.
+ */
+const LOAD_REQUESTS = { names: 55, players: 165 } as const;
+/** How long they take when the client does not say its budget (5 requests per second). */
+const LOAD_MS = { names: 15_000, players: 35_000 } as const;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -408,12 +411,12 @@ export class NameIndex {
             this.#playersLoading,
             started,
             this.#playersStarted,
-            this.#playersMs ?? PLAYERS_LOAD_MS,
+            this.#expectedMs('players'),
           )
         )
           return this.resolveLoaded(source, text, scope, notes, t);
         if (near.complete) return pickEntry([], source, text, t, scope, notes);
-        throw this.#stillLoading(source, text, t, this.#playersStarted, this.#playersMs ?? PLAYERS_LOAD_MS);
+        throw this.#stillLoading(source, text, t, this.#playersStarted, this.#expectedMs('players'));
       }
     }
     if (!this.#loaded && (source === 'team' || source === 'tournament')) {
@@ -454,9 +457,9 @@ export class NameIndex {
         if (
           near &&
           !this.#loaded &&
-          !(await this.#waitFor(this.#refreshing, started, this.#loadStarted, this.#loadMs ?? NAMES_LOAD_MS))
+          !(await this.#waitFor(this.#refreshing, started, this.#loadStarted, this.#expectedMs('names')))
         )
-          throw this.#stillLoading(source, text, t, this.#loadStarted, this.#loadMs ?? NAMES_LOAD_MS);
+          throw this.#stillLoading(source, text, t, this.#loadStarted, this.#expectedMs('names'));
       }
     }
     if (!this.#loaded) {
@@ -555,6 +558,14 @@ export class NameIndex {
     ]);
     clearTimeout(timer);
     return ended;
+  }
+
+  /** How long a whole load of the index or the players takes: as last timed, else by the budget. */
+  #expectedMs(kind: 'names' | 'players'): number {
+    const timed = kind === 'names' ? this.#loadMs : this.#playersMs;
+    if (timed !== undefined) return timed;
+    const perSecond = this.#client.stats?.().budget?.perSecond;
+    return perSecond ? (LOAD_REQUESTS[kind] / perSecond) * 1000 : LOAD_MS[kind];
   }
 
   /**
