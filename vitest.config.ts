@@ -53,6 +53,7 @@ export const SLOW_TESTS = [
   'test/platforms/terminal/start-platforms.test.ts', // (~4 s)
   'test/platforms/terminal/ask-warm.test.ts', // `matchday ask` cold, then warm, counting requests (~5 s)
   'test/platforms/terminal/ask-names.test.ts', // `matchday ask` with bare names of several words, cold and warm (~20 s)
+  'test/reads/name-typos.test.ts', // misspelt names on new stores read at 5 requests/s, in real time (~55 s)
 ];
 
 /**

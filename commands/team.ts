@@ -72,10 +72,15 @@ export default defineCommand({
     });
     // The team stands without its players and series: while the service is busy or down, what
     // could not be read is said so (and noted above the reply) instead of failing the command.
+    // Its organisation, when the index does not hold it yet (a new store): one request.
+    const organisation = team.organisation
+      ? unlessBusy(ctx, names.ensureOrganisations(data, [team.organisation.id]))
+      : undefined;
     const [players, upcomingSeries, recentSeries] = await Promise.all([
       unlessBusy(ctx, playersRead),
       unlessBusy(ctx, upcoming),
       unlessBusy(ctx, recent),
+      organisation,
     ]);
     const listed = [...(upcomingSeries ?? []), ...(recentSeries ?? [])];
     await unlessBusy(ctx, names.ensureSeriesLabels(data, listed));

@@ -19,13 +19,14 @@ import type {
   Team,
   Tournament,
 } from '../protocol/types.ts';
+import { normalizeName } from './name-match.ts';
 
 /** The slice of the data client the index reads. */
 export type NameIndexClient = Pick<
   EsportsClient,
   'games' | 'teams' | 'tournaments' | 'substages' | 'rosters' | 'organisations' | 'maps' | 'series'
 > &
-  Partial<Pick<EsportsClient, 'languages' | 'players'>>;
+  Partial<Pick<EsportsClient, 'languages' | 'players' | 'stats'>>;
 
 /** Upper bounds of each walk, so a huge catalogue cannot turn a refresh into thousands of requests. */
 export const DEFAULT_LIMITS = {
@@ -289,6 +290,81 @@ export async function lookupNamed(
     tournaments: tournaments.filter((t) => t.deleted_at === null),
     games: games.filter((g) => g.deleted_at === null),
   };
+}
+
+/** Longest piece searched for a typo; shorter than 3 letters a piece matches half the catalogue. */
+const PIECE_MIN = 3;
+
+/**
+ * The pieces of a typed name that a typo or two leaves whole, for a search that can only find
+ * names holding a text (`~=`): each word of three letters or more of a name of several words, the
+ * halves of a single word (its thirds from nine letters, where two typos are accepted), or its first
+ * and last three letters when it is shorter. Longest first, at most four.
+ */
+export function typoPieces(text: string): string[] {
+  const words = normalizeName(searchable(text))
+    .split(' ')
+    .filter((w) => w.length >= PIECE_MIN);
+  let pieces: string[] = words;
+  if (words.length === 1) {
+    const word = words[0]!;
+    if (word.length < 6)
+      pieces = word.length > PIECE_MIN ? [word.slice(0, PIECE_MIN), word.slice(-PIECE_MIN)] : [];
+    else {
+      const size = Math.ceil(word.length / (word.length >= 9 ? 3 : 2));
+      pieces = [];
+      for (let at = 0; at < word.length; at += size) pieces.push(word.slice(at, at + size));
+      // A last piece shorter than three letters is joined to the one before it.
+      if (pieces.length > 1 && pieces.at(-1)!.length < PIECE_MIN) {
+        const last = pieces.pop()!;
+        pieces.push(`${pieces.pop()!}${last}`);
+      }
+    }
+  }
+  return [...new Set(pieces)].sort((a, b) => b.length - a.length).slice(0, 4);
+}
+
+/** What a typo search found, and whether it is the whole answer (no piece filled its page). */
+export interface NearFound {
+  teams: Team[];
+  tournaments: Tournament[];
+  players: Player[];
+  /** True when every piece's list came back shorter than a page: nothing it could find was left out. */
+  complete: boolean;
+}
+
+/**
+ * The teams (by name), tournaments (by title) or players (by nick) holding a piece of `text` that a
+ * typo leaves whole (`typoPieces`): one filtered read per piece at interactive priority, for a
+ * misspelt name asked before the index is loaded. The caller ranks them by edit distance.
+ */
+export async function lookupNear(
+  client: NameIndexClient,
+  source: 'team' | 'tournament' | 'player',
+  text: string,
+): Promise<NearFound> {
+  const pieces = typoPieces(text);
+  const found: NearFound = { teams: [], tournaments: [], players: [], complete: true };
+  const o = { priority: 'interactive' as const };
+  const take = 50;
+  const players = client.players;
+  if (source === 'player' && !players) return { ...found, complete: false };
+  const lists = await Promise.all(
+    pieces.map(async (piece) => {
+      if (source === 'team') return client.teams.list({ filter: [['name', '~=', piece]], take }, o);
+      if (source === 'tournament')
+        return client.tournaments.list({ filter: [['title', '~=', piece]], take }, o);
+      return players!.list({ filter: [['nick_name', '~=', piece]], take }, o);
+    }),
+  );
+  found.complete = lists.every((list) => list.length < take);
+  const distinct = <T extends { id: number; deleted_at: string | null }>(items: T[]) =>
+    [...new Map(items.map((x) => [x.id, x])).values()].filter((x) => x.deleted_at === null);
+  const all = lists.flat();
+  if (source === 'team') found.teams = distinct(all as Team[]);
+  else if (source === 'tournament') found.tournaments = distinct(all as Tournament[]);
+  else found.players = distinct(all as Player[]);
+  return found;
 }
 
 /** The error when a list of names cannot be read: an outage, not the user's mistake. */

@@ -249,7 +249,7 @@ export function nearestEntries(
 }
 
 /** What each source is called in messages, in the reader's language. */
-const NOUN_KEY: Record<NameSource, MessageKey> = {
+export const NOUN_KEY: Record<NameSource, MessageKey> = {
   team: 'platform.names.noun.team',
   organisation: 'platform.names.noun.organisation',
   tournament: 'platform.names.noun.tournament',
@@ -299,12 +299,18 @@ function closestOrRefuse(
   raw: string,
   t: Translate,
   notes?: string[],
+  takeClosest = true,
 ): number {
   const noun = t(NOUN_KEY[source]);
   const near = nearestEntries(entries, raw);
   const first = near[0];
   const typos = normalizeName(raw).length >= 8 ? 2 : 1;
-  if (first && first.distance <= typos && (near[1]?.distance ?? Number.POSITIVE_INFINITY) > first.distance) {
+  if (
+    takeClosest &&
+    first &&
+    first.distance <= typos &&
+    (near[1]?.distance ?? Number.POSITIVE_INFINITY) > first.distance
+  ) {
     notes?.push(t('platform.names.takenAs', { noun, text: clip(raw, 40), label: first.entry.label }));
     return first.entry.id;
   }
@@ -321,6 +327,8 @@ function closestOrRefuse(
  * The id `text` names among `entries`: an id (digits, as autocomplete sends), an exact name,
  * abbreviation or alias, a unique fuzzy match, or one clearly closest name (noted in `notes`).
  * Ambiguous text throws a `UserError` listing the candidates; unknown text one naming the closest.
+ * `takeClosest: false` (entries known to be only some of the names) never takes the closest name
+ * for a typo: a namesake left out could be as close; it is offered instead.
  */
 export function pickEntry(
   entries: readonly Entry[],
@@ -329,6 +337,7 @@ export function pickEntry(
   t: Translate,
   scope?: ResolveScope,
   notes?: string[],
+  takeClosest = true,
 ): number {
   const noun = NOUN[source];
   const raw = text.trim();
@@ -345,7 +354,7 @@ export function pickEntry(
   if (ranked.length === 0 && raw.includes(' · '))
     ranked = rankEntries(entries, raw.slice(0, raw.lastIndexOf(' · ')), scope);
   const best = ranked[0];
-  if (!best) return closestOrRefuse(entries, source, raw, t, notes);
+  if (!best) return closestOrRefuse(entries, source, raw, t, notes, takeClosest);
   let top = ranked.filter((r) => r.score === best.score);
   const games = scope?.games ?? [];
   if (top.length > 1 && games.length > 0) {

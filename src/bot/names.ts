@@ -11,6 +11,8 @@
 import { stoppedByClose } from '../client/errors.ts';
 import type { Priority } from '../client/types.ts';
 import type { Clock } from '../core/clock.ts';
+import { MatchdayError } from '../core/errors.ts';
+import type { Translate } from '../i18n/i18n.ts';
 import type {
   Game,
   GameMap,
@@ -32,21 +34,25 @@ import {
   fetchPlayers,
   fetchSeriesWindow,
   lookupNamed,
+  lookupNear,
   lookupPlayers,
   type NameIndexClient,
   type NameSnapshot,
   type NameWindows,
+  type NearFound,
   namesUnavailable,
   type RosterEntry,
   rosterEntry,
 } from './name-load.ts';
 import {
+  clip,
   EN,
   type Entry,
   entryById,
   MAX_NAME_INPUT,
   type NameSource,
   NOUN,
+  NOUN_KEY,
   nearestEntries,
   normalizeName,
   pickEntry,
@@ -79,6 +85,19 @@ interface NameIndexOptions {
 
 /** Players are loaded when first asked for, and again when this old (they change rarely). */
 const PLAYERS_MAX_AGE_MS = 30 * 60 * 1000;
+
+/**
+ * How long `resolve` may wait, from when it began, for a name list loading behind it before it says
+ * the names are still loading: the rest of the command's 10 s is left for its own reads.
+ */
+const RESOLVE_WAIT_MS = 6000;
+/**
+ * Requests of a first load of the index (about 55), and of the players (about 110 pages after the
+ * index): with the client's budget per second, how long a load not timed yet should take.
+ */
+const LOAD_REQUESTS = { names: 55, players: 165 } as const;
+/** How long they take when the client does not say its budget (5 requests per second). */
+const LOAD_MS = { names: 15_000, players: 35_000 } as const;
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -122,6 +141,12 @@ export class NameIndex {
 
   #loaded = false;
   #refreshing: Promise<void> | undefined;
+  /** Wall-clock ms when the running load of the index, and of the players, began. */
+  #loadStarted: number | undefined;
+  #playersStarted: number | undefined;
+  /** How long the last whole load of the index, and of the players, took (wall-clock ms). */
+  #loadMs: number | undefined;
+  #playersMs: number | undefined;
   #timer: NodeJS.Timeout | undefined;
   #seriesTimer: NodeJS.Timeout | undefined;
   #lastRefresh: Date | undefined;
@@ -255,8 +280,11 @@ export class NameIndex {
   }
 
   async #load(): Promise<void> {
+    const started = Date.now();
+    this.#loadStarted = started;
     try {
       this.restore(await fetchNames(this.#client, this.#clock.nowMs(), this.#limits, this.#windows));
+      this.#loadMs = Date.now() - started;
       this.#logger?.info?.({ sizes: this.sizes() }, 'name index refreshed');
     } catch (error) {
       this.#warn('name index refresh failed', error);
@@ -317,6 +345,8 @@ export class NameIndex {
   }
 
   async #loadPlayers(priority: Priority): Promise<void> {
+    const started = Date.now();
+    this.#playersStarted = started;
     if (!this.#loaded) await this.refresh();
     const list = await fetchPlayers(
       this.#client,
@@ -326,6 +356,7 @@ export class NameIndex {
     );
     this.#players = new Map(list.map((p) => [p.id, p]));
     this.#playersAt = this.#clock.nowMs();
+    this.#playersMs = Date.now() - started;
     this.#entries.player = playerEntries(this.#records());
   }
 
@@ -356,15 +387,36 @@ export class NameIndex {
    * the first refresh.
    */
   async resolve(source: NameSource, text: string, scope?: ResolveScope, notes?: string[], t = EN) {
+    const started = Date.now();
+    const byId = /^\d{1,15}$/.test(text.trim());
     if (source === 'player' && this.#players.size === 0) {
       // Before the players are loaded, the players whose nick or name holds the text (filtered reads),
       // while the whole list loads behind it (a one-shot `matchday ask` need not wait for it).
       const found = await lookupPlayers(this.#client, text).catch(() => []);
       this.ensurePlayers().catch((error: unknown) => this.#warn('players load failed', error));
-      if (found.length > 0) {
-        for (const p of found) this.#looked.set(p.id, p);
-        const records = { ...this.#records(), players: new Map(found.map((p) => [p.id, p])) };
-        return pickEntry(playerEntries(records), source, text, t, scope, notes);
+      if (found.length > 0) return this.#pickPlayers(found, source, text, t, scope, notes);
+      // A typo: the players holding a piece of it, ranked by edit distance. An id (digits, as
+      // autocomplete sends) is no typo: it waits for the list below.
+      const near = byId ? undefined : await lookupNear(this.#client, 'player', text).catch(() => undefined);
+      if (near && this.#players.size === 0) {
+        const picked = await this.#pickNear(near, source, text, t, scope, notes);
+        if (picked !== undefined) return picked;
+      }
+      // A search that failed (an outage) waits for the load below and says so if that fails too.
+      if (near && this.#players.size === 0) {
+        // The list may yet load within the command's time; else say so, or (the service's own
+        // search of the name and of its pieces found nothing close) that no player matches.
+        if (
+          await this.#waitFor(
+            this.#playersLoading,
+            started,
+            this.#playersStarted,
+            this.#expectedMs('players'),
+          )
+        )
+          return this.resolveLoaded(source, text, scope, notes, t);
+        if (near.complete) return pickEntry([], source, text, t, scope, notes);
+        throw this.#stillLoading(source, text, t, this.#playersStarted, this.#expectedMs('players'));
       }
     }
     if (!this.#loaded && (source === 'team' || source === 'tournament')) {
@@ -384,6 +436,31 @@ export class NameIndex {
         };
         return pickEntry(buildEntries(only, this.#clock.nowMs())[source], source, text, t, scope, notes);
       }
+      if (!this.#loaded) {
+        // A typo: the names holding a piece of it, ranked by edit distance.
+        this.refresh().catch((error: unknown) => this.#warn('name index load failed', error));
+        const near = byId ? undefined : await lookupNear(this.#client, source, text).catch(() => undefined);
+        if (near && !this.#loaded) {
+          for (const team of near.teams) this.#teams.set(team.id, team);
+          for (const tournament of near.tournaments) this.#tournaments.set(tournament.id, tournament);
+          const only = {
+            ...this.#records(),
+            teams: new Map(near.teams.map((x) => [x.id, x])),
+            tournaments: new Map(near.tournaments.map((x) => [x.id, x])),
+          };
+          const entries = buildEntries(only, this.#clock.nowMs())[source];
+          if (nearestEntries(entries, text).length > 0)
+            return pickEntry(entries, source, text, t, scope, notes, near.complete);
+        }
+        // Nothing close yet: the index may still load within the command's time; else say so. A
+        // search that failed (an outage) waits for the load below and says so if that fails too.
+        if (
+          near &&
+          !this.#loaded &&
+          !(await this.#waitFor(this.#refreshing, started, this.#loadStarted, this.#expectedMs('names')))
+        )
+          throw this.#stillLoading(source, text, t, this.#loadStarted, this.#expectedMs('names'));
+      }
     }
     if (!this.#loaded) {
       try {
@@ -401,6 +478,112 @@ export class NameIndex {
       }
     } else if (source === 'player') void this.ensurePlayers();
     return this.resolveLoaded(source, text, scope, notes, t);
+  }
+
+  /**
+   * One of `found` (players read by a filtered lookup) for `text`, labelled as the loaded index
+   * labels them ("Zogalqu (Iron Pilots, SP)": their teams read first, one request), so a label
+   * offered now is still accepted once the whole list is loaded, and the other way round.
+   */
+  async #pickPlayers(
+    found: Player[],
+    source: NameSource,
+    text: string,
+    t: Translate,
+    scope?: ResolveScope,
+    notes?: string[],
+    takeClosest = true,
+  ): Promise<number> {
+    for (const p of found) this.#looked.set(p.id, p);
+    const teamIds = found.flatMap((p) => p.teams.map((team) => team.id));
+    await fetchMissing(this.#teams, teamIds, (missing) =>
+      this.#client.teams.getMany(missing, { priority: 'interactive' }),
+    ).catch(() => false);
+    const records = { ...this.#records(), players: new Map(found.map((p) => [p.id, p])) };
+    return pickEntry(playerEntries(records), source, text, t, scope, notes, takeClosest);
+  }
+
+  /**
+   * `#pickPlayers` over the players a typo search found; undefined when none of them is close. A
+   * search cut short (a piece matched a full page) only offers names: a namesake may be left out.
+   */
+  async #pickNear(
+    near: NearFound,
+    source: NameSource,
+    text: string,
+    t: Translate,
+    scope?: ResolveScope,
+    notes?: string[],
+  ): Promise<number | undefined> {
+    const found = near.players;
+    const close = playerEntries({ ...this.#records(), players: new Map(found.map((p) => [p.id, p])) });
+    const ids = new Set(nearestEntries(close, text).map((n) => n.entry.id));
+    if (ids.size === 0) return undefined;
+    return this.#pickPlayers(
+      found.filter((p) => ids.has(p.id)),
+      source,
+      text,
+      t,
+      scope,
+      notes,
+      near.complete,
+    );
+  }
+
+  /**
+   * Waits for a load running now (the index's or the players', begun at `since` and expected to take
+   * `expectMs`) when it should end while the command still has time after it (`RESOLVE_WAIT_MS`
+   * from `started`, wall clock); true when it ended loaded. A load that cannot end in time is not
+   * waited for: the answer says how long it has left instead.
+   */
+  async #waitFor(
+    loading: Promise<void> | undefined,
+    started: number,
+    since: number | undefined,
+    expectMs: number,
+  ): Promise<boolean> {
+    const now = Date.now();
+    const left = RESOLVE_WAIT_MS - (now - started);
+    if (!loading || left <= 0 || expectMs - (now - (since ?? now)) > left) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      loading.then(
+        () => true,
+        () => false,
+      ),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), left);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /** How long a whole load of the index or the players takes: as last timed, else by the budget. */
+  #expectedMs(kind: 'names' | 'players'): number {
+    const timed = kind === 'names' ? this.#loadMs : this.#playersMs;
+    if (timed !== undefined) return timed;
+    const perSecond = this.#client.stats?.().budget?.perSecond;
+    return perSecond ? (LOAD_REQUESTS[kind] / perSecond) * 1000 : LOAD_MS[kind];
+  }
+
+  /**
+   * The answer while a name cannot be found yet: the list of names is still loading (a new store)
+   * and the service's search found nothing close; how long until it is loaded, from when it began.
+   */
+  #stillLoading(source: NameSource, text: string, t: Translate, since: number | undefined, expectMs: number) {
+    const left = expectMs - (since === undefined ? 0 : Date.now() - since);
+    const seconds = Math.max(5, Math.ceil(left / 5000) * 5);
+    return new MatchdayError(
+      'NAMES_LOADING',
+      'outage',
+      t('platform.names.stillLoading', {
+        noun: t(NOUN_KEY[source]),
+        text: clip(text.trim(), 40),
+        count: seconds,
+      }),
+    );
   }
 
   /**
@@ -538,6 +721,18 @@ export class NameIndex {
    */
   async ensureMaps(data: Pick<NameIndexClient, 'maps'>, ids: readonly number[]): Promise<void> {
     await fetchMissing(this.#maps, ids, (missing) => data.maps.getMany(missing));
+  }
+
+  /**
+   * Fetches organisations the index does not hold, at most one request: a team's card names its
+   * organisation when it is asked for before the index's first load (a new store).
+   */
+  async ensureOrganisations(
+    data: Pick<NameIndexClient, 'organisations'>,
+    ids: readonly number[],
+  ): Promise<void> {
+    if (await fetchMissing(this.#organisations, ids, (missing) => data.organisations.getMany(missing)))
+      this.#rebuild();
   }
 
   /** Fetches substages the index does not hold, at most one request. */

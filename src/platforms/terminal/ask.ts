@@ -22,6 +22,11 @@ import { DEFAULT_WIDTH, renderReply } from './render.ts';
 
 /** How long a one-shot waits, after its answer, for a name index loading behind it (then it stops it). */
 const NAMES_GRACE_MS = 3000;
+/**
+ * How long it waits instead when its answer was that the names are still loading (a misspelt name on
+ * a new store): the load is what the next `ask` needs, so it finishes it before stopping.
+ */
+const NAMES_LOADING_GRACE_MS = 30_000;
 
 const USAGE = 'Usage: matchday ask "<command line>", e.g. matchday ask "/series live game:cs2"\n';
 
@@ -86,10 +91,11 @@ export async function run(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    await answer(app, settled.parsed);
+    const code = await answer(app, settled.parsed);
     // The answer is out; an index loading behind it may finish for the next `ask` to start warm.
+    const grace = code === 'NAMES_LOADING' ? NAMES_LOADING_GRACE_MS : NAMES_GRACE_MS;
     if (app.namesWarming)
-      await Promise.race([app.namesWarming, delay(NAMES_GRACE_MS, undefined, { ref: false })]);
+      await Promise.race([app.namesWarming.catch(() => {}), delay(grace, undefined, { ref: false })]);
   } finally {
     await app.close();
   }
@@ -157,9 +163,9 @@ async function firstUse(app: App, timezone: string): Promise<void> {
 
 /**
  * Runs the command as the terminal tenant's admin: the reply goes to stdout (exit 0), or to stderr
- * (exit 1 for a user error, 2 when Matchday could not answer).
+ * (exit 1 for a user error, 2 when Matchday could not answer). Returns the failure's code, if any.
  */
-async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
+async function answer(app: App, parsed: ParsedCommandText): Promise<string | undefined> {
   const colour = process.stdout.isTTY === true;
   const result = await app.runtime.run({
     platform: 'terminal',
@@ -194,6 +200,7 @@ async function answer(app: App, parsed: ParsedCommandText): Promise<void> {
     );
     process.exitCode = result.outcome === 'error' ? 2 : 1;
   }
+  return result.code;
 }
 
 /** The terminal tenant's language as its stored settings say; English when the store cannot say. Never throws. */

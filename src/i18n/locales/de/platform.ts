@@ -141,6 +141,10 @@ export const platform: Messages['platform'] = {
     tooLong: 'Dieser Name ({{noun}}) ist {{length}} Zeichen lang; Namen haben höchstens {{max}}.',
     noLetters: '„{{text}}“ enthält keine Buchstaben oder Ziffern: gib einen Teil des Namens ein ({{noun}}).',
     takenAs: '„{{text}}“ gibt es nicht ({{noun}}); angezeigt wird {{label}}.',
+    stillLoading_one:
+      'Noch nichts Ähnliches wie „{{text}}“ gefunden: die Namensliste ({{noun}}) wird noch vom Datendienst geladen (ein neuer Speicher). Versuch es in {{count}} Sekunde noch einmal.',
+    stillLoading_other:
+      'Noch nichts Ähnliches wie „{{text}}“ gefunden: die Namensliste ({{noun}}) wird noch vom Datendienst geladen (ein neuer Speicher). Versuch es in {{count}} Sekunden noch einmal.',
     noMatch: 'Kein Treffer für „{{text}}“ ({{noun}}).',
     ambiguous:
       '„{{text}}“ passt zu {{matches}}: {{labels}}. Wähl einen aus der Liste oder tipp mehr vom Namen.',

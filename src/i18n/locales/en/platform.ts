@@ -138,6 +138,10 @@ export const platform = {
     tooLong: 'That {{noun}} name is {{length}} characters long; names have at most {{max}}.',
     noLetters: '"{{text}}" has no letters or digits: type part of a {{noun}} name.',
     takenAs: 'No {{noun}} is called "{{text}}"; showing {{label}}.',
+    stillLoading_one:
+      'Nothing close to "{{text}}" turned up yet: the list of {{noun}} names is still loading from the data service (a new store). Try again in {{count}} second.',
+    stillLoading_other:
+      'Nothing close to "{{text}}" turned up yet: the list of {{noun}} names is still loading from the data service (a new store). Try again in {{count}} seconds.',
     noMatch: 'No {{noun}} matches "{{text}}".',
     ambiguous: '"{{text}}" matches {{matches}}: {{labels}}. Pick one from the list or type more of the name.',
     ambiguousMore:

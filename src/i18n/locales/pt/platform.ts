@@ -136,6 +136,10 @@ export const platform: Messages['platform'] = {
     tooLong: 'Esse nome ({{noun}}) tem {{length}} caracteres; nomes têm no máximo {{max}}.',
     noLetters: '"{{text}}" não tem letras nem dígitos: digite parte do nome ({{noun}}).',
     takenAs: 'Nada se chama "{{text}}" ({{noun}}); mostrando {{label}}.',
+    stillLoading_one:
+      'Nada parecido com "{{text}}" ainda: a lista de nomes ({{noun}}) ainda está carregando do serviço de dados (um armazenamento novo). Tente de novo em {{count}} segundo.',
+    stillLoading_other:
+      'Nada parecido com "{{text}}" ainda: a lista de nomes ({{noun}}) ainda está carregando do serviço de dados (um armazenamento novo). Tente de novo em {{count}} segundos.',
     noMatch: 'Nenhum resultado para "{{text}}" ({{noun}}).',
     ambiguous:
       '"{{text}}" corresponde a {{matches}}: {{labels}}. Escolha um da lista ou digite mais do nome.',
