@@ -26,7 +26,7 @@ import { startChat } from './platforms/terminal/chat.ts';
 import { TerminalDelivery } from './platforms/terminal/delivery.ts';
 import { liveSummary, subscribeTerminal } from './platforms/terminal/first-start.ts';
 import { DEFAULT_WIDTH, renderReply, wrapLine } from './platforms/terminal/render.ts';
-import { openLease } from './stores/lease.ts';
+import { openLease } from './stores/open-lease.ts';
 
 /** Where the terminal chat writes its logs (beside the SQLite store, or in ./data). */
 function logFileFor(config: Config): string {

@@ -11,7 +11,8 @@
  * Backends: Redis (`src/stores/lease-redis.ts`, a key per lease and a counter beside it, changed by
  * Lua scripts) and SQLite (`src/stores/lease-sqlite.ts`, a table in the file whose work it guards,
  * changed in short `BEGIN IMMEDIATE` transactions). Expiry is in real milliseconds: processes share
- * real time, not a simulated clock. The contract both keep is test/stores/lease.test.ts.
+ * real time, not a simulated clock. The contract both keep is test/stores/lease.test.ts; the backend
+ * a configuration names is opened by src/stores/open-lease.ts.
  */
 
 /** Who holds a lease, with which token, and until when (epoch ms). */
@@ -36,17 +37,4 @@ export interface Lease {
   /** Calls `listener` each time the store's connection comes back after an outage (Redis only). */
   onReconnect?(listener: () => void): void;
   close(): Promise<void>;
-}
-
-/** Where the leases live: the Redis of the store, or a SQLite file (`:memory:` for one process). */
-export type LeaseStoreConfig = { kind: 'redis'; url: string } | { kind: 'sqlite'; path: string };
-
-/** Opens the lease backend for `store` (loads only that backend's driver). */
-export async function openLease(store: LeaseStoreConfig): Promise<Lease> {
-  if (store.kind === 'redis') {
-    const { RedisLease } = await import('./lease-redis.ts');
-    return new RedisLease(store.url);
-  }
-  const { SqliteLease } = await import('./lease-sqlite.ts');
-  return new SqliteLease(store.path);
 }

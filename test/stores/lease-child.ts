@@ -4,7 +4,7 @@
  *
  *   tsx test/stores/lease-child.ts <redis-url | sqlite file> <lease name> <owner>
  */
-import { openLease } from '../../src/stores/lease.ts';
+import { openLease } from '../../src/stores/open-lease.ts';
 
 const [where, name, owner] = process.argv.slice(2);
 const lease = await openLease(
