@@ -24,14 +24,15 @@ export function importedNames(source: string): string[] {
 /**
  * The graph over `files` (path -> text): an import of a relative name is an arrow to the file it
  * names, which must be one of `files` (else this throws, so an import that the checks cannot place
- * never goes unseen); imports of packages draw no arrow.
+ * never goes unseen); imports of packages and of data files (`.json`, such as package.json) draw no
+ * arrow.
  */
 export function importGraph(files: ReadonlyMap<string, string>): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const [file, source] of files) {
     const targets = new Set<string>();
     for (const name of importedNames(source)) {
-      if (!name.startsWith('.')) continue;
+      if (!name.startsWith('.') || name.endsWith('.json')) continue;
       const target = posix.normalize(posix.join(posix.dirname(file), name));
       if (!files.has(target)) throw new Error(`${file} imports ${name}, which is no file read here`);
       targets.add(target);

@@ -22,7 +22,7 @@ import {
 /** The rooms, from the ground up. A room imports rooms on lower floors, or beside it on its own. */
 const FLOORS: Floors = [
   ['src/core/', 'src/i18n/'],
-  ['src/protocol/'],
+  ['src/protocol/', 'src/stores/'],
   ['src/config-variables.ts', 'src/config.ts'],
   ['src/client/'],
   ['src/reads/'],
