@@ -104,7 +104,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const secrets = overrides.secrets ?? new Set(config.secrets);
   for (const secret of config.secrets) secrets.add(secret);
   const logger = overrides.logger ?? createLogger({ level: config.logLevel, secrets });
-  const clock = overrides.clock ?? new Clock(config.clockSpeed ? { speed: config.clockSpeed } : {});
+  const clock =
+    overrides.clock ??
+    new Clock({
+      ...(config.clockSpeed ? { speed: config.clockSpeed } : {}),
+      ...(config.clockStart ? { start: config.clockStart } : {}),
+    });
   const { onClose, close } = cleanupList(logger);
   try {
     const { tenants, users } = await openStores(config, logger, onClose);

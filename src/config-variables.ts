@@ -57,6 +57,18 @@ export const VARIABLES = {
     .number({ error: 'must be a number of simulated seconds per real second, e.g. 60' })
     .min(1, 'must be at least 1 (real time), e.g. 60 for a simulated minute per second')
     .max(3600, 'must be at most 3600 (a simulated hour per second)'),
+  CLOCK_START: z
+    .string()
+    .refine(
+      (v) =>
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+        Number.isFinite(Date.parse(v)),
+      {
+        error:
+          'must be an instant in ISO 8601 with its offset, e.g. 2026-11-22T14:00Z or 2026-11-22T15:00+01:00',
+      },
+    )
+    .transform((v) => new Date(v)),
   ESPORTS_PUSH_URL: z.string().refine((v) => v === 'off' || (/^https?:\/\//.test(v) && URL.canParse(v)), {
     error:
       'must be off, or the push root as an http:// or https:// URL, e.g. https://api.example.com/v3/push',
@@ -192,6 +204,11 @@ export const VARIABLE_DOCS = {
     group: 'The esports data service',
     unset: '1 (real time)',
     text: 'Embedded service only: run the world, the notifier and the commands this many times faster than real time, e.g. 60 for a simulated minute per second. Refused with `ESPORTS_API_URL`.',
+  },
+  CLOCK_START: {
+    group: 'The esports data service',
+    unset: 'now',
+    text: "Embedded service only: the instant the clock starts from, in ISO 8601 with its offset, e.g. `2026-11-22T14:00Z`, to watch a given hour of the world (a Sunday's finals) whatever the time; with `CLOCK_SPEED` it runs faster from there. Refused with `ESPORTS_API_URL`.",
   },
   ESPORTS_PUSH_URL: {
     group: 'The esports data service',

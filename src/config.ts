@@ -35,6 +35,8 @@ export interface Config {
    * the embedded service: the real one lives in real time.
    */
   clockSpeed?: number;
+  /** CLOCK_START: the instant the process's clock starts from (embedded service only); absent: now. */
+  clockStart?: Date;
   store:
     | { kind: 'sqlite'; url: string /** File path, or `:memory:`. */; path: string }
     | {
@@ -240,6 +242,7 @@ function configFrom(env: Env): Config {
   return {
     esports: esportsOf(v, api),
     ...(v.CLOCK_SPEED !== undefined && v.CLOCK_SPEED !== 1 ? { clockSpeed: v.CLOCK_SPEED } : {}),
+    ...(v.CLOCK_START !== undefined ? { clockStart: v.CLOCK_START } : {}),
     store,
     logLevel: v.LOG_LEVEL ?? 'info',
     notify: {
@@ -278,11 +281,13 @@ function checkEsportsService(v: Values, api: 'v2' | 'v3'): void {
       'must be set when ESPORTS_API_SECRET is set (the real service to use it with)',
     );
   }
-  if (v.CLOCK_SPEED !== undefined && v.ESPORTS_API_URL) {
-    throw new ConfigError(
-      'CLOCK_SPEED',
-      'only works with the embedded service: leave it out with ESPORTS_API_URL (the real service runs in real time)',
-    );
+  for (const name of ['CLOCK_SPEED', 'CLOCK_START'] as const) {
+    if (v[name] !== undefined && v.ESPORTS_API_URL) {
+      throw new ConfigError(
+        name,
+        'only works with the embedded service: leave it out with ESPORTS_API_URL (the real service runs in real time)',
+      );
+    }
   }
 }
 

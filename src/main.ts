@@ -100,7 +100,7 @@ export function banner(
   const { config } = app;
   const sizes = app.names.sizes();
   const data = app.service
-    ? `embedded local esports service at ${config.esports.api === 'v2' ? app.service.v2.url : app.service.url} (seed ${config.esports.seed}, ${config.clockSpeed ? `clock at ${config.clockSpeed}x real time` : 'real-time clock'})`
+    ? `embedded local esports service at ${config.esports.api === 'v2' ? app.service.v2.url : app.service.url} (seed ${config.esports.seed}, ${clockWords(config)})`
     : `esports service at ${safeUrl(config.esports.url ?? '')}`;
   const lines = [
     `Matchday is running${mode === 'terminal' ? ' in your terminal' : mode === 'headless' ? ' headless (notifier only, no chat)' : ''}.`,
@@ -531,4 +531,10 @@ async function startNotifier(app: App, deliveries: Partial<Record<Platform, Deli
     if (error instanceof LedgerError || error instanceof StoreError)
       process.stderr.write(`Notifications are off: ${error.message}\n`);
   }
+}
+
+/** The embedded clock in the banner: its speed, and the instant it started from when CLOCK_START set one. */
+function clockWords({ clockSpeed, clockStart }: Config): string {
+  const speed = clockSpeed ? `clock at ${clockSpeed}x real time` : 'real-time clock';
+  return clockStart ? `${speed} from ${clockStart.toISOString().slice(0, 16).replace('T', ' ')} UTC` : speed;
 }

@@ -35,6 +35,30 @@ describe('loadConfig', () => {
     expect(real.message).toContain('embedded service');
   });
 
+  it('reads CLOCK_START as an instant with its offset for the embedded service, and refuses others with what would be right', () => {
+    expect(loadConfig({ CLOCK_START: '2026-11-22T14:00Z' }).clockStart?.toISOString()).toBe(
+      '2026-11-22T14:00:00.000Z',
+    );
+    expect(loadConfig({ CLOCK_START: '2026-11-22T15:00:30+01:00' }).clockStart?.toISOString()).toBe(
+      '2026-11-22T14:00:30.000Z',
+    );
+    expect(loadConfig({}).clockStart).toBeUndefined();
+    expect(loadConfig({ CLOCK_START: '' }).clockStart).toBeUndefined();
+    for (const bad of ['tomorrow', '2026-11-22', '2026-11-22T14:00', '2026-13-40T14:00Z']) {
+      const error = configError({ CLOCK_START: bad });
+      expect(error.variable, bad).toBe('CLOCK_START');
+      expect(error.message).toContain('e.g. 2026-11-22T14:00Z');
+      expect(error.message).toContain(`"${bad}"`);
+    }
+    const real = configError({
+      CLOCK_START: '2026-11-22T14:00Z',
+      ESPORTS_API_URL: 'https://api.example.com/v3',
+      ESPORTS_API_SECRET: 'service-secret-123',
+    });
+    expect(real.variable).toBe('CLOCK_START');
+    expect(real.message).toContain('embedded service');
+  });
+
   it('runs with no configuration: embedded service, SQLite store, info logs, no platforms', () => {
     const config = loadConfig({});
     expect(config.esports).toEqual({ seed: 42 });

@@ -9,7 +9,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Clock } from '../../src/core/clock.ts';
+import { World } from '../../src/service/world.ts';
 import { BIN, cleanEnv } from './spawn.ts';
+
+const MINUTE = 60_000;
+
+/**
+ * Where the clock starts (CLOCK_START): 5 minutes before the next instant of the default seed's world
+ * when several tier 1-2 series start at once, that play on past the simulated hour, while others are
+ * live already. The terminal subscribes from its first start, so the series live then end with a
+ * result, and those that go live after it bring the live cards and their edits; from the real time
+ * the hour could hold no start at all (a quiet morning).
+ */
+function busyStart(now: number): Date {
+  const world = new World(42, 1, new Clock({ start: new Date(now), frozen: true }));
+  const series = world
+    .window(now)
+    .series.filter((s) => s.tier <= 2 && s.deletedAt === null && s.forfeit < 0 && s.postponedFrom === null);
+  const starts = new Map<number, number>();
+  for (const s of series)
+    if (s.start > now && s.start < now + 2 * 24 * 60 * MINUTE && s.end - s.start > SIMULATED_MINUTES * MINUTE)
+      starts.set(s.start, (starts.get(s.start) ?? 0) + 1);
+  const liveAt = (t: number) => series.filter((s) => s.start < t && s.end > t).length;
+  for (const [start, count] of [...starts].sort((a, b) => a[0] - b[0]))
+    if (count >= 2 && liveAt(start - 5 * MINUTE) > 0) return new Date(start - 5 * MINUTE);
+  throw new Error(
+    'the world of seed 42 has no instant with two tier 1-2 series starting at once in two days',
+  );
+}
 
 /** The util-linux `script` that gives a child a pseudo-terminal, if this machine has one. */
 function scriptPath(): string | undefined {
@@ -56,6 +84,7 @@ describe.skipIf(!SCRIPT)(
         cwd: dir,
         env: cleanEnv({
           CLOCK_SPEED: '60',
+          CLOCK_START: busyStart(Date.now()).toISOString(),
           STORE_URL: `sqlite://${join(dir, 'matchday.sqlite')}`,
           TZ: 'UTC',
           COLUMNS: '80',
