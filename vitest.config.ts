@@ -34,6 +34,7 @@ export const SLOW_TESTS = [
   'test/notify/tournament-end.test.ts', // tournament ends over simulated hours, v3, feed and v2 (~11 s)
   'test/notify/threads.test.ts', // a series played game by game through Discord and Slack threads (~75 s at load 20)
   'test/notify/scheduled-events.test.ts', // scheduled events over 15 simulated hours (~25 s at load 20)
+  'test/notify/scheduled-events-deleted.test.ts', // events deleted by hand over 16 simulated hours, SQLite and Redis (~35 s)
   'test/platforms/slack/timeline.test.ts', // notifications through Slack over a simulated afternoon (~6 s)
   'test/platforms/discord/timeline.test.ts', // the same through Discord (~6 s)
   // Exhaustive checks of the local service and the client against it, and real-time waits.

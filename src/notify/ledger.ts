@@ -121,8 +121,11 @@ export const DEFAULT_LEASE_MS = 15_000;
 /** Sent and failed entries are kept this long (then pruned: on start and daily). */
 export const LEDGER_RETENTION_MS = 30 * 24 * 3600_000;
 
-/** What a notification is: the first part of its key. */
-export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest' | 'tournament';
+/**
+ * What a notification is: the first part of its key. `event` is no post: the record of a Discord
+ * scheduled event Matchday made, and of one deleted by hand (`scheduled-events.ts`).
+ */
+export type LedgerKind = 'reminder' | 'live' | 'result' | 'digest' | 'tournament' | 'event';
 
 /**
  * The key of one notification in one channel: `kind:subject:detail:platform:tenant:channel`, where

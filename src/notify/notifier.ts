@@ -111,6 +111,11 @@ export interface Notifier {
   invalidate(): void;
   /** Waits for pending live-card edits (tests, shutdown). */
   drain(): Promise<void>;
+  /**
+   * Discord's gateway: a scheduled event was deleted (GUILD_SCHEDULED_EVENT_DELETE, by anyone). One
+   * Matchday made and kept open was deleted by hand: recorded, and never made again (`scheduled-events.ts`).
+   */
+  scheduledEventDeleted(guildId: string, event: { id: string; description?: string | null }): Promise<void>;
   readonly stats: NotifierStats;
 }
 
@@ -426,13 +431,29 @@ class NotifierImpl implements Notifier {
     }
   }
 
+  async scheduledEventDeleted(guildId: string, event: { id: string; description?: string | null }) {
+    await this.#eventsMirror()?.deletedInDiscord(guildId, event);
+  }
+
+  /** The scheduled events' mirror, when Discord delivers (made on first use). */
+  #eventsMirror(): ScheduledEventsMirror | undefined {
+    const api = this.#o.deliveries.discord?.events;
+    if (!api) return undefined;
+    this.#events ??= new ScheduledEventsMirror({
+      api,
+      ledger: this.#o.ledger,
+      tenants: this.#o.tenants,
+      logger: this.#o.logger,
+    });
+    return this.#events;
+  }
+
   /** Discord servers that asked for it: their followed series as scheduled events (`scheduled-events.ts`). */
   async #scheduledEvents(now: number): Promise<void> {
-    const api = this.#o.deliveries.discord?.events;
-    if (!api) return;
+    const mirror = this.#eventsMirror();
+    if (!mirror) return;
     const source = this.#source;
-    this.#events ??= new ScheduledEventsMirror({ api, tenants: this.#o.tenants, logger: this.#o.logger });
-    await this.#events.sync({
+    await mirror.sync({
       now,
       wishes: eventWishes(this.#subs.all),
       series: new Map([...source.known()].map((k) => [k.series.id, k.series])),

@@ -17,6 +17,17 @@
  * never creates an event twice. Only the notifier's lease holder runs this, once per tick, from the
  * series the notifier already read: no extra request to the data service.
  *
+ * What a listing cannot tell is why one of Matchday's events is missing: an event an admin deleted
+ * (or cancelled) by hand must stay deleted, through the relist and a restart. The ledger (the store
+ * the notifications use: it survives restarts and every process shares it) keeps that, per server
+ * and series (`eventKeys`): `made` holds the id of the event Matchday made (sent), or that Matchday
+ * closed it itself (failed, written before it cancels, completes or deletes it); `deleted` (failed)
+ * marks a series whose event was deleted by hand. A series gets that mark when a listing lacks the
+ * event `made` still holds as open before the series' start (from its start on Discord may end an
+ * event itself), when an edit answers 10070 (Unknown Guild Scheduled Event), or when the gateway
+ * says GUILD_SCHEDULED_EVENT_DELETE for it (`deletedInDiscord`); it never gets an event again in
+ * that server. An event Matchday made before this record existed is adopted by the next listing.
+ *
  * A refusal for missing permission (Discord 50013 or 50001) turns the server's events off and tells
  * its admins once, like a channel whose posts are refused; everything else is retried next tick.
  */
@@ -29,6 +40,7 @@ import { cmd } from '../core/errors.ts';
 import { type Translate, translator } from '../i18n/i18n.ts';
 import type { Caster, Series } from '../protocol/types.ts';
 import { DeliveryError } from './delivery-error.ts';
+import { type Ledger, ledgerKey } from './ledger.ts';
 import type { Subscription } from './plan.ts';
 
 /** Discord's statuses: 1 scheduled, 2 active, 3 completed, 4 cancelled (3 and 4 are final). */
@@ -116,8 +128,29 @@ export type EventAction =
   | { op: 'remove' }
   | { op: 'none' };
 
+/** The slice of the ledger the mirror keeps its record in. */
+export type EventLedger = Pick<Ledger, 'get' | 'getMany' | 'markSentMany' | 'fail'>;
+
+/**
+ * The ledger keys of one series' event in one server: `made` (the event Matchday made, or that it
+ * closed it) and `deleted` (someone deleted it by hand: never made again).
+ */
+export function eventKeys(guildId: string, seriesId: number): { made: string; deleted: string } {
+  const target = { platform: 'discord' as const, tenantId: `discord:${guildId}`, channelId: 'events' };
+  return {
+    made: ledgerKey('event', seriesId, 'made', target),
+    deleted: ledgerKey('event', seriesId, 'deleted', target),
+  };
+}
+
 const isOver = (s: Series) => s.lifecycle === 'over' || s.lifecycle === 'over-forfeited';
 const isGone = (s: Series) => s.deleted_at !== null || s.lifecycle === 'deleted';
+/** Before its start, nothing but a person removes an event of an upcoming series (Discord may act from the start on). */
+const beforeStart = (s: Series, now: number) =>
+  !isGone(s) &&
+  (s.lifecycle === 'upcoming' || s.lifecycle === 'unknown') &&
+  s.start !== null &&
+  Date.parse(s.start) > now;
 
 /**
  * What to do for one series in one server, given its event (if Matchday made one) and whether the
@@ -207,6 +240,8 @@ export interface MirrorInput {
 
 export interface MirrorOptions {
   api: ScheduledEventsApi;
+  /** Where the events Matchday made, and those deleted by hand, are recorded (the notifier's ledger). */
+  ledger: EventLedger;
   tenants: { update(tenantId: string, change: (current: Settings) => Settings): Promise<Settings> };
   logger: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   /** Simulated ms between full listings of a server's events. Default 10 minutes. */
@@ -229,7 +264,10 @@ export class ScheduledEventsMirror {
   readonly #guilds = new Map<string, { events: Map<string, GuildEvent>; listedAt: number }>();
   /** Servers whose events were refused for good (until the setting is turned on again). */
   readonly #blocked = new Set<string>();
-  /** Series whose event someone deleted by hand: not made again by this process. */
+  /**
+   * `guild:series` whose event someone deleted by hand, as read from the ledger (its `deleted` mark is
+   * final, so what is here stays true); a series not here is checked in the ledger before it is made.
+   */
   readonly #deletedByHand = new Set<string>();
 
   constructor(options: MirrorOptions) {
@@ -255,7 +293,8 @@ export class ScheduledEventsMirror {
   async #syncGuild(guildId: string, wish: GuildWish | undefined, input: MirrorInput): Promise<void> {
     const { api } = this.#o;
     let state = this.#guilds.get(guildId);
-    if (!state || input.now - state.listedAt >= this.#o.relistMs) {
+    const fresh = !state || input.now - state.listedAt >= this.#o.relistMs;
+    if (!state || fresh) {
       const listed = await api.list(guildId);
       this.stats.lists++;
       state = { events: new Map(listed.map((e) => [e.id, e])), listedAt: input.now };
@@ -271,6 +310,7 @@ export class ScheduledEventsMirror {
     const candidates = [...input.series.values()]
       .filter((s) => s.start !== null && (ours.has(s.id) || followedIds(s)))
       .sort((a, b) => Date.parse(a.start!) - Date.parse(b.start!) || a.id - b.id);
+    if (fresh) await this.#reconcile(guildId, ours, candidates, input.now);
     for (const series of candidates) {
       const event = ours.get(series.id);
       const followed = followedIds(series) && !this.#deletedByHand.has(`${guildId}:${series.id}`);
@@ -278,16 +318,24 @@ export class ScheduledEventsMirror {
       for (const action of eventAction(series, event, followed, spec, input.now)) {
         if (action.op === 'create') {
           if (open() >= this.#o.limit) break;
+          // Another process may have seen a deletion by hand (the gateway) since this server's listing.
+          if (await this.#deletedMarked(guildId, series.id)) break;
           const made = await api.create(guildId, action.spec);
           state.events.set(made.id, made);
           this.stats.created++;
+          // Lost if this fails: the next listing (the failure relists) finds the event and adopts it.
+          await this.#o.ledger.markSentMany([[eventKeys(guildId, series.id).made, made.id]]);
         } else if (action.op === 'edit' && event) {
+          // Closed by Matchday itself: recorded first, so its absence later is not taken for a deletion by hand.
+          if (action.patch.status === 3 || action.patch.status === 4)
+            await this.#closing(guildId, event, action.why);
           const edited = await this.#edit(guildId, event, action.patch);
           if (!edited) break;
           state.events.set(edited.id, edited);
           Object.assign(event, edited);
           this.stats.edited++;
         } else if (action.op === 'remove' && event) {
+          await this.#closing(guildId, event, 'removed');
           await api.remove(guildId, event.id);
           state.events.delete(event.id);
           this.stats.removed++;
@@ -304,13 +352,94 @@ export class ScheduledEventsMirror {
       return await this.#o.api.edit(guildId, event.id, patch);
     } catch (error) {
       if (error instanceof DeliveryError && error.code === 'UNKNOWN_EVENT') {
-        const series = seriesOfEvent(event);
-        if (series !== undefined) this.#deletedByHand.add(`${guildId}:${series}`);
         this.#guilds.get(guildId)?.events.delete(event.id);
+        const series = seriesOfEvent(event);
+        if (series !== undefined)
+          await this.#markDeleted(guildId, series, event.id, 'Discord answered 10070');
         return undefined;
       }
       throw error;
     }
+  }
+
+  /**
+   * After a fresh listing: the series' records read in one round trip. A `deleted` mark is kept in
+   * memory; a listed event of Matchday's that `made` does not hold is adopted (made before the record
+   * existed, or its record was lost); an event `made` holds as open that the listing lacks, before
+   * the series' start, was deleted by hand.
+   */
+  async #reconcile(
+    guildId: string,
+    ours: ReadonlyMap<number, GuildEvent>,
+    candidates: readonly Series[],
+    now: number,
+  ): Promise<void> {
+    const keys = candidates.map((series) => ({ series, ...eventKeys(guildId, series.id) }));
+    const records = await this.#o.ledger.getMany(keys.flatMap((k) => [k.made, k.deleted]));
+    const adopt: [string, string][] = [];
+    for (const { series, made, deleted } of keys) {
+      if (records.has(deleted)) {
+        this.#deletedByHand.add(`${guildId}:${series.id}`);
+        continue;
+      }
+      const record = records.get(made);
+      const open = record?.state === 'sent' ? record.messageId : undefined;
+      const listed = ours.get(series.id);
+      if (listed) {
+        if (open !== listed.id) adopt.push([made, listed.id]);
+      } else if (open !== undefined && beforeStart(series, now)) {
+        await this.#markDeleted(guildId, series.id, open, "missing from the server's events");
+      }
+    }
+    await this.#o.ledger.markSentMany(adopt);
+  }
+
+  /** True when the series' event was deleted by hand in this server (memory first, then the ledger). */
+  async #deletedMarked(guildId: string, seriesId: number): Promise<boolean> {
+    const tag = `${guildId}:${seriesId}`;
+    if (this.#deletedByHand.has(tag)) return true;
+    if (!(await this.#o.ledger.get(eventKeys(guildId, seriesId).deleted))) return false;
+    this.#deletedByHand.add(tag);
+    return true;
+  }
+
+  /** Matchday is about to cancel, complete or delete its event: its absence from now on is its own doing. */
+  async #closing(guildId: string, event: GuildEvent, why: string): Promise<void> {
+    const series = seriesOfEvent(event);
+    if (series === undefined) return;
+    await this.#o.ledger.fail(
+      eventKeys(guildId, series).made,
+      `closed by Matchday: ${why} (event ${event.id})`,
+    );
+  }
+
+  /** Someone deleted the series' event by hand: recorded for good, never made again in this server. */
+  async #markDeleted(guildId: string, seriesId: number, eventId: string, how: string): Promise<void> {
+    await this.#o.ledger.fail(
+      eventKeys(guildId, seriesId).deleted,
+      `deleted by hand in Discord (event ${eventId}: ${how})`,
+    );
+    this.#deletedByHand.add(`${guildId}:${seriesId}`);
+    this.#o.logger.info(
+      { guild: guildId, series: seriesId, event: eventId, how },
+      'a scheduled event was deleted by hand in Discord; it is not made again',
+    );
+  }
+
+  /**
+   * Discord's gateway said GUILD_SCHEDULED_EVENT_DELETE (for any delete, Matchday's own too): an event
+   * that `made` still holds as Matchday's open event was deleted by hand. Other processes see the
+   * mark in the ledger.
+   */
+  async deletedInDiscord(guildId: string, event: { id: string; description?: string | null }): Promise<void> {
+    const state = this.#guilds.get(guildId);
+    const known = state?.events.get(event.id);
+    state?.events.delete(event.id);
+    const series = seriesOfEvent({ description: event.description ?? known?.description ?? '' });
+    if (series === undefined) return;
+    const record = await this.#o.ledger.get(eventKeys(guildId, series).made);
+    if (record?.state === 'sent' && record.messageId === event.id)
+      await this.#markDeleted(guildId, series, event.id, 'GUILD_SCHEDULED_EVENT_DELETE');
   }
 
   async #failed(guildId: string, wish: GuildWish | undefined, error: unknown): Promise<void> {

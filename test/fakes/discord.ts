@@ -48,6 +48,8 @@ export const MEMBER_PERMISSIONS =
 
 /** Intents that need approval in the developer portal: GUILD_MEMBERS, GUILD_PRESENCES, MESSAGE_CONTENT. */
 const PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15);
+/** GUILD_SCHEDULED_EVENTS: the sessions that receive GUILD_SCHEDULED_EVENT_* dispatches. */
+const SCHEDULED_EVENTS_INTENT = 1 << 16;
 
 export interface FakeChannelSeed {
   id: string;
@@ -252,6 +254,8 @@ export class FakeDiscord {
   readonly #holds = new Holds();
   /** The shard each session identified as ([id, count]); absent: one session for every guild. */
   readonly #shards = new WeakMap<WebSocket, [number, number]>();
+  /** The intents each session identified with. */
+  readonly #intents = new WeakMap<WebSocket, number>();
   readonly #events = new EventEmitter();
   /** Guild scheduled events (`test/fakes/discord/scheduled-events.ts`). */
   readonly scheduledEvents: FakeScheduledEvents;
@@ -276,7 +280,11 @@ export class FakeDiscord {
     };
     for (const guild of options.guilds ?? []) this.guilds.set(guild.id, structuredClone(guild));
     this.#now = options.now ?? Date.now;
-    this.scheduledEvents = new FakeScheduledEvents(() => this.#snowflake(), this.botId);
+    this.scheduledEvents = new FakeScheduledEvents(
+      () => this.#snowflake(),
+      this.botId,
+      (t, event) => this.dispatch(`GUILD_SCHEDULED_EVENT_${t}`, event, SCHEDULED_EVENTS_INTENT),
+    );
     this.#events.setMaxListeners(100);
   }
 
@@ -444,14 +452,16 @@ export class FakeDiscord {
 
   /**
    * Sends a gateway dispatch to every connected session, or, for a guild's event, to the sessions of
-   * that guild's shard (Discord: shard_id = (guild_id >> 22) % num_shards).
+   * that guild's shard (Discord: shard_id = (guild_id >> 22) % num_shards); with `intent`, only to
+   * the sessions that identified with it (Discord sends an intent's events to those only).
    */
-  dispatch(t: string, d: unknown): void {
+  dispatch(t: string, d: unknown, intent?: number): void {
     const body = d as { guild_id?: string; id?: string } | null;
     const guildId = body?.guild_id ?? (t.startsWith('GUILD_') ? body?.id : undefined);
     for (const ws of this.#sockets)
       if (guildId === undefined || this.#onShard(ws, guildId))
-        this.#send(ws, { op: 0, t, s: ++this.#seq, d });
+        if (intent === undefined || ((this.#intents.get(ws) ?? 0) & intent) !== 0)
+          this.#send(ws, { op: 0, t, s: ++this.#seq, d });
   }
 
   #onShard(ws: WebSocket, guildId: string): boolean {
@@ -756,6 +766,7 @@ export class FakeDiscord {
           ws.close(4014, 'Disallowed intent(s).');
           return;
         }
+        this.#intents.set(ws, Number(frame.d?.intents) || 0);
         const shard = frame.d?.shard;
         if (shard !== undefined) {
           const valid =
@@ -874,7 +885,7 @@ export class FakeDiscord {
       voice_states: [],
       presences: [],
       stage_instances: [],
-      guild_scheduled_events: [],
+      guild_scheduled_events: this.scheduledEvents.list(guild.id),
       soundboard_sounds: [],
     };
   }

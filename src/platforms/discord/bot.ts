@@ -1,5 +1,5 @@
 /**
- * Matchday on Discord: a discord.js client with the one non-privileged intent it needs (Guilds),
+ * Matchday on Discord: a discord.js client with the two non-privileged intents it needs (Guilds, GuildScheduledEvents),
  * and its listeners, one file each: slash commands (`slash-command.ts`, which also holds the
  * interaction deadlines), autocomplete (`autocomplete.ts`), page buttons (`page-button.ts`), the
  * server lifecycle (`server-lifecycle.ts`: leaving a server purges its data; a deleted channel
@@ -103,14 +103,15 @@ export async function startDiscord(app: DiscordApp, options: DiscordOptions): Pr
   return { client, delivery, channelCheck: channels, leave, stop };
 }
 
-/** The discord.js client: the Guilds intent only, no mentions unless asked, small caches, REST limits. */
+/** The discord.js client: the Guilds and GuildScheduledEvents intents only, no mentions unless asked, small caches, REST limits. */
 function discordClient(options: DiscordOptions): Client {
   const maxWait = options.maxRateLimitWaitMs ?? 10_000;
   const restOverrides = options.client?.rest ?? {};
   return new Client({
     ...options.client,
     // Slash commands need no privileged intent: no message content, no member list, no presences.
-    intents: [GatewayIntentBits.Guilds],
+    // GuildScheduledEvents (not privileged): an event of Matchday's deleted by hand is told at once.
+    intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildScheduledEvents],
     // A safety net under every message: the renderer sets allowed_mentions on each one as well.
     allowedMentions: { parse: [] },
     // Only the bot's own member is needed (for channel permission checks); messages are never read.
@@ -119,6 +120,8 @@ function discordClient(options: DiscordOptions): Client {
       MessageManager: 0,
       GuildMemberManager: { maxSize: 0, keepOverLimit: (member) => member.id === member.client.user.id },
       PresenceManager: 0,
+      // Scheduled events are read over REST by the notifier; the gateway's deletes are read from the packet.
+      GuildScheduledEventManager: 0,
       ReactionManager: 0,
     }),
     rest: {

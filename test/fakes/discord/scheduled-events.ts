@@ -10,6 +10,9 @@
  * status only SCHEDULED -> ACTIVE | CANCELED and ACTIVE -> COMPLETED (completed and cancelled are
  * final); at most 100 uncompleted events per server (30038); an unknown event is 10070.
  * Completed and cancelled events are no longer listed (Discord drops them from the list).
+ * Every create, change and delete, the bot's own and those by hand, is told to `onChange` (the fake
+ * sends it on the gateway as GUILD_SCHEDULED_EVENT_CREATE, _UPDATE or _DELETE with the whole event,
+ * to sessions with the GUILD_SCHEDULED_EVENTS intent, as Discord does).
  */
 /* biome-ignore-all lint/suspicious/noExplicitAny: the fake speaks untyped JSON */
 
@@ -48,6 +51,9 @@ export class EventRefusal extends Error {
 
 const MOVES: Record<number, number[]> = { 1: [2, 4], 2: [3], 3: [], 4: [] };
 export const EVENT_LIMIT = 100;
+
+/** The gateway dispatch of a change: its type, and the event as Discord sends it. */
+export type EventChange = (t: 'CREATE' | 'UPDATE' | 'DELETE', event: unknown) => void;
 
 function problemsOf(body: any, create: boolean, now: number, current?: FakeScheduledEvent): string[] {
   const problems: string[] = [];
@@ -91,6 +97,7 @@ export class FakeScheduledEvents {
   constructor(
     private readonly snowflake: () => string,
     private readonly botId: string,
+    private readonly onChange: EventChange = () => undefined,
   ) {}
 
   /** Every event of the guild, final ones included (the list endpoint leaves those out). */
@@ -98,12 +105,14 @@ export class FakeScheduledEvents {
     return [...(this.#byGuild.get(guildId) ?? [])];
   }
 
-  /** Someone deletes an event by hand in Discord. */
+  /** Someone deletes an event by hand in Discord (GUILD_SCHEDULED_EVENT_DELETE follows, as for any delete). */
   deleteByHand(guildId: string, eventId: string): void {
+    const gone = this.all(guildId).find((e) => e.id === eventId);
     this.#byGuild.set(
       guildId,
       this.all(guildId).filter((e) => e.id !== eventId),
     );
+    if (gone) this.onChange('DELETE', publicEvent(gone));
   }
 
   /** A server admin's own event (counts toward the 100). */
@@ -116,6 +125,7 @@ export class FakeScheduledEvents {
       privacy_level: 2,
       entity_metadata: { location: 'somewhere' },
     });
+    this.onChange('CREATE', publicEvent(event));
     return event;
   }
 
@@ -140,7 +150,9 @@ export class FakeScheduledEvents {
         30038,
         'Maximum number of uncompleted guild scheduled events reached (100)',
       );
-    return publicEvent(this.#make(guildId, this.botId, body));
+    const made = publicEvent(this.#make(guildId, this.botId, body));
+    this.onChange('CREATE', made);
+    return made;
   }
 
   modify(guildId: string, id: string, body: any, canManage: boolean, now: number): unknown {
@@ -175,6 +187,7 @@ export class FakeScheduledEvents {
       event.scheduled_end_time = new Date(patch.scheduled_end_time).toISOString();
     if (patch.entity_metadata !== undefined) event.entity_metadata = patch.entity_metadata;
     event.edits++;
+    this.onChange('UPDATE', publicEvent(event));
     return publicEvent(event);
   }
 

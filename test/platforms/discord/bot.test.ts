@@ -60,11 +60,11 @@ function pick(source: 'team' | 'tournament' | 'player', text = ''): string {
 }
 
 describe('Matchday on Discord (end to end)', () => {
-  it('connects with the Guilds intent only and becomes ready', () => {
+  it('connects with the Guilds and GuildScheduledEvents intents only and becomes ready', () => {
     expect(rig.bot.client.isReady()).toBe(true);
     expect(rig.bot.client.user?.id).toBe(rig.fake.botId);
     expect(rig.fake.identifies).toHaveLength(1);
-    expect(rig.fake.identifies[0].intents).toBe(1);
+    expect(rig.fake.identifies[0].intents).toBe(1 | (1 << 16));
     expect(rig.fake.commands.get(GUILD)?.map((c) => c.name)).toContain('settings');
   });
 

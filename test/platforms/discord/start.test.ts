@@ -53,7 +53,8 @@ describe('matchday start with DISCORD_TOKEN', () => {
 
     await fake.waitFor(() => fake.frames.some((f) => f.t === 'GUILD_CREATE'), 30_000, 'the bot to connect');
     await fake.waitFor(() => output.includes('Matchday is running'), 30_000, 'the start-up banner');
-    expect(fake.identifies[0].intents).toBe(1);
+    // Guilds (1) and GuildScheduledEvents (1 << 16), neither privileged.
+    expect(fake.identifies[0].intents).toBe(1 | (1 << 16));
     expect(output).not.toMatch(/Type \/help for the commands/); // no terminal chat
 
     const answer = await fake.answer({ command: 'help' }, 10_000);
