@@ -6,7 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError, type LogLevel, readVariables, type Values } from './config-variables.ts';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  type LogLevel,
+  readVariables,
+  type Values,
+} from './config-variables.ts';
+import { editDistance } from './core/edit-distance.ts';
 
 export { CONFIG_VARIABLES, ConfigError, type LogLevel } from './config-variables.ts';
 
@@ -180,16 +187,38 @@ export function loadConfig(env?: Env, options: { envFile?: string; api?: string 
   const name = options.envFile ?? (env === undefined ? '.env' : undefined);
   const filePath = name === undefined ? undefined : resolve(name);
   const fromFile = filePath === undefined ? undefined : readEnvFile(filePath);
-  const config = configFrom({
+  const merged = {
     ...fromFile?.values,
     ...(env ?? process.env),
     ...(options.api !== undefined ? { ESPORTS_API_VERSION: options.api } : {}),
-  });
-  if (fromFile) {
-    config.envFile = filePath;
-    if (fromFile.warnings.length > 0) config.envWarnings = fromFile.warnings;
-  }
+  };
+  const config = configFrom(merged);
+  if (fromFile) config.envFile = filePath;
+  const warnings = [...(fromFile?.warnings ?? []), ...misspelt(Object.keys(merged))];
+  if (warnings.length > 0) config.envWarnings = warnings;
   return config;
+}
+
+const KNOWN = new Set<string>(CONFIG_VARIABLES);
+
+/**
+ * A warning per name that is not a variable Matchday reads but lies within two edits of one
+ * (`METRIC_PORT`, `DISCORD_TOKN`): set, it would be ignored without a word. Names of other programs
+ * (PATH, HOME, NODE_ENV) are far from every Matchday name and pass.
+ */
+function misspelt(names: string[]): string[] {
+  const warnings: string[] = [];
+  for (const name of names) {
+    if (KNOWN.has(name) || !/^[A-Z][A-Z0-9_]{5,}$/.test(name)) continue;
+    let best: { known: string; distance: number } | undefined;
+    for (const known of KNOWN) {
+      const distance = editDistance(name, known);
+      if (distance <= 2 && (!best || distance < best.distance)) best = { known, distance };
+    }
+    if (best)
+      warnings.push(`${name} is not a variable Matchday reads (ignored): did you mean ${best.known}?`);
+  }
+  return warnings;
 }
 
 /**
@@ -438,18 +467,21 @@ function secretsOf(v: Values, store: Config['store']): string[] {
   return secrets.filter((s): s is string => typeof s === 'string' && s.length > 0);
 }
 
-/** `TZ` when it is an IANA zone this runtime knows ("Europe/Berlin", ":Europe/Berlin"), else the OS zone. */
+/**
+ * `TZ` when it is an IANA zone this runtime knows ("Europe/Berlin", ":Europe/Berlin"), else the OS
+ * zone. A `TZ` that is neither such a zone nor a file path (":/etc/localtime") is refused: the
+ * terminal's times and the default digest zone would silently be the OS zone's.
+ */
 function systemTimeZone(tz: string | undefined): string {
-  const zones = [tz?.trim().replace(/^:/, ''), Intl.DateTimeFormat().resolvedOptions().timeZone];
-  for (const zone of zones) {
-    if (!zone || zone.startsWith('/')) continue;
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return zone;
-    } catch {
-      // not a zone: try the next
-    }
+  const named = tz?.trim().replace(/^:/, '');
+  if (named && !named.startsWith('/') && !isZone(named)) {
+    throw new ConfigError(
+      'TZ',
+      `must name a time zone, e.g. Europe/Berlin, America/New_York or UTC (got "${named.slice(0, 60)}")`,
+    );
   }
+  for (const zone of [named, Intl.DateTimeFormat().resolvedOptions().timeZone])
+    if (zone && !zone.startsWith('/') && isZone(zone)) return zone;
   return 'UTC';
 }
 
@@ -465,4 +497,13 @@ function redisPassword(url: string): string | undefined {
 /** A URL fit for messages and banners, with its password (if any) replaced. */
 export function safeUrl(url: string): string {
   return url.replace(/^([a-z]+:\/\/[^:@/\s]*:)[^@/\s]+@/i, '$1***@');
+}
+
+function isZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -347,11 +347,36 @@ describe('loadConfig with a .env file', () => {
 });
 
 describe('the system time zone', () => {
-  it('is TZ when it names a zone, else the operating system zone, never an invalid name', () => {
+  it('is TZ when it names a zone, else the operating system zone; a TZ that names no zone is refused', () => {
     expect(loadConfig({ TZ: 'Asia/Tokyo' }).systemTimeZone).toBe('Asia/Tokyo');
     expect(loadConfig({ TZ: ':America/Chicago' }).systemTimeZone).toBe('America/Chicago');
     const os = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    expect(loadConfig({ TZ: 'Not/AZone' }).systemTimeZone).toBe(os);
+    expect(loadConfig({ TZ: ':/etc/localtime' }).systemTimeZone).toBe(os);
+    expect(loadConfig({ TZ: '' }).systemTimeZone).toBe(os);
     expect(loadConfig({}).systemTimeZone).toBe(os);
+    for (const bad of ['Not/AZone', 'Europe/Berlni', 'GMT+25']) {
+      const error = configError({ TZ: bad });
+      expect(error.variable, bad).toBe('TZ');
+      expect(error.message).toContain('e.g. Europe/Berlin');
+      expect(error.message).toContain(`"${bad}"`);
+    }
+  });
+});
+
+describe('names that are not variables', () => {
+  it('warns of a name within two edits of a variable, naming the variable, and of nothing else', () => {
+    const warned = loadConfig({
+      METRIC_PORT: '9464',
+      DISCORD_TOKN: 'x',
+      PATH: '/bin',
+      NODE_ENV: 'production',
+    });
+    expect(warned.envWarnings).toEqual([
+      'METRIC_PORT is not a variable Matchday reads (ignored): did you mean METRICS_PORT?',
+      'DISCORD_TOKN is not a variable Matchday reads (ignored): did you mean DISCORD_TOKEN?',
+    ]);
+    expect(
+      loadConfig({ METRICS_PORT: '9464', HOSTNAME: 'box', REDIS_URL: 'redis://x' }).envWarnings,
+    ).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@
  * Pure functions over lists of entries; the index (names.ts) owns the lists.
  */
 
+import { editDistance } from '../core/edit-distance.ts';
 import { UserError } from '../core/errors.ts';
 import { type MessageKey, type Translate, translator } from '../i18n/i18n.ts';
 import type { AutocompleteSource } from './choice.ts';
@@ -205,21 +206,6 @@ export function rankEntries(entries: readonly Entry[], text: string, scope?: Res
 function exactEntries(entries: readonly Entry[], text: string, scope?: ResolveScope): Ranked[] {
   const exact = indexOf(entries).byKey.get(normalizeName(text)) ?? [];
   return exact.map((entry) => ({ entry, score: 100 })).sort(byRank(scope));
-}
-
-/** Levenshtein distance, for "did you mean". */
-export function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
 }
 
 /**

@@ -11,11 +11,11 @@
  * for every platform.
  */
 
+import { editDistance } from '../core/edit-distance.ts';
 import { type CommandRef, cmd, commandList, UserError } from '../core/errors.ts';
 import { type MessageKey, type MessageValues, spanned, type Translate, translator } from '../i18n/i18n.ts';
 import type { AutocompleteSource, Choice } from './choice.ts';
 import type { AnyCommand, OptionDef, OptionsDef } from './command.ts';
-import { editDistance } from './name-match.ts';
 
 /**
  * Whether `value` is exactly a name the index offers for `source` (as Tab inserts it): settles

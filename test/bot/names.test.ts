@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   EN,
   type Entry,
-  editDistance,
   entryById,
   matchScore,
   normalizeName,
@@ -13,6 +12,7 @@ import { createNameIndex } from '../../src/bot/names.ts';
 import { resolveTimeZone, searchTimeZones } from '../../src/bot/time-zones.ts';
 import { createClient } from '../../src/client/client.ts';
 import { Clock } from '../../src/core/clock.ts';
+import { editDistance } from '../../src/core/edit-distance.ts';
 import { MatchdayError, messageText, UserError } from '../../src/core/errors.ts';
 import { FROZEN_AT, type Stack, startStack } from '../commands/helpers.ts';
 import { worldSeries } from '../commands/truth.ts';
