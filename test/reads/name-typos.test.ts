@@ -178,8 +178,18 @@ describe('a misspelt name on a new store, at 5 requests/s', () => {
 
   it('nothing close: says the names are still loading and when to try again, not "no team matches"', async () => {
     const { runtime, names } = freshRuntime();
-    names.refresh().catch(() => undefined);
-    const answer = await run(runtime, 'team', 'Qzxwvkj');
+    // Every answer a second late: the index's load (several rounds of requests) cannot finish while
+    // the typo's search (one round) runs, on a fast machine as on a loaded one; without it the load
+    // could end first and the loaded index answer instead.
+    stack.service.faults.latencyMs = 1000;
+    let answer: Awaited<ReturnType<typeof run>>;
+    try {
+      names.refresh().catch(() => undefined);
+      answer = await run(runtime, 'team', 'Qzxwvkj');
+      expect(names.loaded).toBe(false);
+    } finally {
+      stack.service.faults.latencyMs = 0;
+    }
     expect(answer.outcome, answer.text).toBe('error');
     expect(answer.code).toBe('NAMES_LOADING');
     expect(answer.text).toMatch(/still loading .* Try again in \d+ seconds/);
